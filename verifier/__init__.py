@@ -1,0 +1,18 @@
+"""gamegraph-verifier: solve finite two-player game graphs and prove the answers with Z3."""
+
+from verifier.errors import CaseError, CycleError, NotApplicable, VerifierError
+from verifier.model import Case, Expect, GameGraph, Semantics, SumSpec
+
+__all__ = [
+    "Case",
+    "CaseError",
+    "CycleError",
+    "Expect",
+    "GameGraph",
+    "NotApplicable",
+    "Semantics",
+    "SumSpec",
+    "VerifierError",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,80 @@
+"""Results of solvers and checks: frozen dataclasses and three-valued verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["View", "CheckResult", "SolverResult", "Verdict"]
+
+
+class Verdict(str, Enum):
+    """Outcome of one check (CrossHair's three values)."""
+
+    CONFIRMED = "confirmed"
+    """The property was proved (by Z3 or by an exhaustive independent check)."""
+    REFUTED = "refuted"
+    """The property is false; the check carries a witness."""
+    UNKNOWN = "unknown"
+    """Undecided (Z3 ``unknown``, resource limit, timeout); never counted as success."""
+
+
+class View(str, Enum):
+    """What a solver's per-node ``values`` mean; solvers with the same view are compared."""
+
+    SCORE = "score"
+    """Kars' minimax score (draw = 0), float."""
+    LABEL = "label"
+    """Won (+1) / lost (-1) / unknown (0) from the mover's view (``normal``)."""
+    REGION = "region"
+    """1 if player 0 wins from the node (it lies in the attractor W), else 0."""
+    GRUNDY = "grundy"
+    """Sprague-Grundy value; loopy values are encoded by the solver (see its ``extra``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SolverResult:
+    """What one solver computed for one case."""
+
+    solver: str
+    """Registered name of the solver, e.g. ``retrograde`` or ``kars-iteration``."""
+    view: View
+    values: NDArray[Any]
+    """One value per node id (meaning given by ``view``)."""
+    seconds: float = 0.0
+    covered: NDArray[np.bool_] | None = None
+    """Nodes whose value was computed (``None`` = all). Root-only solvers cover fewer."""
+    remoteness: NDArray[np.int64] | None = None
+    """Plies to the end under optimal play, or attractor layer; -1 where undefined."""
+    move: NDArray[np.int64] | None = None
+    """An optimal move (successor id) per node; -1 where there is none or it does not matter."""
+    work: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    """How much work the solver did: rounds, nodes visited, edges scanned, ..."""
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Anything else worth reporting (JSON-serialisable)."""
+
+    def covered_mask(self) -> NDArray[np.bool_]:
+        if self.covered is None:
+            return np.ones(len(self.values), dtype=np.bool_)
+        return self.covered
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check of the report: a name, a verdict, and what backs it."""
+
+    name: str
+    verdict: Verdict
+    detail: str = ""
+    """One or two sentences a person can read."""
+    witness: Mapping[str, Any] | None = None
+    """Where refuted (or a finding like non-uniqueness): the evidence, JSON-serialisable."""
+    seconds: float = 0.0
+    data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Structured findings (e.g. ``unique``, ``intervals``), JSON-serialisable."""

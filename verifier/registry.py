@@ -1,0 +1,137 @@
+"""Registry of solvers and checks: modules under ``verifier.solvers`` and ``verifier.smt``
+register themselves with the decorators below and the ``verify`` pipeline runs what applies.
+
+A solver is ``fn(case, options) -> SolverResult``; it raises ``NotApplicable`` to be skipped
+(e.g. the DAG solver on a graph with a cycle). A check is ``fn(ctx) -> list[CheckResult]`` where
+``ctx`` holds the case, the solver results so far and the options.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from verifier.model import Case, CheckResult, Semantics, SolverResult
+
+__all__ = [
+    "CheckContext",
+    "CheckSpec",
+    "Options",
+    "SolverSpec",
+    "check",
+    "checks_for",
+    "load_plugins",
+    "solver",
+    "solvers_for",
+]
+
+ProgressFn = Callable[[str, int, int], None]
+"""``progress(task, done, total)``: long checks call it; the CLI shows a bar, ``--json`` nothing."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """Knobs shared by every solver and check."""
+
+    engine: str = "auto"
+    """``auto`` / ``reference`` (seed-faithful pure Python) / ``numpy`` (vectorized engine)."""
+    rlimit: int = 50_000_000
+    """Z3 resource limit per query (deterministic, unlike a wall-clock timeout)."""
+    seed: int = 0
+    """Z3 random seed."""
+    exponential_limit: int = 40
+    """Run exponential-time solvers (Kars' plain DFS for every root) only up to this many nodes."""
+    progress: ProgressFn | None = None
+
+    def report(self, task: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(task, done, total)
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    case: Case
+    results: Mapping[str, SolverResult]
+    options: Options = field(default_factory=Options)
+
+
+SolverFn = Callable[[Case, Options], SolverResult]
+CheckFn = Callable[[CheckContext], list[CheckResult]]
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    name: str
+    semantics: frozenset[Semantics]
+    fn: SolverFn
+    order: int = 100
+    """Lower runs first; the first solver of a view is the reference others are compared with."""
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    name: str
+    semantics: frozenset[Semantics]
+    fn: CheckFn
+    order: int = 100
+
+
+_SOLVERS: dict[str, SolverSpec] = {}
+_CHECKS: dict[str, CheckSpec] = {}
+_LOADED = False
+
+
+def solver(
+    name: str, semantics: Iterable[Semantics], order: int = 100
+) -> Callable[[SolverFn], SolverFn]:
+    """Register ``fn`` as a solver for the given semantics."""
+
+    def deco(fn: SolverFn) -> SolverFn:
+        _SOLVERS[name] = SolverSpec(name, frozenset(semantics), fn, order)
+        return fn
+
+    return deco
+
+
+def check(
+    name: str, semantics: Iterable[Semantics], order: int = 100
+) -> Callable[[CheckFn], CheckFn]:
+    """Register ``fn`` as a check for the given semantics."""
+
+    def deco(fn: CheckFn) -> CheckFn:
+        _CHECKS[name] = CheckSpec(name, frozenset(semantics), fn, order)
+        return fn
+
+    return deco
+
+
+def load_plugins() -> None:
+    """Import every module of ``verifier.solvers`` and ``verifier.smt`` so they register."""
+    global _LOADED
+    if _LOADED:
+        return
+    for pkg_name in ("verifier.solvers", "verifier.smt"):
+        pkg = importlib.import_module(pkg_name)
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
+            importlib.import_module(info.name)
+    _LOADED = True
+
+
+def solvers_for(semantics: Semantics) -> list[SolverSpec]:
+    load_plugins()
+    found = [s for s in _SOLVERS.values() if semantics in s.semantics]
+    return sorted(found, key=lambda s: (s.order, s.name))
+
+
+def checks_for(semantics: Semantics) -> list[CheckSpec]:
+    load_plugins()
+    found = [c for c in _CHECKS.values() if semantics in c.semantics]
+    return sorted(found, key=lambda c: (c.order, c.name))
+
+
+def all_registered() -> dict[str, Any]:
+    load_plugins()
+    return {"solvers": dict(_SOLVERS), "checks": dict(_CHECKS)}
