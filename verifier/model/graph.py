@@ -99,14 +99,19 @@ class GameGraph:
             object.__setattr__(self, "names", _RangeNames(n))
         if len(self.names) != n:
             raise ValueError(f"{len(self.names)} names for {n} nodes")
-        for arr, nm in ((self.owner, "owner"), (self.value, "value"), (self.target, "target")):
+        per_node: tuple[tuple[NDArray[Any], str], ...] = (
+            (self.owner, "owner"),
+            (self.value, "value"),
+            (self.target, "target"),
+        )
+        for arr, nm in per_node:
             if arr.shape != (n,):
                 raise ValueError(f"{nm} has shape {arr.shape}, expected ({n},)")
         if self.succ_ptr[0] != 0 or self.succ_ptr[-1] != len(self.succ_idx):
             raise ValueError("succ_ptr does not span succ_idx")
         if len(self.succ_idx) and (self.succ_idx.min() < 0 or self.succ_idx.max() >= n):
             raise ValueError("successor id out of range")
-        for arr in (self.succ_ptr, self.succ_idx, self.owner, self.value, self.target):
+        for arr, _ in ((self.succ_ptr, ""), (self.succ_idx, ""), *per_node):
             _frozen(arr)
 
     # ------------------------------------------------------------------ construction
@@ -187,8 +192,9 @@ class GameGraph:
             val[ids[x]] = v
         for x in target:
             tgt[ids[x]] = True
-        return cls.from_edges(names, src, dst, semantics=semantics, owner=own, value=val,
-                              target=tgt)
+        return cls.from_edges(
+            names, src, dst, semantics=semantics, owner=own, value=val, target=tgt
+        )
 
     # ------------------------------------------------------------------ sizes and access
     @property
@@ -261,7 +267,7 @@ class GameGraph:
     # ------------------------------------------------------------------ derived graphs
     def replace(self, **changes: Any) -> GameGraph:
         """A copy with some fields replaced (arrays are shared, they are read-only)."""
-        fields = {
+        fields: dict[str, Any] = {
             "semantics": self.semantics,
             "succ_ptr": self.succ_ptr,
             "succ_idx": self.succ_idx,

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["View", "CheckResult", "SolverResult", "Verdict"]
+__all__ = ["CheckResult", "SolverResult", "Verdict", "View"]
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """Outcome of one check (CrossHair's three values)."""
 
     CONFIRMED = "confirmed"
@@ -25,7 +25,7 @@ class Verdict(str, Enum):
     """Undecided (Z3 ``unknown``, resource limit, timeout); never counted as success."""
 
 
-class View(str, Enum):
+class View(StrEnum):
     """What a solver's per-node ``values`` mean; solvers with the same view are compared."""
 
     SCORE = "score"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["MAX", "MIN", "NOBODY", "PLAYER0", "PLAYER1", "Semantics"]
 
@@ -16,7 +16,7 @@ NOBODY = -1
 """Owner code of a terminal minimax node, and of every node where the mover alternates."""
 
 
-class Semantics(str, Enum):
+class Semantics(StrEnum):
     """Which rules a game graph is played by (the ``semantics`` field of a case)."""
 
     MINIMAX = "minimax"
