@@ -28,6 +28,9 @@ __all__ = [
     "solvers_for",
 ]
 
+REFERENCE_LIMIT = 200_000
+"""Above this many nodes ``--engine auto`` runs only the numpy engine."""
+
 ProgressFn = Callable[[str, int, int], None]
 """``progress(task, done, total)``: long checks call it; the CLI shows a bar, ``--json`` nothing."""
 
@@ -45,6 +48,18 @@ class Options:
     exponential_limit: int = 40
     """Run exponential-time solvers (Kars' plain DFS for every root) only up to this many nodes."""
     progress: ProgressFn | None = None
+
+    def use_reference(self, n: int) -> bool:
+        """Run the seed-faithful pure-Python solvers on a graph of ``n`` nodes?
+
+        ``reference``: always; ``numpy``: never; ``auto``: up to ``REFERENCE_LIMIT`` nodes, so
+        that on small and medium graphs both engines run and are compared.
+        """
+        return self.engine == "reference" or (self.engine == "auto" and n <= REFERENCE_LIMIT)
+
+    def use_numpy(self, n: int) -> bool:
+        """Run the vectorized numpy engine? (``auto`` and ``numpy``: yes; ``reference``: no)."""
+        return self.engine in ("auto", "numpy")
 
     def report(self, task: str, done: int, total: int) -> None:
         if self.progress is not None:
