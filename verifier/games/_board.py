@@ -1,0 +1,154 @@
+"""Helpers shared by the game generators: exploring a game, building its case, lazy names.
+
+Every generator builds a ``normal`` game graph (the player to move alternates, labels from the
+mover's view): a position where the previous player has just won is a terminal lost for the
+mover (the default label -1), a drawn end is a terminal labelled 0.
+
+Small games (tic-tac-toe, the L-game) are explored position by position with :func:`explore`;
+large ones (Connect Four, the chess endgames) build numpy arrays of ids themselves and name their
+nodes with :class:`LazyNames`, which decodes a name only when somebody asks for it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar, overload
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from verifier.model import Case, GameGraph, Semantics
+
+__all__ = ["DRAW", "LOST", "LazyNames", "explore", "normal_case", "square_map", "square_symmetries"]
+
+LOST = -1.0
+"""Terminal label: the player to move has lost (the opponent has just won, or cannot move)."""
+DRAW = 0.0
+"""Terminal label: the game ended drawn (full board, stalemate, bare kings)."""
+
+S = TypeVar("S", bound=Hashable)
+
+
+def explore(
+    roots: Iterable[S], moves: Callable[[S], Iterable[S]]
+) -> tuple[list[S], NDArray[np.int64], NDArray[np.int64]]:
+    """Every position reachable from ``roots``, in breadth-first order, and the moves.
+
+    Returns ``(positions, src, dst)``: ``positions[i]`` is the position with id ``i`` (the roots
+    come first), and the moves are the parallel id arrays ``src -> dst``, one per distinct
+    successor (a move list that names a successor twice yields one edge).
+    """
+    ids: dict[S, int] = {}
+    positions: list[S] = []
+    for r in roots:
+        if r not in ids:
+            ids[r] = len(positions)
+            positions.append(r)
+    src: list[int] = []
+    dst: list[int] = []
+    queue = deque(range(len(positions)))
+    while queue:
+        i = queue.popleft()
+        seen: set[int] = set()
+        for y in moves(positions[i]):
+            j = ids.get(y)
+            if j is None:
+                j = ids[y] = len(positions)
+                positions.append(y)
+                queue.append(j)
+            if j not in seen:
+                seen.add(j)
+                src.append(i)
+                dst.append(j)
+    return positions, np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
+
+
+def square_symmetries(n: int) -> tuple[tuple[int, ...], ...]:
+    """The 8 symmetries of an n x n board as cell permutations (cells ``r * n + c``).
+
+    ``perm[i]`` is the cell whose content lands on cell ``i``: the image of a board ``b`` is
+    ``[b[perm[i]] for i in range(n * n)]``. The identity comes first.
+    """
+    return tuple(
+        tuple(_flat(square_map(g, r, c, n - 1), n) for r in range(n) for c in range(n))
+        for g in range(8)
+    )
+
+
+def _flat(rc: tuple[int, int], n: int) -> int:
+    return rc[0] * n + rc[1]
+
+
+def square_map(g: int, r: int, c: int, m: int) -> tuple[int, int]:
+    """The image of cell ``(r, c)`` under the ``g``-th symmetry (0..7) of the square
+    ``[0, m] x [0, m]``: the four rotations, then the four reflections."""
+    images = (
+        (r, c),
+        (c, m - r),
+        (m - r, m - c),
+        (m - c, r),
+        (r, m - c),
+        (m - r, c),
+        (c, r),
+        (m - c, m - r),
+    )
+    return images[g]
+
+
+def normal_case(
+    names: Sequence[str] | int,
+    src: ArrayLike,
+    dst: ArrayLike,
+    value: ArrayLike,
+    *,
+    case_id: str,
+    source: str,
+    root: int | None = None,
+    description: str | None = None,
+) -> Case:
+    """A ``normal``-semantics case; ``value`` holds terminal labels (NaN on inner nodes).
+
+    Labels given on nodes that turn out to have moves are dropped (NaN), so a generator may
+    label positions by their board alone (e.g. a full board is a draw) without caring whether
+    a move is left.
+    """
+    s = np.asarray(src, dtype=np.int64)
+    n = names if isinstance(names, int) else len(names)
+    val = np.array(value, dtype=np.float64)
+    val[np.bincount(s, minlength=n) > 0] = np.nan
+    graph = GameGraph.from_edges(names, s, dst, semantics=Semantics.NORMAL, value=val)
+    return Case(graph=graph, id=case_id, root=root, source=source, description=description)
+
+
+class LazyNames(Sequence[str]):
+    """Node names computed on demand from an array of position codes.
+
+    ``decode(code)`` turns one code into its readable name; nothing is materialised until a
+    name is read, so a graph of millions of positions is built at numpy speed.
+    """
+
+    def __init__(self, codes: NDArray[Any], decode: Callable[[int], str]) -> None:
+        self._codes = codes
+        self._decode = decode
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self._decode(int(c)) for c in self._codes[i]]
+        return self._decode(int(self._codes[i]))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyNames) and other._decode is self._decode:
+            return bool(np.array_equal(self._codes, other._codes))
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

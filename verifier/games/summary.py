@@ -1,0 +1,82 @@
+"""The ``summary`` block of a ``verify`` report on a game: counts, longest win, root value.
+
+Examples
+--------
+>>> from verifier.games import tictactoe
+>>> import numpy as np
+>>> case = tictactoe.generate()
+>>> labels = np.zeros(case.graph.n, dtype=np.int64)  # pretend every position is drawn
+>>> summarize(case, labels, np.full(case.graph.n, -1))["drawn"]
+5478
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from verifier.model import Case
+
+__all__ = ["ROOT_VALUE_NAMES", "class_sizes", "summarize"]
+
+ROOT_VALUE_NAMES = {1: "won", -1: "lost", 0: "draw"}
+"""How a root label reads in the summary (label 0 in a game graph: a draw, by a drawn end or
+by play that never ends; ``unknown`` in the words of the case format)."""
+
+
+def class_sizes(case: Case) -> NDArray[np.int64] | None:
+    """For a case reduced by symmetry: how many positions each node stands for, else ``None``.
+
+    Recognised by the case id the generators give (``tictactoe-symmetric``,
+    ``lgame-symmetric``); the sizes are recomputed from the node names.
+    """
+    if case.id == "tictactoe-symmetric":
+        from verifier.games import tictactoe
+
+        return tictactoe.orbit_sizes(case.graph.names)
+    if case.id == "lgame-symmetric":
+        from verifier.games import lgame
+
+        return lgame.orbit_sizes(case.graph.names)
+    return None
+
+
+def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike) -> dict[str, Any]:
+    """Counts of a solved game: ``positions``, ``won``, ``lost``, ``drawn`` (for the side to
+    move; ``drawn`` counts label 0: drawn ends and play that never ends), ``max_remoteness``
+    (the longest win or loss in plies, -1 if none), ``root_value`` (``won`` / ``lost`` /
+    ``draw``, ``None`` without a root) and ``root_remoteness``.
+
+    ``labels`` are +1 / -1 / 0 per node (a score works too: its sign is used). When the case is
+    reduced by symmetry the counts are of classes (nodes) and ``symmetry`` adds the same counts
+    over all positions, each class weighted by its size.
+    """
+    lab = np.sign(np.asarray(labels, dtype=np.float64)).astype(np.int64)
+    rem = np.asarray(remoteness, dtype=np.int64)
+    n = case.graph.n
+    if lab.shape != (n,) or rem.shape != (n,):
+        raise ValueError(f"labels and remoteness need one entry per node ({n})")
+    out: dict[str, Any] = _counts(lab, np.ones(n, dtype=np.int64))
+    decided = lab != 0
+    out["max_remoteness"] = int(rem[decided].max()) if decided.any() else -1
+    if case.root is None:
+        out["root_value"] = None
+        out["root_remoteness"] = None
+    else:
+        out["root_value"] = ROOT_VALUE_NAMES[int(lab[case.root])]
+        out["root_remoteness"] = int(rem[case.root])
+    sizes = class_sizes(case)
+    if sizes is not None:
+        out["symmetry"] = {"classes": n, **_counts(lab, sizes)}
+    return out
+
+
+def _counts(lab: NDArray[np.int64], weight: NDArray[np.int64]) -> dict[str, int]:
+    return {
+        "positions": int(weight.sum()),
+        "won": int(weight[lab > 0].sum()),
+        "lost": int(weight[lab < 0].sum()),
+        "drawn": int(weight[lab == 0].sum()),
+    }
