@@ -1,0 +1,107 @@
+"""The core model: CSR layout, predecessors, immutability, topology helpers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier import CycleError, GameGraph, Semantics
+from verifier.model import MAX, MIN, NOBODY
+from verifier.model.topology import find_cycle, is_acyclic, reverse_topological_order, sccs
+
+
+def figure1() -> GameGraph:
+    return GameGraph.from_successors(
+        {"a": ["b", "c"], "c": ["d", "a"]},
+        semantics=Semantics.MINIMAX,
+        owner={"a": MAX, "c": MIN},
+        value={"b": -1, "d": 2},
+    )
+
+
+def test_csr_layout_and_names() -> None:
+    g = figure1()
+    assert list(g.names) == ["a", "c", "b", "d"]
+    assert (g.n, g.m) == (4, 4)
+    a, c, b, d = (g.id_of(x) for x in "acbd")
+    assert sorted(g.successors(a).tolist()) == sorted([b, c])
+    assert sorted(g.successors(c).tolist()) == sorted([d, a])
+    assert g.predecessors(a).tolist() == [c]
+    assert g.predecessors(b).tolist() == [a]
+    assert g.out_degree.tolist() == [2, 2, 0, 0]
+    assert g.in_degree.tolist() == [1, 1, 1, 1]
+    assert g.is_terminal.tolist() == [False, False, True, True]
+    assert g.owner.tolist() == [MAX, MIN, NOBODY, NOBODY]
+    assert g.value_levels().tolist() == [-1.0, 0.0, 2.0]
+
+
+def test_immutable() -> None:
+    g = figure1()
+    with pytest.raises(ValueError):
+        g.succ_idx[0] = 3
+    with pytest.raises(ValueError):
+        g.value[2] = 5.0
+    with pytest.raises(AttributeError):
+        g.semantics = Semantics.NORMAL  # type: ignore[misc]
+
+
+def test_duplicate_and_out_of_range_edges_rejected() -> None:
+    with pytest.raises(ValueError, match="duplicate edge"):
+        GameGraph.from_edges(2, [0, 0], [1, 1], semantics=Semantics.IMPARTIAL)
+    with pytest.raises(ValueError, match="out of range"):
+        GameGraph.from_edges(2, [0], [2], semantics=Semantics.IMPARTIAL)
+
+
+def test_unnamed_graph_gets_range_names() -> None:
+    g = GameGraph.from_edges(3, [0, 1], [1, 2], semantics=Semantics.IMPARTIAL)
+    assert list(g.names) == ["0", "1", "2"] and g.id_of("2") == 2
+
+
+def test_cycle_found_and_named() -> None:
+    g = figure1()
+    cyc = find_cycle(g)
+    assert sorted(g.name(i) for i in cyc) == ["a", "c"]
+    with pytest.raises(CycleError, match=r"a -> c -> a|c -> a -> c"):
+        reverse_topological_order(g)
+    assert not is_acyclic(g)
+
+
+def test_self_loop_is_a_cycle() -> None:
+    g = GameGraph.from_successors({"p": ["p", "q"]}, semantics=Semantics.IMPARTIAL)
+    assert find_cycle(g) == [g.id_of("p")]
+    assert not is_acyclic(g)
+
+
+@st.composite
+def random_graph(draw: st.DrawFn) -> GameGraph:
+    n = draw(st.integers(1, 12))
+    edges = draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=30))
+    src = [e[0] for e in edges]
+    dst = [e[1] for e in edges]
+    return GameGraph.from_edges(n, src, dst, semantics=Semantics.IMPARTIAL)
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_graph())
+def test_topological_order_or_cycle(g: GameGraph) -> None:
+    pred_sets = {y: set(g.predecessors(y).tolist()) for y in range(g.n)}
+    assert all(x in pred_sets[int(y)] for x in range(g.n) for y in g.successors(x))
+    try:
+        order = reverse_topological_order(g)
+    except CycleError:
+        cyc = find_cycle(g)
+        assert cyc, "CycleError raised but no cycle found"
+        for i, x in enumerate(cyc):  # consecutive nodes are joined by moves
+            assert cyc[(i + 1) % len(cyc)] in g.successors(x).tolist()
+        assert not is_acyclic(g)
+        return
+    pos = np.empty(g.n, dtype=np.int64)
+    pos[order] = np.arange(g.n)
+    assert sorted(order.tolist()) == list(range(g.n))
+    for x in range(g.n):
+        for y in g.successors(x).tolist():
+            assert pos[y] < pos[x]
+    assert is_acyclic(g)
+    assert sccs(g)[0] == g.n
