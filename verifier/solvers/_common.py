@@ -1,0 +1,153 @@
+"""Helpers shared by the reference solvers: plain-list views of a graph, Kars' result types, the
+optimal-move rule for Kars' score, and the timing wrapper that turns a result into a
+``SolverResult``.
+
+The reference solvers are pure Python over plain lists (``ndarray.tolist()`` once, then list
+indexing), which keeps each algorithm readable beside its seed and is several times faster than
+indexing numpy arrays element by element.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.errors import NotApplicable
+from verifier.model import MAX, MIN, Case, GameGraph, IntArray, Semantics
+from verifier.registry import Options
+
+__all__ = [
+    "KarsScores",
+    "MinimaxView",
+    "RootScore",
+    "kars_moves",
+    "minimax_view",
+    "require_reference",
+    "timed",
+]
+
+T = TypeVar("T")
+
+
+def _empty() -> Mapping[str, int]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class MinimaxView:
+    """A ``minimax`` graph as plain Python lists (Kars' V, E, t, V_up, V_down)."""
+
+    n: int
+    ptr: list[int]
+    """CSR row pointers: the successors of ``p`` are ``idx[ptr[p]:ptr[p + 1]]`` (E p)."""
+    idx: list[int]
+    is_max: list[bool]
+    """True on Max nodes (V_up); False on Min nodes (V_down) and on leaves."""
+    is_leaf: list[bool]
+    """True on the leaves F (nodes without moves)."""
+    t: list[float]
+    """The terminal value t(p) on leaves, 0.0 elsewhere."""
+
+
+def minimax_view(g: GameGraph) -> MinimaxView:
+    """Check that ``g`` is a well-formed ``minimax`` graph and return its list view.
+
+    Every inner node must be owned by Max or Min and every leaf must carry a finite value;
+    otherwise ``ValueError`` names the first offending node.
+    """
+    if g.semantics is not Semantics.MINIMAX:
+        raise ValueError(f"expected a minimax graph, got {g.semantics.value}")
+    leaf = g.is_terminal.tolist()
+    owner = g.owner.tolist()
+    val = g.value.tolist()
+    t = [0.0] * g.n
+    for p in range(g.n):
+        if leaf[p]:
+            if math.isnan(val[p]) or math.isinf(val[p]):
+                raise ValueError(f"terminal node {g.name(p)!r} has no finite value")
+            t[p] = float(val[p])
+        elif owner[p] not in (MAX, MIN):
+            raise ValueError(f"inner node {g.name(p)!r} is owned by neither max nor min")
+    return MinimaxView(
+        n=g.n,
+        ptr=g.succ_ptr.tolist(),
+        idx=g.succ_idx.tolist(),
+        is_max=[not leaf[p] and owner[p] == MAX for p in range(g.n)],
+        is_leaf=leaf,
+        t=t,
+    )
+
+
+@dataclass(frozen=True)
+class RootScore:
+    """Kars' score of one root, computed by a search from that root (Alg. 6.7 or 7.2)."""
+
+    value: float
+    visits: int
+    """Nodes visited: calls of ``s`` (Alg. 6.7) or ``c`` (Alg. 7.2), root included."""
+
+
+@dataclass(frozen=True, eq=False)
+class KarsScores:
+    """Kars' score of every node, with remoteness, an optimal move and the work done."""
+
+    value: NDArray[np.float64]
+    """The score s(x) of Def. 4.1 (draw = 0)."""
+    remoteness: IntArray
+    """For s(x) != 0: the fewest plies in which the winner (Max if s > 0, Min if s < 0) forces
+    a leaf at least as good as s(x); equivalently the first n with s_n(x) = s(x), minus one.
+    -1 where s(x) = 0."""
+    move: IntArray
+    """An optimal successor (rule in ``kars_moves``); -1 on leaves."""
+    work: Mapping[str, int] = field(default_factory=_empty)
+
+
+def kars_moves(v: MinimaxView, value: list[float], remoteness: list[int]) -> IntArray:
+    """An optimal move for every inner node, given Kars' scores and remoteness.
+
+    The mover picks a successor ``y`` with ``s(y) = s(x)`` (one exists: s(x) is the max or min
+    of the successors' scores). Among those, ties are broken so that the value is realised on
+    a graph with cycles: the winner (Max when s(x) > 0, Min when s(x) < 0) takes the least
+    remoteness, so every winner's move lowers the remoteness by one and play reaches a leaf;
+    the loser takes the greatest (delays); at s(x) = 0 any such successor keeps the draw. The
+    remaining ties go to the smallest id. Leaves get -1.
+    """
+    move = [-1] * v.n
+    for x in range(v.n):
+        if v.is_leaf[x]:
+            continue
+        sx = value[x]
+        winner = (sx > 0) == v.is_max[x]
+        best, best_r = -1, 0
+        for y in v.idx[v.ptr[x] : v.ptr[x + 1]]:  # increasing ids: strict < keeps the smallest
+            if value[y] != sx:
+                continue
+            r = remoteness[y]
+            if best < 0 or (sx != 0 and (r < best_r if winner else r > best_r)):
+                best, best_r = y, r
+        move[x] = best
+    return np.array(move, dtype=np.int64)
+
+
+def require_reference(case: Case, options: Options, semantics: Semantics) -> GameGraph:
+    """The case's graph, or ``NotApplicable`` if the semantics or engine choice excludes it."""
+    g = case.graph
+    if g.semantics is not semantics:
+        raise NotApplicable(f"needs a {semantics.value} case, got {g.semantics.value}")
+    if not options.use_reference(g.n):
+        raise NotApplicable(f"reference solvers are off for {g.n} nodes (engine {options.engine})")
+    return g
+
+
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    """Run ``fn()`` and return its result with the wall-clock seconds it took."""
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start

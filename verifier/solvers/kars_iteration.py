@@ -1,0 +1,78 @@
+"""Kars' score by its definition: the iteration s_{n+1} = A s_n of Def. 4.1 from s_0 = 0.
+
+Kars (1990), Def. 4.1 and Sec. 5: s_0 p = 0; s_{n+1} p = t p on a leaf, the maximum of s_n over
+the successors on a Max node, the minimum on a Min node (the scan lost the Max line; read it with
+(MM) of Sec. 3). By Lemma 5.3 the sequence rises in the order <=_1 (values only move away from 0)
+and by Theorem 5.4 it reaches its limit after finitely many rounds; every round is one synchronous
+step of the distributed algorithm of Sec. 5 and costs O(|E|).
+
+The round at which a node's value last changes gives its remoteness: for v = s(x) > 0, s_n(x) >= v
+holds iff Max can force a leaf worth at least v within n - 1 plies (induction on n), so that round
+minus one is the number of plies the winner needs (symmetrically for v < 0 and Min).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verifier.model import Case, GameGraph, Semantics, SolverResult
+from verifier.model.results import View
+from verifier.registry import Options, solver
+from verifier.solvers._common import KarsScores, kars_moves, minimax_view, require_reference, timed
+
+__all__ = ["kars_iteration", "kars_iteration_solver"]
+
+
+def kars_iteration(g: GameGraph) -> KarsScores:
+    """Iterate s_{n+1} = A s_n from s_0 = 0 until s_{k+1} = s_k; work: ``rounds`` = k.
+
+    >>> g = GameGraph.from_successors({"a": ["b", "c"], "b": [], "c": ["d", "a"], "d": []},
+    ...     semantics=Semantics.MINIMAX, owner={"a": 0, "c": 1}, value={"b": -1, "d": 2})
+    >>> r = kars_iteration(g)
+    >>> r.value.tolist(), r.remoteness.tolist(), r.move.tolist(), r.work["rounds"]
+    ([0.0, -1.0, 0.0, 2.0], [-1, 0, -1, 0], [2, -1, 0, -1], 1)
+    """
+    v = minimax_view(g)
+    ptr, idx, is_max, is_leaf, t = v.ptr, v.idx, v.is_max, v.is_leaf, v.t
+    s = [0.0] * v.n  # s_0 = 0
+    changed_at = [0] * v.n  # the round in which s_n(x) last changed
+    rounds = 0
+    while True:
+        nxt = [0.0] * v.n
+        for p in range(v.n):  # s_{n+1} = A s_n
+            if is_leaf[p]:
+                nxt[p] = t[p]
+            elif is_max[p]:
+                nxt[p] = max([s[q] for q in idx[ptr[p] : ptr[p + 1]]])
+            else:
+                nxt[p] = min([s[q] for q in idx[ptr[p] : ptr[p + 1]]])
+        if nxt == s:
+            break
+        rounds += 1
+        for p in range(v.n):
+            if nxt[p] != s[p]:
+                changed_at[p] = rounds
+        s = nxt
+    remoteness = [changed_at[p] - 1 if s[p] != 0 else -1 for p in range(v.n)]
+    return KarsScores(
+        value=np.array(s, dtype=np.float64),
+        remoteness=np.array(remoteness, dtype=np.int64),
+        move=kars_moves(v, s, remoteness),
+        work={"rounds": rounds, "edges_scanned": (rounds + 1) * len(idx)},
+    )
+
+
+@solver("kars-iteration", [Semantics.MINIMAX], order=10)
+def kars_iteration_solver(case: Case, options: Options) -> SolverResult:
+    """Registered wrapper: view SCORE, remoteness and optimal moves; work = rounds."""
+    g = require_reference(case, options, Semantics.MINIMAX)
+    r, seconds = timed(lambda: kars_iteration(g))
+    return SolverResult(
+        solver="kars-iteration",
+        view=View.SCORE,
+        values=r.value,
+        seconds=seconds,
+        remoteness=r.remoteness,
+        move=r.move,
+        work=r.work,
+    )
