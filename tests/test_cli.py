@@ -1,0 +1,126 @@
+"""The CLI: exit codes, one-line errors, the --json report, folders."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from verifier.cli import app, verify_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "cases"
+runner = CliRunner()
+
+
+def run_verify(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(verify_app, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_verify_one_case_table() -> None:
+    code, out, _ = run_verify(str(CASES / "kars-figure1-b-lt-d.json"))
+    assert code == 0, out
+    assert "kars-figure1-b-lt-d" in out and "VERIFIED" in out
+
+
+def test_verify_json_report_keys() -> None:
+    code, out, _ = run_verify(str(CASES / "kars-figure1-b-lt-d.json"), "--json")
+    assert code == 0
+    rep = json.loads(out)
+    for key in ("case", "semantics", "nodes", "edges", "verdict", "solvers", "checks", "summary"):
+        assert key in rep
+    assert rep["verdict"] == "verified" and rep["nodes"] == 4 and rep["edges"] == 4
+    assert rep["solvers"], "no solver ran"
+    for s in rep["solvers"].values():
+        assert "values" in s and "seconds" in s
+    for c in rep["checks"]:
+        assert set(c) >= {"name", "verdict", "detail"}
+        assert c["verdict"] in ("confirmed", "refuted", "unknown")
+    some = next(iter(rep["solvers"].values()))
+    assert some["values"]["a"] == 0 and some["values"]["d"] == 2
+
+
+def test_verifier_verify_subcommand_same_as_verify() -> None:
+    r = runner.invoke(app, ["verify", str(CASES / "knuth-cycle-with-exit.json"), "--json"])
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["summary"]["root_value"] == "lost"
+
+
+def test_verify_folder(tmp_path: Path) -> None:
+    for name in ("kars-figure1-b-ge-d.json", "knuth-pure-cycle.json"):
+        shutil.copy(CASES / name, tmp_path / name)
+    code, out, _ = run_verify(str(tmp_path), "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["verdict"] == "verified" and len(doc["cases"]) == 2
+
+
+def test_wrong_expectation_is_refuted(tmp_path: Path) -> None:
+    case = json.loads((CASES / "kars-figure1-b-lt-d.json").read_text())
+    case["expect"]["values"]["a"] = 1  # Kars' score of a is 0
+    f = tmp_path / "wrong.json"
+    f.write_text(json.dumps(case))
+    code, out, _ = run_verify(str(f), "--json")
+    assert code == 1
+    rep = json.loads(out)
+    assert rep["verdict"] == "refuted"
+    bad = [c for c in rep["checks"] if c["verdict"] == "refuted"]
+    assert bad and bad[0]["witness"]["node"] == "a"
+
+
+@pytest.mark.parametrize(
+    ("text", "path_fragment"),
+    [
+        ("{not json", "$"),
+        ('{"semantics": "chess", "nodes": {"a": {}}}', "$.semantics"),
+        (
+            '{"semantics": "minimax", "nodes": {"a": {"owner": "max", "moves": ["zz"]}}}',
+            "$.nodes.a.moves[0]",
+        ),
+    ],
+)
+def test_bad_input_exit_2_one_line(tmp_path: Path, text: str, path_fragment: str) -> None:
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    before = f.read_bytes()
+    code, out, err = run_verify(str(f))
+    assert code == 2
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    assert "bad.json" in lines[0] and path_fragment in lines[0]
+    assert "Traceback" not in err + out
+    assert f.read_bytes() == before
+
+
+def test_missing_file_exit_2(tmp_path: Path) -> None:
+    code, out, err = run_verify(str(tmp_path / "nope.json"))
+    assert code == 2
+    assert "nope.json" in err and "Traceback" not in err + out
+
+
+def test_bad_file_in_folder_still_runs_the_others(tmp_path: Path) -> None:
+    shutil.copy(CASES / "kars-figure1-b-ge-d.json", tmp_path / "good.json")
+    (tmp_path / "bad.json").write_text("[]")
+    code, out, _err = run_verify(str(tmp_path), "--json")
+    assert code == 2
+    doc = json.loads(out)
+    assert len(doc["cases"]) == 1 and doc["cases"][0]["verdict"] == "verified"
+    assert len(doc["errors"]) == 1 and "bad.json" in doc["errors"][0]
+
+
+def test_tiny_resource_limit_is_inconclusive_never_verified() -> None:
+    code, out, _ = run_verify(str(CASES / "kars-figure1-b-lt-d.json"), "--json", "--rlimit", "1")
+    rep = json.loads(out)
+    assert code == 3 and rep["verdict"] == "inconclusive"
+    assert any(c["verdict"] == "unknown" for c in rep["checks"])
+
+
+def test_help_lists_commands() -> None:
+    r = runner.invoke(app, ["--help"])
+    assert r.exit_code == 0
+    for cmd in ("verify",):
+        assert cmd in r.stdout
