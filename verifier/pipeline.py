@@ -24,7 +24,6 @@ from verifier.registry import CheckContext, Options, checks_for, solvers_for
 __all__ = ["CaseReport", "CaseVerdict", "SolverRun", "run_case"]
 
 _LABEL_WORDS = {1: "won", -1: "lost", 0: "unknown"}
-_LABEL_CODES = {"won": 1, "lost": -1, "unknown": 0, "draw": 0}
 
 
 class CaseVerdict(StrEnum):
@@ -58,8 +57,12 @@ class CaseReport:
         return {r.name: r.result for r in self.solvers if r.result is not None}
 
 
-def run_case(case: Case, options: Options | None = None) -> CaseReport:
-    """Run every solver and check that applies to ``case`` and decide its verdict."""
+def run_case(case: Case, options: Options | None = None, *, smt: bool = True) -> CaseReport:
+    """Run every solver and check that applies to ``case`` and decide its verdict.
+
+    With ``smt=False`` only the solvers, their agreement and the ``expect`` block are checked
+    (what ``verifier solve`` does); the registered Z3 / certificate checks are skipped.
+    """
     options = options or Options()
     t0 = time.perf_counter()
     runs: list[SolverRun] = []
@@ -80,7 +83,7 @@ def run_case(case: Case, options: Options | None = None) -> CaseReport:
     checks.extend(expect_checks(case, results))
     t_compare = time.perf_counter()
     ctx = CheckContext(case=case, results=results, options=options)
-    for cspec in checks_for(case.semantics):
+    for cspec in checks_for(case.semantics) if smt else []:
         c0 = time.perf_counter()
         try:
             checks.extend(cspec.fn(ctx))
@@ -88,7 +91,8 @@ def run_case(case: Case, options: Options | None = None) -> CaseReport:
             continue
         except Exception as e:
             checks.append(_crash(cspec.name, e, time.perf_counter() - c0))
-    checks.extend(_unanswered_expectations(case, checks))
+    if smt:
+        checks.extend(_unanswered_expectations(case, checks))
     t_checks = time.perf_counter()
     verdict = decide(checks)
     return CaseReport(
@@ -146,7 +150,7 @@ def agreement_checks(case: Case, results: Mapping[str, SolverResult]) -> list[Ch
         for other in rs[1:]:
             t0 = time.perf_counter()
             both = ref.covered_mask() & other.covered_mask()
-            witness = None
+            witness: dict[str, Any] | None = None
             what = "values"
             diff = np.flatnonzero(both & ~_equal(ref.values, other.values))
             if len(diff) == 0 and ref.remoteness is not None and other.remoteness is not None:
@@ -179,7 +183,7 @@ def agreement_checks(case: Case, results: Mapping[str, SolverResult]) -> list[Ch
                         }
                         for y in g.successors(x)
                     },
-                    "disagreements": int(len(diff)),
+                    "disagreements": len(diff),
                 }
             name = f"agree {view.value}: {ref.solver} = {other.solver}"
             secs = time.perf_counter() - t0
@@ -189,8 +193,11 @@ def agreement_checks(case: Case, results: Mapping[str, SolverResult]) -> list[Ch
                         name,
                         Verdict.CONFIRMED,
                         f"{int(both.sum())} nodes compared, values"
-                        + (" and remoteness" if ref.remoteness is not None
-                           and other.remoteness is not None else "")
+                        + (
+                            " and remoteness"
+                            if ref.remoteness is not None and other.remoteness is not None
+                            else ""
+                        )
                         + " identical",
                         seconds=secs,
                     )
@@ -200,8 +207,7 @@ def agreement_checks(case: Case, results: Mapping[str, SolverResult]) -> list[Ch
                     CheckResult(
                         name,
                         Verdict.REFUTED,
-                        f"{what} differ at node {witness['node']!r} "
-                        f"({len(diff)} node(s) in all)",
+                        f"{what} differ at node {witness['node']!r} ({len(diff)} node(s) in all)",
                         witness=witness,
                         seconds=secs,
                     )
@@ -244,14 +250,6 @@ def _first(results: Mapping[str, SolverResult], view: View) -> SolverResult | No
     return None
 
 
-def _expected_code(view: View, v: Any) -> Any:
-    if view is View.LABEL:
-        return _LABEL_CODES[str(v)]
-    if view is View.REGION:
-        return 1 if int(v) == 0 else 0
-    return v
-
-
 def _shown(view: View, r: SolverResult, x: int) -> Any:
     if view is View.LABEL:
         return _LABEL_WORDS[int(r.values[x])]
@@ -286,7 +284,8 @@ def expect_checks(case: Case, results: Mapping[str, SolverResult]) -> list[Check
         rs = [r for r in results.values() if r.view is view]
         name = f"expect {key}"
         if not rs:
-            out.append(CheckResult(name, Verdict.UNKNOWN, f"no solver produced {view.value} values"))
+            msg = f"no solver produced {view.value} values"
+            out.append(CheckResult(name, Verdict.UNKNOWN, msg))
             continue
         bad: dict[str, Any] | None = None
         compared = 0
@@ -343,8 +342,12 @@ def _expect_remoteness(
         assert r.remoteness is not None
         for x, v in wanted.items():
             if r.covered_mask()[x] and int(r.remoteness[x]) != int(v):
-                w = {"node": case.graph.name(x), "expected": v, "solver": r.solver,
-                     "got": int(r.remoteness[x])}
+                w = {
+                    "node": case.graph.name(x),
+                    "expected": v,
+                    "solver": r.solver,
+                    "got": int(r.remoteness[x]),
+                }
                 return CheckResult(
                     "expect remoteness",
                     Verdict.REFUTED,
@@ -364,14 +367,25 @@ def _unanswered_expectations(case: Case, checks: list[CheckResult]) -> list[Chec
     out = []
     answered = {k for c in checks for k in c.data}
     if exp.unique is not None and "unique" not in answered:
-        out.append(CheckResult("expect unique", Verdict.UNKNOWN,
-                               "no check decided uniqueness for this case"))
+        out.append(
+            CheckResult(
+                "expect unique", Verdict.UNKNOWN, "no check decided uniqueness for this case"
+            )
+        )
     if exp.intervals and "intervals" not in answered:
-        out.append(CheckResult("expect intervals", Verdict.UNKNOWN,
-                               "no check computed solution intervals for this case"))
+        out.append(
+            CheckResult(
+                "expect intervals",
+                Verdict.UNKNOWN,
+                "no check computed solution intervals for this case",
+            )
+        )
     if exp.sums and "sums" not in answered:
-        out.append(CheckResult("expect sums", Verdict.UNKNOWN,
-                               "no check computed the values of the declared sums"))
+        out.append(
+            CheckResult(
+                "expect sums", Verdict.UNKNOWN, "no check computed the values of the declared sums"
+            )
+        )
     return out
 
 
