@@ -1,0 +1,478 @@
+"""Reading and writing case files (``case.json``) in both encodings of ``docs/case-format.md``.
+
+Reading is three steps: strict JSON parsing (:func:`~verifier.io.jsonpath.parse_json`: syntax
+errors with line and column, duplicate keys), the pydantic model of the encoding (shape, types,
+finite numbers, unknown fields), then the rules that need the whole graph
+(:mod:`verifier.io.rules`). Every problem is one :class:`~verifier.errors.CaseError` naming the
+file and the JSON path.
+
+The compact encoding is built for size: after parsing, its edge arrays become numpy arrays and
+are checked with vectorized operations; no Python object per edge is made after ``json.loads``.
+(``json.loads`` + ``model_validate`` is used rather than ``model_validate_json``: it was measured
+faster on long integer arrays, and its ``object_pairs_hook`` finds duplicate keys, which
+pydantic's JSON parser silently drops.)
+
+Examples
+--------
+>>> case = parse_case('{"semantics": "impartial", "nodes": {"a": {"moves": ["b"]}, "b": {}}}')
+>>> case.graph.n, case.graph.m, case.id
+(2, 1, 'case')
+>>> case_to_dict(case, "compact")["edges"]
+{'src': [0], 'dst': [1]}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import ValidationError
+
+from verifier.errors import UsageError
+from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_json, shown
+from verifier.io.models import (
+    CompactCaseModel,
+    ExpectModel,
+    ReadableCaseModel,
+    SumModel,
+)
+from verifier.io.rules import (
+    build_expect,
+    check_nodes,
+    check_values_finite,
+    compact_key,
+    edges_to_csr,
+    first,
+    graph_from_csr,
+    owner_words,
+)
+from verifier.model import MAX, MIN, NOBODY, Case, Expect, GameGraph, Semantics, SumSpec
+
+__all__ = [
+    "AUTO_COMPACT_NODES",
+    "CaseMeta",
+    "Encoding",
+    "case_to_dict",
+    "case_to_text",
+    "default_case_id",
+    "dump_case",
+    "expect_to_dict",
+    "finish_case",
+    "load_case",
+    "parse_case",
+    "resolve_positions",
+]
+
+Encoding = Literal["readable", "compact", "auto"]
+AUTO_COMPACT_NODES = 10_000
+"""``encoding="auto"`` writes the compact encoding above this many nodes."""
+
+VALUE_WORDS = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+LABEL_VALUES = {"won": 1.0, "draw": 0.0, "lost": -1.0}
+OWNER_CODES = {"max": MAX, "min": MIN}
+
+
+# ====================================================================== reading
+def load_case(path: str | Path) -> Case:
+    """Read a case file (either encoding). The file is only read, never written."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        fail(str(path), (), f"cannot read the file: {e.strerror or e}")
+    return parse_case(raw, str(path), path=p)
+
+
+def parse_case(text: str | bytes, file: str = "<input>", *, path: Path | None = None) -> Case:
+    """Parse the text of a case file; ``file`` names it in error messages."""
+    data = parse_json(text, file)
+    if not isinstance(data, dict):
+        fail(file, (), f"a case must be a JSON object (got {shown(data)})")
+    encoding = data.get("encoding", "readable")
+    if encoding not in ("readable", "compact"):
+        fail(file, ("encoding",), f"unknown encoding {shown(encoding)} (readable or compact)")
+    model_cls = ReadableCaseModel if encoding == "readable" else CompactCaseModel
+    try:
+        model = model_cls.model_validate(data)
+    except ValidationError as e:
+        raise from_validation_error(e, data, file) from None
+    if isinstance(model, ReadableCaseModel):
+        return _from_readable(model, file, path)
+    assert isinstance(model, CompactCaseModel)
+    return _from_compact(model, data, file, path)
+
+
+def default_case_id(file: str) -> str:
+    """The id of a case that gives none: its file's stem (``case`` for unnamed input)."""
+    return "case" if file.startswith("<") else Path(file).stem
+
+
+def _from_readable(m: ReadableCaseModel, file: str, path: Path | None) -> Case:
+    sem = Semantics(m.semantics)
+    names = list(m.nodes)
+    n = len(names)
+    if n == 0:
+        fail(file, ("nodes",), "the graph has no nodes")
+    ids = {x: i for i, x in enumerate(names)}
+    src: list[int] = []
+    dst: list[int] = []
+    owner = np.full(n, NOBODY, dtype=np.int8)
+    value = np.full(n, np.nan)
+    for i, (x, node) in enumerate(m.nodes.items()):
+        here: tuple[PathPart, ...] = ("nodes", x)
+        seen: set[int] = set()
+        for k, y in enumerate(node.moves):
+            j = ids.get(y)
+            if j is None:
+                fail(file, (*here, "moves", k), f"move to unknown node {shown(y)}")
+            if j in seen:
+                fail(file, (*here, "moves", k), f"duplicate move to {shown(y)}")
+            seen.add(j)
+            src.append(i)
+            dst.append(j)
+        if node.owner is not None:
+            wrong_kind = isinstance(node.owner, str) != (sem is Semantics.MINIMAX)
+            if wrong_kind and sem in (Semantics.MINIMAX, Semantics.REACHABILITY):
+                fail(
+                    file,
+                    (*here, "owner"),
+                    f"{sem.value} owners are {owner_words(sem)} (got {shown(node.owner)})",
+                )
+            owner[i] = OWNER_CODES[node.owner] if isinstance(node.owner, str) else node.owner
+        if node.value is not None:
+            if sem is not Semantics.MINIMAX:
+                hint = " (a normal terminal takes a label)" if sem is Semantics.NORMAL else ""
+                fail(file, (*here, "value"), f"only minimax nodes take a value{hint}")
+            v = node.value
+            value[i] = VALUE_WORDS[v] if isinstance(v, str) else v
+        if node.label is not None:
+            if sem is not Semantics.NORMAL:
+                fail(file, (*here, "label"), "only normal terminal nodes take a label")
+            value[i] = LABEL_VALUES[node.label]
+    ptr, idx, _ = edges_to_csr(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), n)
+    out_degree = np.diff(ptr)
+    target, root, sums = resolve_positions(sem, m.root, m.targets, m.sums, ids.get, n, file)
+    value = check_nodes(
+        sem,
+        out_degree,
+        owner,
+        value,
+        target,
+        file,
+        lambda i, f: ("nodes", names[i], f),
+        value_field="label" if sem is Semantics.NORMAL else "value",
+    )
+    graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
+    return finish_case(m, graph, root, sums, ids.get, file, path)
+
+
+def _from_compact(m: CompactCaseModel, data: dict[str, Any], file: str, path: Path | None) -> Case:
+    sem = Semantics(m.semantics)
+    n = m.nodes
+    names = m.names
+    if names is not None:
+        _check_length(names, n, ("names",), file)
+        _check_names(names, file)
+    src = _id_array(m.edges.src, n, ("edges", "src"), file)
+    dst = _id_array(m.edges.dst, n, ("edges", "dst"), file)
+    if len(dst) != len(src):
+        fail(file, ("edges", "dst"), f"{len(dst)} entries but src has {len(src)}")
+    ptr, idx, dup = edges_to_csr(src, dst, n)
+    if dup is not None:
+        fail(
+            file,
+            ("edges", "dst", dup),
+            f"duplicate edge {int(src[dup])} -> {int(dst[dup])}",
+        )
+    owner = np.full(n, NOBODY, dtype=np.int8)
+    if m.owner is not None:
+        _check_length(m.owner, n, ("owner",), file)
+        raw_owner = _int_array(m.owner, ("owner",), file)
+        bad = first((raw_owner < -1) | (raw_owner > 1))
+        if bad is not None:
+            fail(file, ("owner", bad), f"owner must be -1, 0 or 1 (got {int(raw_owner[bad])})")
+        owner = raw_owner.astype(np.int8)
+    value = np.full(n, np.nan)
+    if m.value is not None:
+        _check_length(m.value, n, ("value",), file)
+        value = np.array(m.value, dtype=np.float64)
+        check_values_finite(value, data["value"], file, lambda i, f: (f, i))
+
+    def resolve(i: int) -> int | None:
+        return i if 0 <= i < n else None
+
+    target, root, sums = resolve_positions(sem, m.root, m.targets, m.sums, resolve, n, file)
+    value = check_nodes(sem, np.diff(ptr), owner, value, target, file, lambda i, f: (f, i))
+    graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
+    return finish_case(m, graph, root, sums, compact_key(n), file, path)
+
+
+def _check_length(items: Sequence[Any], n: int, where: tuple[PathPart, ...], file: str) -> None:
+    if len(items) != n:
+        fail(file, where, f"{len(items)} entries for {n} nodes")
+
+
+def _check_names(names: Sequence[str], file: str) -> None:
+    seen: dict[str, int] = {}
+    for k, x in enumerate(names):
+        if not x:
+            fail(file, ("names", k), "a name must not be empty")
+        j = seen.setdefault(x, k)
+        if j != k:
+            fail(file, ("names", k), f"duplicate name {shown(x)} (also at [{j}])")
+
+
+def _int_array(items: list[int], where: tuple[PathPart, ...], file: str) -> NDArray[np.int64]:
+    try:
+        return np.array(items, dtype=np.int64)
+    except OverflowError:
+        k = next(k for k, v in enumerate(items) if not -(2**63) <= v < 2**63)
+        fail(file, (*where, k), f"integer out of range (got {items[k]})")
+
+
+def _id_array(
+    items: list[int], n: int, where: tuple[PathPart, ...], file: str
+) -> NDArray[np.int64]:
+    a = _int_array(items, where, file)
+    bad = first((a < 0) | (a >= n))
+    if bad is not None:
+        fail(file, (*where, bad), f"node id {int(a[bad])} out of range (nodes: {n})")
+    return a
+
+
+def resolve_positions(
+    sem: Semantics,
+    root: Any,
+    targets: Sequence[Any] | None,
+    sums: Sequence[SumModel] | None,
+    resolve: Callable[[Any], int | None],
+    n: int,
+    file: str,
+) -> tuple[NDArray[np.bool_], int | None, tuple[SumSpec, ...]]:
+    """Resolve root, targets and sums (names or ids) to ids: ``(target mask, root, sums)``."""
+    root_id = None
+    if root is not None:
+        root_id = resolve(root)
+        if root_id is None:
+            fail(file, ("root",), f"root {shown(root)} is not a node")
+    target = np.zeros(n, dtype=np.bool_)
+    if targets is not None:
+        if sem is not Semantics.REACHABILITY:
+            fail(file, ("targets",), "targets are only for reachability semantics")
+        for k, x in enumerate(targets):
+            i = resolve(x)
+            if i is None:
+                fail(file, ("targets", k), f"target {shown(x)} is not a node")
+            if target[i]:
+                fail(file, ("targets", k), f"duplicate target {shown(x)}")
+            target[i] = True
+    specs: list[SumSpec] = []
+    if sums is not None:
+        if sem is not Semantics.IMPARTIAL:
+            fail(file, ("sums",), "sums are only for impartial semantics")
+        seen: set[str] = set()
+        for k, s in enumerate(sums):
+            if s.name in seen:
+                fail(file, ("sums", k, "name"), f"duplicate sum name {shown(s.name)}")
+            seen.add(s.name)
+            ids: list[int] = []
+            for j, x in enumerate(s.positions):
+                i = resolve(x)
+                if i is None:
+                    fail(file, ("sums", k, "positions", j), f"position {shown(x)} is not a node")
+                ids.append(i)
+            specs.append(SumSpec(s.name, tuple(ids)))
+    return target, root_id, tuple(specs)
+
+
+class CaseMeta(Protocol):
+    """The metadata fields every encoding shares (the models, the ``.npz`` header)."""
+
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def source(self) -> str | None: ...
+    @property
+    def description(self) -> str | None: ...
+    @property
+    def expect(self) -> ExpectModel | None: ...
+
+
+def finish_case(
+    meta: CaseMeta,
+    graph: GameGraph,
+    root: int | None,
+    sums: tuple[SumSpec, ...],
+    node_id: Callable[[str], int | None],
+    file: str,
+    path: Path | None,
+) -> Case:
+    """The ``Case`` of a checked graph, with its metadata and ``expect`` (keys resolved by
+    ``node_id``)."""
+    expect = None
+    if meta.expect is not None:
+        expect = build_expect(
+            meta.expect, graph.semantics, node_id, root, [s.name for s in sums], file
+        )
+    return Case(
+        graph=graph,
+        id=meta.id or default_case_id(file),
+        root=root,
+        source=meta.source,
+        description=meta.description,
+        expect=expect,
+        sums=sums,
+        path=path,
+    )
+
+
+# ====================================================================== writing
+def case_to_dict(case: Case, encoding: Encoding = "auto") -> dict[str, Any]:
+    """The case as the JSON object of ``docs/case-format.md`` in the given encoding."""
+    g = case.graph
+    compact = _is_compact(g, encoding)
+    key: Callable[[int], Any] = (lambda i: i) if compact else g.name
+    out: dict[str, Any] = {"semantics": g.semantics.value}
+    if compact:
+        out["encoding"] = "compact"
+    out["id"] = case.id
+    for name in ("source", "description"):
+        if getattr(case, name) is not None:
+            out[name] = getattr(case, name)
+    if case.root is not None:
+        out["root"] = key(case.root)
+    if g.semantics is Semantics.REACHABILITY and g.target.any():
+        out["targets"] = [key(i) for i in np.flatnonzero(g.target).tolist()]
+    if case.sums:
+        out["sums"] = [
+            {"name": s.name, "positions": [key(i) for i in s.positions]} for s in case.sums
+        ]
+    if compact:
+        out.update(_compact_graph(g))
+    else:
+        out["nodes"] = _readable_nodes(g)
+    if case.expect is not None:
+        out["expect"] = expect_to_dict(case.expect, str if compact else g.name)
+    return out
+
+
+def _is_compact(g: GameGraph, encoding: Encoding) -> bool:
+    if encoding not in ("readable", "compact", "auto"):
+        raise UsageError(f"unknown encoding {encoding!r} (readable, compact or auto)")
+    return encoding == "compact" or (encoding == "auto" and g.n > AUTO_COMPACT_NODES)
+
+
+def _number(v: float) -> int | float:
+    """A float as JSON writes it best: integral values without ``.0``."""
+    return int(v) if float(v).is_integer() else float(v)
+
+
+def _readable_nodes(g: GameGraph) -> dict[str, dict[str, Any]]:
+    sem = g.semantics
+    names = g.names
+    nodes: dict[str, dict[str, Any]] = {}
+    owners = g.owner.tolist()
+    values = g.value.tolist()
+    for i in range(g.n):
+        node: dict[str, Any] = {}
+        o, v = owners[i], values[i]
+        if o != NOBODY:
+            node["owner"] = ("max" if o == MAX else "min") if sem is Semantics.MINIMAX else o
+        moves = g.successors(i).tolist()
+        if moves:
+            node["moves"] = [names[j] for j in moves]
+        if not math.isnan(v):
+            if sem is Semantics.NORMAL:
+                if v != -1.0:
+                    node["label"] = "won" if v == 1.0 else "draw"
+            else:
+                node["value"] = _number(v)
+        nodes[names[i]] = node
+    return nodes
+
+
+def _compact_graph(g: GameGraph) -> dict[str, Any]:
+    out: dict[str, Any] = {"nodes": g.n}
+    if isinstance(g.names, tuple | list):
+        out["names"] = list(g.names)
+    out["edges"] = {"src": g.edge_src.tolist(), "dst": g.succ_idx.tolist()}
+    if (g.owner != NOBODY).any():
+        out["owner"] = g.owner.tolist()
+    if not np.isnan(g.value).all():
+        out["value"] = [None if math.isnan(v) else _number(v) for v in g.value.tolist()]
+    return out
+
+
+def expect_to_dict(expect: Expect, key: Callable[[int], str]) -> dict[str, Any]:
+    """The ``expect`` block as JSON, node keys written by ``key`` (name or id string)."""
+    out: dict[str, Any] = {}
+
+    def table(name: str, items: Iterable[tuple[int, Any]], conv: Callable[[Any], Any]) -> None:
+        t = {key(i): conv(v) for i, v in items}
+        if t:
+            out[name] = t
+
+    table("values", expect.values.items(), _number)
+    table("labels", expect.labels.items(), str)
+    table("winner", expect.winner.items(), int)
+    table("grundy", expect.grundy.items(), _grundy)
+    table("remoteness", expect.remoteness.items(), int)
+    table("intervals", expect.intervals.items(), lambda v: [_number(v[0]), _number(v[1])])
+    if expect.root_value is not None:
+        rv = expect.root_value
+        out["root_value"] = rv if isinstance(rv, str) else _number(rv)
+    if expect.unique is not None:
+        out["unique"] = expect.unique
+    if expect.sums:
+        out["sums"] = {k: _grundy(v) for k, v in expect.sums.items()}
+    return out
+
+
+def _grundy(v: Any) -> int | str:
+    return v if isinstance(v, str) else int(v)
+
+
+def dump_case(case: Case, path: str | Path, encoding: Encoding = "auto") -> Path:
+    """Write the case to ``path`` (atomically: a temporary file, then a rename).
+
+    Refuses to overwrite the file the case was read from (``UsageError``): writers never touch
+    their input. Returns the path written.
+    """
+    target = Path(path)
+    if case.path is not None and target.resolve() == Path(case.path).resolve():
+        raise UsageError(f"{target}: refusing to overwrite the case's own input file")
+    text = case_to_text(case, encoding)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def case_to_text(case: Case, encoding: Encoding = "auto") -> str:
+    """The JSON text :func:`dump_case` writes: one top-level field per line (and one node per
+    line in the readable encoding)."""
+    d = case_to_dict(case, encoding)
+
+    def j(v: Any) -> str:
+        return json.dumps(v, ensure_ascii=False, allow_nan=False)
+
+    lines = []
+    for k, v in d.items():
+        if k in ("nodes", "expect") and isinstance(v, dict) and v:
+            inner = ",\n".join(f"    {j(name)}: {j(x)}" for name, x in v.items())
+            lines.append(f"  {j(k)}: {{\n{inner}\n  }}")
+        else:
+            lines.append(f"  {j(k)}: {j(v)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"

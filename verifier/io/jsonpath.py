@@ -1,0 +1,192 @@
+"""JSON paths and one-line ``CaseError``s for everything the readers reject.
+
+A location inside a case is a tuple of parts (object keys and list indices); it is printed in the
+``$.nodes.a.moves[1]`` form. Keys that are not plain identifiers are bracketed and quoted,
+``$.expect.values['17']``. This module also parses JSON strictly (duplicate keys are an error,
+with the path of the second occurrence) and turns pydantic's ``ValidationError`` into the
+project's ``CaseError``.
+
+Examples
+--------
+>>> format_path(("nodes", "a", "moves", 1))
+'$.nodes.a.moves[1]'
+>>> format_path(("expect", "values", "17"))
+"$.expect.values['17']"
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
+
+from pydantic import ValidationError
+
+from verifier.errors import CaseError
+
+__all__ = [
+    "PathPart",
+    "case_error",
+    "fail",
+    "format_path",
+    "from_validation_error",
+    "parse_json",
+]
+
+PathPart = str | int
+"""One step of a JSON path: an object key or a list index."""
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SHOWN = 40
+"""At most this many characters of an offending value are quoted in a message."""
+
+
+def format_path(parts: Iterable[PathPart]) -> str:
+    """``("nodes", "a", "moves", 1)`` -> ``$.nodes.a.moves[1]``."""
+    out = ["$"]
+    for p in parts:
+        if isinstance(p, int):
+            out.append(f"[{p}]")
+        elif _IDENT.match(p):
+            out.append(f".{p}")
+        else:
+            out.append("[" + repr(p) + "]")
+    return "".join(out)
+
+
+def case_error(file: str, parts: Iterable[PathPart], message: str) -> CaseError:
+    """The ``CaseError`` for ``message`` at the location ``parts`` of ``file``."""
+    return CaseError(file, format_path(parts), message)
+
+
+def fail(file: str, parts: Iterable[PathPart], message: str) -> NoReturn:
+    """Raise :func:`case_error`."""
+    raise case_error(file, parts, message)
+
+
+def shown(value: Any) -> str:
+    """A short ``repr`` of an offending input for a message."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value) if isinstance(value, str | bool | None) else repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+# ---------------------------------------------------------------------- strict JSON parsing
+class _Duplicated(dict[str, Any]):
+    """An object of the input that repeated a key (the hook still keeps the last value)."""
+
+    duplicate: str = ""
+
+
+def parse_json(text: str | bytes, file: str) -> Any:
+    """``json.loads`` that reports syntax errors with line and column and rejects duplicate keys.
+
+    ``NaN`` / ``Infinity`` parse to floats here; the models reject them (``allow_inf_nan`` is off)
+    so the error names the field.
+    """
+    seen_duplicate: list[bool] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(items)
+        if len(obj) == len(items):
+            return obj
+        keys: set[str] = set()
+        dup = next(k for k, _ in items if k in keys or keys.add(k))  # type: ignore[func-returns-value]
+        marked = _Duplicated(obj)
+        marked.duplicate = dup
+        seen_duplicate.append(True)
+        return marked
+
+    try:
+        data = json.loads(text, object_pairs_hook=pairs)
+    except json.JSONDecodeError as e:
+        fail(file, (), f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")
+    except UnicodeDecodeError as e:
+        fail(file, (), f"not UTF-8 text: {e.reason} at byte {e.start}")
+    except RecursionError:
+        fail(file, (), "invalid JSON: nested too deeply")
+    if seen_duplicate:
+        parts, dup = _find_duplicate(data)
+        fail(file, (*parts, dup), f"duplicate key {shown(dup)}")
+    return data
+
+
+def _find_duplicate(data: Any) -> tuple[tuple[PathPart, ...], str]:
+    """Path of the first (depth-first, document order) object with a repeated key."""
+    stack: list[tuple[Any, tuple[PathPart, ...]]] = [(data, ())]
+    while stack:
+        node, parts = stack.pop()
+        if isinstance(node, _Duplicated):
+            return parts, node.duplicate
+        if isinstance(node, dict):
+            children: Iterable[tuple[PathPart, Any]] = node.items()
+        elif isinstance(node, list):
+            children = enumerate(node)
+        else:
+            continue
+        kids = [(v, (*parts, k)) for k, v in children if isinstance(v, dict | list)]
+        stack.extend(reversed(kids))
+    raise AssertionError("a duplicate key was seen but not found again")  # pragma: no cover
+
+
+# ---------------------------------------------------------------------- pydantic errors
+_MESSAGES = {
+    "missing": "required field is missing",
+    "extra_forbidden": "unknown field",
+    "finite_number": "not a finite number",
+}
+
+
+def from_validation_error(
+    err: ValidationError, data: Any, file: str, base: Sequence[PathPart] = ()
+) -> CaseError:
+    """The first error of ``err`` as a ``CaseError`` whose path points into ``data``.
+
+    pydantic's ``loc`` mixes JSON keys with the names of union branches; walking ``data`` along
+    ``loc`` tells them apart (a branch name is not a key of the object at that point). Errors of
+    the other branches of a union at the same path are merged into one message.
+    """
+    errors = err.errors(include_url=False)
+    first_path = _json_parts(errors[0]["loc"], data, errors[0]["type"])
+    value = errors[0].get("input")
+    here = [e for e in errors if _json_parts(e["loc"], data, e["type"]) == first_path]
+    # A constraint error (the type fitted, the value did not) says more than the type errors
+    # of the other branches of a union.
+    constraint = [e for e in here if not _is_type_error(e["type"])]
+    messages: list[str] = []
+    for e in constraint or here:
+        msg = _MESSAGES.get(e["type"], e["msg"]).removeprefix("Value error, ")
+        if messages and msg.startswith("Input should be "):
+            msg = msg.removeprefix("Input should be ")
+        if msg not in messages:
+            messages.append(msg)
+    message = " or ".join(messages)
+    if errors[0]["type"] == "extra_forbidden" and first_path:
+        message = f"unknown field {shown(first_path[-1])}"
+    elif errors[0]["type"] != "missing":
+        message = f"{message} (got {shown(value)})"
+    return case_error(file, (*base, *first_path), message)
+
+
+def _is_type_error(kind: str) -> bool:
+    return kind.endswith("_type") or kind in ("literal_error", "string_pattern_mismatch")
+
+
+def _json_parts(loc: tuple[int | str, ...], data: Any, kind: str) -> tuple[PathPart, ...]:
+    parts: list[PathPart] = []
+    node = data
+    for i, step in enumerate(loc):
+        last = i == len(loc) - 1
+        in_object = isinstance(node, dict) and isinstance(step, str) and step in node
+        in_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        if in_object or in_list:
+            parts.append(step)
+            node = node[step]
+        elif last and kind == "missing" and isinstance(step, str):
+            parts.append(step)
+        # otherwise: the name of a union branch or a validator, not part of the JSON path
+    return tuple(parts)

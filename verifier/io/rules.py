@@ -1,0 +1,295 @@
+"""What a case must satisfy beyond its shape, checked on whole arrays (shared by every reader).
+
+The readers (JSON in both encodings, ``.npz``, networkx) first bring a case to per-node arrays;
+the rules of each semantics are then checked here once, vectorized, and the first offending node
+is reported through a *where* function that maps ``(node id, field)`` to the JSON path of that
+reader (``$.nodes.a.owner`` for readable cases, ``$.owner[3]`` for compact ones).
+
+Also here: turning edge arrays into CSR with a duplicate check (one ``np.sort`` of a combined
+key, no per-edge Python objects), and building the core :class:`~verifier.model.Expect` from the
+validated ``expect`` block.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.io.jsonpath import PathPart, fail, shown
+from verifier.io.models import MAX_ABS_VALUE, ExpectModel
+from verifier.model import NOBODY, Expect, GameGraph, Semantics
+from verifier.model.case import GrundyValue
+
+__all__ = [
+    "EXPECT_FIELDS",
+    "Where",
+    "build_expect",
+    "check_nodes",
+    "check_values_finite",
+    "compact_key",
+    "edges_to_csr",
+    "first",
+    "graph_from_csr",
+]
+
+Where = Callable[[int, str], tuple[PathPart, ...]]
+"""``where(node id, field)`` -> the JSON path of that field of that node in the input."""
+
+EXPECT_FIELDS: Mapping[str, frozenset[Semantics]] = MappingProxyType(
+    {
+        "values": frozenset({Semantics.MINIMAX}),
+        "intervals": frozenset({Semantics.MINIMAX}),
+        "labels": frozenset({Semantics.NORMAL}),
+        "winner": frozenset({Semantics.REACHABILITY}),
+        "grundy": frozenset({Semantics.IMPARTIAL}),
+        "sums": frozenset({Semantics.IMPARTIAL}),
+        "remoteness": frozenset({Semantics.NORMAL, Semantics.REACHABILITY}),
+        "unique": frozenset({Semantics.MINIMAX, Semantics.NORMAL, Semantics.IMPARTIAL}),
+        "root_value": frozenset(Semantics),
+    }
+)
+"""Which ``expect`` fields fit which semantics."""
+
+_OWNER_WORDS = {
+    Semantics.MINIMAX: "'max' or 'min'",
+    Semantics.REACHABILITY: "0 or 1",
+}
+
+
+def first(mask: NDArray[np.bool_]) -> int | None:
+    """Index of the first ``True`` of ``mask``, or ``None``."""
+    if not mask.any():
+        return None
+    return int(np.argmax(mask))
+
+
+# ---------------------------------------------------------------------- per-node rules
+def check_values_finite(
+    value: NDArray[np.float64], raw: Sequence[Any] | None, file: str, where: Where
+) -> None:
+    """Every non-NaN value is finite and at most 2**53 in magnitude.
+
+    ``raw`` is the list the values came from, if any: a JSON integer just above 2**53 rounds to
+    exactly 2**53 in float64, so a value of that magnitude is looked up there.
+    """
+    with np.errstate(invalid="ignore"):
+        big = np.abs(value) >= MAX_ABS_VALUE
+    for i in np.flatnonzero(big | np.isinf(value)).tolist():
+        original = raw[i] if raw is not None else value[i]
+        if not np.isfinite(value[i]) or abs(original) > MAX_ABS_VALUE:
+            fail(file, where(i, "value"), f"magnitude above 2**53 (got {shown(original)})")
+
+
+def check_nodes(
+    semantics: Semantics,
+    out_degree: NDArray[np.int64],
+    owner: NDArray[np.int8],
+    value: NDArray[np.float64],
+    target: NDArray[np.bool_],
+    file: str,
+    where: Where,
+    value_field: str = "value",
+) -> NDArray[np.float64]:
+    """Check owners and values against the semantics; return the values to store.
+
+    ``value`` holds NaN where the input gave none. For ``normal`` it holds the terminal labels
+    (+1 won, -1 lost, 0 draw) and ``value_field`` names the input field they came from; the
+    returned array has -1 (lost) on terminals without a label.
+    """
+    inner = out_degree > 0
+    has_owner = owner != NOBODY
+    has_value = ~np.isnan(value)
+    bad = first((owner < -1) | (owner > 1))
+    if bad is not None:
+        fail(file, where(bad, "owner"), f"owner must be -1, 0 or 1 (got {int(owner[bad])})")
+    if semantics is not Semantics.REACHABILITY and target.any():
+        fail(file, ("targets",), "targets are only for reachability semantics")
+    if semantics is Semantics.MINIMAX:
+        rules = [
+            (inner & ~has_owner, "owner", "a node with moves needs an owner ('max' or 'min')"),
+            (~inner & has_owner, "owner", "a terminal node (no moves) takes no owner"),
+            (~inner & ~has_value, "value", "a terminal node (no moves) needs a value"),
+            (inner & has_value, "value", "a node with moves takes no value"),
+        ]
+    elif semantics is Semantics.NORMAL:
+        labels = np.isin(value, (-1.0, 0.0, 1.0))
+        rules = [
+            (has_owner, "owner", "normal semantics has no owners (the mover alternates)"),
+            (inner & has_value, "value", f"a node with moves takes no {value_field}"),
+            (
+                has_value & ~labels,
+                "value",
+                "a label must be +1 (won), -1 (lost) or 0 (draw)",
+            ),
+        ]
+    elif semantics is Semantics.REACHABILITY:
+        rules = [
+            (has_value, "value", "reachability semantics has no values"),
+            (
+                inner & ~target & ~has_owner,
+                "owner",
+                "a non-target node with moves needs an owner (0 or 1)",
+            ),
+        ]
+    else:
+        rules = [
+            (has_owner, "owner", "impartial semantics has no owners"),
+            (has_value, "value", "impartial semantics has no values"),
+        ]
+    for mask, fld, message in rules:
+        bad = first(mask)
+        if bad is not None:
+            fail(file, where(bad, value_field if fld == "value" else fld), message)
+    if semantics is Semantics.NORMAL:
+        return np.where(~inner & ~has_value, -1.0, value)
+    return value
+
+
+def owner_words(semantics: Semantics) -> str:
+    """How owners are written for ``semantics`` (for messages)."""
+    return _OWNER_WORDS.get(semantics, "none")
+
+
+# ---------------------------------------------------------------------- edges
+def edges_to_csr(
+    src: NDArray[np.int64], dst: NDArray[np.int64], n: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], int | None]:
+    """CSR ``(succ_ptr, succ_idx)`` of in-range edge arrays, successors sorted.
+
+    The third item is the index (in input order) of the first edge that repeats an earlier one,
+    or ``None``. One ``np.sort`` of the key ``src * n + dst`` (skipped when the input is sorted).
+    """
+    key = src * n + dst
+    if len(key) > 1 and not bool((key[1:] > key[:-1]).all()):
+        key = np.sort(key)
+        dup = first(key[1:] == key[:-1])
+        if dup is not None:
+            return _no_csr(), _no_csr(), _first_repeat(src * n + dst)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(key // n, minlength=n), out=ptr[1:])
+    idx = key % n
+    return ptr, idx, None
+
+
+def _no_csr() -> NDArray[np.int64]:
+    return np.zeros(0, dtype=np.int64)
+
+
+def _first_repeat(key: NDArray[np.int64]) -> int:
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    same = sk[1:] == sk[:-1]
+    return int(order[1:][same].min())
+
+
+def graph_from_csr(
+    semantics: Semantics,
+    ptr: NDArray[np.int64],
+    idx: NDArray[np.int64],
+    owner: NDArray[np.int8],
+    value: NDArray[np.float64],
+    target: NDArray[np.bool_],
+    names: Sequence[str] | None,
+) -> GameGraph:
+    """A ``GameGraph`` from checked CSR arrays (no second sort, unlike ``from_edges``)."""
+    return GameGraph(
+        semantics=semantics,
+        succ_ptr=np.ascontiguousarray(ptr, dtype=np.int64),
+        succ_idx=np.ascontiguousarray(idx, dtype=np.int64),
+        owner=np.ascontiguousarray(owner, dtype=np.int8),
+        value=np.ascontiguousarray(value, dtype=np.float64),
+        target=np.ascontiguousarray(target, dtype=np.bool_),
+        names=() if names is None else tuple(names),
+    )
+
+
+# ---------------------------------------------------------------------- expect
+_ID = re.compile(r"(0|[1-9][0-9]*)\Z")
+
+
+def compact_key(n: int) -> Callable[[str], int | None]:
+    """Resolve an ``expect`` key of a compact case: an id written as a decimal string."""
+
+    def resolve(key: str) -> int | None:
+        if not _ID.match(key):
+            return None
+        i = int(key)
+        return i if i < n else None
+
+    return resolve
+
+
+def build_expect(
+    model: ExpectModel,
+    semantics: Semantics,
+    node_id: Callable[[str], int | None],
+    root: int | None,
+    sum_names: Sequence[str],
+    file: str,
+) -> Expect:
+    """The core ``Expect`` (id keys) of a validated ``expect`` block; checks that every field
+    fits the semantics, every key names a node (or a declared sum) and intervals are ordered."""
+    given = model.model_dump(exclude_none=True)
+    for name in given:
+        if semantics not in EXPECT_FIELDS[name]:
+            fits = ", ".join(sorted(s.value for s in EXPECT_FIELDS[name]))
+            fail(file, ("expect", name), f"{name!r} does not fit {semantics.value} (only {fits})")
+
+    def by_id(name: str, table: Mapping[str, Any] | None) -> Mapping[int, Any]:
+        out: dict[int, Any] = {}
+        for key, v in (table or {}).items():
+            i = node_id(key)
+            if i is None:
+                fail(file, ("expect", name, key), f"unknown node {shown(key)}")
+            out[i] = v
+        return MappingProxyType(out)
+
+    intervals = by_id("intervals", model.intervals)
+    for key, (lo, hi) in (model.intervals or {}).items():
+        if lo > hi:
+            fail(file, ("expect", "intervals", key), f"interval [{lo}, {hi}] is empty")
+    declared = set(sum_names)
+    for name in model.sums or {}:
+        if name not in declared:
+            fail(file, ("expect", "sums", name), f"no sum named {shown(name)} is declared")
+    if model.root_value is not None:
+        _check_root_value(model.root_value, semantics, root, file)
+    return Expect(
+        values=by_id("values", model.values),
+        labels=by_id("labels", model.labels),
+        winner=by_id("winner", model.winner),
+        grundy=by_id("grundy", model.grundy),
+        remoteness=by_id("remoteness", model.remoteness),
+        intervals=MappingProxyType({i: tuple(v) for i, v in intervals.items()}),
+        root_value=model.root_value,
+        unique=model.unique,
+        sums=MappingProxyType(dict(model.sums or {})),
+    )
+
+
+def _check_root_value(v: float | str, semantics: Semantics, root: int | None, file: str) -> None:
+    where = ("expect", "root_value")
+    if root is None:
+        fail(file, where, "root_value needs a root")
+    if semantics is Semantics.MINIMAX:
+        ok, want = isinstance(v, float), "a number"
+    elif semantics is Semantics.NORMAL:
+        ok, want = v in ("won", "lost", "unknown"), "'won', 'lost' or 'unknown'"
+    elif semantics is Semantics.REACHABILITY:
+        ok, want = v in (0.0, 1.0) and isinstance(v, float), "the winner, 0 or 1"
+    else:
+        ok = _is_grundy(v)
+        want = "a Grundy value (an integer >= 0, 'inf' or 'inf(0,2)')"
+    if not ok:
+        fail(file, where, f"{semantics.value} root_value must be {want} (got {shown(v)})")
+
+
+def _is_grundy(v: GrundyValue | float) -> bool:
+    if isinstance(v, str):
+        return re.fullmatch(r"inf(\([0-9]+(,[0-9]+)*\))?", v) is not None
+    return float(v).is_integer() and v >= 0
