@@ -19,7 +19,7 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
+from verifier.errors import NotApplicable, VerifierError
 from verifier.model import MAX, MIN, Case, GameGraph, IntArray, Semantics
 from verifier.registry import Options
 
@@ -27,9 +27,12 @@ __all__ = [
     "KarsScores",
     "MinimaxView",
     "RootScore",
+    "RootScores",
+    "VisitBudgetExceeded",
     "kars_moves",
     "minimax_view",
     "require_reference",
+    "score_roots",
     "timed",
 ]
 
@@ -92,6 +95,54 @@ class RootScore:
     value: float
     visits: int
     """Nodes visited: calls of ``s`` (Alg. 6.7) or ``c`` (Alg. 7.2), root included."""
+
+
+class VisitBudgetExceeded(VerifierError, RuntimeError):
+    """A root search visited more nodes than it was allowed (Alg. 6.7 is exponential)."""
+
+    def __init__(self, root: int, budget: int) -> None:
+        self.root = root
+        self.budget = budget
+        super().__init__(f"the search from node {root} exceeded {budget} visits")
+
+
+@dataclass(frozen=True, eq=False)
+class RootScores:
+    """Kars' score of many roots, each computed by its own search (Alg. 6.7 or 7.2)."""
+
+    value: NDArray[np.float64]
+    """The score of every covered root; NaN elsewhere."""
+    covered: NDArray[np.bool_]
+    """Roots whose search finished within the visit budget."""
+    visits: IntArray
+    """Nodes visited by the search from each root (0 where it was not run or not finished)."""
+
+    @property
+    def total_visits(self) -> int:
+        return int(self.visits.sum())
+
+
+def score_roots(
+    n: int, roots: list[int], search: Callable[[int, int | None], RootScore], budget: int | None
+) -> RootScores:
+    """Run ``search(root, remaining budget)`` for each root in turn until the budget runs out.
+
+    A root whose search exceeds what is left of the budget is not covered, nor are the roots
+    after it (the visits it spent before giving up are not counted).
+    """
+    value = np.full(n, np.nan)
+    covered = np.zeros(n, dtype=np.bool_)
+    visits = np.zeros(n, dtype=np.int64)
+    left = budget
+    for r in roots:
+        try:
+            res = search(r, left)
+        except VisitBudgetExceeded:
+            break
+        value[r], covered[r], visits[r] = res.value, True, res.visits
+        if left is not None:
+            left -= res.visits
+    return RootScores(value=value, covered=covered, visits=visits)
 
 
 @dataclass(frozen=True, eq=False)
