@@ -1,0 +1,368 @@
+"""The generalized Sprague-Grundy function of loopy impartial games (C. A. B. Smith 1966;
+A. S. Fraenkel and Y. Yesha 1986), on any finite graph, cycles and self-loops included.
+
+A value is finite, or ``inf(K)`` where ``K`` is the set of finite values among the options. For
+the player to move: ``0`` loses (P), finite ``> 0`` wins (N), ``inf(K)`` wins if ``0`` is in
+``K`` (N) and is a draw otherwise (D).
+
+The algorithm (Fraenkel & Yesha's labelling, as in Fraenkel's surveys), rounds ``i = 0, 1, ...``:
+
+1. *Label i.* As long as some unlabelled ``u`` has no option labelled ``i`` and every option of
+   ``u`` that is unlabelled or labelled ``inf`` has an option labelled ``i``, label ``u`` with
+   ``i`` and give it the counter ``c(u) = m``, ``m <- m + 1``.
+2. *Label inf.* Label ``inf`` every unlabelled ``u`` without an option labelled ``i``.
+3. Stop when nothing is unlabelled; else ``i <- i + 1``.
+
+Then ``K(u)`` is read off the options of each ``inf`` node. Step 1 is a retrograde propagation
+(Knuth's counters): ``cnt[u]`` counts the options of ``u`` that are unlabelled or ``inf`` and do
+not yet have an option labelled ``i``; when an option ``v`` gains one, every predecessor's counter
+drops; ``u`` qualifies when its counter is 0 and no option of ``u`` is labelled ``i``. A node that
+qualifies keeps qualifying (its unlabelled options all have an option labelled ``i``, so they
+never get ``i``), hence the order of labelling does not matter. Each round is O(n + m); there are
+at most (largest out-degree + 1) rounds.
+
+The result satisfies Fraenkel's conditions, checked independently by :func:`gsg_violations`:
+
+A. ``g(u)`` finite: ``g(u) = mex`` of the finite values of the options.
+B. ``g(u)`` finite and an option ``v`` with ``g(v) > g(u)`` (``inf`` included): ``v`` has an
+   option ``w`` with ``g(w) = g(u)`` and ``c(w) < c(u)``.
+C. ``g(u) = inf``: some option ``v`` has ``g(v) = inf(K)`` with ``mex`` (of ``u``'s finite
+   option values) not in ``K``.
+
+A function satisfying A-C (for some counter) is unique (Smith; Fraenkel & Yesha), so passing the
+check certifies the values.
+
+Examples
+--------
+>>> g = GameGraph.from_successors({"a": ["b"], "b": ["a", "c"], "c": []},
+...                               semantics=Semantics.IMPARTIAL)
+>>> r = loopy_grundy(g)
+>>> [render(r.value(x)) for x in range(3)]
+['0', '1', '0']
+>>> two_cycle = GameGraph.from_successors({"a": ["b"], "b": ["a"]},
+...                                       semantics=Semantics.IMPARTIAL)
+>>> [render(loopy_grundy(two_cycle).value(x)) for x in range(2)]
+['inf', 'inf']
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.errors import NotApplicable
+from verifier.games.heaps import mex
+from verifier.model import (
+    Case,
+    CheckResult,
+    GameGraph,
+    GrundyValue,
+    IntArray,
+    Semantics,
+    SolverResult,
+    Verdict,
+)
+from verifier.model.results import View
+from verifier.registry import CheckContext, Options, check, solver
+from verifier.solvers._common import require_reference, timed
+from verifier.solvers.retrograde import retrograde
+
+__all__ = [
+    "DRAW",
+    "INF",
+    "LOSS",
+    "WIN",
+    "GValue",
+    "LoopyGrundy",
+    "gsg_violations",
+    "loopy_grundy",
+    "loopy_grundy_solver",
+    "normal_view",
+    "outcome_classes",
+    "parse_value",
+    "render",
+]
+
+INF = -1
+"""Encoding of an infinite value in the ``values`` array (finite values are >= 0)."""
+_UNLABELLED = -2
+
+WIN, LOSS, DRAW = 1, -1, 0
+"""Outcome classes from the mover's view: N, P, D (the codes of retrograde's won/lost/unknown)."""
+
+
+@dataclass(frozen=True)
+class GValue:
+    """One generalized Sprague-Grundy value: ``finite`` (an int), or ``inf(K)`` with
+    ``finite = None``."""
+
+    finite: int | None
+    k: frozenset[int] = frozenset()
+    """``K``: the finite values among the options (only for infinite values)."""
+
+    @property
+    def is_finite(self) -> bool:
+        return self.finite is not None
+
+    @property
+    def outcome(self) -> int:
+        """``WIN`` (N), ``LOSS`` (P) or ``DRAW`` (D) for the player to move."""
+        if self.finite is not None:
+            return LOSS if self.finite == 0 else WIN
+        return WIN if 0 in self.k else DRAW
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+def render(v: GValue) -> str:
+    """``"3"``, ``"inf"`` (K empty) or ``"inf(0,2)"``."""
+    if v.finite is not None:
+        return str(v.finite)
+    return "inf(" + ",".join(map(str, sorted(v.k))) + ")" if v.k else "inf"
+
+
+_INF_TEXT = re.compile(r"^inf(?:\(([0-9,\s]*)\))?$")
+
+
+def parse_value(v: GrundyValue) -> GValue:
+    """The inverse of :func:`render`: ``3``, ``"3"``, ``"inf"``, ``"inf(0,2)"``."""
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        return GValue(v)
+    text = str(v).strip()
+    if text.isdigit():
+        return GValue(int(text))
+    m = _INF_TEXT.match(text)
+    if not m:
+        raise ValueError(f"not a Grundy value (expected 3, 'inf' or 'inf(0,2)'): {v!r}")
+    body = m.group(1) or ""
+    return GValue(None, frozenset(int(p) for p in body.split(",") if p.strip()))
+
+
+@dataclass(frozen=True, eq=False)
+class LoopyGrundy:
+    """The generalized Sprague-Grundy function of a graph."""
+
+    values: IntArray
+    """Finite values ``>= 0``; ``INF`` (-1) for infinite ones."""
+    kset: dict[int, tuple[int, ...]]
+    """``K`` (sorted) of every infinite node."""
+    counter: IntArray
+    """Fraenkel's counter ``c(u)``: the order in which finite values were assigned; -1 on
+    infinite nodes."""
+    rounds: int
+    edges_scanned: int
+
+    def value(self, x: int) -> GValue:
+        v = int(self.values[x])
+        return GValue(v) if v >= 0 else GValue(None, frozenset(self.kset[x]))
+
+
+def loopy_grundy(g: GameGraph) -> LoopyGrundy:
+    """Fraenkel & Yesha's labelling (see the module docstring); O((n + m) * rounds)."""
+    n = g.n
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    pptr, pidx = g.pred_ptr.tolist(), g.pred_idx.tolist()
+    label = [_UNLABELLED] * n
+    counter = [-1] * n
+    m = 0
+    i = 0
+    scanned = 0
+    unlabelled = list(range(n))
+    while unlabelled:
+        # cnt[u]: options of u that are unlabelled or inf and have no option labelled i yet
+        cnt = [0] * n
+        for u in unlabelled:
+            cnt[u] = sum(1 for v in idx[ptr[u] : ptr[u + 1]] if label[v] < 0)
+            scanned += ptr[u + 1] - ptr[u]
+        marked = [False] * n  # marked[v]: v has an option labelled i
+        queue = deque(u for u in unlabelled if cnt[u] == 0)
+        while queue:  # step 1: label i
+            u = queue.popleft()
+            if marked[u] or label[u] != _UNLABELLED:
+                continue  # cannot happen (see the module docstring); kept as a guard
+            label[u] = i
+            counter[u] = m
+            m += 1
+            for v in pidx[pptr[u] : pptr[u + 1]]:
+                scanned += 1
+                if label[v] >= 0 or marked[v]:
+                    continue
+                marked[v] = True  # v (unlabelled or inf) now has an option labelled i
+                for w in pidx[pptr[v] : pptr[v + 1]]:
+                    scanned += 1
+                    if label[w] == _UNLABELLED:
+                        cnt[w] -= 1
+                        if cnt[w] == 0 and not marked[w]:
+                            queue.append(w)
+        still: list[int] = []
+        for u in unlabelled:  # step 2: inf for the unlabelled without an option labelled i
+            if label[u] != _UNLABELLED:
+                continue
+            if marked[u]:
+                still.append(u)
+            else:
+                label[u] = INF
+        unlabelled = still
+        i += 1
+    kset = {
+        u: tuple(sorted({label[v] for v in idx[ptr[u] : ptr[u + 1]] if label[v] >= 0}))
+        for u in range(n)
+        if label[u] == INF
+    }
+    return LoopyGrundy(
+        values=np.array(label, dtype=np.int64),
+        kset=kset,
+        counter=np.array(counter, dtype=np.int64),
+        rounds=i,
+        edges_scanned=scanned,
+    )
+
+
+def outcome_classes(values: IntArray, kset: dict[int, tuple[int, ...]]) -> NDArray[np.int8]:
+    """Per node ``WIN`` (+1, N), ``LOSS`` (-1, P) or ``DRAW`` (0, D)."""
+    out = np.where(values > 0, WIN, LOSS).astype(np.int8)
+    for u, k in kset.items():
+        out[u] = WIN if 0 in k else DRAW
+    return out
+
+
+def gsg_violations(
+    g: GameGraph, values: IntArray, kset: dict[int, tuple[int, ...]], counter: IntArray
+) -> list[dict[str, Any]]:
+    """Every violation of Fraenkel's conditions A, B, C (module docstring) and of the
+    definition of ``K``; ``[]`` means the values are the generalized Sprague-Grundy function."""
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    val, cnt = values.tolist(), counter.tolist()
+    bad: list[dict[str, Any]] = []
+    for u in range(g.n):
+        opts = idx[ptr[u] : ptr[u + 1]]
+        finite = {val[v] for v in opts if val[v] >= 0}
+        mu = mex(finite)
+        if val[u] >= 0:
+            if val[u] != mu:
+                bad.append({"node": g.name(u), "condition": "A", "value": val[u], "mex": mu})
+                continue
+            for v in opts:
+                if (val[v] < 0 or val[v] > val[u]) and not any(
+                    val[w] == val[u] and cnt[w] < cnt[u] for w in idx[ptr[v] : ptr[v + 1]]
+                ):
+                    bad.append({"node": g.name(u), "condition": "B", "option": g.name(v)})
+                    break
+        else:
+            if tuple(sorted(finite)) != tuple(kset.get(u, ())):
+                bad.append({"node": g.name(u), "condition": "K", "k": sorted(finite)})
+                continue
+            if not any(
+                val[v] < 0 and all(val[w] != mu for w in idx[ptr[v] : ptr[v + 1]]) for v in opts
+            ):
+                bad.append({"node": g.name(u), "condition": "C", "mex": mu})
+    return bad
+
+
+def _moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
+    """N: first option in P; D: first option in D (keeps the draw); P: -1."""
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    cls = classes.tolist()
+    want = {WIN: LOSS, DRAW: DRAW}
+    move = [-1] * g.n
+    for u in range(g.n):
+        if cls[u] in want:
+            move[u] = next((v for v in idx[ptr[u] : ptr[u + 1]] if cls[v] == want[cls[u]]), -1)
+    return np.array(move, dtype=np.int64)
+
+
+@solver("grundy-loopy", [Semantics.IMPARTIAL], order=20)
+def loopy_grundy_solver(case: Case, options: Options) -> SolverResult:
+    """Registered solver (view GRUNDY): finite values, ``INF`` = -1, and in ``extra``:
+    ``loopy`` = {node id: K}, ``display`` = {node id: "inf(..)"}, ``counter``, ``rounds``."""
+    g = require_reference(case, options, Semantics.IMPARTIAL)
+    r, seconds = timed(lambda: loopy_grundy(g))
+    classes = outcome_classes(r.values, r.kset)
+    return SolverResult(
+        solver="grundy-loopy",
+        view=View.GRUNDY,
+        values=r.values,
+        seconds=seconds,
+        move=_moves(g, classes),
+        work={"rounds": r.rounds, "edges_scanned": r.edges_scanned, "nodes": g.n},
+        extra={
+            "loopy": {u: list(k) for u, k in r.kset.items()},
+            "display": {u: render(r.value(u)) for u in r.kset},
+            "counter": r.counter.tolist(),
+            "rounds": r.rounds,
+            "draws": int(np.sum(classes == DRAW)),
+        },
+    )
+
+
+def normal_view(g: GameGraph) -> GameGraph:
+    """The same moves as a ``normal`` game: every terminal is lost for the mover."""
+    value = np.where(g.is_terminal, -1.0, np.nan)
+    return g.replace(semantics=Semantics.NORMAL, value=value, owner=np.full(g.n, -1, np.int8))
+
+
+def _loopy_result(ctx: CheckContext) -> LoopyGrundy:
+    res = ctx.results.get("grundy-loopy")
+    if res is None:
+        return loopy_grundy(ctx.case.graph)
+    loopy = res.extra.get("loopy", {})
+    kset = {int(u): tuple(int(k) for k in ks) for u, ks in loopy.items()}
+    return LoopyGrundy(
+        values=np.asarray(res.values, dtype=np.int64),
+        kset=kset,
+        counter=np.asarray(res.extra.get("counter", [-1] * ctx.case.graph.n), dtype=np.int64),
+        rounds=int(res.extra.get("rounds", 0)),
+        edges_scanned=0,
+    )
+
+
+_CLASS_WORD = {WIN: "N", LOSS: "P", DRAW: "D"}
+_LABEL_WORD = {1: "won", -1: "lost", 0: "unknown"}
+
+
+@check("grundy-loopy-classes", [Semantics.IMPARTIAL], order=30)
+def loopy_classes_check(ctx: CheckContext) -> list[CheckResult]:
+    """P / N / D of the generalized Sprague-Grundy function = retrograde's lost / won / unknown
+    on the same moves played as a ``normal`` game, and Fraenkel's conditions A-C."""
+    g = ctx.case.graph
+    if not ctx.options.use_reference(g.n):
+        raise NotApplicable(f"reference solvers are off for {g.n} nodes")
+    r, seconds = timed(lambda: _loopy_result(ctx))
+    classes = outcome_classes(r.values, r.kset)
+    labels, s2 = timed(lambda: retrograde(normal_view(g)).label)
+    diff = np.flatnonzero(classes != labels)
+    out: list[CheckResult] = []
+    name = "grundy P/N/D = retrograde lost/won/unknown"
+    if len(diff):
+        x = int(diff[0])
+        witness = {
+            "node": g.name(x),
+            "grundy": render(r.value(x)),
+            "class": _CLASS_WORD[int(classes[x])],
+            "retrograde": _LABEL_WORD[int(labels[x])],
+            "disagreements": len(diff),
+        }
+        detail = (
+            f"node {g.name(x)!r}: gamma = {witness['grundy']} ({witness['class']}) but "
+            f"retrograde says {witness['retrograde']}"
+        )
+        out.append(CheckResult(name, Verdict.REFUTED, detail, witness, seconds + s2))
+    else:
+        counts = {w: int(np.sum(classes == c)) for c, w in _CLASS_WORD.items()}
+        detail = f"{g.n} nodes agree (N {counts['N']}, P {counts['P']}, D {counts['D']})"
+        out.append(CheckResult(name, Verdict.CONFIRMED, detail, seconds=seconds + s2))
+    bad, s3 = timed(lambda: gsg_violations(g, r.values, r.kset, r.counter))
+    name = "generalized Sprague-Grundy conditions A-C (Fraenkel)"
+    if bad:
+        detail = f"node {bad[0]['node']!r} violates condition {bad[0]['condition']}"
+        out.append(CheckResult(name, Verdict.REFUTED, detail, bad[0], s3))
+    else:
+        detail = f"A, B (with the solver's counter), C and K hold at all {g.n} nodes"
+        out.append(CheckResult(name, Verdict.CONFIRMED, detail, seconds=s3))
+    return out
