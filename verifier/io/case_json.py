@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -36,6 +34,7 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from verifier.errors import UsageError
+from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_json, shown
 from verifier.io.models import (
     CompactCaseModel,
@@ -440,24 +439,13 @@ def _grundy(v: Any) -> int | str:
 
 
 def dump_case(case: Case, path: str | Path, encoding: Encoding = "auto") -> Path:
-    """Write the case to ``path`` (atomically: a temporary file, then a rename).
+    """Write the case to ``path`` as JSON (atomically: a temporary file, then a rename).
 
     Refuses to overwrite the file the case was read from (``UsageError``): writers never touch
     their input. Returns the path written.
     """
-    target = Path(path)
-    if case.path is not None and target.resolve() == Path(case.path).resolve():
-        raise UsageError(f"{target}: refusing to overwrite the case's own input file")
-    text = case_to_text(case, encoding)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    data = case_to_text(case, encoding).encode("utf-8")
+    return write_atomically(path, lambda f: f.write(data), case.path)
 
 
 def case_to_text(case: Case, encoding: Encoding = "auto") -> str:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = [
     "MAX_ABS_VALUE",
+    "CaseFields",
     "CompactCaseModel",
     "EdgesModel",
     "ExpectModel",
@@ -112,7 +113,9 @@ class NodeModel(_Strict):
     """``normal`` terminal label from the mover's view (``lost`` when absent)."""
 
 
-class _CaseFields(_Strict):
+class CaseFields(_Strict):
+    """The fields every encoding shares."""
+
     semantics: SemanticsName
     """Which rules the game is played by."""
     id: Annotated[str, Field(min_length=1)] | None = None
@@ -123,7 +126,7 @@ class _CaseFields(_Strict):
     expect: ExpectModel | None = None
 
 
-class ReadableCaseModel(_CaseFields):
+class ReadableCaseModel(CaseFields):
     """The readable encoding: an object of named nodes with their moves."""
 
     model_config = ConfigDict(title="ReadableCase")
@@ -144,7 +147,7 @@ class EdgesModel(_Strict):
     dst: list[int]
 
 
-class CompactCaseModel(_CaseFields):
+class CompactCaseModel(CaseFields):
     """The compact encoding: integer ids ``0..nodes-1`` and parallel arrays."""
 
     model_config = ConfigDict(title="CompactCase")

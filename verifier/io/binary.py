@@ -1,0 +1,204 @@
+"""The binary case form (``.npz``): the CSR arrays as they are, plus a small JSON header.
+
+Meant for generated graphs: a 10^7-edge graph loads in a fraction of a second, since the
+arrays are read straight into numpy and checked with vectorized operations (no sort: the
+successors are stored sorted, and that is verified). The file holds
+
+``succ_ptr``, ``succ_idx``
+    CSR of the moves (int32 when the ids fit, else int64), successors strictly increasing.
+``owner`` (int8), ``value`` (float64, NaN = none), ``target`` (bool)
+    per-node arrays as in :class:`~verifier.model.GameGraph`.
+``header``
+    UTF-8 JSON: ``format``, ``version``, ``semantics``, ``id``, ``source``, ``description``,
+    ``root``, ``sums`` and ``expect`` exactly as in the compact encoding (ids, keys as strings).
+``names`` (optional)
+    UTF-8 JSON list of the node names.
+
+Nothing is pickled (``allow_pickle=False``). A corrupt or foreign file is a ``CaseError`` whose
+path names the array, e.g. ``$.succ_idx[17]``.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Annotated, Any, BinaryIO, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import Field, ValidationError
+
+from verifier.io.case_json import expect_to_dict, finish_case, resolve_positions
+from verifier.io.files import write_atomically
+from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_json
+from verifier.io.models import CaseFields, CompactSumModel
+from verifier.io.rules import check_nodes, check_values_finite, compact_key, first, graph_from_csr
+from verifier.model import Case, Semantics
+
+__all__ = ["FORMAT", "VERSION", "NpzHeader", "load_npz", "save_npz"]
+
+FORMAT = "gamegraph-verifier-case"
+VERSION = 1
+_INT32_MAX = 2**31 - 1
+
+
+class NpzHeader(CaseFields):
+    """The JSON header of a ``.npz`` case."""
+
+    format: Literal["gamegraph-verifier-case"]
+    version: Literal[1]
+    root: Annotated[int, Field(ge=0)] | None = None
+    sums: list[CompactSumModel] | None = None
+
+
+def save_npz(case: Case, path: str | Path) -> Path:
+    """Write ``case`` in the binary form (uncompressed ``.npz``, atomically); returns the path.
+
+    Refuses to overwrite the file the case was read from (``UsageError``).
+    """
+    g = case.graph
+    small = g.n <= _INT32_MAX and g.m <= _INT32_MAX
+    ids = np.int32 if small else np.int64
+    header: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "semantics": g.semantics.value,
+        "id": case.id,
+        "source": case.source,
+        "description": case.description,
+        "root": case.root,
+        "sums": [{"name": s.name, "positions": list(s.positions)} for s in case.sums] or None,
+        "expect": expect_to_dict(case.expect, str) if case.expect is not None else None,
+    }
+    header = {k: v for k, v in header.items() if v is not None}
+    arrays: dict[str, NDArray[Any]] = {
+        "header": _json_bytes(header),
+        "succ_ptr": g.succ_ptr.astype(ids),
+        "succ_idx": g.succ_idx.astype(ids),
+        "owner": g.owner,
+        "value": g.value,
+        "target": g.target,
+    }
+    if isinstance(g.names, tuple | list):
+        arrays["names"] = _json_bytes(list(g.names))
+
+    def write(f: BinaryIO) -> None:
+        np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub mistypes **kwds
+
+    return write_atomically(path, write, case.path)
+
+
+def _json_bytes(obj: Any) -> NDArray[np.uint8]:
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    return np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+
+
+def load_npz(path: str | Path) -> Case:
+    """Read and check a case written by :func:`save_npz`."""
+    file = str(path)
+    arrays = _read_arrays(Path(path), file)
+    data = parse_json(_text(arrays, "header", file), file)
+    if not isinstance(data, dict):
+        fail(file, ("header",), "the header must be a JSON object")
+    try:
+        header = NpzHeader.model_validate(data)
+    except ValidationError as e:
+        raise from_validation_error(e, data, file, base=("header",)) from None
+    sem = Semantics(header.semantics)
+    ptr = _ids(arrays, "succ_ptr", file)
+    idx = _ids(arrays, "succ_idx", file)
+    n = len(ptr) - 1
+    if n < 1:
+        fail(file, ("succ_ptr",), "the graph has no nodes")
+    _check_csr(ptr, idx, n, file)
+    owner = _per_node(arrays, "owner", np.int8, n, file)
+    value = _per_node(arrays, "value", np.float64, n, file)
+    target = _per_node(arrays, "target", np.bool_, n, file)
+    names = None
+    if "names" in arrays:
+        names = parse_json(_text(arrays, "names", file), file)
+        if not (isinstance(names, list) and all(isinstance(x, str) and x for x in names)):
+            fail(file, ("names",), "names must be a JSON list of non-empty strings")
+        if len(names) != n:
+            fail(file, ("names",), f"{len(names)} names for {n} nodes")
+        if len(set(names)) != n:
+            fail(file, ("names",), "names are not distinct")
+
+    def where(i: int, f: str) -> tuple[PathPart, ...]:
+        return (f, i)
+
+    check_values_finite(value, None, file, where)
+
+    def resolve(i: int) -> int | None:
+        return i if 0 <= i < n else None
+
+    _, root, sums = resolve_positions(sem, header.root, None, header.sums, resolve, n, file)
+    value = check_nodes(sem, np.diff(ptr), owner, value, target, file, where)
+    graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
+    return finish_case(header, graph, root, sums, compact_key(n), file, Path(path))
+
+
+def _read_arrays(path: Path, file: str) -> dict[str, NDArray[Any]]:
+    if not path.is_file():
+        fail(file, (), "cannot read the file: no such file")
+    if not zipfile.is_zipfile(path):
+        fail(file, (), "not an .npz case file (not a zip archive)")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                fail(file, (), "not an .npz case file (a single array)")
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
+        fail(file, (), f"not an .npz case file: {' '.join(str(e).split())}")
+
+
+def _array(
+    arrays: dict[str, NDArray[Any]], name: str, file: str, kinds: str, ndim: int = 1
+) -> NDArray[Any]:
+    if name not in arrays:
+        fail(file, (name,), "array missing")
+    a = arrays[name]
+    if a.ndim != ndim or a.dtype.kind not in kinds:
+        fail(file, (name,), f"expected a {ndim}-d array of kind {kinds!r}, got {a.dtype}{a.shape}")
+    return a
+
+
+def _text(arrays: dict[str, NDArray[Any]], name: str, file: str) -> bytes:
+    return _array(arrays, name, file, "u").astype(np.uint8, copy=False).tobytes()
+
+
+def _ids(arrays: dict[str, NDArray[Any]], name: str, file: str) -> NDArray[np.int64]:
+    return _array(arrays, name, file, "iu").astype(np.int64)
+
+
+def _per_node(
+    arrays: dict[str, NDArray[Any]], name: str, dtype: Any, n: int, file: str
+) -> NDArray[Any]:
+    a = _array(arrays, name, file, "biuf")
+    if a.dtype != np.dtype(dtype):
+        fail(file, (name,), f"expected dtype {np.dtype(dtype)}, got {a.dtype}")
+    if len(a) != n:
+        fail(file, (name,), f"{len(a)} entries for {n} nodes")
+    return a
+
+
+def _check_csr(ptr: NDArray[np.int64], idx: NDArray[np.int64], n: int, file: str) -> None:
+    m = len(idx)
+    if ptr[0] != 0:
+        fail(file, ("succ_ptr", 0), f"must be 0 (got {int(ptr[0])})")
+    bad = first(ptr[1:] < ptr[:-1])
+    if bad is not None:
+        fail(file, ("succ_ptr", bad + 1), "row pointers must not decrease")
+    if ptr[-1] != m:
+        fail(file, ("succ_ptr", n), f"must equal the number of moves {m} (got {int(ptr[-1])})")
+    bad = first((idx < 0) | (idx >= n))
+    if bad is not None:
+        fail(file, ("succ_idx", bad), f"node id {int(idx[bad])} out of range (nodes: {n})")
+    if m > 1:
+        row_start = np.zeros(m, dtype=np.bool_)
+        row_start[ptr[:-1][ptr[:-1] < m]] = True
+        bad = first((idx[1:] <= idx[:-1]) & ~row_start[1:])
+        if bad is not None:
+            path: tuple[PathPart, ...] = ("succ_idx", bad + 1)
+            fail(file, path, "successors must be strictly increasing (duplicate or unsorted)")
