@@ -1,0 +1,145 @@
+"""Parquet tables: the input format a cluster user keeps large graphs in, and the output.
+
+Input: a directory holding two tables (each a ``.parquet`` file or a directory of parts).
+
+``nodes.parquet``
+
+======== ========= ========================================================================
+column   type      meaning
+======== ========= ========================================================================
+id       int64     node id; the ids are exactly ``0..n-1`` (any row order)
+name     string    optional; the user's node name (default: the id)
+owner    int8      optional; 0 = Max / player 0, 1 = Min / player 1, -1 = none (default -1)
+value    float64   optional, nullable; ``minimax`` terminal value t(x), ``normal`` terminal
+                   label (+1 won, -1 lost, 0 draw); null where there is none
+target   bool      optional; ``reachability`` target set G (default false)
+======== ========= ========================================================================
+
+``edges.parquet``: ``src`` int64, ``dst`` int64, one row per move (no duplicates).
+
+The semantics comes from the ``semantics`` key of the nodes table's schema metadata (written
+by ``write_parquet_graph``) unless the caller passes it; an optional ``root`` key gives the
+start position's id.
+
+Output (``write_result_part``): ``OUT/nodes/part-PPPPP.parquet``, one part per partition, with
+``id`` int64, ``name`` string, then ``value`` float64 (``minimax``: Kars' score), ``label`` int8
+(``normal``: +1 won / -1 lost / 0 unknown) or ``region`` int8 (``reachability``: 1 if player 0
+wins), and ``remoteness`` int64 (``normal``, ``reachability``; -1 where undefined).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from numpy.typing import NDArray
+
+from verifier.distributed.partition import PartitionData
+from verifier.errors import CaseError
+from verifier.model.graph import GameGraph, IntArray
+from verifier.model.results import View
+from verifier.model.semantics import NOBODY, Semantics
+
+__all__ = ["read_parquet_graph", "result_column", "write_parquet_graph", "write_result_part"]
+
+
+def result_column(view: View) -> str:
+    """The name of the per-node result column for a view."""
+    return {View.SCORE: "value", View.LABEL: "label", View.REGION: "region"}[view]
+
+
+def write_parquet_graph(graph: GameGraph, path: Path, *, root: int | None = None) -> Path:
+    """Write ``graph`` as ``path/nodes.parquet`` and ``path/edges.parquet``; returns ``path``."""
+    path.mkdir(parents=True, exist_ok=True)
+    meta = {"semantics": graph.semantics.value}
+    if root is not None:
+        meta["root"] = str(root)
+    nodes = pa.table(
+        {
+            "id": pa.array(np.arange(graph.n, dtype=np.int64)),
+            "name": pa.array(list(graph.names), type=pa.string()),
+            "owner": pa.array(graph.owner),
+            "value": pa.array(graph.value, from_pandas=True),  # NaN -> null
+            "target": pa.array(graph.target),
+        }
+    ).replace_schema_metadata(meta)
+    pq.write_table(nodes, path / "nodes.parquet")
+    edges = pa.table({"src": pa.array(graph.edge_src), "dst": pa.array(graph.succ_idx)})
+    pq.write_table(edges, path / "edges.parquet")
+    return path
+
+
+def read_parquet_graph(
+    path: Path, semantics: Semantics | None = None
+) -> tuple[GameGraph, int | None]:
+    """Read the node and edge tables under ``path``; returns the graph and the root (or None)."""
+    nodes_path, edges_path = path / "nodes.parquet", path / "edges.parquet"
+    for p in (nodes_path, edges_path):
+        if not p.exists():
+            raise CaseError(str(path), "$", f"missing table {p.name}")
+    nodes = pq.read_table(nodes_path)
+    edges = pq.read_table(edges_path, columns=["src", "dst"])
+    meta = {k.decode(): v.decode() for k, v in (nodes.schema.metadata or {}).items()}
+    sem_name = semantics.value if semantics is not None else meta.get("semantics")
+    if sem_name is None:
+        raise CaseError(str(nodes_path), "$.metadata", "no semantics given or stored")
+    try:
+        sem = Semantics(sem_name)
+    except ValueError:
+        raise CaseError(str(nodes_path), "$.metadata.semantics", f"unknown {sem_name!r}") from None
+    if "id" not in nodes.column_names:
+        raise CaseError(str(nodes_path), "$.id", "the nodes table needs an id column")
+    ids = nodes.column("id").to_numpy().astype(np.int64)
+    n = len(ids)
+    order = np.argsort(ids, kind="stable")
+    if not np.array_equal(ids[order], np.arange(n)):
+        raise CaseError(str(nodes_path), "$.id", f"ids are not exactly 0..{n - 1}")
+
+    def column(name: str, dtype: type[np.generic], fill: object) -> NDArray[np.generic] | None:
+        if name not in nodes.column_names:
+            return None
+        col = nodes.column(name).fill_null(fill).to_numpy()
+        return np.asarray(col, dtype=dtype)[order]
+
+    owner = column("owner", np.int8, NOBODY)
+    value = column("value", np.float64, np.nan)
+    target = column("target", np.bool_, False)
+    names: list[str] | int = n
+    if "name" in nodes.column_names:
+        names = [str(x) for x in np.asarray(nodes.column("name").to_pylist(), dtype=object)[order]]
+    src = edges.column("src").to_numpy().astype(np.int64)
+    dst = edges.column("dst").to_numpy().astype(np.int64)
+    try:
+        graph = GameGraph.from_edges(
+            names, src, dst, semantics=sem, owner=owner, value=value, target=target
+        )
+    except ValueError as err:
+        raise CaseError(str(edges_path), "$", str(err)) from None
+    root = int(meta["root"]) if "root" in meta else None
+    return graph, root
+
+
+def write_result_part(
+    out: Path,
+    part: PartitionData,
+    view: View,
+    values: NDArray[np.generic],
+    remoteness: IntArray | None,
+) -> Path:
+    """Write one partition's results as ``out/nodes/part-PPPPP.parquet`` (schema above)."""
+    folder = out / "nodes"
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = np.arange(part.lo, part.hi, dtype=np.int64)
+    names = list(part.names) if part.names is not None else [str(i) for i in ids.tolist()]
+    cols: dict[str, pa.Array] = {
+        "id": pa.array(ids),
+        "name": pa.array(names, type=pa.string()),
+        result_column(view): pa.array(values),
+    }
+    if remoteness is not None:
+        cols["remoteness"] = pa.array(remoteness)
+    target = folder / f"part-{part.index:05d}.parquet"
+    pq.write_table(pa.table(cols), target)
+    return target
