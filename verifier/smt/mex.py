@@ -1,0 +1,261 @@
+"""Z3 validation of Sprague-Grundy values: the mex constraints over bit-vectors.
+
+For a node ``x`` with options ``y_1..y_d`` the value ``G(x)`` is the mex of the options' values
+iff (the seed's definition, split in two)
+
+* ``G(x) != G(y_i)`` for every option (the value is missing among the options), and
+* for every ``v < G(x)`` some option has ``G(y_i) = v`` (every smaller value is present);
+  ``v`` only needs to range over ``0..d`` since ``d`` options cannot cover more.
+
+Values are bit-vectors wide enough for ``max(out-degree, claimed values) + 1``, so the encoding is
+exact (a finite domain: Z3's answers are complete, up to the resource limit).
+
+Checks (three-valued, never ``confirmed`` on Z3 ``unknown``):
+
+* :func:`check_values` pins the claimed values and tracks each node's constraint: ``sat`` means
+  every constraint holds (``confirmed``); ``unsat`` gives an unsat core naming the nodes whose
+  constraint fails (``refuted``, witness: the first such node, its value and its options').
+  Infinite values of loopy games are left free: only Fraenkel's condition A is checked for the
+  finite ones (options with infinite values do not count).
+* :func:`count_solutions` asks whether the mex equations have 0, 1 or several solutions (on
+  acyclic graphs exactly one, the classical theorem: anything else is ``refuted``). On cyclic
+  graphs the answer is a finding reported in ``data`` with a witness (two solutions).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import z3
+
+from verifier.errors import NotApplicable
+from verifier.games.heaps import mex
+from verifier.model import CheckResult, GameGraph, IntArray, Semantics, Verdict
+from verifier.model.results import View
+from verifier.model.topology import is_acyclic
+from verifier.registry import CheckContext, Options, check
+
+__all__ = [
+    "MAX_TERMS",
+    "check_values",
+    "count_solutions",
+    "make_solver",
+    "mex_constraint",
+    "value_width",
+]
+
+_MAX_FAILING = 50
+"""Stop collecting failing nodes after this many (each costs one more ``check``)."""
+
+MAX_TERMS = 2_000_000
+"""Largest encoding (roughly ``sum d^2`` terms) built through the Python API."""
+
+
+def make_solver(options: Options, logic: str | None = None) -> z3.Solver:
+    """A Z3 solver with the fixed seed and the deterministic resource limit of ``options``."""
+    s = z3.SolverFor(logic) if logic else z3.Solver()
+    s.set("random_seed", options.seed)
+    s.set("rlimit", options.rlimit)
+    return s
+
+
+def value_width(g: GameGraph, values: IntArray | None = None) -> int:
+    """Bits for values up to ``max(out-degree, claimed values) + 1`` (no wrap-around)."""
+    top = int(g.out_degree.max()) if g.n else 0
+    if values is not None and len(values):
+        top = max(top, int(values.max()))
+    return max(1, (top + 1).bit_length())
+
+
+def mex_constraint(gx: z3.BitVecRef, options: Sequence[z3.BitVecRef], width: int) -> z3.BoolRef:
+    """``gx`` is the mex of the option values ``options`` (see the module docstring)."""
+    differs = [gx != gy for gy in options]
+    covered = [
+        z3.Implies(z3.ULT(z3.BitVecVal(v, width), gx), z3.Or([gy == v for gy in options]))
+        for v in range(len(options) + 1)
+    ]
+    return z3.And(differs + covered)
+
+
+def _terms(g: GameGraph) -> int:
+    d = g.out_degree
+    return int(np.sum(d * (d + 2)))
+
+
+def _is_solution(g: GameGraph, values: IntArray) -> bool:
+    """Plain evaluation: are ``values`` (all finite) a solution of the mex equations?"""
+    if len(values) != g.n or bool(np.any(values < 0)):
+        return False
+    ptr, idx, vals = g.succ_ptr.tolist(), g.succ_idx.tolist(), values.tolist()
+    return all(vals[x] == mex(vals[y] for y in idx[ptr[x] : ptr[x + 1]]) for x in range(g.n))
+
+
+def _unknown(name: str, reason: str, t0: float) -> CheckResult:
+    return CheckResult(name, Verdict.UNKNOWN, f"Z3: {reason}", seconds=time.perf_counter() - t0)
+
+
+def check_values(
+    g: GameGraph, values: IntArray, options: Options, *, name: str = "grundy mex constraints (Z3)"
+) -> CheckResult:
+    """Do the claimed values satisfy the mex constraints? ``INF`` (< 0) nodes are left free
+    and their options do not count (Fraenkel's condition A for the finite nodes)."""
+    t0 = time.perf_counter()
+    if _terms(g) > MAX_TERMS:
+        return _unknown(name, f"encoding too large ({_terms(g)} terms > {MAX_TERMS})", t0)
+    vals = values.tolist()
+    w = value_width(g, values)
+    gv = [z3.BitVec(f"g{x}", w) for x in range(g.n)]
+    s = make_solver(options, "QF_BV")
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    lits: dict[int, z3.BoolRef] = {}
+    for x in range(g.n):
+        if vals[x] < 0:
+            continue
+        s.add(gv[x] == vals[x])
+        opts = [gv[y] for y in idx[ptr[x] : ptr[x + 1]] if vals[y] >= 0]
+        lits[x] = z3.Bool(f"mex_{x}")
+        s.add(z3.Implies(lits[x], mex_constraint(gv[x], opts, w)))
+    node_of = {str(b): x for x, b in lits.items()}
+    active = dict(lits)
+    failing: list[int] = []
+    while True:  # peel unsat cores until the rest holds: every failing node, up to a limit
+        status = s.check(*active.values())
+        if status != z3.unsat or len(failing) >= _MAX_FAILING:
+            break
+        core = [node_of[str(b)] for b in s.unsat_core()]
+        failing.extend(core)
+        for x in core:
+            del active[x]
+    secs = time.perf_counter() - t0
+    if status == z3.unknown:
+        return _unknown(name, s.reason_unknown(), t0)
+    if not failing:
+        detail = f"the claimed values satisfy the mex constraints at all {len(lits)} finite nodes"
+        return CheckResult(name, Verdict.CONFIRMED, detail, seconds=secs)
+    # name a failing node whose options all satisfy theirs: with one corrupted value, that is
+    # the corrupted node itself (its predecessors fail only because of it)
+    bad = set(failing)
+    x = next(
+        (x for x in sorted(bad) if not any(y in bad for y in idx[ptr[x] : ptr[x + 1]])),
+        min(bad),
+    )
+    succ = idx[ptr[x] : ptr[x + 1]]
+    witness: dict[str, Any] = {
+        "node": g.name(x),
+        "value": vals[x],
+        "options": {g.name(y): vals[y] for y in succ},
+        "mex": mex(vals[y] for y in succ if vals[y] >= 0),
+        "failing_nodes": [g.name(y) for y in sorted(bad)[:20]],
+    }
+    detail = (
+        f"node {g.name(x)!r} has value {vals[x]} but the mex of its options is {witness['mex']}"
+    )
+    return CheckResult(name, Verdict.REFUTED, detail, witness=witness, seconds=secs)
+
+
+def count_solutions(
+    g: GameGraph,
+    options: Options,
+    candidate: IntArray | None = None,
+    *,
+    expect_unique: bool | None = None,
+    name: str = "grundy mex equations: number of solutions (Z3)",
+) -> CheckResult:
+    """0, 1 or several solutions of the mex equations on the whole graph.
+
+    ``candidate`` (all finite) is a known solution: only "another one?" is asked. Acyclic
+    graphs must have exactly one (else ``refuted``); ``expect_unique`` (the case's
+    ``expect.unique``) is compared as well. ``data``: ``unique``, ``solutions`` ("0"/"1"/
+    "several").
+    """
+    t0 = time.perf_counter()
+    if _terms(g) > MAX_TERMS:
+        return _unknown(name, f"encoding too large ({_terms(g)} terms > {MAX_TERMS})", t0)
+    if candidate is not None and not _is_solution(g, candidate):
+        candidate = None  # a wrong candidate is refuted by check_values; search afresh here
+    w = value_width(g, candidate)
+    gv = [z3.BitVec(f"g{x}", w) for x in range(g.n)]
+    s = make_solver(options, "QF_BV")
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    for x in range(g.n):
+        s.add(mex_constraint(gv[x], [gv[y] for y in idx[ptr[x] : ptr[x + 1]]], w))
+    first: list[int] | None = None
+    if candidate is None:
+        status = s.check()
+        if status == z3.unknown:
+            return _unknown(name, s.reason_unknown(), t0)
+        if status == z3.sat:
+            model = s.model()
+            first = [model.eval(gv[x], model_completion=True).as_long() for x in range(g.n)]
+    else:
+        first = [int(v) for v in candidate]
+    witness: dict[str, Any] | None = None
+    if first is None:
+        solutions = "0"
+    else:
+        s.add(z3.Or([gv[x] != first[x] for x in range(g.n)]))
+        status = s.check()
+        if status == z3.unknown:
+            return _unknown(name, s.reason_unknown(), t0)
+        if status == z3.unsat:
+            solutions = "1"
+        else:
+            solutions = "several"
+            model = s.model()
+            second = [model.eval(gv[x], model_completion=True).as_long() for x in range(g.n)]
+            x = next(i for i in range(g.n) if second[i] != first[i])
+            witness = {
+                "node": g.name(x),
+                "values": [first[x], second[x]],
+                "solution_1": {g.name(i): first[i] for i in range(g.n)},
+                "solution_2": {g.name(i): second[i] for i in range(g.n)},
+            }
+    secs = time.perf_counter() - t0
+    unique = solutions == "1"
+    data = {"unique": unique, "solutions": solutions}
+    acyclic = is_acyclic(g)
+    words = {"0": "no solution", "1": "exactly one solution", "several": "several solutions"}
+    detail = f"the mex equations have {words[solutions]}"
+    if witness is not None:
+        detail += f" (node {witness['node']!r} can be {witness['values'][0]} or "
+        detail += f"{witness['values'][1]})"
+    if acyclic and not unique:
+        return CheckResult(
+            name, Verdict.REFUTED, detail + " on an acyclic graph", witness, secs, data
+        )
+    if expect_unique is not None and expect_unique != unique:
+        detail += f"; the case expects unique = {expect_unique}"
+        return CheckResult(name, Verdict.REFUTED, detail, witness, secs, data)
+    return CheckResult(name, Verdict.CONFIRMED, detail, witness, secs, data)
+
+
+@check("grundy-z3-mex", [Semantics.IMPARTIAL], order=40)
+def mex_check(ctx: CheckContext) -> list[CheckResult]:
+    """Every GRUNDY solver's values against the mex constraints, then the solution count."""
+    g = ctx.case.graph
+    results = [r for r in ctx.results.values() if r.view is View.GRUNDY]
+    if not results:
+        raise NotApplicable("no solver produced Grundy values")
+    out = [
+        check_values(
+            g,
+            np.asarray(r.values, dtype=np.int64),
+            ctx.options,
+            name=f"grundy mex constraints of {r.solver} (Z3)",
+        )
+        for r in results
+    ]
+    finite = next((r.values for r in results if not np.any(r.values < 0)), None)
+    exp = ctx.case.expect
+    out.append(
+        count_solutions(
+            g,
+            ctx.options,
+            None if finite is None else np.asarray(finite, dtype=np.int64),
+            expect_unique=exp.unique if exp is not None else None,
+        )
+    )
+    return out
