@@ -58,6 +58,7 @@ __all__ = [
     "AUTO_COMPACT_NODES",
     "CaseMeta",
     "Encoding",
+    "case_from_data",
     "case_to_dict",
     "case_to_text",
     "default_case_id",
@@ -91,7 +92,11 @@ def load_case(path: str | Path) -> Case:
 
 def parse_case(text: str | bytes, file: str = "<input>", *, path: Path | None = None) -> Case:
     """Parse the text of a case file; ``file`` names it in error messages."""
-    data = parse_json(text, file)
+    return case_from_data(parse_json(text, file), file, path=path)
+
+
+def case_from_data(data: Any, file: str = "<input>", *, path: Path | None = None) -> Case:
+    """Validate an already parsed case object (e.g. built from a networkx graph)."""
     if not isinstance(data, dict):
         fail(file, (), f"a case must be a JSON object (got {shown(data)})")
     encoding = data.get("encoding", "readable")

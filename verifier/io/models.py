@@ -55,7 +55,13 @@ NodeName = Annotated[str, Field(min_length=1)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False, frozen=True)
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        allow_inf_nan=False,
+        frozen=True,
+        use_attribute_docstrings=True,
+    )
 
 
 class ExpectModel(_Strict):
@@ -152,9 +158,9 @@ class CompactCaseModel(CaseFields):
 
     model_config = ConfigDict(title="CompactCase")
     encoding: Literal["compact"]
-    nodes: Annotated[int, Field(ge=1)]
+    nodes: Annotated[int, Field(ge=1, le=2**31 - 1)]
     """The number of nodes n."""
-    names: list[str] | None = None
+    names: list[NodeName] | None = None
     """n distinct names (default ``"0" .. "n-1"``)."""
     edges: EdgesModel
     owner: list[int] | None = None
