@@ -74,13 +74,12 @@ class KarsProgram:
         self.terminal = deg == 0
         inner_owner = part.owner[~self.terminal]
         if not np.isin(inner_owner, (MAX, MIN)).all():
-            bad = part.lo + int(
-                np.flatnonzero(~self.terminal & ~np.isin(part.owner, (MAX, MIN)))[0]
-            )
-            raise ValueError(f"minimax node {bad} has moves but is neither Max nor Min")
-        if np.isnan(part.value[self.terminal]).any():
-            bad = part.lo + int(np.flatnonzero(self.terminal & np.isnan(part.value))[0])
-            raise ValueError(f"minimax terminal node {bad} has no value")
+            inner_bad = ~self.terminal & ~np.isin(part.owner, (MAX, MIN))
+            bad = part.name(int(np.flatnonzero(inner_bad)[0]))
+            raise ValueError(f"inner node {bad!r} is owned by neither max nor min")
+        if not np.isfinite(part.value[self.terminal]).all():
+            bad = part.name(int(np.flatnonzero(self.terminal & ~np.isfinite(part.value))[0]))
+            raise ValueError(f"terminal node {bad!r} has no finite value")
         self.score = np.zeros(part.n, dtype=np.float64)
         """s_n of each owned node."""
         self.edge_score = np.zeros(part.edge_hi - part.edge_lo, dtype=np.float64)
@@ -200,8 +199,8 @@ class AttractorProgram(_LayerProgram):
         moves = part.out_degree > 0
         bad = moves & ~part.target & ~np.isin(part.owner, (PLAYER0, PLAYER1))
         if bad.any():
-            node = part.lo + int(np.flatnonzero(bad)[0])
-            raise ValueError(f"reachability node {node} has moves but no owner 0 or 1")
+            node = part.name(int(np.flatnonzero(bad)[0]))
+            raise ValueError(f"node {node!r} has moves but no owner 0 or 1")
         nan = np.full(n, np.nan)
         super().__init__(
             part,

@@ -1,0 +1,102 @@
+"""Graphs and in-memory references shared by the tests of ``verifier.distributed``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from verifier.model import MAX, MIN, GameGraph, Semantics
+from verifier.solvers.attractor import attractor
+from verifier.solvers.kars_iteration import kars_iteration
+from verifier.solvers.retrograde import retrograde
+
+SEMANTICS = (Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY)
+
+
+def figure_1(b: float, d: float) -> GameGraph:
+    """Kars' Figure 1: a Max -> b (leaf), c; c Min -> d (leaf), a. Ids: a 0, c 1, b 2, d 3."""
+    return GameGraph.from_successors(
+        {"a": ["b", "c"], "c": ["d", "a"]},
+        semantics=Semantics.MINIMAX,
+        owner={"a": MAX, "c": MIN},
+        value={"b": b, "d": d},
+    )
+
+
+def decorate(
+    sem: Semantics, n: int, src: NDArray[Any], dst: NDArray[Any], rng: np.random.Generator
+) -> GameGraph:
+    """Owners, terminal values and targets drawn at random for the given moves."""
+    deg = np.bincount(src, minlength=n)
+    owner = np.where(deg > 0, rng.integers(0, 2, n), -1).astype(np.int8)
+    value = np.full(n, np.nan)
+    target = np.zeros(n, dtype=np.bool_)
+    if sem is Semantics.MINIMAX:
+        value[deg == 0] = rng.integers(-3, 4, int((deg == 0).sum()))
+    elif sem is Semantics.NORMAL:
+        owner[:] = -1
+        value[deg == 0] = rng.choice([-1.0, -1.0, 1.0, 0.0, np.nan], int((deg == 0).sum()))
+    else:
+        target = rng.random(n) < 0.1
+    return GameGraph.from_edges(n, src, dst, semantics=sem, owner=owner, value=value, target=target)
+
+
+def random_graph(sem: Semantics, n: int, seed: int, mean_degree: float = 2.0) -> GameGraph:
+    """A random graph with cycles, self-loops, dead ends and isolated nodes."""
+    rng = np.random.default_rng(seed)
+    deg = rng.poisson(mean_degree, n)
+    deg[rng.random(n) < 0.15] = 0  # more terminals
+    src = np.repeat(np.arange(n), deg)
+    dst = rng.integers(0, n, len(src))
+    key = np.unique(src * n + dst)  # drop duplicate moves
+    return decorate(sem, n, key // n, key % n, rng)
+
+
+@st.composite
+def small_graphs(draw: st.DrawFn, sem: Semantics) -> GameGraph:
+    """Hypothesis: up to 9 nodes, any moves (self-loops included), random decorations."""
+    n = draw(st.integers(1, 9))
+    pairs = draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=20))
+    src = np.array([s for s, _ in sorted(pairs)], dtype=np.int64)
+    dst = np.array([d for _, d in sorted(pairs)], dtype=np.int64)
+    seed = draw(st.integers(0, 2**32 - 1))
+    return decorate(sem, n, src, dst, np.random.default_rng(seed))
+
+
+def kars_def41_numpy(g: GameGraph) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Def. 4.1 literally on the whole graph each round (for graphs too big for pure Python)."""
+    leaf = g.is_terminal
+    t = np.where(leaf, g.value, 0.0)
+    is_max = g.owner == MAX
+    starts = np.minimum(g.succ_ptr[:-1], max(g.m - 1, 0))
+    s = np.zeros(g.n)
+    last = np.zeros(g.n, dtype=np.int64)
+    n_round = 0
+    while True:
+        succ_vals = s[g.succ_idx] if g.m else np.zeros(1)
+        hi = np.maximum.reduceat(succ_vals, starts)
+        lo = np.minimum.reduceat(succ_vals, starts)
+        nxt = np.where(leaf, t, np.where(is_max, hi, lo))  # s_{n+1} = A s_n
+        if np.array_equal(nxt, s):
+            break
+        last[nxt != s] = n_round
+        n_round += 1
+        s = nxt
+    return s, np.where(s != 0, last, -1)
+
+
+def reference(g: GameGraph, *, large: bool = False) -> tuple[NDArray[Any], NDArray[np.int64]]:
+    """The in-memory answer: values in the distributed engine's view, and remoteness / layer."""
+    if g.semantics is Semantics.MINIMAX:
+        if large:
+            return kars_def41_numpy(g)
+        k = kars_iteration(g)
+        return k.value, k.remoteness
+    if g.semantics is Semantics.NORMAL:
+        r = retrograde(g)
+        return r.label, r.remoteness
+    a = attractor(g)
+    return a.win.astype(np.int8), a.layer
