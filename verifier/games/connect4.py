@@ -1,0 +1,156 @@
+"""Connect Four on a small board (``width`` x ``height``, four in a row) as a ``normal`` game.
+
+Positions reachable from the empty board, built layer by layer (a layer = all positions with
+the same number of stones) on numpy arrays of bitboards. Play stops at a win: a position where
+the previous player has four in a row is a terminal lost for the mover (the default label); a
+full board without a line is a terminal labelled draw (0).
+
+Bitboard encoding (John Tromp's, as in Pascal Pons' solver): column ``c`` uses bits
+``c * (height + 1) ... c * (height + 1) + height - 1`` from the bottom up, and one spare bit on
+top so that shifts never carry a line from one column into the next. A position is ``(cur,
+mask)``: the stones of the player to move and all stones. Its code ``cur + mask + bottom``
+(``bottom`` = the lowest bit of every column) is unique: in each column it is the mover's stones
+plus one marker bit just above the highest stone. Node ids follow the layers, and inside a layer
+the codes in increasing order.
+
+Node names draw the board row by row from the top, rows separated by ``/``: ``x`` the first
+player, ``o`` the second, ``.`` empty (``"..../..../..../x..."`` after x played in column 0).
+
+Examples
+--------
+>>> case = generate(4, 4)
+>>> case.graph.name(case.root)
+'..../..../..../....'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.games._board import DRAW, LazyNames, normal_case, unique_keys
+from verifier.model import Case
+
+__all__ = ["Board", "generate", "has_four", "position_name"]
+
+U64 = np.uint64
+Codes = NDArray[np.uint64]
+
+
+class Board:
+    """Bit layout of a ``width`` x ``height`` board (the helpers work on arrays of bitboards)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        if width < 1 or height < 1 or width * (height + 1) > 63:
+            raise ValueError(f"unsupported Connect Four board {width}x{height}")
+        self.width, self.height = width, height
+        self.col = height + 1
+        self.bottom = sum(1 << (c * self.col) for c in range(width))
+        self.full = sum(((1 << height) - 1) << (c * self.col) for c in range(width))
+
+    def bottom_of(self, c: int) -> int:
+        return 1 << (c * self.col)
+
+    def top_of(self, c: int) -> int:
+        return 1 << (c * self.col + self.height - 1)
+
+    def has_four(self, stones: Codes) -> NDArray[np.bool_]:
+        """Which bitboards contain four in a row (vertical, horizontal, both diagonals)."""
+        found = np.zeros(stones.shape, dtype=np.bool_)
+        for shift in (1, self.col, self.col - 1, self.col + 1):
+            s = U64(shift)
+            pairs = stones & (stones >> s)
+            found |= (pairs & (pairs >> (s + s))) != 0
+        return found
+
+    def code(self, cur: Codes, mask: Codes) -> Codes:
+        return cur + mask + U64(self.bottom)
+
+    def decode(self, code: int) -> tuple[int, int]:
+        """``(cur, mask)`` of a position code."""
+        cur = mask = 0
+        for c in range(self.width):
+            column = (code >> (c * self.col)) & ((1 << self.col) - 1)
+            k = column.bit_length() - 1  # stones in the column: the marker bit is bit k
+            cur |= (column ^ (1 << k)) << (c * self.col)
+            mask |= ((1 << k) - 1) << (c * self.col)
+        return cur, mask
+
+    def name(self, code: int) -> str:
+        """The board of a position code (``x`` moved first)."""
+        cur, mask = self.decode(code)
+        mover = "x" if mask.bit_count() % 2 == 0 else "o"
+        other = "o" if mover == "x" else "x"
+        rows = []
+        for r in reversed(range(self.height)):
+            row = ""
+            for c in range(self.width):
+                bit = 1 << (c * self.col + r)
+                row += (mover if cur & bit else other) if mask & bit else "."
+            rows.append(row)
+        return "/".join(rows)
+
+
+def has_four(board: Board, stones: int) -> bool:
+    """Whether one bitboard contains four in a row."""
+    return bool(board.has_four(np.array([stones], dtype=U64))[0])
+
+
+def position_name(width: int, height: int, code: int) -> str:
+    """The readable name of a position code on a ``width`` x ``height`` board."""
+    return Board(width, height).name(code)
+
+
+def generate(width: int = 4, height: int = 4) -> Case:
+    """The Connect Four graph of a ``width`` x ``height`` board, from the empty board."""
+    board = Board(width, height)
+    cur = np.zeros(1, dtype=U64)
+    mask = np.zeros(1, dtype=U64)
+    codes: list[Codes] = []
+    values: list[NDArray[np.float64]] = []
+    srcs: list[NDArray[np.int64]] = []
+    dsts: list[NDArray[np.int64]] = []
+    offset = 0
+    for stones in range(width * height + 1):
+        layer_codes = board.code(cur, mask)
+        codes.append(layer_codes)
+        lost = board.has_four(mask ^ cur)  # the previous player has just made four
+        value = np.full(len(cur), np.nan)
+        value[lost] = -1.0
+        if stones == width * height:
+            value[~lost] = DRAW
+            values.append(value)
+            break
+        values.append(value)
+        live = np.flatnonzero(~lost)
+        child_cur: list[Codes] = []
+        child_mask: list[Codes] = []
+        parent: list[NDArray[np.int64]] = []
+        for c in range(width):
+            ok = live[(mask[live] & U64(board.top_of(c))) == 0]
+            m = mask[ok]
+            new_mask = m | (m + U64(board.bottom_of(c)))
+            child_cur.append(cur[ok] ^ m)  # the opponent's stones: it moves next
+            child_mask.append(new_mask)
+            parent.append(ok + offset)
+        all_cur = np.concatenate(child_cur)
+        all_mask = np.concatenate(child_mask)
+        child_codes = board.code(all_cur, all_mask)
+        next_codes, first = unique_keys(child_codes)
+        srcs.append(np.concatenate(parent))
+        dsts.append(np.searchsorted(next_codes, child_codes) + offset + len(cur))
+        offset += len(cur)
+        cur, mask = all_cur[first], all_mask[first]
+    all_codes = np.concatenate(codes)
+    names = LazyNames(all_codes, board.name)
+    return normal_case(
+        names,
+        np.concatenate(srcs),
+        np.concatenate(dsts),
+        np.concatenate(values),
+        case_id=f"connect4-{width}x{height}",
+        source=f"verifier.games.connect4 (width={width}, height={height})",
+        root=0,
+        description=f"Connect Four on a {width}x{height} board (four in a row), every position "
+        "reachable from the empty board; rows from the top, x moves first",
+    )
