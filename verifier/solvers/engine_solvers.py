@@ -1,0 +1,133 @@
+"""Registered wrappers of the vectorized numpy engine (``verifier.engine``).
+
+They run when ``options.use_numpy(n)`` says so (``--engine auto`` or ``numpy``) and sort after
+the seed-faithful reference solvers, so on small and medium graphs the pipeline compares each
+engine result with its reference node by node (values, and remoteness where both report it).
+
+| name | semantics | view | remoteness | move |
+|---|---|---|---|---|
+| ``retrograde-numpy`` | normal | LABEL | plies | optimal move |
+| ``attractor-numpy`` | reachability | REGION | attractor layer | strategies |
+| ``kars-numpy`` | minimax | SCORE | -- | -- |
+| ``grundy-numpy`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
+from verifier.engine.frontier import first_match_per_source, successor_csr
+from verifier.errors import CycleError, NotApplicable
+from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
+from verifier.model.results import View
+from verifier.registry import Options, solver
+
+__all__ = [
+    "attractor_numpy_solver",
+    "grundy_numpy_solver",
+    "kars_numpy_solver",
+    "p_position_moves",
+    "retrograde_numpy_solver",
+]
+
+ORDER = 60
+"""After the reference solvers (10-40): they stay the first of their view, the one compared."""
+
+T = TypeVar("T")
+
+
+def _graph(case: Case, options: Options, semantics: Semantics) -> GameGraph:
+    g = case.graph
+    if g.semantics is not semantics:
+        raise NotApplicable(f"needs a {semantics.value} case, got {g.semantics.value}")
+    if not options.use_numpy(g.n):
+        raise NotApplicable(f"the numpy engine is off (engine {options.engine})")
+    return g
+
+
+def _timed(fn: Callable[[], T]) -> tuple[T, float]:
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start
+
+
+def p_position_moves(g: GameGraph, values: IntArray) -> IntArray:
+    """For each N-position (value > 0) its smallest successor of value 0, else -1."""
+    want = np.where(values > 0, 0, -1)
+    return first_match_per_source(successor_csr(g), want, values)
+
+
+@solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER)
+def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
+    """Retrograde analysis on the engine: view LABEL with remoteness and optimal moves."""
+    g = _graph(case, options, Semantics.NORMAL)
+    r, seconds = _timed(lambda: retrograde_numpy(g))
+    return SolverResult(
+        solver="retrograde-numpy",
+        view=View.LABEL,
+        values=r.label,
+        seconds=seconds,
+        remoteness=r.remoteness,
+        move=r.move,
+        work={"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n},
+    )
+
+
+@solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER)
+def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
+    """The attractor on the engine: view REGION, remoteness = layer, move = strategies."""
+    g = _graph(case, options, Semantics.REACHABILITY)
+    r, seconds = _timed(lambda: attractor_numpy(g))
+    return SolverResult(
+        solver="attractor-numpy",
+        view=View.REGION,
+        values=r.win.astype(np.int8),
+        seconds=seconds,
+        remoteness=r.layer,
+        move=r.move,
+        work={"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n},
+    )
+
+
+@solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
+def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
+    """Kars' score of every node on the engine (nested threshold attractors): view SCORE."""
+    g = _graph(case, options, Semantics.MINIMAX)
+    r, seconds = _timed(lambda: kars_numpy(g))
+    return SolverResult(
+        solver="kars-numpy",
+        view=View.SCORE,
+        values=r.score,
+        seconds=seconds,
+        work={
+            "edges_scanned": r.edges_scanned,
+            "rounds": r.rounds,
+            "thresholds": r.levels,
+            "nodes": g.n,
+        },
+    )
+
+
+@solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER)
+def grundy_numpy_solver(case: Case, options: Options) -> SolverResult:
+    """Grundy values of an acyclic impartial graph on the engine; ``NotApplicable`` on a cycle."""
+    g = _graph(case, options, Semantics.IMPARTIAL)
+    try:
+        r, seconds = _timed(lambda: grundy_numpy(g))
+    except CycleError as e:
+        raise NotApplicable(f"the mex recursion needs an acyclic graph: {e}") from e
+    p = int(np.sum(r.value == 0))
+    return SolverResult(
+        solver="grundy-numpy",
+        view=View.GRUNDY,
+        values=r.value,
+        seconds=seconds,
+        move=p_position_moves(g, r.value),
+        work={"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n},
+        extra={"p_positions": p, "n_positions": g.n - p},
+    )
