@@ -1,0 +1,280 @@
+"""Shared plumbing of the Z3 checks: solver answers, witnesses, chunked queries, SCC order.
+
+Large queries are split into batches of about ``BATCH_EDGES`` edges so that Z3's memory stays
+bounded; a batch of a *pin* query (a given solution must satisfy the equations) may be any set of
+nodes, because each node's equation only reads pinned values. Batches of *universal* queries
+("no solution does X") follow a reverse topological order of the strongly connected components,
+so that the successors outside a batch were proved in earlier batches (see ``docs/smt.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.model.graph import GameGraph, IntArray
+from verifier.model.results import CheckResult, SolverResult, Verdict, View
+from verifier.model.topology import find_cycle, sccs
+from verifier.registry import CheckContext, Options
+from verifier.smt.cnf import SatOutcome, SatStatus, solve
+from verifier.smt.encode import Encoding
+from verifier.smt.fixpoints import gather
+from verifier.smt.system import OrderSystem
+
+__all__ = [
+    "BATCH_EDGES",
+    "Answer",
+    "BatchResult",
+    "answers",
+    "batches",
+    "component_order",
+    "cycle_within",
+    "node_witness",
+    "pin_check",
+    "result",
+    "run_batches",
+    "successors_of",
+]
+
+BATCH_EDGES = 400_000
+"""About this many edges (equations' literals) per Z3 query."""
+
+
+@dataclass(frozen=True, eq=False)
+class Answer:
+    """One distinct answer among the solvers of a view (solvers that agree share it)."""
+
+    solvers: tuple[str, ...]
+    values: NDArray[Any]
+    covered: NDArray[np.bool_]
+    remoteness: IntArray | None
+    move: IntArray | None
+
+    @property
+    def label(self) -> str:
+        return "+".join(self.solvers)
+
+
+def answers(ctx: CheckContext, view: View) -> list[Answer]:
+    """The distinct answers of the given view in ``ctx.results`` (solvers in order of names)."""
+    groups: list[tuple[list[str], SolverResult]] = []
+    for name in sorted(ctx.results):
+        r = ctx.results[name]
+        if r.view is not view:
+            continue
+        for names, first in groups:
+            if _same(first, r):
+                names.append(name)
+                break
+        else:
+            groups.append(([name], r))
+    return [
+        Answer(tuple(names), np.asarray(r.values), r.covered_mask(), r.remoteness, r.move)
+        for names, r in groups
+    ]
+
+
+def _same(a: SolverResult, b: SolverResult) -> bool:
+    return (
+        np.array_equal(a.covered_mask(), b.covered_mask())
+        and np.array_equal(np.asarray(a.values), np.asarray(b.values), equal_nan=True)
+        and _same_opt(a.remoteness, b.remoteness)
+        and _same_opt(a.move, b.move)
+    )
+
+
+def _same_opt(a: IntArray | None, b: IntArray | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return bool(np.array_equal(a, b))
+
+
+def node_witness(g: GameGraph, i: int, reason: str, **more: Any) -> dict[str, Any]:
+    """A witness naming node ``i`` (JSON-serialisable)."""
+    return {"node": g.name(int(i)), "id": int(i), "reason": reason, **more}
+
+
+def result(
+    name: str,
+    verdict: Verdict,
+    detail: str,
+    t0: float,
+    witness: dict[str, Any] | None = None,
+    **data: Any,
+) -> CheckResult:
+    return CheckResult(name, verdict, detail, witness, seconds=time.perf_counter() - t0, data=data)
+
+
+def successors_of(g: GameGraph, mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Mask of the successors of the nodes of ``mask``."""
+    out = np.zeros(g.n, dtype=np.bool_)
+    out[gather(g.succ_ptr, g.succ_idx, np.flatnonzero(mask))] = True
+    return out
+
+
+def predecessors_of(g: GameGraph, mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    out = np.zeros(g.n, dtype=np.bool_)
+    out[gather(g.pred_ptr, g.pred_idx, np.flatnonzero(mask))] = True
+    return out
+
+
+def component_order(g: GameGraph) -> tuple[IntArray, IntArray, NDArray[np.bool_]]:
+    """SCC labels, each node's component position in a reverse topological order (sinks
+    first), and the mask of cyclic components' nodes (size > 1 or a self-loop)."""
+    n_comp, lab = sccs(g)
+    src, dst = g.edge_src, g.succ_idx
+    cross = lab[src] != lab[dst]
+    cu, cv = lab[src[cross]], lab[dst[cross]]
+    size = np.bincount(lab, minlength=n_comp)
+    loop = np.zeros(n_comp, dtype=np.bool_)
+    loop[lab[src[src == dst]]] = True
+    cyclic = (size > 1) | loop
+    # Kahn on the condensation, a whole frontier of sink components at a time
+    pairs = np.unique(cu * n_comp + cv) if len(cu) else np.zeros(0, dtype=np.int64)
+    pu, pv = pairs // max(n_comp, 1), pairs % max(n_comp, 1)
+    out_cnt = np.bincount(pu, minlength=n_comp)
+    order = np.argsort(pv, kind="stable")
+    pptr = np.zeros(n_comp + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pv, minlength=n_comp), out=pptr[1:])
+    ppred = pu[order]
+    rank = np.full(n_comp, -1, dtype=np.int64)
+    frontier = np.flatnonzero(out_cnt == 0)
+    done = 0
+    while len(frontier):
+        rank[frontier] = np.arange(done, done + len(frontier))
+        done += len(frontier)
+        p = gather(pptr, ppred, frontier)
+        if len(p) == 0:
+            break
+        u, c = np.unique(p, return_counts=True)
+        out_cnt[u] -= c
+        frontier = u[out_cnt[u] == 0]
+    return lab, rank[lab], cyclic[lab]
+
+
+def batches(
+    g: GameGraph, nodes: IntArray, key: IntArray | None = None, limit: int = BATCH_EDGES
+) -> Iterator[IntArray]:
+    """Split ``nodes`` into runs of about ``limit`` edges, never splitting equal ``key``s."""
+    if key is not None:
+        nodes = nodes[np.argsort(key[nodes], kind="stable")]
+    cost = np.cumsum(g.out_degree[nodes] + 1)
+    start = 0
+    while start < len(nodes):
+        base = cost[start - 1] if start else 0
+        end = int(np.searchsorted(cost, base + limit, side="right"))
+        end = max(end, start + 1)
+        if key is not None:  # extend to the end of the last component
+            kk = key[nodes]
+            end = int(np.searchsorted(kk, kk[end - 1], side="right"))
+        yield nodes[start:end]
+        start = end
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    status: SatStatus
+    """``SAT`` if some batch was sat (the first one is reported), ``UNKNOWN`` if some batch was
+    unknown and none sat, ``UNSAT`` if all were unsat."""
+    reason: str = ""
+    batch: IntArray | None = None
+    outcome: SatOutcome | None = None
+    queries: int = 0
+    seconds: float = 0.0
+
+
+def run_batches(
+    parts: list[IntArray],
+    query: Callable[[IntArray], SatOutcome],
+    options: Options,
+    task: str,
+    stop_on: SatStatus = SatStatus.SAT,
+) -> BatchResult:
+    """Run one query per batch; stop at the first batch with status ``stop_on``."""
+    t0 = time.perf_counter()
+    unknown: BatchResult | None = None
+    for i, part in enumerate(parts):
+        options.report(task, i, len(parts))
+        out = query(part)
+        if out.status is stop_on:
+            options.report(task, len(parts), len(parts))
+            return BatchResult(out.status, out.reason, part, out, i + 1, time.perf_counter() - t0)
+        if out.status is SatStatus.UNKNOWN and unknown is None:
+            unknown = BatchResult(out.status, out.reason, part, out, i + 1)
+    options.report(task, len(parts), len(parts))
+    dt = time.perf_counter() - t0
+    if unknown is not None:
+        return BatchResult(
+            SatStatus.UNKNOWN, unknown.reason, unknown.batch, unknown.outcome, len(parts), dt
+        )
+    other = SatStatus.UNSAT if stop_on is SatStatus.SAT else SatStatus.SAT
+    return BatchResult(other, queries=len(parts), seconds=dt)
+
+
+_PINNED: dict[tuple[int, str], BatchResult] = {}
+
+
+def _digest(sys: OrderSystem, idx: IntArray, eq: NDArray[np.bool_] | None) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    g = sys.graph
+    for a in (g.succ_ptr, g.succ_idx, sys.kind, sys.const, idx):
+        h.update(np.ascontiguousarray(a).tobytes())
+    h.update(b"all" if eq is None else np.packbits(eq).tobytes())
+    h.update(repr((sys.negamax, sys.levels.tolist())).encode())
+    return h.hexdigest()
+
+
+def pin_check(
+    sys: OrderSystem,
+    idx: IntArray,
+    options: Options,
+    task: str,
+    eq: NDArray[np.bool_] | None = None,
+) -> BatchResult:
+    """Z3: does the full assignment ``idx`` satisfy the equations of ``eq`` (default: all)?
+
+    Batched over nodes (each batch: its equations, variables for it and its successors, all
+    pinned). ``SAT`` = every batch sat = the assignment satisfies every equation. Proven facts
+    are remembered for the same graph and assignment, so checks that need the same fact do not
+    pay for it twice.
+    """
+    key = (id(sys.graph), _digest(sys, idx, eq))
+    if key in _PINNED:
+        return _PINNED[key]
+    g = sys.graph
+    nodes = np.flatnonzero(np.ones(g.n, dtype=np.bool_) if eq is None else eq)
+
+    def query(part: IntArray) -> SatOutcome:
+        mask = np.zeros(g.n, dtype=np.bool_)
+        mask[part] = True
+        var = mask | successors_of(g, mask)
+        enc = Encoding.build(sys, eq=mask, var=var, fixed=idx)
+        enc.pin(idx)
+        return solve(enc.cnf, options)
+
+    res = run_batches(list(batches(g, nodes)), query, options, task, stop_on=SatStatus.UNSAT)
+    if len(_PINNED) > 64:
+        _PINNED.clear()
+    _PINNED[key] = res
+    return res
+
+
+def cycle_within(g: GameGraph, mask: NDArray[np.bool_]) -> list[int]:
+    """One directed cycle whose nodes all lie in ``mask`` (``[]`` if there is none)."""
+    keep = mask[g.edge_src] & mask[g.succ_idx]
+    ids = np.flatnonzero(mask)
+    new = np.full(g.n, -1, dtype=np.int64)
+    new[ids] = np.arange(len(ids))
+    sub = GameGraph.from_edges(
+        len(ids),
+        new[g.edge_src[keep]],
+        new[g.succ_idx[keep]],
+        semantics=g.semantics,
+    )
+    return [int(ids[i]) for i in find_cycle(sub)]

@@ -1,0 +1,183 @@
+"""The Boolean order encoding of an ``OrderSystem`` (and of Boolean rule systems) as CNF.
+
+One Boolean ``g(x, k)`` per node x and threshold k = 1..T means ``s(x) >= levels[k]``; the chain
+``g(x, k+1) -> g(x, k)`` keeps it a value. An ``OR`` node's ``g(x, k)`` is the disjunction of its
+successors' ``g(y, k)``, an ``AND`` node's the conjunction; a negamax node's ``g(x, k)`` is the
+disjunction of ``not g(y, T+1-k)`` (``-v(y) >= levels[k]`` iff ``v(y) < levels[T+1-k]`` on a chain
+symmetric about 0). Constants are unit clauses. This is (T+MM) over the finite value set, and Z3
+decides it with its SAT engine.
+
+An ``Encoding`` covers a sub-system: equations of the nodes ``eq`` only, variables for the nodes
+of ``var`` only; every other node is the constant ``fixed[x]``. With ``eq`` = ``var`` = all nodes
+it is the whole system. Queries add clauses: pin a solution, "differs from s somewhere", "leaves
+the interval [lo, hi] somewhere", "is not above Kars' score in <=_1 somewhere".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.model.graph import IntArray
+from verifier.smt.cnf import TRUE, Cnf, long_clauses
+from verifier.smt.fixpoints import BoolSystem
+from verifier.smt.system import AND, CONST, OR, OrderSystem
+
+__all__ = ["Encoding", "prefixpoint_cnf"]
+
+
+@dataclass(frozen=True, eq=False)
+class Encoding:
+    """The order encoding of part of a system, with its variable numbering."""
+
+    sys: OrderSystem
+    cnf: Cnf
+    var: NDArray[np.bool_]
+    """Nodes that have variables."""
+    pos: IntArray
+    """Position of each variable node among them (-1 elsewhere)."""
+    base: int
+    """First variable number: ``g(x, k) = base + pos[x] * T + k - 1``."""
+    fixed: IntArray
+    """Value index of the nodes without variables."""
+
+    @classmethod
+    def build(
+        cls,
+        sys: OrderSystem,
+        eq: NDArray[np.bool_] | None = None,
+        var: NDArray[np.bool_] | None = None,
+        fixed: IntArray | None = None,
+    ) -> Encoding:
+        n, top = sys.n, sys.top
+        eq_mask = np.ones(n, dtype=np.bool_) if eq is None else eq
+        var_mask = np.ones(n, dtype=np.bool_) if var is None else var
+        fixed_idx = np.zeros(n, dtype=np.int64) if fixed is None else fixed
+        pos = np.full(n, -1, dtype=np.int64)
+        nv = int(var_mask.sum())
+        pos[var_mask] = np.arange(nv, dtype=np.int64)
+        cnf = Cnf(TRUE)
+        base = cnf.new_vars(nv * top)
+        enc = cls(sys, cnf, var_mask, pos, base, fixed_idx)
+        enc._equations(np.flatnonzero(eq_mask))
+        enc._chain()
+        return enc
+
+    # ------------------------------------------------------------------ literals
+    def lit(self, nodes: IntArray, k: int | IntArray) -> IntArray:
+        """The literal of ``s(x) >= levels[k]`` for each node (``+-TRUE`` for constants)."""
+        nodes = np.asarray(nodes, dtype=np.int64)
+        kk = np.broadcast_to(np.asarray(k, dtype=np.int64), nodes.shape)
+        p = self.pos[nodes]
+        const = np.where(self.fixed[nodes] >= kk, TRUE, -TRUE)
+        out = np.where(p >= 0, self.base + p * self.sys.top + kk - 1, const)
+        # thresholds outside 1..T are constants for every node
+        out = np.where(kk <= 0, TRUE, out)
+        return np.where(kk > self.sys.top, -TRUE, out).astype(np.int64)
+
+    def _equations(self, nodes: IntArray) -> None:
+        sys, g, top = self.sys, self.sys.graph, self.sys.top
+        kind = sys.kind[nodes]
+        consts = nodes[kind == CONST]
+        for k in range(1, top + 1):
+            if len(consts):
+                h = self.lit(consts, k)
+                self.cnf.add_units(np.where(sys.const[consts] >= k, h, -h))
+            for kd in (OR, AND):
+                rows = nodes[kind == kd]
+                if len(rows) == 0:
+                    continue
+                lens = g.out_degree[rows]
+                ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+                np.cumsum(lens, out=ptr[1:])
+                offs = np.repeat(g.succ_ptr[rows] - ptr[:-1], lens)
+                succ = g.succ_idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
+                body = -self.lit(succ, top + 1 - k) if sys.negamax else self.lit(succ, k)
+                head = self.lit(rows, k)
+                head_e = np.repeat(head, lens)
+                if kd == OR:  # h -> OR body ; each body -> h
+                    self.cnf.add_tokens(long_clauses(-head, ptr, body), len(rows))
+                    self.cnf.add_binary(-body, head_e)
+                else:  # AND body -> h ; h -> each body
+                    self.cnf.add_tokens(long_clauses(head, ptr, -body), len(rows))
+                    self.cnf.add_binary(body, -head_e)
+
+    def _chain(self) -> None:
+        nodes = np.flatnonzero(self.var)
+        for k in range(1, self.sys.top):
+            self.cnf.add_binary(-self.lit(nodes, k + 1), self.lit(nodes, k))
+
+    # ------------------------------------------------------------------ queries
+    def pin(self, idx: IntArray, nodes: IntArray | None = None) -> None:
+        """Unit clauses: ``s(x) = idx[x]`` for the variable nodes (or the given subset)."""
+        x = np.flatnonzero(self.var) if nodes is None else np.asarray(nodes, dtype=np.int64)
+        x = x[self.var[x]]
+        for k in range(1, self.sys.top + 1):
+            h = self.lit(x, k)
+            self.cnf.add_units(np.where(idx[x] >= k, h, -h))
+
+    def outside(self, nodes: IntArray, lo: IntArray, hi: IntArray) -> None:
+        """One clause: some node of ``nodes`` has ``s(x) < lo[x]`` or ``s(x) > hi[x]``."""
+        x = np.asarray(nodes, dtype=np.int64)
+        below = -self.lit(x, lo[x])
+        above = self.lit(x, hi[x] + 1)
+        lits = np.concatenate([below, above])
+        self.cnf.add_clause(np.unique(lits[lits != -TRUE]))
+
+    def inside(self, nodes: IntArray, lo: IntArray, hi: IntArray) -> None:
+        """Unit clauses: ``lo[x] <= s(x) <= hi[x]`` for the variable nodes among ``nodes``."""
+        x = np.asarray(nodes, dtype=np.int64)
+        x = x[self.var[x]]
+        self.cnf.add_units(self.lit(x, lo[x]))
+        self.cnf.add_units(-self.lit(x, hi[x] + 1))
+
+    def differs(self, nodes: IntArray, idx: IntArray) -> None:
+        """One clause: ``s(x) != idx[x]`` for some node of ``nodes``."""
+        self.outside(nodes, idx, idx)
+
+    def not_above_kars(self, nodes: IntArray, kars: IntArray) -> None:
+        """One clause: NOT (kars <=_1 s) at some node (Kars' order: away from the draw)."""
+        x = np.asarray(nodes, dtype=np.int64)
+        z = self.sys.zero
+        kx = kars[x]
+        pos_x, neg_x = x[kx > z], x[kx < z]
+        lits = np.concatenate([-self.lit(pos_x, kars[pos_x]), self.lit(neg_x, kars[neg_x] + 1)])
+        self.cnf.add_clause(np.unique(lits[lits != -TRUE]))
+
+    def decode(self, model: NDArray[np.bool_]) -> IntArray:
+        """Value index per node from a model (``fixed`` where there is no variable)."""
+        out = self.fixed.copy()
+        x = np.flatnonzero(self.var)
+        total = np.zeros(len(x), dtype=np.int64)
+        for k in range(1, self.sys.top + 1):
+            total += model[self.lit(x, k)]
+        out[x] = total
+        return out
+
+
+def prefixpoint_cnf(sys: BoolSystem, must: NDArray[np.bool_]) -> Cnf:
+    """CNF of "X is closed under the rules (F(X) ⊆ X) and misses a node of ``must``".
+
+    Unsatisfiable iff every node of ``must`` is in the least fixpoint, i.e. derivable by the
+    ranked rules, without integer ranks: unit propagation from the constants is the derivation.
+    Variable of node x: ``x + 2``.
+    """
+    n = sys.n
+    cnf = Cnf(n + 1)
+    v = np.arange(n, dtype=np.int64) + 2
+    deg = np.diff(sys.ptr)
+    cnf.add_units(v[(sys.kind == CONST) & sys.const])
+    src = np.repeat(np.arange(n, dtype=np.int64), deg)
+    or_e = sys.kind[src] == OR
+    cnf.add_binary(-v[sys.idx[or_e]], v[src[or_e]])  # y in X -> x in X
+    rows = np.flatnonzero(sys.kind == AND)
+    lens = deg[rows]
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lens, out=ptr[1:])
+    offs = np.repeat(sys.ptr[rows] - ptr[:-1], lens)
+    body = sys.idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
+    cnf.add_tokens(long_clauses(v[rows], ptr, -v[body]), len(rows))  # all y in X -> x in X
+    cnf.add_clause(-v[must])
+    return cnf

@@ -1,0 +1,150 @@
+"""Check 1: every solver's answer satisfies the equations of its semantics (Z3).
+
+``minimax``: (T+MM) for each distinct SCORE answer; ``normal``: the negamax form of the won/lost
+rules for each LABEL answer (+1 / -1 / 0); ``reachability``: the region equations (player 0 OR,
+player 1 AND, targets 1, other dead ends 0) for each REGION answer. A refutation names a node
+whose equation fails (found by evaluating the equation, after Z3 said unsat).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from verifier.model.graph import IntArray
+from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.semantics import Semantics
+from verifier.registry import CheckContext, Options, check
+from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.common import Answer, answers, node_witness, pin_check, result
+from verifier.smt.encode import Encoding
+from verifier.smt.system import OrderSystem
+
+__all__ = ["VIEW_OF", "check_equations", "equations_hold"]
+
+VIEW_OF = {
+    Semantics.MINIMAX: View.SCORE,
+    Semantics.NORMAL: View.LABEL,
+    Semantics.REACHABILITY: View.REGION,
+}
+NAME = "smt-equations"
+
+
+def equations_hold(
+    sys: OrderSystem, ans: Answer, options: Options, name: str = NAME
+) -> CheckResult:
+    """Z3 decides whether the answer (on the nodes it covers) satisfies the equations."""
+    t0 = time.perf_counter()
+    g = sys.graph
+    idx, bad = sys.to_index(ans.values)
+    cov = ans.covered
+    bad &= cov
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        return result(
+            name,
+            Verdict.REFUTED,
+            f"{ans.label}: value of {g.name(i)!r} is not in the value set",
+            t0,
+            node_witness(
+                g,
+                i,
+                "value outside the value set",
+                value=float(ans.values[i]),
+                levels=sys.levels.tolist(),
+            ),
+            solvers=list(ans.solvers),
+        )
+    if cov.all():
+        br = pin_check(sys, idx, options, f"{name} ({ans.label})")
+        status, reason, queries = br.status, br.reason, br.queries
+        ok = SatStatus.SAT
+    else:  # a partial answer: some solution must extend it
+        enc = Encoding.build(sys)
+        enc.pin(idx, np.flatnonzero(cov))
+        out = solve(enc.cnf, options)
+        status, reason, queries, ok = out.status, out.reason, 1, SatStatus.SAT
+    if status is SatStatus.UNKNOWN:
+        return result(
+            name,
+            Verdict.UNKNOWN,
+            f"{ans.label}: Z3 unknown ({reason})",
+            t0,
+            solvers=list(ans.solvers),
+            reason=reason,
+        )
+    viol = sys.violations(idx) if cov.all() else _partial_culprit(sys, idx, cov)
+    if status is ok:
+        if len(viol) and cov.all():
+            i = int(viol[0])
+            return result(
+                name,
+                Verdict.UNKNOWN,
+                f"{ans.label}: Z3 says the equations hold but {g.name(i)!r}'s fails on "
+                "evaluation (internal disagreement)",
+                t0,
+                node_witness(g, i, "disagreement"),
+                solvers=list(ans.solvers),
+            )
+        what = "every equation holds" if cov.all() else "some solution extends the answer"
+        return result(
+            name,
+            Verdict.CONFIRMED,
+            f"{ans.label}: Z3 confirms {what} ({queries} queries)",
+            t0,
+            solvers=list(ans.solvers),
+            queries=queries,
+        )
+    if len(viol) == 0:
+        return result(
+            name,
+            Verdict.REFUTED,
+            f"{ans.label}: Z3 finds no solution that extends the partial answer",
+            t0,
+            {
+                "reason": "no solution extends the covered values",
+                "nodes": [g.name(int(i)) for i in np.flatnonzero(cov)[:20]],
+            },
+            solvers=list(ans.solvers),
+        )
+    i = int(viol[0])
+    rhs = sys.apply(idx)
+    return result(
+        name,
+        Verdict.REFUTED,
+        f"{ans.label}: the equation of {g.name(i)!r} fails ({len(viol)} nodes in all)",
+        t0,
+        node_witness(
+            g,
+            i,
+            "equation fails",
+            value=float(sys.levels[idx[i]]),
+            right_hand_side=float(sys.levels[rhs[i]]),
+            failing=len(viol),
+        ),
+        solvers=list(ans.solvers),
+    )
+
+
+def _partial_culprit(sys: OrderSystem, idx: IntArray, cov: np.ndarray) -> IntArray:
+    """For a partial answer: covered nodes outside [lfp, gfp] (monotone systems only)."""
+    if sys.negamax:
+        return np.zeros(0, dtype=np.int64)
+    from verifier.smt.fixpoints import gfp, lfp
+
+    lo, hi = lfp(sys), gfp(sys)
+    return np.flatnonzero(cov & ((idx < lo) | (idx > hi)))
+
+
+@check(NAME, [Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY], order=10)
+def check_equations(ctx: CheckContext) -> list[CheckResult]:
+    """(T+MM) / negamax / region equations for each distinct answer of the case's view."""
+    from verifier.errors import NotApplicable
+
+    g = ctx.case.graph
+    found = answers(ctx, VIEW_OF[g.semantics])
+    if not found:
+        raise NotApplicable(f"no solver answered with the {VIEW_OF[g.semantics].value} view")
+    sys = OrderSystem.for_graph(g)
+    return [equations_hold(sys, a, ctx.options) for a in found]

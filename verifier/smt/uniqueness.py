@@ -1,0 +1,375 @@
+"""Check 2: does (T+MM) (or the negamax form of the won/lost rules) have another solution?
+
+``minimax``. The least and greatest fixpoints lfp <= gfp are computed by propagation
+(``fixpoints``); Z3 confirms that both are solutions and that no solution leaves
+[lfp(x), gfp(x)] anywhere (batched in reverse topological order of the SCCs; only cyclic
+components and nodes next to free ones need a query, the others are fixed by their equation).
+Then the solution is unique iff lfp = gfp. If not, every cyclic component holding free nodes is
+asked, with everything below it fixed to Kars' score, whether it has another solution; each that
+does is a *source of freedom*, reported with the nodes that change and one explicit cycle among
+them, and the first gives the witness: a second full solution (Z3's alternative on the
+component, the nodes above it recomputed), verified by evaluation and by Z3.
+
+``normal``. Won and lost nodes are the same in every solution (they are derived with ranks; Z3
+confirms the derivation without ranks); Z3 is asked for a solution that differs on the unknown
+nodes. A sat answer is a circular labelling, the witness.
+
+Non-uniqueness is a finding: the check is refuted only when ``case.expect.unique`` or
+``case.expect.intervals`` say otherwise.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.errors import NotApplicable
+from verifier.model.case import Case
+from verifier.model.graph import GameGraph, IntArray
+from verifier.model.results import CheckResult, Verdict
+from verifier.model.semantics import Semantics
+from verifier.registry import CheckContext, Options, check
+from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.common import (
+    batches,
+    component_order,
+    cycle_within,
+    node_witness,
+    pin_check,
+    predecessors_of,
+    result,
+    run_batches,
+    successors_of,
+)
+from verifier.smt.encode import Encoding, prefixpoint_cnf
+from verifier.smt.fixpoints import gfp, kars_clamp, lfp, reach_backward
+from verifier.smt.rules import derivation_system, derived_labels
+from verifier.smt.system import OrderSystem
+
+__all__ = ["MAX_SOURCES", "Freedom", "Intervals", "check_uniqueness", "intervals", "uniqueness"]
+
+NAME = "smt-uniqueness"
+MAX_SOURCES = 16
+"""Cyclic components asked one by one whether they are a source of freedom (at most)."""
+SHOW_NODES = 1000
+"""Report per-node intervals / solutions in full up to this many nodes."""
+
+
+@dataclass(frozen=True, eq=False)
+class Intervals:
+    """lfp and gfp as value indices, and what Z3 said about them."""
+
+    sys: OrderSystem
+    lo: IntArray
+    hi: IntArray
+    verdict: Verdict
+    """CONFIRMED when Z3 proved both solutions and that no solution leaves [lo, hi]."""
+    detail: str
+    queries: int
+
+    @property
+    def kars(self) -> IntArray:
+        return kars_clamp(self.sys, self.lo, self.hi)
+
+
+@dataclass(frozen=True)
+class Freedom:
+    """A cyclic component that has another solution with everything below it fixed."""
+
+    component: tuple[int, ...]
+    changed: tuple[int, ...]
+    """Nodes whose value differs in Z3's alternative."""
+    cycle: tuple[int, ...]
+    """One directed cycle among the changed nodes."""
+
+
+def intervals(sys: OrderSystem, options: Options) -> Intervals:
+    """lfp and gfp by propagation, confirmed by Z3 (solutions; nothing leaves [lfp, gfp])."""
+    g = sys.graph
+    lo, hi = lfp(sys), gfp(sys)
+    free = lo != hi
+    near = free | predecessors_of(g, free)
+    queries = 0
+    for what, idx, eq in (("lfp", lo, None), ("gfp", hi, near)):
+        br = pin_check(sys, idx, options, f"{NAME}: {what} is a solution", eq)
+        queries += br.queries
+        if br.status is not SatStatus.SAT:
+            verdict = Verdict.UNKNOWN if br.status is SatStatus.UNKNOWN else Verdict.REFUTED
+            return Intervals(sys, lo, hi, verdict, f"{what} not confirmed: {br.reason}", queries)
+    _, rank, cyclic = component_order(g)
+    region = np.flatnonzero(cyclic | near)
+
+    def query(part: IntArray) -> Any:
+        mask = np.zeros(g.n, dtype=np.bool_)
+        mask[part] = True
+        boundary = successors_of(g, mask) & ~mask & free
+        enc = Encoding.build(sys, eq=mask, var=mask | boundary, fixed=lo)
+        enc.inside(np.flatnonzero(boundary), lo, hi)
+        enc.outside(part, lo, hi)
+        return solve(enc.cnf, options)
+
+    parts = list(batches(g, region, key=rank))
+    br = run_batches(parts, query, options, f"{NAME}: no solution leaves [lfp, gfp]")
+    queries += br.queries
+    if br.status is SatStatus.UNSAT:
+        return Intervals(
+            sys,
+            lo,
+            hi,
+            Verdict.CONFIRMED,
+            "Z3 confirms lfp and gfp are solutions and no solution leaves [lfp, gfp]",
+            queries,
+        )
+    if br.status is SatStatus.UNKNOWN:
+        return Intervals(sys, lo, hi, Verdict.UNKNOWN, f"Z3 unknown: {br.reason}", queries)
+    return Intervals(
+        sys,
+        lo,
+        hi,
+        Verdict.REFUTED,
+        "Z3 found a solution outside [lfp, gfp] (the propagation is wrong)",
+        queries,
+    )
+
+
+def _sources(iv: Intervals, options: Options) -> tuple[list[Freedom], IntArray | None, int, str]:
+    """Ask free cyclic components for another solution; build the full witness from the first."""
+    sys, g = iv.sys, iv.sys.graph
+    kars = iv.kars
+    lab, rank, cyclic = component_order(g)
+    free = iv.lo != iv.hi
+    comps = np.unique(lab[free & cyclic])
+    comps = comps[np.argsort([int(rank[np.flatnonzero(lab == c)[0]]) for c in comps])]
+    found: list[Freedom] = []
+    witness: IntArray | None = None
+    reason = ""
+    asked = 0
+    for c in comps[:MAX_SOURCES]:
+        options.report(f"{NAME}: sources of freedom", asked, min(len(comps), MAX_SOURCES))
+        asked += 1
+        comp = lab == c
+        enc = Encoding.build(sys, eq=comp, var=comp, fixed=kars)
+        enc.differs(np.flatnonzero(comp), kars)
+        out = solve(enc.cnf, options, want_model=True)
+        if out.status is SatStatus.UNKNOWN:
+            reason = out.reason
+            continue
+        if out.status is SatStatus.UNSAT or out.model is None:
+            continue
+        alt = enc.decode(out.model)
+        changed = alt != kars
+        found.append(
+            Freedom(
+                tuple(np.flatnonzero(comp).tolist()),
+                tuple(np.flatnonzero(changed).tolist()),
+                tuple(cycle_within(g, changed)),
+            )
+        )
+        if witness is None:
+            above = reach_backward(g.pred_ptr, g.pred_idx, comp) & ~comp
+            witness = lfp(sys.with_fixed(~above, alt))
+    return found, witness, asked, reason
+
+
+def _expect_clash(case: Case, unique: bool, iv: Intervals | None) -> dict[str, Any] | None:
+    e = case.expect
+    g = case.graph
+    if e is None:
+        return None
+    if e.unique is not None and e.unique != unique:
+        return {"reason": f"the case expects unique={e.unique}", "unique": unique}
+    if iv is not None:
+        for i, (a, b) in sorted(e.intervals.items()):
+            got = (float(iv.sys.levels[iv.lo[i]]), float(iv.sys.levels[iv.hi[i]]))
+            if not (np.isclose(got[0], a) and np.isclose(got[1], b)):
+                return node_witness(
+                    g,
+                    i,
+                    "interval differs from the case's expect block",
+                    expected=[a, b],
+                    interval=list(got),
+                )
+    return None
+
+
+def _named(g: GameGraph, idx: IntArray, sys: OrderSystem, mask: NDArray[np.bool_]) -> Any:
+    ids = np.flatnonzero(mask)[:SHOW_NODES]
+    return {g.name(int(i)): float(sys.levels[idx[i]]) for i in ids}
+
+
+def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
+    """Uniqueness of (T+MM), the intervals, the witness and the sources of freedom."""
+    t0 = time.perf_counter()
+    g = case.graph
+    sys = OrderSystem.minimax(g)
+    iv = intervals(sys, options)
+    lv = sys.levels
+    ivdata = {
+        g.name(int(i)): [float(lv[iv.lo[i]]), float(lv[iv.hi[i]])]
+        for i in (range(g.n) if g.n <= SHOW_NODES else np.flatnonzero(iv.lo != iv.hi)[:SHOW_NODES])
+    }
+    free = iv.lo != iv.hi
+    if iv.verdict is not Verdict.CONFIRMED:
+        return result(NAME, iv.verdict, iv.detail, t0, queries=iv.queries)
+    unique = not bool(free.any())
+    base: dict[str, Any] = {"unique": unique, "intervals": ivdata, "free_nodes": int(free.sum())}
+    if unique:
+        clash = _expect_clash(case, True, iv)
+        verdict = Verdict.REFUTED if clash else Verdict.CONFIRMED
+        return result(
+            NAME,
+            verdict,
+            f"unique: {iv.detail}; lfp = gfp",
+            t0,
+            clash,
+            **base,
+            queries=iv.queries,
+        )
+    found, wit, asked, reason = _sources(iv, options)
+    kars = iv.kars
+    if wit is None:
+        msg = (
+            f"Z3 unknown on every source query ({reason})"
+            if reason
+            else ("lfp != gfp but no cyclic component yielded another solution (internal error)")
+        )
+        return result(NAME, Verdict.UNKNOWN, msg, t0, **base)
+    changed = wit != kars
+    viol = sys.violations(wit)
+    near = changed | predecessors_of(g, changed)
+    pin = pin_check(sys, wit, options, f"{NAME}: witness is a solution", near)
+    if len(viol) or not changed.any() or pin.status is not SatStatus.SAT:
+        return result(
+            NAME,
+            Verdict.UNKNOWN,
+            "the second solution did not verify (internal error)",
+            t0,
+            **base,
+        )
+    cyc = list(found[0].cycle)
+    witness = {
+        "reason": "a second solution of (T+MM)",
+        "node": g.name(int(np.flatnonzero(changed)[0])),
+        "differs_at": [g.name(int(i)) for i in np.flatnonzero(changed)[:SHOW_NODES]],
+        "values": _named(g, wit, sys, changed),
+        "kars": _named(g, kars, sys, changed),
+        "cycle": [g.name(i) for i in cyc],
+    }
+    if g.n <= SHOW_NODES:
+        witness["solution"] = _named(g, wit, sys, np.ones(g.n, dtype=np.bool_))
+    freedom = [
+        {
+            "component": [g.name(i) for i in f.component[:SHOW_NODES]],
+            "changed": [g.name(i) for i in f.changed[:SHOW_NODES]],
+            "cycle": [g.name(i) for i in f.cycle],
+        }
+        for f in found
+    ]
+    clash = _expect_clash(case, False, iv)
+    detail = (
+        f"not unique: {int(free.sum())} nodes are free in [lfp, gfp]; "
+        f"{len(found)} of {asked} free cyclic components asked are sources of freedom; "
+        f"witness differs at {int(changed.sum())} nodes (cycle {' -> '.join(witness['cycle'])})"
+    )
+    return result(
+        NAME,
+        Verdict.REFUTED if clash else Verdict.CONFIRMED,
+        detail,
+        t0,
+        clash or witness,
+        **base,
+        freedom=freedom,
+        components_asked=asked,
+        queries=iv.queries + asked + pin.queries,
+    )
+
+
+def normal_uniqueness(case: Case, options: Options) -> CheckResult:
+    """Does the negamax form of the won/lost rules have a solution besides the derived one?"""
+    t0 = time.perf_counter()
+    g = case.graph
+    sys = OrderSystem.normal(g)
+    labels, _ = derived_labels(g)
+    decided = labels != 0
+    must = np.zeros(2 * g.n, dtype=np.bool_)
+    must[0::2] = labels == 1
+    must[1::2] = labels == -1
+    der = solve(prefixpoint_cnf(derivation_system(g), must), options)
+    if der.status is not SatStatus.UNSAT:
+        v = Verdict.UNKNOWN
+        return result(NAME, v, f"Z3 did not confirm the derivation ({der.status})", t0)
+    idx = labels + 1
+    pin = pin_check(sys, idx, options, f"{NAME}: labels are a solution")
+    if pin.status is not SatStatus.SAT:
+        return result(NAME, Verdict.UNKNOWN, f"labels not confirmed ({pin.reason})", t0)
+    unknown = ~decided
+    near = unknown | predecessors_of(g, unknown)
+    if not unknown.any():
+        clash = _expect_clash(case, True, None)
+        return result(
+            NAME,
+            Verdict.REFUTED if clash else Verdict.CONFIRMED,
+            "unique: every node is won or lost",
+            t0,
+            clash,
+            unique=True,
+        )
+    enc = Encoding.build(sys, eq=near, var=unknown, fixed=idx)
+    enc.differs(np.flatnonzero(unknown), idx)
+    out = solve(enc.cnf, options, want_model=True)
+    if out.status is SatStatus.UNKNOWN:
+        return result(NAME, Verdict.UNKNOWN, f"Z3 unknown: {out.reason}", t0, reason=out.reason)
+    if out.status is SatStatus.UNSAT or out.model is None:
+        clash = _expect_clash(case, True, None)
+        return result(
+            NAME,
+            Verdict.REFUTED if clash else Verdict.CONFIRMED,
+            "unique: Z3 finds no other labelling of the unknown nodes",
+            t0,
+            clash,
+            unique=True,
+        )
+    alt = enc.decode(out.model)
+    changed = alt != idx
+    if len(sys.violations(alt)) or not changed.any():
+        return result(NAME, Verdict.UNKNOWN, "Z3's second solution did not verify", t0)
+    cyc = cycle_within(g, changed)
+    names = {-1: "lost", 0: "unknown", 1: "won"}
+    witness = {
+        "reason": "a circular labelling also satisfies the rules without ranks",
+        "node": g.name(int(np.flatnonzero(changed)[0])),
+        "labels": {
+            g.name(int(i)): names[int(alt[i]) - 1] for i in np.flatnonzero(changed)[:SHOW_NODES]
+        },
+        "cycle": [g.name(i) for i in cyc],
+    }
+    clash = _expect_clash(case, False, None)
+    return result(
+        NAME,
+        Verdict.REFUTED if clash else Verdict.CONFIRMED,
+        f"not unique: a circular labelling changes {int(changed.sum())} unknown nodes "
+        f"(cycle {' -> '.join(witness['cycle'])})",
+        t0,
+        clash or witness,
+        unique=False,
+    )
+
+
+def uniqueness(case: Case, options: Options | None = None) -> CheckResult:
+    """The uniqueness check of a ``minimax`` or ``normal`` case (library entry point)."""
+    opts = options or Options()
+    if case.semantics is Semantics.MINIMAX:
+        return minimax_uniqueness(case, opts)
+    if case.semantics is Semantics.NORMAL:
+        return normal_uniqueness(case, opts)
+    raise NotApplicable(f"no uniqueness check for {case.semantics.value} cases here")
+
+
+@check(NAME, [Semantics.MINIMAX, Semantics.NORMAL], order=20)
+def check_uniqueness(ctx: CheckContext) -> list[CheckResult]:
+    """Uniqueness of the equations, with witness, intervals and sources of freedom."""
+    return [uniqueness(ctx.case, ctx.options)]
