@@ -1,0 +1,110 @@
+"""The Dask engine on a two-worker LocalCluster (loopback only), against the in-memory solvers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from dist_graphs import SEMANTICS, figure_1, random_graph, reference
+
+from verifier.distributed import solve_distributed
+from verifier.distributed.__main__ import main
+from verifier.model import Case, GameGraph, Semantics
+
+distributed = pytest.importorskip("distributed")
+pq = pytest.importorskip("pyarrow.parquet")
+
+from verifier.distributed.parquet_io import read_parquet_graph, write_parquet_graph  # noqa: E402
+
+pytestmark = pytest.mark.dask
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):
+        yield c
+
+
+def check_against_reference(g: GameGraph, client: Any, parts: int, large: bool = False) -> None:
+    r = solve_distributed(g, client=client, partitions=parts)
+    want_values, want_rem = reference(g, large=large)
+    assert np.array_equal(r.values, want_values)
+    assert r.remoteness is not None and np.array_equal(r.remoteness, want_rem)
+
+
+@pytest.mark.parametrize(
+    ("b", "d", "a_val", "c_val"),
+    [(-1, 2, 0, 0), (1, 2, 1, 1), (2, -1, 2, -1), (-2, -1, -1, -1)],
+)
+def test_kars_figure_1(client: Any, b: float, d: float, a_val: float, c_val: float) -> None:
+    # a = max(b, min(d, 0)), c = min(d, max(b, 0))
+    r = solve_distributed(figure_1(b, d), client=client, partitions=3)
+    assert r.values.tolist() == [a_val, c_val, b, d]
+    assert r.workers == 2 and r.partitions == 3
+    assert r.changed[-1] == 0 and len(r.changed) == r.supersteps
+
+
+@pytest.mark.parametrize("sem", SEMANTICS)
+def test_random_small_graphs(client: Any, sem: Semantics) -> None:
+    # seeded, not hypothesis: the cluster's threads use ``random`` while hypothesis would draw
+    # (the hypothesis property tests of the same programs are in test_programs.py)
+    for seed in range(20):
+        n = 1 + seed % 12
+        check_against_reference(random_graph(sem, n, seed), client, 1 + seed % 4)
+
+
+@pytest.mark.parametrize("sem", SEMANTICS)
+def test_random_graph_of_100k_nodes(client: Any, sem: Semantics) -> None:
+    check_against_reference(random_graph(sem, 100_000, seed=2026), client, 4, large=True)
+
+
+def test_parquet_in_and_out(client: Any, tmp_path: Path) -> None:
+    g = random_graph(Semantics.NORMAL, 2000, seed=3)
+    src = write_parquet_graph(g, tmp_path / "graph", root=5)
+    back, root = read_parquet_graph(src)
+    assert root == 5 and back.semantics is Semantics.NORMAL
+    assert np.array_equal(back.succ_idx, g.succ_idx) and np.array_equal(back.succ_ptr, g.succ_ptr)
+    out = tmp_path / "out"
+    r = solve_distributed(src, client=client, out=out)
+    table = pq.read_table(out / "nodes").sort_by("id")
+    assert table.column_names == ["id", "name", "label", "remoteness"]
+    want_label, want_rem = reference(g)
+    assert np.array_equal(table.column("label").to_numpy(), want_label)
+    assert np.array_equal(table.column("remoteness").to_numpy(), want_rem)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["positions"] == 2000 and summary["root"] == "5"
+    assert summary["root_value"] == {1: "won", -1: "lost", 0: "unknown"}[int(want_label[5])]
+    assert summary["won"] + summary["lost"] + summary["drawn"] == 2000
+    assert summary == dict(r.summary)
+
+
+def test_case_json_and_module_entry_point(
+    client: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from verifier.io.case_json import dump_case
+
+    path = dump_case(Case(graph=figure_1(1, 2), id="fig1", root=0), tmp_path / "fig1.json")
+    address = client.scheduler.address
+    assert main([str(path), "--scheduler", address, "--partitions", "3"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["root_value"] == 1.0 and summary["won"] == 4
+    assert summary["max_remoteness"] == 2
+
+
+def test_impartial_is_rejected(client: Any) -> None:
+    g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.IMPARTIAL)
+    with pytest.raises(ValueError, match="impartial"):
+        solve_distributed(g, client=client)
