@@ -134,6 +134,7 @@ def _find_duplicate(data: Any) -> tuple[tuple[PathPart, ...], str]:
 
 
 # ---------------------------------------------------------------------- pydantic errors
+_INSTANCE_OF = re.compile(r" or instance of \w+")
 _MESSAGES = {
     "missing": "required field is missing",
     "extra_forbidden": "unknown field",
@@ -160,6 +161,7 @@ def from_validation_error(
     messages: list[str] = []
     for e in constraint or here:
         msg = _MESSAGES.get(e["type"], e["msg"]).removeprefix("Value error, ")
+        msg = _INSTANCE_OF.sub("", msg).replace("valid dictionary", "JSON object")
         if messages and msg.startswith("Input should be "):
             msg = msg.removeprefix("Input should be ")
         if msg not in messages:

@@ -12,6 +12,7 @@ into numpy arrays and range-checked right after validation.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -34,6 +35,8 @@ SemanticsName = Literal["minimax", "normal", "reachability", "impartial"]
 
 
 def _within_range(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ValueError("not a finite number")
     if isinstance(v, int | float) and not isinstance(v, bool) and abs(v) > MAX_ABS_VALUE:
         raise ValueError(f"magnitude above 2**53 = {MAX_ABS_VALUE}")
     return v
@@ -82,7 +85,7 @@ class ExpectModel(_Strict):
     remoteness: dict[str, Annotated[int, Field(ge=-1)]] | None = None
     """``normal``: plies to the end under optimal play; ``reachability``: attractor layer (-1:
     none)."""
-    intervals: dict[str, tuple[Number, Number]] | None = None
+    intervals: dict[str, Annotated[list[Number], Field(min_length=2, max_length=2)]] | None = None
     """``minimax``: ``[lowest, highest]`` value over all solutions of (T+MM)."""
     unique: bool | None = None
     """Whether the equations have exactly one solution (minimax, normal, impartial)."""
