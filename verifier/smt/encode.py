@@ -146,6 +146,15 @@ class Encoding:
         lits = np.concatenate([-self.lit(pos_x, kars[pos_x]), self.lit(neg_x, kars[neg_x] + 1)])
         self.cnf.add_clause(np.unique(lits[lits != -TRUE]))
 
+    def above_kars(self, nodes: IntArray, kars: IntArray) -> None:
+        """Unit clauses: kars <=_1 s at the variable nodes among ``nodes``."""
+        x = np.asarray(nodes, dtype=np.int64)
+        x = x[self.var[x]]
+        z = self.sys.zero
+        pos_x, neg_x = x[kars[x] > z], x[kars[x] < z]
+        self.cnf.add_units(self.lit(pos_x, kars[pos_x]))
+        self.cnf.add_units(-self.lit(neg_x, kars[neg_x] + 1))
+
     def decode(self, model: NDArray[np.bool_]) -> IntArray:
         """Value index per node from a model (``fixed`` where there is no variable)."""
         out = self.fixed.copy()

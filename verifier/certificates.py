@@ -1,0 +1,263 @@
+"""An independent linear-time certificate checker in plain Python (no Z3, no numpy kernels).
+
+A solver's answer comes with ranks (remoteness / attractor layers) and optimal moves; together
+they are a certificate that a reader can check node by node, in time linear in the graph:
+
+- ``check_won_lost``: labels with remoteness for ``normal`` games (Knuth's exercise): a won node
+  has a lost successor of smaller rank, a lost node has every successor won with smaller rank,
+  an unknown node has no lost successor and not all successors won; ranks are exactly the
+  remoteness of the shared definition. This proves the labels are the least fixpoint: derivable
+  (ranks) and maximal (every node outside is a fixpoint witness).
+- ``check_attractor``: region with layers for ``reachability`` games (ICO notes): W closed under
+  the ranked rules, the complement a trap for player 0.
+- ``check_strategy_normal`` / ``check_strategy_region`` / ``check_strategy_minimax``: following
+  the moves the winner's rank strictly decreases (so the win is reached), the loser cannot
+  escape, a draw strategy never lets the value drop below 0 (Max) or rise above 0 (Min).
+
+Each function returns ``None`` when the certificate holds, else a ``Violation`` naming a node.
+The graph is read through its CSR lists only (``succ_ptr``, ``succ_idx``, ``owner``, ...).
+
+>>> from verifier.model import GameGraph, Semantics
+>>> g = GameGraph.from_successors({"a": ["b"], "b": ["c"]}, semantics=Semantics.NORMAL)
+>>> check_won_lost(g, [-1, 1, -1], [2, 1, 0]) is None
+True
+>>> check_won_lost(g, [1, 1, -1], [2, 1, 0]).node
+'a'
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from verifier.model.graph import GameGraph
+from verifier.model.semantics import MAX, MIN
+
+__all__ = [
+    "Violation",
+    "check_attractor",
+    "check_strategy_minimax",
+    "check_strategy_normal",
+    "check_strategy_region",
+    "check_won_lost",
+]
+
+WON, LOST, UNKNOWN = 1, -1, 0
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Where a certificate fails."""
+
+    id: int
+    node: str
+    reason: str
+
+
+def _lists(g: GameGraph) -> list[list[int]]:
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    return [idx[ptr[i] : ptr[i + 1]] for i in range(g.n)]
+
+
+def _bad(g: GameGraph, i: int, reason: str) -> Violation:
+    return Violation(i, g.name(i), reason)
+
+
+def _terminal_label(g: GameGraph, i: int) -> int:
+    v = float(g.value[i])
+    return LOST if math.isnan(v) else int(v)
+
+
+def check_won_lost(
+    g: GameGraph, labels: Sequence[int], ranks: Sequence[int] | None
+) -> Violation | None:
+    """Labels (+1 won / -1 lost / 0 unknown) with remoteness form a retrograde certificate."""
+    succ = _lists(g)
+    lab = [int(x) for x in labels]
+    rk = None if ranks is None else [int(x) for x in ranks]
+    for x in range(g.n):
+        ys = succ[x]
+        if not ys:
+            t = _terminal_label(g, x)
+            if lab[x] != t:
+                return _bad(g, x, f"terminal labelled {lab[x]} but its label is {t}")
+            if rk is not None and rk[x] != (0 if t != UNKNOWN else -1):
+                return _bad(g, x, f"terminal has rank {rk[x]}")
+            continue
+        lost = [y for y in ys if lab[y] == LOST]
+        all_won = all(lab[y] == WON for y in ys)
+        if lab[x] == WON:
+            if not lost:
+                return _bad(g, x, "won but no successor is lost")
+            if rk is not None and rk[x] != 1 + min(rk[y] for y in lost):
+                return _bad(g, x, f"won with rank {rk[x]}, not 1 + least rank of a lost move")
+        elif lab[x] == LOST:
+            if not all_won:
+                return _bad(g, x, "lost but some successor is not won")
+            if rk is not None and rk[x] != 1 + max(rk[y] for y in ys):
+                return _bad(g, x, f"lost with rank {rk[x]}, not 1 + greatest successor rank")
+        elif lab[x] == UNKNOWN:
+            if lost or all_won:
+                return _bad(g, x, "unknown but the rules label it (not maximal)")
+            if rk is not None and rk[x] != -1:
+                return _bad(g, x, f"unknown with rank {rk[x]}")
+        else:
+            return _bad(g, x, f"label {lab[x]} is not +1, -1 or 0")
+        if rk is not None and lab[x] != UNKNOWN and rk[x] < 0:
+            return _bad(g, x, "negative rank")
+    return None
+
+
+def check_attractor(
+    g: GameGraph, region: Sequence[int], layers: Sequence[int] | None
+) -> Violation | None:
+    """Region W (1 = player 0 wins) with layers is the attractor of the targets."""
+    succ = _lists(g)
+    w = [bool(x) for x in region]
+    ly = None if layers is None else [int(x) for x in layers]
+    owner, target = g.owner.tolist(), g.target.tolist()
+    for x in range(g.n):
+        ys = succ[x]
+        inside = [y for y in ys if w[y]]
+        want: int | None
+        if w[x]:
+            if target[x]:
+                want = 0
+            elif owner[x] == MIN:
+                if not ys or len(inside) < len(ys):
+                    return _bad(g, x, "player 1 node in W can move outside W (or cannot move)")
+                want = None if ly is None else 1 + max(ly[y] for y in ys)
+            else:
+                if not inside:
+                    return _bad(g, x, "player 0 node in W has no move into W")
+                want = None if ly is None else 1 + min(ly[y] for y in inside)
+            if ly is not None and ly[x] != want:
+                return _bad(g, x, f"layer {ly[x]}, expected {want}")
+        else:
+            if target[x]:
+                return _bad(g, x, "a target outside W")
+            if owner[x] == MIN and ys and not len(inside) < len(ys):
+                return _bad(g, x, "player 1 node outside W must move into W (not a trap)")
+            if owner[x] != MIN and inside:
+                return _bad(g, x, "player 0 node outside W can move into W (not a trap)")
+            if ly is not None and ly[x] != -1:
+                return _bad(g, x, f"outside W with layer {ly[x]}")
+    return None
+
+
+def check_strategy_normal(
+    g: GameGraph, labels: Sequence[int], ranks: Sequence[int], move: Sequence[int]
+) -> Violation | None:
+    """Won nodes move to a lost successor of smaller rank; lost nodes cannot escape (every move
+    is won); unknown nodes keep the draw (move to a successor that is not lost)."""
+    succ = _lists(g)
+    lab, rk, mv = [int(x) for x in labels], [int(x) for x in ranks], [int(x) for x in move]
+    for x in range(g.n):
+        ys = succ[x]
+        if not ys:
+            if mv[x] != -1:
+                return _bad(g, x, "a terminal with a move")
+            continue
+        if lab[x] == UNKNOWN and all(lab[y] == LOST for y in ys):
+            return _bad(g, x, "unknown node whose every move is lost")
+        if mv[x] not in ys:
+            return _bad(g, x, f"move to {mv[x]} is not a move of the node")
+        y = mv[x]
+        if lab[x] == WON and not (lab[y] == LOST and rk[y] < rk[x]):
+            return _bad(g, x, "winning move does not go to a lost node of smaller rank")
+        if lab[x] == LOST and any(lab[z] != WON or rk[z] >= rk[x] for z in ys):
+            return _bad(g, x, "the loser can escape (a move to a node not won at smaller rank)")
+        if lab[x] == UNKNOWN and lab[y] == LOST:
+            return _bad(g, x, "drawing node moves to a lost node")
+    return None
+
+
+def check_strategy_region(
+    g: GameGraph, region: Sequence[int], layers: Sequence[int], move: Sequence[int]
+) -> Violation | None:
+    """Player 0 in W moves to a smaller layer in W; player 1 outside W stays outside W."""
+    succ = _lists(g)
+    w, ly, mv = [bool(x) for x in region], [int(x) for x in layers], [int(x) for x in move]
+    owner, target = g.owner.tolist(), g.target.tolist()
+    for x in range(g.n):
+        ys = succ[x]
+        if w[x] and not target[x] and owner[x] != MIN:
+            y = mv[x]
+            if y not in ys or not w[y] or ly[y] >= ly[x]:
+                return _bad(g, x, "player 0's move does not enter a smaller layer of W")
+        if not w[x] and owner[x] == MIN:
+            if not ys:
+                if mv[x] != -1:
+                    return _bad(g, x, "a dead end with a move")
+            elif mv[x] not in ys or w[mv[x]]:
+                return _bad(g, x, "player 1's move enters W")
+    return None
+
+
+def _forced(
+    succ: list[list[int]], owner: list[int], move: list[int], good: list[bool], side: int
+) -> list[bool]:
+    """Nodes from which ``side`` playing ``move`` forces reaching a ``good`` terminal (queue)."""
+    n = len(succ)
+    pred: list[list[int]] = [[] for _ in range(n)]
+    for x in range(n):
+        edges = [move[x]] if owner[x] == side and succ[x] and move[x] >= 0 else succ[x]
+        if owner[x] == side and succ[x] and move[x] < 0:
+            edges = []
+        for y in edges:
+            pred[y].append(x)
+    count = [len(s) for s in succ]
+    inside = [good[x] and not succ[x] for x in range(n)]
+    queue = deque(x for x in range(n) if inside[x])
+    while queue:
+        y = queue.popleft()
+        for x in pred[y]:
+            if inside[x]:
+                continue
+            if owner[x] == side:
+                inside[x] = True
+                queue.append(x)
+            else:
+                count[x] -= 1
+                if count[x] == 0:
+                    inside[x] = True
+                    queue.append(x)
+    return inside
+
+
+def check_strategy_minimax(
+    g: GameGraph, scores: Sequence[float], move: Sequence[int]
+) -> Violation | None:
+    """Moves of a minimax answer: each given move keeps the score (an optimal move); a draw
+    strategy never lets the value drop below 0 (Max) or rise above 0 (Min); and following the
+    moves Max reaches a leaf worth at least s(x) > 0 (Min at most s(x) < 0)."""
+    succ = _lists(g)
+    s, mv, owner = [float(v) for v in scores], [int(v) for v in move], g.owner.tolist()
+    for x in range(g.n):
+        if not succ[x]:
+            continue
+        y = mv[x]
+        if y == -1:
+            if (owner[x] == MAX and s[x] > 0) or (owner[x] == MIN and s[x] < 0):
+                return _bad(g, x, "the winning side has no move")
+            continue
+        if y not in succ[x]:
+            return _bad(g, x, f"move to {y} is not a move of the node")
+        if owner[x] == MAX and s[x] >= 0 > s[y]:
+            return _bad(g, x, "Max's draw strategy lets the value drop below 0")
+        if owner[x] == MIN and s[x] <= 0 < s[y]:
+            return _bad(g, x, "Min's draw strategy lets the value rise above 0")
+        if s[y] != s[x]:
+            return _bad(g, x, f"move keeps value {s[y]}, not the score {s[x]}")
+    leaves = [float(v) for v in g.value]
+    for v in sorted({v for v in s if v != 0}):
+        side = MAX if v > 0 else MIN
+        good = [(t >= v) if side == MAX else (t <= v) for t in leaves]
+        inside = _forced(succ, owner, mv, good, side)
+        for x in range(g.n):
+            if ((side == MAX and s[x] >= v) or (side == MIN and s[x] <= v)) and not inside[x]:
+                who = "Max" if side == MAX else "Min"
+                return _bad(g, x, f"following the moves {who} does not force a leaf worth {v}")
+    return None

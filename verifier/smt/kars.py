@@ -1,0 +1,133 @@
+"""Check 3: Kars' draw score is a solution of (T+MM) and the least one in Kars' order <=_1.
+
+Kars Def. 5.1: ``a <=_1 b`` iff ``b <= a < 0`` or ``a = 0`` or ``0 < a <= b`` (values grow away
+from the draw). For each distinct SCORE answer Z3 confirms (T+MM) and that no solution s' has
+NOT (kars <=_V s'), i.e. none is closer to the draw anywhere. A least element of a partial
+order is unique, so the number of solutions closest to the draw is one.
+
+The "no solution" query is batched in reverse topological order of the SCCs: a batch's
+successors outside it were proved in earlier batches to satisfy kars <=_1 s', so they are
+constrained that way (``docs/smt.md``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from verifier.model.graph import IntArray
+from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.semantics import Semantics
+from verifier.registry import CheckContext, Options, check
+from verifier.smt.cnf import SatOutcome, SatStatus, solve
+from verifier.smt.common import (
+    Answer,
+    answers,
+    batches,
+    component_order,
+    node_witness,
+    pin_check,
+    result,
+    run_batches,
+    successors_of,
+)
+from verifier.smt.encode import Encoding
+from verifier.smt.fixpoints import gfp, kars_clamp, lfp
+from verifier.smt.system import OrderSystem
+
+__all__ = ["check_kars_least", "kars_least"]
+
+NAME = "smt-kars-least"
+
+
+def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
+    """Z3: the answer satisfies (T+MM) and is the least solution in Kars' order <=_V."""
+    t0 = time.perf_counter()
+    g = sys.graph
+    kars, bad = sys.to_index(ans.values)
+    who = ans.label
+    if not ans.covered.all():
+        return result(NAME, Verdict.UNKNOWN, f"{who}: a partial answer cannot be least", t0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{who}: {g.name(i)!r} has a value outside t(F) ∪ {{0}}",
+            t0,
+            node_witness(g, i, "value outside the value set", value=float(ans.values[i])),
+        )
+    pin = pin_check(sys, kars, options, f"{NAME} ({who}): (T+MM)")
+    if pin.status is SatStatus.UNKNOWN:
+        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({pin.reason})", t0)
+    if pin.status is SatStatus.UNSAT:
+        i = int(sys.violations(kars)[0]) if len(sys.violations(kars)) else 0
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{who}: not a solution of (T+MM) at {g.name(i)!r}",
+            t0,
+            node_witness(g, i, "equation fails"),
+        )
+    _, rank, _ = component_order(g)
+    found: dict[str, Any] = {}
+
+    def query(part: IntArray) -> SatOutcome:
+        mask = np.zeros(g.n, dtype=np.bool_)
+        mask[part] = True
+        boundary = successors_of(g, mask) & ~mask
+        enc = Encoding.build(sys, eq=mask, var=mask | boundary, fixed=kars)
+        enc.above_kars(np.flatnonzero(boundary), kars)
+        enc.not_above_kars(part, kars)
+        out = solve(enc.cnf, options, want_model=True)
+        if out.status is SatStatus.SAT and out.model is not None:
+            found["alt"] = enc.decode(out.model)
+        return out
+
+    parts = list(batches(g, np.arange(g.n, dtype=np.int64), key=rank))
+    br = run_batches(parts, query, options, f"{NAME} ({who}): least in <=_1")
+    if br.status is SatStatus.UNKNOWN:
+        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({br.reason})", t0)
+    if br.status is SatStatus.SAT:
+        alt = found["alt"]
+        z = sys.zero
+        closer = ((kars > z) & (alt < kars)) | ((kars < z) & (alt > kars))
+        i = int(np.flatnonzero(closer)[0])
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{who}: another solution s' has NOT (kars <=_1 s') at {g.name(i)!r}",
+            t0,
+            node_witness(
+                g,
+                i,
+                "another solution is not above it in Kars' order <=_1",
+                value=float(sys.levels[kars[i]]),
+                other_value=float(sys.levels[alt[i]]),
+            ),
+            solvers=list(ans.solvers),
+        )
+    return result(
+        NAME,
+        Verdict.CONFIRMED,
+        f"{who}: Z3 confirms (T+MM) and that no solution is closer to the draw "
+        f"({pin.queries + br.queries} queries); the least solution in <=_1 is unique",
+        t0,
+        solvers=list(ans.solvers),
+        least=True,
+        least_solutions=1,
+    )
+
+
+@check(NAME, [Semantics.MINIMAX], order=30)
+def check_kars_least(ctx: CheckContext) -> list[CheckResult]:
+    """Kars' score of every SCORE solver (or the fixpoint clamp if none ran) is least in <=_1."""
+    g = ctx.case.graph
+    sys = OrderSystem.minimax(g)
+    found = answers(ctx, View.SCORE)
+    if not found:
+        clamp = sys.to_values(kars_clamp(sys, lfp(sys), gfp(sys)))
+        found = [Answer(("fixpoint-clamp",), clamp, np.ones(g.n, dtype=np.bool_), None, None)]
+    return [kars_least(sys, a, ctx.options) for a in found]
