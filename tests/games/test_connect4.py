@@ -1,0 +1,165 @@
+"""Connect Four: bitboard rules on hand-made boards, graphs and values against an independent
+string-board implementation, and the known results (4x4 draw)."""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cache
+
+import numpy as np
+import pytest
+from gamesolve import retrograde
+
+from verifier.games import connect4
+from verifier.games.summary import summarize
+
+
+# ---------------------------------------------------------------- an independent implementation
+# A board is a tuple of column strings, bottom first ("xo" = x at the bottom, o on it).
+def board_name(cols: tuple[str, ...], height: int) -> str:
+    return "/".join(
+        "".join(col[r] if r < len(col) else "." for col in cols) for r in reversed(range(height))
+    )
+
+
+def four(cols: tuple[str, ...], height: int, p: str) -> bool:
+    w = len(cols)
+
+    def at(c: int, r: int) -> bool:
+        return 0 <= c < w and 0 <= r < len(cols[c]) and cols[c][r] == p
+
+    return any(
+        all(at(c + k * dc, r + k * dr) for k in range(4))
+        for c in range(w)
+        for r in range(height)
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
+    )
+
+
+def children(cols: tuple[str, ...], height: int) -> list[tuple[str, ...]]:
+    stones = sum(map(len, cols))
+    last = "o" if stones % 2 == 0 else "x"  # who made the last move
+    if four(cols, height, last) or stones == len(cols) * height:
+        return []
+    me = "x" if last == "o" else "o"
+    return [
+        cols[:c] + (cols[c] + me,) + cols[c + 1 :]
+        for c in range(len(cols))
+        if len(cols[c]) < height
+    ]
+
+
+def independent_graph(width: int, height: int) -> tuple[set[str], set[tuple[str, str]]]:
+    start = ("",) * width
+    seen = {start}
+    queue = deque([start])
+    edges = set()
+    while queue:
+        b = queue.popleft()
+        for y in children(b, height):
+            edges.add((board_name(b, height), board_name(y, height)))
+            if y not in seen:
+                seen.add(y)
+                queue.append(y)
+    return {board_name(b, height) for b in seen}, edges
+
+
+def independent_value(width: int, height: int):  # type: ignore[no-untyped-def]
+    @cache
+    def negamax(cols: tuple[str, ...]) -> int:
+        kids = children(cols, height)
+        if not kids:
+            full = sum(map(len, cols)) == width * height
+            last = "o" if sum(map(len, cols)) % 2 == 0 else "x"
+            return -1 if four(cols, height, last) or not full else 0
+        return max(-negamax(k) for k in kids)
+
+    return negamax
+
+
+def parse(name: str) -> tuple[str, ...]:
+    rows = name.split("/")[::-1]  # bottom first
+    return tuple("".join(r[c] for r in rows if r[c] != ".") for c in range(len(rows[0])))
+
+
+# ---------------------------------------------------------------- tests
+def test_bitboard_lines_by_hand() -> None:
+    b = connect4.Board(4, 4)
+    col = 5  # bits per column
+    horizontal = sum(1 << (c * col) for c in range(4))
+    vertical = 0b1111 << col
+    diagonal = sum(1 << (c * col + c) for c in range(4))
+    anti = sum(1 << (c * col + 3 - c) for c in range(4))
+    for stones in (horizontal, vertical, diagonal, anti):
+        assert connect4.has_four(b, stones)
+    assert not connect4.has_four(b, horizontal ^ 1)
+    # three on top of one column and one at the bottom of the next: no wrap-around
+    assert not connect4.has_four(b, (0b111 << 1) | (1 << col))
+
+
+def test_names_and_codes() -> None:
+    b = connect4.Board(4, 4)
+    case = connect4.generate(4, 4)
+    assert case.graph.name(case.root) == "..../..../..../...."
+    kids = [case.graph.name(j) for j in case.graph.successors(case.root).tolist()]
+    assert sorted(kids) == sorted(
+        ["..../..../..../x...", "..../..../..../.x..", "..../..../..../..x.", "..../..../..../...x"]
+    )
+    cur, mask = 0b1, 0b11  # x then o in column 0: x (to move) has the bottom stone
+    assert b.name(cur + mask + b.bottom) == "..../..../o.../x..."
+    assert b.decode(cur + mask + b.bottom) == (cur, mask)
+
+
+@pytest.mark.parametrize(
+    ("width", "height"), [(3, 3), (4, 3), (3, 4), pytest.param(5, 3, marks=pytest.mark.slow)]
+)
+def test_graph_and_values_agree_with_independent_program(width: int, height: int) -> None:
+    case = connect4.generate(width, height)
+    g = case.graph
+    names, edges = independent_graph(width, height)
+    assert set(g.names) == names and g.n == len(names)
+    got = {(g.name(int(s)), g.name(int(d))) for s, d in zip(g.edge_src, g.succ_idx, strict=True)}
+    assert got == edges
+    labels, _ = retrograde(g)
+    negamax = independent_value(width, height)
+    assert [negamax(parse(x)) for x in g.names] == labels.tolist()
+    for i in np.flatnonzero(g.is_terminal).tolist():  # terminal labels: lost after a win, else draw
+        assert g.value[i] == negamax(parse(g.name(i)))
+
+
+def test_4x4_is_a_draw() -> None:
+    case = connect4.generate(4, 4)
+    labels, rem = retrograde(case.graph)
+    s = summarize(case, labels, rem)
+    assert s == {
+        "positions": 161029,
+        "won": 38675,
+        "lost": 32234,
+        "drawn": 90120,
+        "max_remoteness": 13,
+        "root_value": "draw",
+        "root_remoteness": -1,
+    }
+
+
+@pytest.mark.slow
+def test_4x4_against_independent_program() -> None:
+    case = connect4.generate(4, 4)
+    names, edges = independent_graph(4, 4)
+    assert set(case.graph.names) == names
+    assert case.graph.m == len(edges)
+    assert independent_value(4, 4)(("",) * 4) == 0
+
+
+@pytest.mark.slow
+def test_5x4() -> None:
+    case = connect4.generate(5, 4)
+    labels, rem = retrograde(case.graph)
+    s = summarize(case, labels, rem)
+    assert (s["positions"], s["won"], s["lost"], s["drawn"]) == (
+        3945711,
+        1390516,
+        1251559,
+        1303636,
+    )
+    assert (s["root_value"], s["max_remoteness"]) == ("draw", 19)
