@@ -43,9 +43,7 @@ def children(cols: tuple[str, ...], height: int) -> list[tuple[str, ...]]:
         return []
     me = "x" if last == "o" else "o"
     return [
-        cols[:c] + (cols[c] + me,) + cols[c + 1 :]
-        for c in range(len(cols))
-        if len(cols[c]) < height
+        (*cols[:c], cols[c] + me, *cols[c + 1 :]) for c in range(len(cols)) if len(cols[c]) < height
     ]
 
 
@@ -100,8 +98,9 @@ def test_bitboard_lines_by_hand() -> None:
 def test_names_and_codes() -> None:
     b = connect4.Board(4, 4)
     case = connect4.generate(4, 4)
-    assert case.graph.name(case.root) == "..../..../..../...."
-    kids = [case.graph.name(j) for j in case.graph.successors(case.root).tolist()]
+    assert case.root == 0
+    assert case.graph.name(0) == "..../..../..../...."
+    kids = [case.graph.name(j) for j in case.graph.successors(0).tolist()]
     assert sorted(kids) == sorted(
         ["..../..../..../x...", "..../..../..../.x..", "..../..../..../..x.", "..../..../..../...x"]
     )

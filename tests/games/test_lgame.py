@@ -94,7 +94,7 @@ def test_counts_and_terminals(full, sym) -> None:  # type: ignore[no-untyped-def
         mover, other, a, b = lgame.parse_name(g.name(i))
         blocked = cells(lgame.PLACEMENTS[other]) | {a, b}
         here = cells(lgame.PLACEMENTS[mover])
-        can_move = any(not (L & blocked) and L != here for L in LS)
+        can_move = any(not (piece & blocked) and piece != here for piece in LS)
         assert can_move != bool(g.is_terminal[i])
     assert int(g.is_terminal.sum()) == 120
     s = summarize(case, labels, rem)
