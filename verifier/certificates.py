@@ -151,7 +151,8 @@ def check_strategy_normal(
     g: GameGraph, labels: Sequence[int], ranks: Sequence[int], move: Sequence[int]
 ) -> Violation | None:
     """Won nodes move to a lost successor of smaller rank; lost nodes cannot escape (every move
-    is won); unknown nodes keep the draw (move to a successor that is not lost)."""
+    is won); unknown nodes keep the draw: they move to a successor that is not won for the
+    opponent (in negamax terms the value never drops below 0)."""
     succ = _lists(g)
     lab, rk, mv = [int(x) for x in labels], [int(x) for x in ranks], [int(x) for x in move]
     for x in range(g.n):
@@ -160,8 +161,6 @@ def check_strategy_normal(
             if mv[x] != -1:
                 return _bad(g, x, "a terminal with a move")
             continue
-        if lab[x] == UNKNOWN and all(lab[y] == LOST for y in ys):
-            return _bad(g, x, "unknown node whose every move is lost")
         if mv[x] not in ys:
             return _bad(g, x, f"move to {mv[x]} is not a move of the node")
         y = mv[x]
@@ -169,8 +168,8 @@ def check_strategy_normal(
             return _bad(g, x, "winning move does not go to a lost node of smaller rank")
         if lab[x] == LOST and any(lab[z] != WON or rk[z] >= rk[x] for z in ys):
             return _bad(g, x, "the loser can escape (a move to a node not won at smaller rank)")
-        if lab[x] == UNKNOWN and lab[y] == LOST:
-            return _bad(g, x, "drawing node moves to a lost node")
+        if lab[x] == UNKNOWN and lab[y] == WON:
+            return _bad(g, x, "drawing node moves to a node won for the opponent")
     return None
 
 

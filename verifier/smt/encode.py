@@ -25,7 +25,7 @@ from verifier.smt.cnf import TRUE, Cnf, long_clauses
 from verifier.smt.fixpoints import BoolSystem
 from verifier.smt.system import AND, CONST, OR, OrderSystem
 
-__all__ = ["Encoding", "prefixpoint_cnf"]
+__all__ = ["Encoding", "closure_cnf", "prefixpoint_cnf"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -166,12 +166,17 @@ class Encoding:
         return out
 
 
-def prefixpoint_cnf(sys: BoolSystem, must: NDArray[np.bool_]) -> Cnf:
-    """CNF of "X is closed under the rules (F(X) ⊆ X) and misses a node of ``must``".
+def prefixpoint_cnf(
+    sys: BoolSystem,
+    must: NDArray[np.bool_] | None = None,
+    pin: NDArray[np.bool_] | None = None,
+) -> Cnf:
+    """CNF of "X is closed under the rules (F(X) ⊆ X)", variable of node x is ``x + 2``.
 
-    Unsatisfiable iff every node of ``must`` is in the least fixpoint, i.e. derivable by the
-    ranked rules, without integer ranks: unit propagation from the constants is the derivation.
-    Variable of node x: ``x + 2``.
+    With ``must``: and X misses a node of ``must``; unsatisfiable iff every node of ``must`` is
+    in the least fixpoint, i.e. derivable by the ranked rules, without integer ranks (unit
+    propagation from the constants is the derivation). With ``pin``: X is that set; satisfiable
+    iff the set is closed under the rules (for a region: its complement is a trap).
     """
     n = sys.n
     cnf = Cnf(n + 1)
@@ -188,5 +193,36 @@ def prefixpoint_cnf(sys: BoolSystem, must: NDArray[np.bool_]) -> Cnf:
     offs = np.repeat(sys.ptr[rows] - ptr[:-1], lens)
     body = sys.idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
     cnf.add_tokens(long_clauses(v[rows], ptr, -v[body]), len(rows))  # all y in X -> x in X
-    cnf.add_clause(-v[must])
+    if must is not None:
+        cnf.add_clause(-v[must])
+    if pin is not None:
+        cnf.add_units(np.where(pin, v, -v))
+    return cnf
+
+
+def closure_cnf(sys: BoolSystem, stay: NDArray[np.bool_]) -> Cnf:
+    """CNF of "play can be kept inside ``stay``": the set is pinned, and from each of its nodes
+    an ``OR`` node (the player keeping play inside) has a move that stays, an ``AND`` node
+    (the opponent) has only moves that stay, and it holds no false constant.
+
+    On a system restricted to a strategy (``BoolSystem.restrict``) the ``OR`` nodes have one
+    move, the strategy's: satisfiable iff following it play never leaves ``stay`` (a safety
+    certificate). Variable of node x: ``x + 2``.
+    """
+    n = sys.n
+    cnf = Cnf(n + 1)
+    v = np.arange(n, dtype=np.int64) + 2
+    deg = np.diff(sys.ptr)
+    src = np.repeat(np.arange(n, dtype=np.int64), deg)
+    and_e = sys.kind[src] == AND
+    cnf.add_binary(-v[src[and_e]], v[sys.idx[and_e]])  # x stays -> every opponent move stays
+    rows = np.flatnonzero(sys.kind == OR)
+    lens = deg[rows]
+    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lens, out=ptr[1:])
+    offs = np.repeat(sys.ptr[rows] - ptr[:-1], lens)
+    body = sys.idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
+    cnf.add_tokens(long_clauses(-v[rows], ptr, v[body]), len(rows))  # x stays -> a move stays
+    cnf.add_units(-v[(sys.kind == CONST) & ~sys.const])
+    cnf.add_units(np.where(stay, v, -v))
     return cnf

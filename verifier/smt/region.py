@@ -1,0 +1,113 @@
+"""Check 5: the attractor certificate of a ``reachability`` answer.
+
+For each distinct REGION answer W (with its layers when the solver gives them):
+
+1. W with its layers is closed under the ranked rules (targets at layer 0; a player-0 node has a
+   successor in W of smaller layer; a player-1 node has a move and all its successors are in W
+   with smaller layers): Z3 proves every rule-closed set contains W (rank-free), up to
+   ``RANK_LIMIT`` nodes Z3 also finds integer ranks, and the solver's layers are checked by the
+   linear certificate checker;
+2. the complement of W is a trap for player 0: W is closed under the rules (F(W) ⊆ W), so from
+   outside W player 0 cannot move in and player 1 always can stay out (Z3, and the certificate).
+
+Together: W is the least fixpoint, the attractor of the targets.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from verifier.certificates import check_attractor
+from verifier.errors import NotApplicable
+from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.semantics import Semantics
+from verifier.registry import CheckContext, Options, check
+from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.common import Answer, answers, node_witness, result
+from verifier.smt.encode import prefixpoint_cnf
+from verifier.smt.fixpoints import least
+from verifier.smt.ranks import RANK_LIMIT, ranked_derivable
+from verifier.smt.rules import region_system
+from verifier.smt.system import OrderSystem
+
+__all__ = ["attractor_certificate", "check_attractor_certificate"]
+
+NAME = "smt-attractor"
+
+
+def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
+    """Z3 and the certificate checker confirm W is the attractor (closed + trap)."""
+    t0 = time.perf_counter()
+    g = sys.graph
+    who = ans.label
+    idx, bad = sys.to_index(ans.values)
+    if not ans.covered.all():
+        return result(NAME, Verdict.UNKNOWN, f"{who}: a partial region", t0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{who}: region value of {g.name(i)!r} is not 0 or 1",
+            t0,
+            node_witness(g, i, "bad region value", value=float(ans.values[i])),
+        )
+    w = idx == 1
+    rules = region_system(g)
+
+    def refuted(i: int, why: str, **more: Any) -> CheckResult:
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{who}: {why} at {g.name(i)!r}",
+            t0,
+            node_witness(g, i, why, in_region=bool(w[i]), **more),
+            solvers=list(ans.solvers),
+        )
+
+    # 1. closed under the ranked rules: every rule-closed set contains W
+    der = solve(prefixpoint_cnf(rules, must=w), options, want_model=True)
+    if der.status is SatStatus.UNKNOWN:
+        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({der.reason})", t0)
+    if der.status is SatStatus.SAT and der.model is not None:
+        closed = der.model[np.arange(g.n) + 2]
+        return refuted(int(np.flatnonzero(w & ~closed)[0]), "not derivable: player 0 cannot force")
+    # 2. the complement is a trap for player 0: W is closed under the rules
+    trap = solve(prefixpoint_cnf(rules, pin=w), options)
+    if trap.status is SatStatus.UNKNOWN:
+        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({trap.reason})", t0)
+    if trap.status is SatStatus.UNSAT:
+        lfp = least(rules)
+        out = np.flatnonzero(lfp & ~w)
+        i = int(out[0]) if len(out) else 0
+        return refuted(i, "the complement is not a trap for player 0 (node belongs to W)")
+    notes = ["Z3: W is contained in every rule-closed set", "Z3: the complement is a trap"]
+    layers = ans.remoteness
+    cert = check_attractor(g, w.tolist(), None if layers is None else layers.tolist())
+    if cert is not None:
+        return refuted(cert.id, cert.reason)
+    notes.append("certificate (layers) checked" if layers is not None else "certificate checked")
+    if g.n <= RANK_LIMIT:
+        rd = ranked_derivable(rules, w, options)
+        if rd.status is not SatStatus.SAT:
+            v = Verdict.UNKNOWN if rd.status is SatStatus.UNKNOWN else Verdict.REFUTED
+            return result(NAME, v, f"{who}: Z3 found no integer ranks ({rd.reason})", t0)
+        notes.append("Z3 found integer ranks")
+    else:
+        notes.append(f"integer ranks skipped above {RANK_LIMIT} nodes")
+    return result(
+        NAME, Verdict.CONFIRMED, f"{who}: " + "; ".join(notes), t0, solvers=list(ans.solvers)
+    )
+
+
+@check(NAME, [Semantics.REACHABILITY], order=40)
+def check_attractor_certificate(ctx: CheckContext) -> list[CheckResult]:
+    """The attractor certificate for each distinct REGION answer."""
+    found = answers(ctx, View.REGION)
+    if not found:
+        raise NotApplicable("no solver answered with a region")
+    sys = OrderSystem.reachability(ctx.case.graph)
+    return [attractor_certificate(sys, a, ctx.options) for a in found]
