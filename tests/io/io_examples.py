@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
-from verifier.model import Case, GameGraph
+from verifier.model import MAX, MIN, NOBODY, Case, Expect, GameGraph, Semantics, SumSpec
 
 NAN = float("nan")
 
@@ -170,3 +172,101 @@ def edges(g: GameGraph) -> set[tuple[str, str]]:
         (g.name(int(s)), g.name(int(d)))
         for s, d in zip(g.edge_src.tolist(), g.succ_idx.tolist(), strict=True)
     }
+
+
+# ---------------------------------------------------------------------- random valid cases
+NAME_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789_-"
+"""Names that survive every format (GraphML / GML included)."""
+
+
+@st.composite
+def random_cases(
+    draw: st.DrawFn, semantics: Semantics | None = None, plain_names: bool = False
+) -> Case:
+    """A valid case of any semantics: cycles, self-loops, dead ends, isolated nodes."""
+    sem = semantics or draw(st.sampled_from(list(Semantics)))
+    n = draw(st.integers(1, 8))
+    pairs = sorted(
+        draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
+    )
+    src = [s for s, _ in pairs]
+    dst = [d for _, d in pairs]
+    inner = [False] * n
+    for s in src:
+        inner[s] = True
+    name_text = (
+        st.text(alphabet=NAME_ALPHABET, min_size=1, max_size=6)
+        if plain_names
+        else st.text(min_size=1, max_size=6)
+    )
+    names: list[str] | int = draw(
+        st.one_of(st.just(n), st.lists(name_text, min_size=n, max_size=n, unique=True))
+    )
+    owner = [NOBODY] * n
+    value = [NAN] * n
+    target = [False] * n
+    numbers = st.one_of(
+        st.integers(-(2**53), 2**53).map(float),
+        st.floats(-1e6, 1e6, allow_nan=False),
+    )
+    if sem is Semantics.MINIMAX:
+        for i in range(n):
+            if inner[i]:
+                owner[i] = draw(st.sampled_from([MAX, MIN]))
+            else:
+                value[i] = draw(numbers)
+    elif sem is Semantics.NORMAL:
+        for i in range(n):
+            if not inner[i]:
+                value[i] = draw(st.sampled_from([-1.0, 0.0, 1.0]))
+    elif sem is Semantics.REACHABILITY:
+        target = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        for i in range(n):
+            choices = [0, 1] if inner[i] and not target[i] else [NOBODY, 0, 1]
+            owner[i] = draw(st.sampled_from(choices))
+    graph = GameGraph.from_edges(
+        names, src, dst, semantics=sem, owner=owner, value=value, target=target
+    )
+    root = draw(st.none() | st.integers(0, n - 1))
+    sums: tuple[SumSpec, ...] = ()
+    if sem is Semantics.IMPARTIAL:
+        sums = tuple(
+            SumSpec(f"s{k}", tuple(p))
+            for k, p in enumerate(
+                draw(st.lists(st.lists(st.integers(0, n - 1), min_size=1, max_size=3), max_size=2))
+            )
+        )
+    nodes = st.integers(0, n - 1)
+    expect = None
+    if draw(st.booleans()):
+        kw: dict[str, Any] = {"unique": draw(st.none() | st.booleans())}
+        if sem is Semantics.MINIMAX:
+            kw["values"] = draw(st.dictionaries(nodes, numbers, max_size=3))
+            kw["intervals"] = draw(st.dictionaries(nodes, st.just((-1.0, 2.5)), max_size=2))
+            kw["root_value"] = draw(numbers) if root is not None else None
+        elif sem is Semantics.NORMAL:
+            kw["labels"] = draw(st.dictionaries(nodes, st.sampled_from(["won", "lost", "unknown"])))
+            kw["remoteness"] = draw(st.dictionaries(nodes, st.integers(-1, 9)))
+            kw["root_value"] = "won" if root is not None else None
+        elif sem is Semantics.REACHABILITY:
+            kw["unique"] = None
+            kw["winner"] = draw(st.dictionaries(nodes, st.integers(0, 1)))
+            kw["remoteness"] = draw(st.dictionaries(nodes, st.integers(-1, 9)))
+            kw["root_value"] = 1.0 if root is not None else None
+        else:
+            grundy = st.integers(0, 9) | st.sampled_from(["inf", "inf(0,2)"])
+            kw["grundy"] = draw(st.dictionaries(nodes, grundy))
+            kw["sums"] = {s.name: draw(grundy) for s in sums}
+            kw["root_value"] = 3.0 if root is not None else None
+        expect = Expect(
+            **{k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in kw.items()}
+        )
+    return Case(
+        graph=graph,
+        id=draw(st.text(alphabet=NAME_ALPHABET, min_size=1, max_size=8)),
+        root=root,
+        source=draw(st.none() | st.text(max_size=10)),
+        description=draw(st.none() | st.text(max_size=10)),
+        expect=expect,
+        sums=sums,
+    )

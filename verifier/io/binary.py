@@ -144,13 +144,17 @@ def _read_arrays(path: Path, file: str) -> dict[str, NDArray[Any]]:
         fail(file, (), "cannot read the file: no such file")
     if not zipfile.is_zipfile(path):
         fail(file, (), "not an .npz case file (not a zip archive)")
+    arrays: dict[str, NDArray[Any]] = {}
+    problem = ""
     try:
         with np.load(path, allow_pickle=False) as z:
-            if not isinstance(z, np.lib.npyio.NpzFile):
-                fail(file, (), "not an .npz case file (a single array)")
-            return {k: z[k] for k in z.files}
+            for k in z.files:
+                arrays[k] = z[k]
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
-        fail(file, (), f"not an .npz case file: {' '.join(str(e).split())}")
+        problem = " ".join(str(e).split()) or type(e).__name__
+    if problem:
+        fail(file, (), f"not an .npz case file: {problem}")
+    return arrays
 
 
 def _array(

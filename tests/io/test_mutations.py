@@ -1,0 +1,204 @@
+"""Property tests: mutated case files are accepted or rejected with a ``CaseError``, never with
+anything else; random valid cases survive every writer and reader."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from io_examples import VALID, assert_same_case, random_cases
+
+from verifier.errors import CaseError
+from verifier.io import case_to_dict, case_to_text, parse_case
+from verifier.io.models import CompactCaseModel, ExpectModel, NodeModel, ReadableCaseModel
+from verifier.model import Case
+
+FIELD_NAMES = sorted(
+    {
+        *ReadableCaseModel.model_fields,
+        *CompactCaseModel.model_fields,
+        *NodeModel.model_fields,
+        *ExpectModel.model_fields,
+        "src",
+        "dst",
+        "positions",
+        "name",
+    }
+)
+NODE_NAMES = ["a", "b", "c", "x", "g", "h0", "0", "1", "3", "9", "zz"]
+INTERESTING = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    1.5,
+    -0.0,
+    2**53 + 1,
+    10**30,
+    -(10**400),
+    float("nan"),
+    float("inf"),
+    "",
+    "max",
+    "min",
+    "win",
+    "won",
+    "inf",
+    "inf(0,2)",
+    "compact",
+    "readable",
+    "minimax",
+    "normal",
+    "reachability",
+    "impartial",
+    *NODE_NAMES,
+    [],
+    {},
+    [0, 1],
+    {"src": [0], "dst": [0]},
+    {"moves": ["a"]},
+]
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=4)
+    | st.sampled_from(INTERESTING).map(copy.deepcopy),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+keys = st.sampled_from(FIELD_NAMES + NODE_NAMES) | st.text(max_size=4)
+
+
+def _containers(doc: Any) -> list[tuple[Any, ...]]:
+    """Paths of every object and list inside ``doc`` (the root included)."""
+    out: list[tuple[Any, ...]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(doc, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            out.append(path)
+            stack.extend((v, (*path, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            out.append(path)
+            stack.extend((v, (*path, i)) for i, v in enumerate(node))
+    return out
+
+
+def _at(doc: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        doc = doc[step]
+    return doc
+
+
+def _mutate(doc: Any, data: st.DataObject) -> Any:
+    paths = _containers(doc)
+    if not paths:
+        return data.draw(json_values)
+    node = _at(doc, data.draw(st.sampled_from(paths)))
+    if isinstance(node, dict):
+        op = data.draw(st.sampled_from(["delete", "rename", "set", "set-existing"]))
+        existing = list(node)
+        if op == "delete" and existing:
+            del node[data.draw(st.sampled_from(existing))]
+        elif op == "rename" and existing:
+            old = data.draw(st.sampled_from(existing))
+            node[data.draw(keys)] = node.pop(old)
+        elif op == "set-existing" and existing:
+            node[data.draw(st.sampled_from(existing))] = data.draw(json_values)
+        else:
+            node[data.draw(keys)] = data.draw(json_values)
+    else:
+        op = data.draw(st.sampled_from(["drop", "duplicate", "insert", "replace", "reverse"]))
+        if op == "drop" and node:
+            node.pop(data.draw(st.integers(0, len(node) - 1)))
+        elif op == "duplicate" and node:
+            node.append(copy.deepcopy(node[data.draw(st.integers(0, len(node) - 1))]))
+        elif op == "replace" and node:
+            node[data.draw(st.integers(0, len(node) - 1))] = data.draw(json_values)
+        elif op == "reverse":
+            node.reverse()
+        else:
+            node.insert(data.draw(st.integers(0, len(node))), data.draw(json_values))
+    return doc
+
+
+def _accepts_or_case_error(text: str | bytes) -> None:
+    try:
+        case = parse_case(text, "mutant.json")
+    except CaseError as e:
+        message = str(e)
+        assert "\n" not in message
+        assert message.startswith("mutant.json: $")
+    else:
+        assert isinstance(case, Case)
+        # whatever was accepted must be writable and read back the same
+        again = parse_case(case_to_text(case, "compact"), "mutant.json")
+        assert_same_case(case, again)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(VALID)), st.data())
+def test_mutated_cases_load_or_raise_case_error(name: str, data: st.DataObject) -> None:
+    doc: Any = copy.deepcopy(VALID[name])
+    for _ in range(data.draw(st.integers(1, 3))):
+        doc = _mutate(doc, data)
+    _accepts_or_case_error(json.dumps(doc))
+
+
+@settings(max_examples=50, deadline=None)
+@given(json_values)
+def test_any_json_value_loads_or_raises_case_error(doc: Any) -> None:
+    _accepts_or_case_error(json.dumps(doc))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(VALID)), st.data())
+def test_damaged_text_loads_or_raises_case_error(name: str, data: st.DataObject) -> None:
+    raw = json.dumps(VALID[name]).encode()
+    op = data.draw(st.sampled_from(["truncate", "insert", "delete", "byte"]))
+    k = data.draw(st.integers(0, len(raw)))
+    if op == "truncate":
+        raw = raw[:k]
+    elif op == "insert":
+        raw = (
+            raw[:k]
+            + data.draw(st.sampled_from([b",", b"}", b"]", b'"', b"\\", b"\xff", b"0", b"{"]))
+            + raw[k:]
+        )
+    elif op == "delete":
+        raw = raw[:k] + raw[k + 1 :]
+    else:
+        raw = raw[:k] + bytes([data.draw(st.integers(0, 255))]) + raw[k + 1 :]
+    _accepts_or_case_error(raw)
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_cases(), st.sampled_from(["readable", "compact"]))
+def test_random_cases_round_trip_through_json(case: Case, encoding: str) -> None:
+    text = json.dumps(case_to_dict(case, encoding), ensure_ascii=False)  # type: ignore[arg-type]
+    again = parse_case(text, "random.json")
+    assert_same_case(case, again)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(case=random_cases())
+def test_random_cases_round_trip_through_files(case: Case, tmp_path: Path) -> None:
+    from verifier.io import load_any, save_any
+
+    for suffix in (".json", ".npz"):
+        again = load_any(save_any(case, tmp_path / f"c{suffix}"))
+        assert_same_case(case, again)
