@@ -162,6 +162,11 @@ class LazyNames(Sequence[str]):
     def __len__(self) -> int:
         return len(self._codes)
 
+    @property
+    def codes(self) -> NDArray[Any]:
+        """The position code of every node, indexed by id."""
+        return self._codes
+
     @overload
     def __getitem__(self, i: int) -> str: ...
 

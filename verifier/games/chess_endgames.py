@@ -33,13 +33,15 @@ Examples
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, LazyNames, normal_case
 from verifier.model import Case
 
-__all__ = ["PIECES", "Geometry", "generate", "parse_name", "position_name"]
+__all__ = ["PIECES", "Geometry", "generate", "geometry", "parse_name", "position_name"]
 
 PIECES = {"KQK": "Q", "KRK": "R"}
 """The endgames and the letter of White's piece."""
@@ -121,14 +123,20 @@ class Geometry:
         return f"K{sq(wk)} {self.piece}{sq(wp)} k{sq(bk)} {'wb'[side]}"
 
 
+@cache
+def geometry(n: int, piece: str) -> Geometry:
+    """The move tables of an n x n board for ``piece`` (built once per board and piece)."""
+    return Geometry(n, piece)
+
+
 def position_name(endgame: str, n: int, code: int) -> str:
     """The readable name of a position code (see the module docstring)."""
-    return Geometry(n, PIECES[endgame]).name(code)
+    return geometry(n, PIECES[endgame]).name(code)
 
 
 def parse_name(endgame: str, n: int, name: str) -> int:
     """The code of a position name such as ``"Ka1 Qb2 kc4 w"`` (inverse of the names)."""
-    geo = Geometry(n, PIECES[endgame])
+    geo = geometry(n, PIECES[endgame])
     if name == "KK":
         return geo.kk_code
     parts = name.split()
@@ -148,7 +156,7 @@ def generate(endgame: str = "KQK", size: int = 8) -> Case:
     """The full ``KQK`` or ``KRK`` graph on a ``size`` x ``size`` board, both sides to move."""
     if endgame not in PIECES:
         raise ValueError(f"endgame must be one of {sorted(PIECES)}, got {endgame!r}")
-    geo = Geometry(size, PIECES[endgame])
+    geo = geometry(size, PIECES[endgame])
     N = geo.squares
     side, wk, wp, bk = (a.ravel() for a in np.indices((2, N, N, N)))
     legal = (wk != wp) & (wp != bk) & ~geo.near[wk, bk]
