@@ -258,9 +258,10 @@ def random_cases(
             kw["grundy"] = draw(st.dictionaries(nodes, grundy))
             kw["sums"] = {s.name: draw(grundy) for s in sums}
             kw["root_value"] = 3.0 if root is not None else None
-        expect = Expect(
-            **{k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in kw.items()}
-        )
+        frozen: dict[str, Any] = {
+            k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in kw.items()
+        }
+        expect = Expect(**frozen)
     return Case(
         graph=graph,
         id=draw(st.text(alphabet=NAME_ALPHABET, min_size=1, max_size=8)),
