@@ -68,13 +68,15 @@ def random_edges(
         dst = src + 1 + (rng.random(len(src)) * span).astype(np.int64)
     else:
         dst = rng.integers(0, n, len(src))
-        if not self_loops:
+        if not self_loops and n > 1:
             # a target uniform over the other n - 1 nodes
-            dst = rng.integers(0, n - 1, len(src)) if n > 1 else dst
+            dst = rng.integers(0, n - 1, len(src))
             dst += dst >= src
     keep = src != dst if (not self_loops or acyclic) else np.ones(len(src), dtype=np.bool_)
     key = np.sort(src[keep] * n + dst[keep])  # sorted by (src, dst) ...
-    key = key[np.concatenate([[True], key[1:] != key[:-1]])]  # ... repeats dropped
+    first = np.ones(len(key), dtype=np.bool_)
+    np.not_equal(key[1:], key[:-1], out=first[1:])
+    key = key[first]  # ... repeats dropped
     return key // n, key % n
 
 
