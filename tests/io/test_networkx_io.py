@@ -135,8 +135,26 @@ def test_graph_file_round_trip(name: str, suffix: str, tmp_path: Path) -> None:
 @given(case=random_cases(plain_names=True))
 def test_random_graph_files_round_trip(case: Case, tmp_path: Path) -> None:
     for suffix in (".graphml", ".gml"):
-        again = read_graph_file(write_graph_file(case, tmp_path / f"r{suffix}"))
+        try:
+            written = write_graph_file(case, tmp_path / f"r{suffix}")
+        except UsageError:  # a control character in the description: XML cannot hold it
+            assert suffix == ".graphml"
+            assert any(ord(c) < 32 for c in (case.source or "") + (case.description or ""))
+            continue
+        again = read_graph_file(written)
         assert_same_graph(case.graph, again.graph)
+
+        # XML reads every line break as "\n"
+        def eol(t: str | None) -> str | None:
+            if t is None or suffix == ".gml":
+                return t
+            return t.replace("\r\n", "\n").replace("\r", "\n")
+
+        assert (again.root, again.source, again.description) == (
+            case.root,
+            eol(case.source),
+            eol(case.description),
+        )
 
 
 def test_graphml_written_by_hand(tmp_path: Path) -> None:

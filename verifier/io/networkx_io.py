@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,8 @@ GRAPH_SUFFIXES = (".graphml", ".gml")
 _GRAPH_FIELDS = ("id", "source", "description", "root")
 _TRUE = {"true", "1", "yes"}
 _FALSE = {"false", "0", "no", ""}
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+"""Characters XML 1.0 (and so GraphML) cannot hold."""
 _LABEL_OF_VALUE = {1.0: "won", -1.0: "lost", 0.0: "draw"}
 
 
@@ -193,7 +196,10 @@ def read_graph_file(path: str | Path, semantics: Semantics | str | None = None) 
 
 def write_graph_file(case: Case, path: str | Path) -> Path:
     """Write a case's graph as GraphML or GML (by suffix), with ``semantics``, ``id``, ``root``,
-    ``source`` and ``description`` as graph attributes (``expect`` is not kept)."""
+    ``source`` and ``description`` as graph attributes (``expect`` is not kept).
+
+    ``UsageError`` if a name or text holds characters GraphML (XML) cannot store.
+    """
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in GRAPH_SUFFIXES:
@@ -206,6 +212,10 @@ def write_graph_file(case: Case, path: str | Path) -> Path:
     for key in ("source", "description"):
         if getattr(case, key) is not None:
             G.graph[key] = getattr(case, key)
+    if not gml:
+        for where, v in [("a name", x) for x in G.nodes] + list(G.graph.items()):
+            if isinstance(v, str) and _XML_INVALID.search(v):
+                raise UsageError(f"{p}: {where} has characters XML cannot hold: {v!r}")
     if gml:
         text = "\n".join(nx.generate_gml(G)) + "\n"
         return write_atomically(p, lambda f: f.write(text.encode("utf-8")), case.path)
