@@ -134,8 +134,13 @@ def run_verify(
             _err(err, msg)
             continue
         progress = (
-            Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                     console=err, transient=True)
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            )
             if show_bar
             else None
         )
@@ -194,8 +199,15 @@ def verify_cmd(
     Exit code: 0 verified, 1 refuted, 2 bad input, 3 inconclusive.
     """
     raise typer.Exit(
-        run_verify(paths, as_json=as_json, values=values, engine=engine, rlimit=rlimit,
-                   seed=seed, verbose=verbose)
+        run_verify(
+            paths,
+            as_json=as_json,
+            values=values,
+            engine=engine,
+            rlimit=rlimit,
+            seed=seed,
+            verbose=verbose,
+        )
     )
 
 

@@ -53,9 +53,7 @@ def _solver_dict(rep: CaseReport, r: SolverResult, values: bool) -> dict[str, An
         ids = np.flatnonzero(cov).tolist()
         d["values"] = {g.name(x): jsonable(_shown(r.view, r, x)) for x in ids}
         if r.remoteness is not None:
-            d["remoteness"] = {
-                g.name(x): int(r.remoteness[x]) for x in ids if r.remoteness[x] >= 0
-            }
+            d["remoteness"] = {g.name(x): int(r.remoteness[x]) for x in ids if r.remoteness[x] >= 0}
         if r.move is not None:
             d["moves"] = {g.name(x): g.name(int(r.move[x])) for x in ids if r.move[x] >= 0}
     d["work"] = jsonable(dict(r.work))
@@ -130,8 +128,9 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     t.add_column("detail", overflow="fold")
     for run in rep.solvers:
         if run.result is not None:
-            t.add_row(f"  {run.name}", "ran", f"{run.result.seconds:.3f}",
-                      _fmt_work(run.result.work))
+            t.add_row(
+                f"  {run.name}", "ran", f"{run.result.seconds:.3f}", _fmt_work(run.result.work)
+            )
         elif verbose or (run.skipped or "").startswith("crashed"):
             t.add_row(f"  {run.name}", "skipped", "", run.skipped or "")
     for c in rep.checks:
