@@ -20,8 +20,6 @@ a flag per node set when its frame is pushed and cleared when it is popped.
 
 from __future__ import annotations
 
-import numpy as np
-
 from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.results import View

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
