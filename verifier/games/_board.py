@@ -133,12 +133,14 @@ def normal_case(
 
     Labels given on nodes that turn out to have moves are dropped (NaN), so a generator may
     label positions by their board alone (e.g. a full board is a draw) without caring whether
-    a move is left.
+    a move is left; terminals without a label get the default, lost (-1).
     """
     s = np.asarray(src, dtype=np.int64)
     n = names if isinstance(names, int) else len(names)
     val = np.array(value, dtype=np.float64)
-    val[np.bincount(s, minlength=n) > 0] = np.nan
+    inner = np.bincount(s, minlength=n) > 0
+    val[inner] = np.nan
+    val[~inner & np.isnan(val)] = LOST  # the default label, written out as the loader does
     lazy = isinstance(names, LazyNames)
     graph = GameGraph.from_edges(
         n if lazy else names, s, dst, semantics=Semantics.NORMAL, value=val

@@ -173,7 +173,7 @@ def generate(symmetry: bool = False) -> Case:
     """The L-game graph on all legal positions (``symmetry``: up to the board's symmetries)."""
     if symmetry:
         roots = sorted({canonical(p) for p in all_positions()})
-        positions, src, dst = explore(roots, lambda p: {canonical(y) for y in moves(p)})
+        positions, src, dst = explore(roots, lambda p: [canonical(y) for y in moves(p)])
         root = positions.index(canonical(START))
     else:
         positions, src, dst = explore(list(all_positions()), moves)

@@ -104,7 +104,7 @@ def orbit_sizes(names: Sequence[str]) -> NDArray[np.int64]:
 def generate(symmetry: bool = False) -> Case:
     """The tic-tac-toe game graph from the empty board (``symmetry``: up to the 8 symmetries)."""
     if symmetry:
-        boards, src, dst = explore([EMPTY], lambda b: {canonical(y) for y in moves(b)})
+        boards, src, dst = explore([EMPTY], lambda b: [canonical(y) for y in moves(b)])
     else:
         boards, src, dst = explore([EMPTY], moves)
     value = [terminal_value(b) if is_terminal(b) else np.nan for b in boards]
