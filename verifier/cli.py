@@ -39,6 +39,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _group() -> None:
+    """Solve finite two-player game graphs several ways and prove the answers with Z3."""
+
+
 class Engine(StrEnum):
     auto = "auto"
     reference = "reference"
