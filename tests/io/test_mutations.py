@@ -148,7 +148,7 @@ def _accepts_or_case_error(text: str | bytes) -> None:
         assert_same_case(case, again)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(VALID)), st.data())
 def test_mutated_cases_load_or_raise_case_error(name: str, data: st.DataObject) -> None:
     doc: Any = copy.deepcopy(VALID[name])

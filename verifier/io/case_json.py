@@ -235,7 +235,7 @@ def _check_names(names: Sequence[str], file: str) -> None:
 
 def _int_array(items: list[int], where: tuple[PathPart, ...], file: str) -> NDArray[np.int64]:
     try:
-        return np.array(items, dtype=np.int64)
+        return np.fromiter(items, dtype=np.int64, count=len(items))
     except OverflowError:
         k = next(k for k, v in enumerate(items) if not -(2**63) <= v < 2**63)
         fail(file, (*where, k), f"integer out of range (got {items[k]})")
