@@ -70,10 +70,13 @@ def test_agrees_with_reference(g: GameGraph) -> None:
     _same(g)
 
 
-@pytest.mark.parametrize("scalar", [0, 10**9])
-def test_scalar_and_numpy_steps_agree(monkeypatch: pytest.MonkeyPatch, scalar: int) -> None:
+@pytest.mark.parametrize(("scalar", "scan"), [(0, 0), (0, 10**9), (10**9, 0)])
+def test_scalar_and_numpy_steps_agree(
+    monkeypatch: pytest.MonkeyPatch, scalar: int, scan: int
+) -> None:
     monkeypatch.setattr(frontier, "SCALAR_FRONTIER", scalar)
     monkeypatch.setattr(frontier, "CHUNK_EDGES", 3)
+    monkeypatch.setattr(frontier, "SCAN_FACTOR", scan)  # 0: de-duplicate hits; huge: scan
     rng = np.random.default_rng(11)
     for _ in range(150):
         _same(random_graph(rng, Semantics.REACHABILITY, 25))

@@ -84,10 +84,13 @@ def test_agrees_with_def_4_1_and_references(g: GameGraph) -> None:
     assert s == kars_levels(g).value.tolist()
 
 
-@pytest.mark.parametrize("scalar", [0, 10**9])
-def test_scalar_and_numpy_steps_agree(monkeypatch: pytest.MonkeyPatch, scalar: int) -> None:
+@pytest.mark.parametrize(("scalar", "scan"), [(0, 0), (0, 10**9), (10**9, 0)])
+def test_scalar_and_numpy_steps_agree(
+    monkeypatch: pytest.MonkeyPatch, scalar: int, scan: int
+) -> None:
     monkeypatch.setattr(frontier, "SCALAR_FRONTIER", scalar)
     monkeypatch.setattr(frontier, "CHUNK_EDGES", 3)
+    monkeypatch.setattr(frontier, "SCAN_FACTOR", scan)  # 0: de-duplicate hits; huge: scan
     rng = np.random.default_rng(5)
     for _ in range(150):
         g = random_graph(rng, Semantics.MINIMAX, 25)

@@ -42,6 +42,7 @@ __all__ = [
     "CHUNK_EDGES",
     "NEVER",
     "SCALAR_FRONTIER",
+    "SCAN_FACTOR",
     "Csr",
     "Propagation",
     "edge_chunks",
@@ -61,6 +62,11 @@ NEVER = 127
 
 SCALAR_FRONTIER = 16
 """Frontiers of at most this many nodes are processed by the scalar loop."""
+
+SCAN_FACTOR = 8
+"""A layer gathering at least ``n / SCAN_FACTOR`` edges finds its joined nodes by one scan of
+the layer array (O(n), sequential) instead of de-duplicating each chunk's hits; such layers
+are at most ``SCAN_FACTOR * m / n`` in number, so the scans cost O(m) in all."""
 
 CHUNK_EDGES = 1 << 21
 """Largest number of edges gathered at once (bounds the temporaries to a few tens of MB)."""
@@ -146,8 +152,9 @@ def gather(csr: Csr, nodes: Index) -> tuple[NDArray[np.int64] | NDArray[np.int32
     if total == 0:
         return csr.idx[:0], counts
     # position of each gathered entry: starts[i] + (0, 1, ..., counts[i] - 1)
-    shift = starts - (np.cumsum(counts) - counts)
-    pos = np.arange(total, dtype=np.int64)
+    dt = _index_dtype(int(csr.ptr[-1]))
+    shift = (starts - (np.cumsum(counts) - counts)).astype(dt)
+    pos: NDArray[Any] = np.arange(total, dtype=dt)
     pos += np.repeat(shift, counts)
     return csr.idx[pos], counts
 
@@ -179,15 +186,14 @@ def first_match_per_source(succ: Csr, want: NDArray[Any], code: NDArray[Any]) ->
         if a == b:
             continue
         dst = succ.idx[a:b]
-        hits = np.flatnonzero(code[dst] == np.repeat(want[u:v], deg[u:v]))
-        if len(hits) == 0:
-            continue
-        row_start = succ.ptr[u:v] - a
-        j = np.searchsorted(hits, row_start)  # first hit at or after the row's start
-        j_ok = np.minimum(j, len(hits) - 1)
-        found = (j < len(hits)) & (hits[j_ok] < succ.ptr[u + 1 : v + 1] - a)
-        rows = np.flatnonzero(found)
-        move[u + rows] = dst[hits[j_ok[rows]]]
+        eq = code[dst] == np.repeat(want[u:v], deg[u:v])
+        # first matching position of each non-empty row: min over the row of (pos if eq else b-a)
+        span = np.int32(b - a) if b - a < 2**31 - 1 else np.int64(b - a)
+        pos = np.where(eq, np.arange(b - a, dtype=span.dtype), span)
+        rows = np.flatnonzero(deg[u:v])
+        first = np.minimum.reduceat(pos, succ.ptr[u:v][rows] - a)
+        ok = first < span
+        move[u + rows[ok]] = dst[first[ok]]
     return move
 
 
@@ -235,7 +241,7 @@ class Propagation:
         self.scalar_rounds = 0
         self.edges = 0
         """Predecessor edges gathered."""
-        self._stamp = np.zeros(n, dtype=np.int64)
+        self._stamp = np.zeros(n, dtype=np.int32)
 
     # ---------------------------------------------------------------- public
     def run(
@@ -269,53 +275,86 @@ class Propagation:
         return out
 
     # ---------------------------------------------------------------- one layer
-    def _unique(self, x: Index) -> Index:
-        """The distinct entries of ``x`` in O(len(x)) (no sort), order of first stamp."""
+    def _unique(self, x: NDArray[Any]) -> Index:
+        """The distinct entries of ``x`` in O(len(x)) (no sort): one survivor per value."""
         if len(x) <= 1:
-            return x
-        pos = np.arange(len(x), dtype=np.int64)
+            return x.astype(np.int64)
+        pos = np.arange(len(x), dtype=np.int32)
         self._stamp[x] = pos
-        out: Index = x[self._stamp[x] == pos]
+        out: Index = x[self._stamp[x] == pos].astype(np.int64)
         return out
 
     def _step_numpy(self, frontier: Index, nxt: int) -> Index:
-        joined: list[Index] = []
-        layer, signal, count = self.layer, self.signal, self.count
-        for part in self._chunks(frontier):
-            p, cnt = gather(self.pred, part)
-            if len(p) == 0:
-                continue
-            self.edges += len(p)
-            s = np.repeat(signal[part], cnt)
-            open_ = layer[p] < 0
-            p, s = p[open_], s[open_]
-            hit: NDArray[np.bool_] = np.equal(
-                self._or_c if self._or_arr is None else self._or_arr[p], s
-            )
-            if hit.any():  # one suffices: join at once
-                new = self._unique(p[hit].astype(np.int64))
-                layer[new] = nxt
-                signal[new] = self.or_emit
-                joined.append(new)
-                keep = ~hit & (layer[p] < 0)
-                p, s = p[keep], s[keep]
-            hit = np.equal(self._and_c if self._and_arr is None else self._and_arr[p], s)
-            if hit.any():  # all are needed: count down
-                q = p[hit]
-                np.subtract.at(count, q, _ONE)  # np.int32 one: the fast path of ufunc.at
-                z = q[count[q] == 0]
-                if len(z):
-                    new = self._unique(z.astype(np.int64))
-                    layer[new] = nxt
-                    signal[new] = self.and_emit
-                    joined.append(new)
+        """One layer for a large frontier: gathers per signal, so that a constant trigger
+        decides a whole gather at once (no per-edge signal array)."""
+        joined: list[Index] | None = []
+        ptr = self.pred.ptr
+        total = int(ptr[frontier + 1].sum() - ptr[frontier].sum())
+        if total * SCAN_FACTOR >= len(self.layer):
+            # a big layer: skip per-chunk de-duplication, scan the layer array once at the end
+            joined = None
+        sig = self.signal[frontier]
+        values = np.unique(sig)
+        for sigma in values.tolist():
+            part_all = frontier if len(values) == 1 else frontier[sig == sigma]
+            for part in self._chunks(part_all, total):
+                p, _ = gather(self.pred, part)
+                self.edges += len(p)
+                p = p[self.layer[p] < 0]
+                if len(p) == 0:
+                    continue
+                p = self._join_or(p, sigma, nxt, joined)
+                if len(p):
+                    self._count_down(p, sigma, nxt, joined)
+        if joined is None:
+            return np.flatnonzero(self.layer == nxt)
         if not joined:
             return np.zeros(0, dtype=np.int64)
         return np.concatenate(joined)
 
-    def _chunks(self, frontier: Index) -> Iterator[Index]:
-        ptr = self.pred.ptr
-        total = int(ptr[frontier + 1].sum() - ptr[frontier].sum())
+    def _join_or(
+        self, p: NDArray[Any], sigma: int, nxt: int, joined: list[Index] | None
+    ) -> NDArray[Any]:
+        """Open predecessors ``p`` of nodes with signal ``sigma``: those whose OR trigger is
+        ``sigma`` join now; returns the others."""
+        if self._or_arr is None:
+            if self._or_c != sigma:
+                return p
+            hit, rest = p, p[:0]
+        else:
+            m = self._or_arr[p] == sigma
+            if not m.any():
+                return p
+            hit, rest = p[m], p[~m]
+        self.layer[hit] = nxt
+        self.signal[hit] = self.or_emit
+        if joined is not None:
+            joined.append(self._unique(hit))
+        return rest
+
+    def _count_down(
+        self, p: NDArray[Any], sigma: int, nxt: int, joined: list[Index] | None
+    ) -> None:
+        """Open predecessors ``p`` whose AND trigger is ``sigma`` count down; at zero they join."""
+        if self._and_arr is None:
+            if self._and_c != sigma:
+                return
+            q = p
+        else:
+            q = p[self._and_arr[p] == sigma]
+        if len(q) == 0:
+            return
+        np.subtract.at(self.count, q, _ONE)  # np.int32 one: the fast path of ufunc.at
+        z = q[self.count[q] == 0]
+        if len(z):
+            self.layer[z] = nxt
+            self.signal[z] = self.and_emit
+            if joined is not None:
+                joined.append(self._unique(z))
+
+    def _chunks(self, frontier: Index, total: int) -> Iterator[Index]:
+        """Pieces of ``frontier`` with about ``CHUNK_EDGES`` predecessor edges each
+        (``total`` bounds the frontier's edges)."""
         if total <= CHUNK_EDGES:
             yield frontier
             return

@@ -71,7 +71,7 @@ def terminal_labels(g: GameGraph) -> NDArray[np.int8]:
 
 def move_keys(
     label: NDArray[np.int8], rem: NDArray[np.int32], terminal: NDArray[np.bool_]
-) -> tuple[IntArray, IntArray]:
+) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
     """``(want, code)`` for ``first_match_per_source``: the optimal successor ``y`` of ``x``.
 
     ``code[y] = 2 rem[y] + [y lost]`` on decided nodes and -2 on unknown ones. A won ``x``
@@ -79,9 +79,9 @@ def move_keys(
     a won one one layer down (its greatest-remoteness successor), an unknown inner ``x`` an
     unknown one; terminals want -3, which no code takes.
     """
-    r = rem.astype(np.int64)
-    code = 2 * r + (label == LOST)
-    want = np.where(label == WON, 2 * r - 1, 2 * r - 2)
+    r = rem.astype(np.int32)
+    code = (2 * r + (label == LOST)).astype(np.int32)
+    want = np.where(label == WON, 2 * r - 1, 2 * r - 2).astype(np.int32)
     want[label == UNKNOWN] = -2
     want[terminal] = -3
     return want, code
