@@ -61,7 +61,7 @@ def test_kars_figure_1(client: Any, b: float, d: float, a_val: float, c_val: flo
 def test_random_small_graphs(client: Any, sem: Semantics) -> None:
     # seeded, not hypothesis: the cluster's threads use ``random`` while hypothesis would draw
     # (the hypothesis property tests of the same programs are in test_programs.py)
-    for seed in range(20):
+    for seed in range(12):
         n = 1 + seed % 12
         check_against_reference(random_graph(sem, n, seed), client, 1 + seed % 4)
 
@@ -69,6 +69,18 @@ def test_random_small_graphs(client: Any, sem: Semantics) -> None:
 @pytest.mark.parametrize("sem", SEMANTICS)
 def test_random_graph_of_100k_nodes(client: Any, sem: Semantics) -> None:
     check_against_reference(random_graph(sem, 100_000, seed=2026), client, 4, large=True)
+
+
+@pytest.mark.parametrize(("routing", "lookahead"), [("pick", 0), ("direct", 0), ("direct", 3)])
+def test_routing_modes(client: Any, routing: str, lookahead: int) -> None:
+    from verifier.distributed.dask_backend import DaskEngine
+
+    g = random_graph(Semantics.MINIMAX, 500, seed=11)
+    engine = DaskEngine(client, routing=routing, lookahead=lookahead)
+    r = solve_distributed(g, engine=engine, partitions=3)
+    want_values, want_rem = reference(g)
+    assert np.array_equal(r.values, want_values)
+    assert r.remoteness is not None and np.array_equal(r.remoteness, want_rem)
 
 
 def test_parquet_in_and_out(client: Any, tmp_path: Path) -> None:

@@ -10,10 +10,16 @@ Placement and data movement:
   place, so a superstep costs work proportional to its frontier, never a copy of the partition.
   This is Kars' processor with its variable S; like a Dask actor it is not resilient: if a worker
   dies mid-run the run fails (``RuntimeError``) and has to be restarted.
-- Per superstep the driver submits, per destination partition ``q``, one *pick* task per
-  non-empty batch addressed to ``q`` (Dask moves the batch between workers) and one *step* task
-  on ``q``'s worker; then it gathers the tiny ``(changed, batch sizes)`` records. So a superstep
-  is ``P`` step tasks, at most ``P * P`` pick tasks (only the non-empty ones) and one round trip.
+- Per superstep the driver submits one *step* task per partition ``q`` on ``q``'s worker and
+  one *info* task per partition that returns the tiny ``(changed, batch sizes)`` record the
+  driver gathers to detect stability. Routing of the batches: ``direct`` (default up to
+  ``DIRECT_LIMIT`` partitions) hands the step task of ``q`` the whole outputs of the senders and
+  it reads the batches addressed to it (``2P`` tasks per superstep, but every output travels to
+  every receiver); ``pick`` adds one task per non-empty batch, run on the sender's worker, so
+  only the batch travels (up to ``P * P`` more tasks).
+- With ``direct`` routing the driver keeps ``lookahead`` supersteps in flight: superstep k + 1
+  is submitted before the driver has seen the counts of superstep k. Supersteps submitted after
+  the quiet one receive empty inboxes and change nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +47,13 @@ from verifier.distributed.superstep import (
 )
 
 __all__ = ["DaskEngine"]
+
+DIRECT_LIMIT = 4
+"""Up to this many partitions ``auto`` routing sends whole outputs (fewer tasks per superstep);
+above it, each batch is cut out on its sender's worker (less traffic, ``P * P`` small tasks)."""
+
+Info = list[tuple[int, tuple[int, ...]]]
+"""Per partition: nodes changed in a superstep, and the sizes of its outgoing batches."""
 
 # ---------------------------------------------------------------------- worker side
 _STATES: dict[str, tuple[ProgramState, PartitionData]] = {}
@@ -71,6 +85,10 @@ def _pick(out: StepOutput, q: int) -> Messages:
     return out.batches[q]
 
 
+def _step_direct(run: str, q: int, superstep: int, parts: int, *outs: StepOutput) -> StepOutput:
+    return _step(run, q, superstep, parts, *(o.batches[q] for o in outs))
+
+
 def _info(out: StepOutput) -> tuple[int, tuple[int, ...]]:
     return out.changed, tuple(len(b) for b in out.batches)
 
@@ -100,10 +118,22 @@ class DaskEngine:
     large for the driver's memory).
     """
 
-    def __init__(self, client: Client, *, out: Path | None = None, collect: bool = True) -> None:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        out: Path | None = None,
+        collect: bool = True,
+        routing: str = "auto",
+        lookahead: int = 1,
+    ) -> None:
+        if routing not in ("auto", "direct", "pick"):
+            raise ValueError(f"routing must be 'auto', 'direct' or 'pick', got {routing!r}")
         self.client = client
         self.out = out
         self.collect = collect
+        self.routing = routing
+        self.lookahead = max(0, lookahead)
 
     def _workers(self) -> list[str]:
         workers = sorted(self.client.scheduler_info()["workers"])
@@ -117,6 +147,11 @@ class DaskEngine:
         workers = self._workers()
         where = [workers[i % len(workers)] for i in range(p_count)]
         run = f"{parts[0].semantics.value}-{uuid.uuid4().hex[:12]}"
+        routing = self.routing
+        if routing == "auto":
+            routing = "direct" if p_count <= DIRECT_LIMIT else "pick"
+        # picks of unknown size would all have to be submitted: no lookahead with picks
+        lookahead = self.lookahead if routing == "direct" else 0
 
         def submit(fn: Any, *args: Any, key: str, on: int) -> Future[Any]:
             fut: Future[Any] = c.submit(
@@ -124,42 +159,58 @@ class DaskEngine:
             )
             return fut
 
+        def superstep(k: int, outs: list[Future[Any]], sizes: Info | None) -> list[Future[Any]]:
+            """Submit superstep ``k`` fed by the outputs of superstep ``k - 1``."""
+            new: list[Future[Any]] = []
+            for q in range(p_count):
+                senders = [p for p in range(p_count) if sizes is None or sizes[p][1][q]]
+                if routing == "pick":  # cut the batch out on the sender's worker
+                    inputs = [
+                        submit(_pick, outs[p], q, key=f"pick-{run}-{k}-{p}-{q}", on=p)
+                        for p in senders
+                    ]
+                    fn: Any = _step
+                else:  # the receiver reads its batch from each sender's whole output
+                    inputs, fn = [outs[p] for p in senders], _step_direct
+                new.append(submit(fn, run, q, k, p_count, *inputs, key=f"step-{run}-{k}-{q}", on=q))
+            return new
+
+        def infos(k: int, outs: list[Future[Any]]) -> list[Future[Any]]:
+            return [submit(_info, o, key=f"info-{run}-{k}-{i}", on=i) for i, o in enumerate(outs)]
+
         t0 = time.perf_counter()
         data = [c.scatter(part, workers=[where[i]], hash=False) for i, part in enumerate(parts)]
         outs = [
             submit(_start, run, data[i], p_count, key=f"start-{run}-{i}", on=i)
             for i in range(p_count)
         ]
-
-        def infos(step: int) -> list[tuple[int, tuple[int, ...]]]:
-            return c.gather(  # type: ignore[no-any-return]
-                [submit(_info, o, key=f"info-{run}-{step}-{i}", on=i) for i, o in enumerate(outs)]
-            )
-
+        # supersteps in flight: (k, info futures); later ones are submitted before the driver
+        # knows whether k changed anything (if not, they run on empty inboxes and change nothing)
+        pending: deque[tuple[int, list[Future[Any]]]] = deque([(0, infos(0, outs))])
+        changed: list[int] = []
+        seconds: list[float] = []
+        messages = 0
         try:
-            info = infos(0)
-            changed = [sum(ch for ch, _ in info)]
-            messages = sum(sum(sizes) for _, sizes in info)
-            seconds = [time.perf_counter() - t0]
-            k = 0
-            while changed[-1]:
-                k += 1
-                t0 = time.perf_counter()
-                new: list[Future[Any]] = []
-                for q in range(p_count):
-                    picks = [
-                        submit(_pick, outs[p], q, key=f"pick-{run}-{k}-{p}-{q}", on=q)
-                        for p in range(p_count)
-                        if info[p][1][q]
-                    ]
-                    new.append(
-                        submit(_step, run, q, k, p_count, *picks, key=f"step-{run}-{k}-{q}", on=q)
-                    )
-                outs = new
-                info = infos(k)
+            submitted = 0
+            while True:
+                k, fut = pending.popleft()
+                info: Info = c.gather(fut)
                 changed.append(sum(ch for ch, _ in info))
                 messages += sum(sum(sizes) for _, sizes in info)
-                seconds.append(time.perf_counter() - t0)
+                now = time.perf_counter()
+                seconds.append(now - t0)
+                t0 = now
+                if changed[-1] == 0:
+                    break
+                while submitted < k + 1 + lookahead:
+                    submitted += 1
+                    known = info if submitted == k + 1 else None
+                    outs = superstep(submitted, outs, known)
+                    pending.append((submitted, infos(submitted, outs)))
+            for k, fut in pending:  # let the speculative supersteps finish: they are no-ops
+                if any(ch for ch, _ in c.gather(fut)):
+                    raise RuntimeError(f"superstep {k} changed values after a quiet superstep")
+            outs.clear()
             out_dir = None if self.out is None else str(self.out)
             finals = c.gather(
                 [

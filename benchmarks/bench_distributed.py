@@ -1,0 +1,104 @@
+"""Time per superstep and scaling of the Dask engine on a LocalCluster.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_distributed.py [--sizes 10000 100000 1000000]
+        [--workers 2] [--partitions P] [--chain 300] [--scheduler ADDR]
+
+Prints a Markdown table per algorithm: graph size, supersteps, messages, seconds per superstep
+(mean and median), total seconds of the run (cluster start-up excluded), and for comparison the
+same run on the in-process ``LocalEngine``. ``--chain N`` adds a path of N positions (N
+supersteps of one node each): its seconds per superstep are the engine's fixed cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from verifier.distributed import LocalEngine, partition_graph, solve_distributed
+from verifier.model import GameGraph, Semantics
+
+
+def random_graph(sem: Semantics, n: int, seed: int = 1) -> GameGraph:
+    """Random moves (mean out-degree 2, 15% extra terminals): cycles, self-loops, dead ends."""
+    rng = np.random.default_rng(seed)
+    deg = rng.poisson(2.0, n)
+    deg[rng.random(n) < 0.15] = 0
+    src = np.repeat(np.arange(n), deg)
+    key = np.unique(src * n + rng.integers(0, n, len(src)))
+    src, dst = key // n, key % n
+    out = np.bincount(src, minlength=n)
+    owner = np.where(out > 0, rng.integers(0, 2, n), -1).astype(np.int8)
+    value = np.full(n, np.nan)
+    target = np.zeros(n, dtype=np.bool_)
+    if sem is Semantics.MINIMAX:
+        value[out == 0] = rng.integers(-3, 4, int((out == 0).sum()))
+    elif sem is Semantics.NORMAL:
+        owner[:] = -1
+    else:
+        target = rng.random(n) < 0.1
+    return GameGraph.from_edges(n, src, dst, semantics=sem, owner=owner, value=value, target=target)
+
+
+def chain(n: int) -> GameGraph:
+    """0 -> 1 -> ... -> n-1 (lost terminal): retrograde needs n supersteps, one node each."""
+    return GameGraph.from_edges(n, np.arange(n - 1), np.arange(1, n), semantics=Semantics.NORMAL)
+
+
+def row(label: str, g: GameGraph, client: Any, parts: int) -> str:
+    r = solve_distributed(g, client=client, partitions=parts)
+    per = r.step_seconds[1:] or r.step_seconds
+    t0 = time.perf_counter()
+    LocalEngine().run(partition_graph(g, parts))
+    local = time.perf_counter() - t0
+    return (
+        f"| {label} | {g.n:,} | {g.m:,} | {r.supersteps} | {r.messages:,} | "
+        f"{1000 * statistics.mean(per):.1f} | {1000 * statistics.median(per):.1f} | "
+        f"{r.seconds:.2f} | {local:.2f} |"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--partitions", type=int)
+    ap.add_argument("--chain", type=int, default=300)
+    ap.add_argument("--scheduler")
+    args = ap.parse_args()
+    from distributed import Client, LocalCluster
+
+    t0 = time.perf_counter()
+    if args.scheduler:
+        client = Client(args.scheduler)
+    else:
+        cluster = LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+        client = Client(cluster)
+    print(f"cluster start-up: {time.perf_counter() - t0:.1f} s, {args.workers} workers\n")
+    parts = args.partitions or args.workers
+    print(
+        "| graph | nodes | moves | supersteps | messages | ms/superstep (mean) "
+        "| ms/superstep (median) | total s (dask) | total s (in-process) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    if args.chain:
+        print(row("chain (normal)", chain(args.chain), client, parts), flush=True)
+    for sem in (Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY):
+        for n in args.sizes:
+            print(row(f"random {sem.value}", random_graph(sem, n), client, parts), flush=True)
+    client.close()
+
+
+if __name__ == "__main__":
+    main()
