@@ -20,6 +20,8 @@ a flag per node set when its frame is pushed and cleared when it is popped.
 
 from __future__ import annotations
 
+import sys
+
 from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.results import View
@@ -64,8 +66,10 @@ def kars_dfs_all(g: GameGraph, *, max_visits: int | None = None) -> RootScores:
 
 def _search(v: MinimaxView, root: int, budget: int | None) -> RootScore:
     ptr, idx, is_max, is_leaf, t = v.ptr, v.idx, v.is_max, v.is_leaf, v.t
-    limit = -1 if budget is None else budget
+    limit = sys.maxsize if budget is None else budget
     visits = 1  # the call s r
+    if visits > limit:
+        raise VisitBudgetExceeded(root, limit)
     if is_leaf[root]:
         return RootScore(t[root], visits)
     marked = [False] * v.n
@@ -79,7 +83,7 @@ def _search(v: MinimaxView, root: int, budget: int | None) -> RootScore:
             cursor[-1] = pos + 1
             q = idx[pos]
             visits += 1  # the call s q
-            if visits == limit + 1:
+            if visits > limit:
                 raise VisitBudgetExceeded(root, limit)
             if marked[q]:  # a back link: q is on the current path
                 val = 0.0

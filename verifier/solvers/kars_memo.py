@@ -22,6 +22,7 @@ then does (return (0, {p}) on the path, hand back a memo, or evaluate). This is 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from verifier.model import Case, GameGraph, Semantics, SolverResult
@@ -104,7 +105,7 @@ def kars_memo_all(
 def _search(v: MinimaxView, root: int, memo: MemoTable, budget: int | None) -> RootScore:
     ptr, idx, is_max, is_leaf, t = v.ptr, v.idx, v.is_max, v.is_leaf, v.t
     memo_val, memo_deps = memo.value, memo.deps
-    limit = -1 if budget is None else budget
+    limit = sys.maxsize if budget is None else budget
     on_path = [False] * v.n  # the list l, as marks
     # The current path as parallel stacks: node, next edge, best value so far, union of deps.
     path: list[int] = []
@@ -116,7 +117,7 @@ def _search(v: MinimaxView, root: int, memo: MemoTable, budget: int | None) -> R
     while True:
         # ---- the call c l q (l = path)
         visits += 1
-        if visits == limit + 1:
+        if visits > limit:
             raise VisitBudgetExceeded(root, limit)
         d = memo_deps[q]
         returned = True  # False when the call descends into q's successors
