@@ -48,25 +48,23 @@ class EngineGrundy:
 def mex_rows(values: IntArray, counts: IntArray) -> IntArray:
     """The mex of each row of a ragged array (``values`` concatenated, ``counts`` per row).
 
-    Values at or above a row's length cannot change its mex, so they are clipped to it; each
-    row's distinct values are then sorted with one ``np.unique`` of ``row * D + value`` and the
-    mex is the first rank whose value differs from the rank (or the number of distinct values).
+    No sort: row ``i`` gets ``counts[i] + 1`` slots of a flat Boolean array, the values below
+    ``counts[i]`` mark theirs (larger values cannot change the mex), and the mex is the first
+    unmarked slot, found for all rows at once with ``np.minimum.reduceat``. The last slot of a
+    row is never marked, so every row has one. O(len(values) + len(counts)).
     """
     rows = len(counts)
     if rows == 0:
         return np.zeros(0, dtype=np.int64)
-    row = np.repeat(np.arange(rows, dtype=np.int64), counts)
-    v = np.minimum(values.astype(np.int64), np.repeat(counts, counts))
-    width = int(counts.max()) + 1
-    keys = np.unique(row * width + v)
-    r = keys // width
-    val = keys - r * width
-    distinct = np.bincount(r, minlength=rows).astype(np.int64)
-    start = np.cumsum(distinct) - distinct
-    rank = np.arange(len(keys), dtype=np.int64) - start[r]
-    mex = distinct.copy()  # 0 .. distinct-1 all present unless a gap shows below
-    gap = val != rank
-    np.minimum.at(mex, r[gap], rank[gap])
+    width = counts.astype(np.int64) + 1
+    start = np.cumsum(width) - width
+    total = int(start[-1] + width[-1])
+    v = values.astype(np.int64)
+    small = v < np.repeat(counts, counts)
+    present = np.zeros(total, dtype=np.bool_)
+    present[(np.repeat(start, counts) + v)[small]] = True
+    slot = np.where(present, total, np.arange(total, dtype=np.int64))
+    mex: IntArray = np.minimum.reduceat(slot, start) - start
     return mex
 
 

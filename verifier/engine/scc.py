@@ -79,7 +79,9 @@ def condensation(g: GameGraph) -> Condensation:
     cyclic[label[node_src[node_src == s.idx]]] = True  # self-loops
     loop = src == dst
     del node_src
-    keys = np.unique(src[~loop] * k + dst[~loop])
+    keys = np.sort(src[~loop] * k + dst[~loop])
+    if len(keys):
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]  # distinct edges
     csrc, cdst = keys // k, keys % k
     succ = _csr(csrc, cdst, k)
     pred = _csr(cdst, csrc, k)
