@@ -14,7 +14,8 @@ they are a certificate that a reader can check node by node, in time linear in t
   the moves the winner's rank strictly decreases (so the win is reached), the loser cannot
   escape, a draw strategy never lets the value drop below 0 (Max) or rise above 0 (Min).
 
-Each function returns ``None`` when the certificate holds, else a ``Violation`` naming a node.
+Each ``check_*`` returns ``None`` when the certificate holds, else a ``Violation`` naming a node;
+the ``iter_*`` generators yield every violation (the node at fault among its neighbours).
 The graph is read through its CSR lists only (``succ_ptr``, ``succ_idx``, ``owner``, ...).
 
 >>> from verifier.model import GameGraph, Semantics
@@ -29,19 +30,26 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from verifier.model.graph import GameGraph
 from verifier.model.semantics import MAX, MIN
 
 __all__ = [
+    "CHECKS",
     "Violation",
     "check_attractor",
     "check_strategy_minimax",
     "check_strategy_normal",
     "check_strategy_region",
     "check_won_lost",
+    "first",
+    "iter_attractor",
+    "iter_strategy_minimax",
+    "iter_strategy_normal",
+    "iter_strategy_region",
+    "iter_won_lost",
 ]
 
 WON, LOST, UNKNOWN = 1, -1, 0
@@ -70,9 +78,9 @@ def _terminal_label(g: GameGraph, i: int) -> int:
     return LOST if math.isnan(v) else int(v)
 
 
-def check_won_lost(
+def iter_won_lost(
     g: GameGraph, labels: Sequence[int], ranks: Sequence[int] | None
-) -> Violation | None:
+) -> Iterator[Violation]:
     """Labels (+1 won / -1 lost / 0 unknown) with remoteness form a retrograde certificate."""
     succ = _lists(g)
     lab = [int(x) for x in labels]
@@ -82,37 +90,46 @@ def check_won_lost(
         if not ys:
             t = _terminal_label(g, x)
             if lab[x] != t:
-                return _bad(g, x, f"terminal labelled {lab[x]} but its label is {t}")
+                yield _bad(g, x, f"terminal labelled {lab[x]} but its label is {t}")
+                continue
             if rk is not None and rk[x] != (0 if t != UNKNOWN else -1):
-                return _bad(g, x, f"terminal has rank {rk[x]}")
+                yield _bad(g, x, f"terminal has rank {rk[x]}")
+                continue
             continue
         lost = [y for y in ys if lab[y] == LOST]
         all_won = all(lab[y] == WON for y in ys)
         if lab[x] == WON:
             if not lost:
-                return _bad(g, x, "won but no successor is lost")
+                yield _bad(g, x, "won but no successor is lost")
+                continue
             if rk is not None and rk[x] != 1 + min(rk[y] for y in lost):
-                return _bad(g, x, f"won with rank {rk[x]}, not 1 + least rank of a lost move")
+                yield _bad(g, x, f"won with rank {rk[x]}, not 1 + least rank of a lost move")
+                continue
         elif lab[x] == LOST:
             if not all_won:
-                return _bad(g, x, "lost but some successor is not won")
+                yield _bad(g, x, "lost but some successor is not won")
+                continue
             if rk is not None and rk[x] != 1 + max(rk[y] for y in ys):
-                return _bad(g, x, f"lost with rank {rk[x]}, not 1 + greatest successor rank")
+                yield _bad(g, x, f"lost with rank {rk[x]}, not 1 + greatest successor rank")
+                continue
         elif lab[x] == UNKNOWN:
             if lost or all_won:
-                return _bad(g, x, "unknown but the rules label it (not maximal)")
+                yield _bad(g, x, "unknown but the rules label it (not maximal)")
+                continue
             if rk is not None and rk[x] != -1:
-                return _bad(g, x, f"unknown with rank {rk[x]}")
+                yield _bad(g, x, f"unknown with rank {rk[x]}")
+                continue
         else:
-            return _bad(g, x, f"label {lab[x]} is not +1, -1 or 0")
+            yield _bad(g, x, f"label {lab[x]} is not +1, -1 or 0")
+            continue
         if rk is not None and lab[x] != UNKNOWN and rk[x] < 0:
-            return _bad(g, x, "negative rank")
-    return None
+            yield _bad(g, x, "negative rank")
+            continue
 
 
-def check_attractor(
+def iter_attractor(
     g: GameGraph, region: Sequence[int], layers: Sequence[int] | None
-) -> Violation | None:
+) -> Iterator[Violation]:
     """Region W (1 = player 0 wins) with layers is the attractor of the targets."""
     succ = _lists(g)
     w = [bool(x) for x in region]
@@ -127,29 +144,35 @@ def check_attractor(
                 want = 0
             elif owner[x] == MIN:
                 if not ys or len(inside) < len(ys):
-                    return _bad(g, x, "player 1 node in W can move outside W (or cannot move)")
+                    yield _bad(g, x, "player 1 node in W can move outside W (or cannot move)")
+                    continue
                 want = None if ly is None else 1 + max(ly[y] for y in ys)
             else:
                 if not inside:
-                    return _bad(g, x, "player 0 node in W has no move into W")
+                    yield _bad(g, x, "player 0 node in W has no move into W")
+                    continue
                 want = None if ly is None else 1 + min(ly[y] for y in inside)
             if ly is not None and ly[x] != want:
-                return _bad(g, x, f"layer {ly[x]}, expected {want}")
+                yield _bad(g, x, f"layer {ly[x]}, expected {want}")
+                continue
         else:
             if target[x]:
-                return _bad(g, x, "a target outside W")
+                yield _bad(g, x, "a target outside W")
+                continue
             if owner[x] == MIN and ys and not len(inside) < len(ys):
-                return _bad(g, x, "player 1 node outside W must move into W (not a trap)")
+                yield _bad(g, x, "player 1 node outside W must move into W (not a trap)")
+                continue
             if owner[x] != MIN and inside:
-                return _bad(g, x, "player 0 node outside W can move into W (not a trap)")
+                yield _bad(g, x, "player 0 node outside W can move into W (not a trap)")
+                continue
             if ly is not None and ly[x] != -1:
-                return _bad(g, x, f"outside W with layer {ly[x]}")
-    return None
+                yield _bad(g, x, f"outside W with layer {ly[x]}")
+                continue
 
 
-def check_strategy_normal(
+def iter_strategy_normal(
     g: GameGraph, labels: Sequence[int], ranks: Sequence[int], move: Sequence[int]
-) -> Violation | None:
+) -> Iterator[Violation]:
     """Won nodes move to a lost successor of smaller rank; lost nodes cannot escape (every move
     is won); unknown nodes keep the draw: they move to a successor that is not won for the
     opponent (in negamax terms the value never drops below 0)."""
@@ -159,23 +182,27 @@ def check_strategy_normal(
         ys = succ[x]
         if not ys:
             if mv[x] != -1:
-                return _bad(g, x, "a terminal with a move")
+                yield _bad(g, x, "a terminal with a move")
+                continue
             continue
         if mv[x] not in ys:
-            return _bad(g, x, f"move to {mv[x]} is not a move of the node")
+            yield _bad(g, x, f"move to {mv[x]} is not a move of the node")
+            continue
         y = mv[x]
         if lab[x] == WON and not (lab[y] == LOST and rk[y] < rk[x]):
-            return _bad(g, x, "winning move does not go to a lost node of smaller rank")
+            yield _bad(g, x, "winning move does not go to a lost node of smaller rank")
+            continue
         if lab[x] == LOST and any(lab[z] != WON or rk[z] >= rk[x] for z in ys):
-            return _bad(g, x, "the loser can escape (a move to a node not won at smaller rank)")
+            yield _bad(g, x, "the loser can escape (a move to a node not won at smaller rank)")
+            continue
         if lab[x] == UNKNOWN and lab[y] == WON:
-            return _bad(g, x, "drawing node moves to a node won for the opponent")
-    return None
+            yield _bad(g, x, "drawing node moves to a node won for the opponent")
+            continue
 
 
-def check_strategy_region(
+def iter_strategy_region(
     g: GameGraph, region: Sequence[int], layers: Sequence[int], move: Sequence[int]
-) -> Violation | None:
+) -> Iterator[Violation]:
     """Player 0 in W moves to a smaller layer in W; player 1 outside W stays outside W."""
     succ = _lists(g)
     w, ly, mv = [bool(x) for x in region], [int(x) for x in layers], [int(x) for x in move]
@@ -185,14 +212,16 @@ def check_strategy_region(
         if w[x] and not target[x] and owner[x] != MIN:
             y = mv[x]
             if y not in ys or not w[y] or ly[y] >= ly[x]:
-                return _bad(g, x, "player 0's move does not enter a smaller layer of W")
+                yield _bad(g, x, "player 0's move does not enter a smaller layer of W")
+                continue
         if not w[x] and owner[x] == MIN:
             if not ys:
                 if mv[x] != -1:
-                    return _bad(g, x, "a dead end with a move")
+                    yield _bad(g, x, "a dead end with a move")
+                    continue
             elif mv[x] not in ys or w[mv[x]]:
-                return _bad(g, x, "player 1's move enters W")
-    return None
+                yield _bad(g, x, "player 1's move enters W")
+                continue
 
 
 def _forced(
@@ -226,9 +255,9 @@ def _forced(
     return inside
 
 
-def check_strategy_minimax(
+def iter_strategy_minimax(
     g: GameGraph, scores: Sequence[float], move: Sequence[int]
-) -> Violation | None:
+) -> Iterator[Violation]:
     """Moves of a minimax answer: each given move keeps the score (an optimal move); a draw
     strategy never lets the value drop below 0 (Max) or rise above 0 (Min); and following the
     moves Max reaches a leaf worth at least s(x) > 0 (Min at most s(x) < 0)."""
@@ -240,16 +269,21 @@ def check_strategy_minimax(
         y = mv[x]
         if y == -1:
             if (owner[x] == MAX and s[x] > 0) or (owner[x] == MIN and s[x] < 0):
-                return _bad(g, x, "the winning side has no move")
+                yield _bad(g, x, "the winning side has no move")
+                continue
             continue
         if y not in succ[x]:
-            return _bad(g, x, f"move to {y} is not a move of the node")
+            yield _bad(g, x, f"move to {y} is not a move of the node")
+            continue
         if owner[x] == MAX and s[x] >= 0 > s[y]:
-            return _bad(g, x, "Max's draw strategy lets the value drop below 0")
+            yield _bad(g, x, "Max's draw strategy lets the value drop below 0")
+            continue
         if owner[x] == MIN and s[x] <= 0 < s[y]:
-            return _bad(g, x, "Min's draw strategy lets the value rise above 0")
+            yield _bad(g, x, "Min's draw strategy lets the value rise above 0")
+            continue
         if s[y] != s[x]:
-            return _bad(g, x, f"move keeps value {s[y]}, not the score {s[x]}")
+            yield _bad(g, x, f"move keeps value {s[y]}, not the score {s[x]}")
+            continue
     leaves = [float(v) for v in g.value]
     for v in sorted({v for v in s if v != 0}):
         side = MAX if v > 0 else MIN
@@ -258,5 +292,55 @@ def check_strategy_minimax(
         for x in range(g.n):
             if ((side == MAX and s[x] >= v) or (side == MIN and s[x] <= v)) and not inside[x]:
                 who = "Max" if side == MAX else "Min"
-                return _bad(g, x, f"following the moves {who} does not force a leaf worth {v}")
-    return None
+                yield _bad(g, x, f"following the moves {who} does not force a leaf worth {v}")
+                continue
+
+
+def first(violations: Iterator[Violation]) -> Violation | None:
+    """The first violation, or ``None`` if the certificate holds."""
+    return next(violations, None)
+
+
+def check_won_lost(
+    g: GameGraph, labels: Sequence[int], ranks: Sequence[int] | None
+) -> Violation | None:
+    """First violation of ``iter_won_lost`` (``None``: the certificate holds)."""
+    return first(iter_won_lost(g, labels, ranks))
+
+
+def check_attractor(
+    g: GameGraph, region: Sequence[int], layers: Sequence[int] | None
+) -> Violation | None:
+    """First violation of ``iter_attractor``."""
+    return first(iter_attractor(g, region, layers))
+
+
+def check_strategy_normal(
+    g: GameGraph, labels: Sequence[int], ranks: Sequence[int], move: Sequence[int]
+) -> Violation | None:
+    """First violation of ``iter_strategy_normal``."""
+    return first(iter_strategy_normal(g, labels, ranks, move))
+
+
+def check_strategy_region(
+    g: GameGraph, region: Sequence[int], layers: Sequence[int], move: Sequence[int]
+) -> Violation | None:
+    """First violation of ``iter_strategy_region``."""
+    return first(iter_strategy_region(g, region, layers, move))
+
+
+def check_strategy_minimax(
+    g: GameGraph, scores: Sequence[float], move: Sequence[int]
+) -> Violation | None:
+    """First violation of ``iter_strategy_minimax``."""
+    return first(iter_strategy_minimax(g, scores, move))
+
+
+CHECKS: dict[str, Callable[..., Violation | None]] = {
+    "won-lost": check_won_lost,
+    "attractor": check_attractor,
+    "strategy-normal": check_strategy_normal,
+    "strategy-region": check_strategy_region,
+    "strategy-minimax": check_strategy_minimax,
+}
+"""The certificate checks by name."""

@@ -2,9 +2,10 @@
 
 Building Z3 terms one by one through the Python API costs about 0.3 ms per node; emitting the
 clauses as integer arrays and letting Z3 parse one DIMACS string is ~30x cheaper
-(``shared/research/z3-encoding.md``). Every query here runs on ``SolverFor("QF_FD")`` with the
-fixed seed and the resource limit of the ``Options``; Z3's ``unknown`` is reported with its
-reason and never read as an answer.
+(``shared/research/z3-encoding.md``). Every query here runs on Z3 with the
+fixed seed and the resource limit of the ``Options`` (``solve`` says how), either through Z3's
+own executable in DIMACS mode (much faster) or through ``SolverFor("QF_FD")``; Z3's ``unknown``
+is reported with its reason and never read as an answer.
 
 Variable 1 is the constant TRUE (a unit clause), so a "literal" of a node whose value is a
 constant is simply ``+1`` or ``-1``.
@@ -13,9 +14,14 @@ constant is simply ``+1`` or ``-1``.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 import numpy as np
 import z3
@@ -24,10 +30,25 @@ from numpy.typing import NDArray
 from verifier.model.graph import IntArray
 from verifier.registry import Options
 
-__all__ = ["TRUE", "Cnf", "SatOutcome", "SatStatus", "long_clauses", "solve"]
+__all__ = [
+    "CONFLICT_COST",
+    "TRUE",
+    "USE_BINARY",
+    "Cnf",
+    "SatOutcome",
+    "SatStatus",
+    "long_clauses",
+    "solve",
+    "z3_binary",
+]
 
 TRUE = 1
 """The DIMACS variable that is asserted true; ``-TRUE`` is the constant false."""
+
+CONFLICT_COST = 100
+"""``rlimit`` units per SAT conflict when the Z3 executable runs (it ignores ``rlimit``)."""
+USE_BINARY = True
+"""Prefer Z3's executable (DIMACS mode) to the Python API; tests flip it to cover both."""
 
 _KVAR = re.compile(r"k!(\d+)$")
 
@@ -112,8 +133,67 @@ def long_clauses(heads: IntArray, ptr: IntArray, body: IntArray) -> IntArray:
     return out
 
 
+def z3_binary() -> str | None:
+    """The ``z3`` executable shipped with the z3-solver package (or on PATH), if any."""
+    here = Path(sys.executable).with_name("z3")
+    if here.exists():
+        return str(here)
+    return shutil.which("z3")
+
+
 def solve(cnf: Cnf, options: Options, *, want_model: bool = False) -> SatOutcome:
-    """Run Z3 (``QF_FD``, fixed seed, ``rlimit`` from the options) on the formula."""
+    """Run Z3 on the formula: fixed seed, resource limits from the options.
+
+    Z3's own executable in DIMACS mode goes straight to its SAT engine and is ~25x faster on
+    these formulas than parsing them into ``SolverFor("QF_FD")`` through the Python API (0.4 s
+    against 10.6 s for 9x10^5 clauses). In that mode ``rlimit`` is not enforced, so the
+    deterministic limit there is ``sat.max_conflicts = rlimit // CONFLICT_COST``. Without the
+    executable the Python API is used (``rlimit`` enforced).
+    """
+    exe = z3_binary() if USE_BINARY else None
+    if exe is not None:
+        return _solve_binary(exe, cnf, options, want_model)
+    return _solve_api(cnf, options, want_model)
+
+
+def _solve_binary(exe: str, cnf: Cnf, options: Options, want_model: bool) -> SatOutcome:
+    t0 = time.perf_counter()
+    nc, nv = cnf.n_clauses, cnf.n_vars
+    with tempfile.TemporaryDirectory(prefix="gv-z3-") as tmp:
+        src, out = Path(tmp) / "q.cnf", Path(tmp) / "out.txt"
+        src.write_text(cnf.dimacs())
+        args = [
+            exe,
+            "-dimacs",
+            str(src),
+            f"sat.random_seed={options.seed}",
+            f"rlimit={options.rlimit}",
+            f"sat.max_conflicts={max(options.rlimit // CONFLICT_COST, 1)}",
+        ]
+        with out.open("w") as fh:
+            proc = subprocess.run(args, stdout=fh, stderr=subprocess.PIPE, check=False)
+        with out.open() as fh:
+            first = fh.readline().strip()
+            rest = fh.read() if want_model and first == "s SATISFIABLE" else ""
+    dt = time.perf_counter() - t0
+    if first == "s UNSATISFIABLE":
+        return SatOutcome(SatStatus.UNSAT, seconds=dt, clauses=nc, variables=nv)
+    if first != "s SATISFIABLE":
+        why = first or proc.stderr.decode(errors="replace").strip() or f"exit {proc.returncode}"
+        if first == "s UNKNOWN":
+            why = "sat.max_conflicts (resource limit) reached"
+        return SatOutcome(SatStatus.UNKNOWN, why, seconds=dt, clauses=nc, variables=nv)
+    model = None
+    if want_model:
+        lits = np.array(rest.replace("v", " ").split(), dtype=np.int64)
+        model = np.zeros(nv + 1, dtype=np.bool_)
+        pos = lits[(lits > 0) & (lits <= nv)]
+        model[pos] = True
+        model[TRUE] = True
+    return SatOutcome(SatStatus.SAT, model=model, seconds=dt, clauses=nc, variables=nv)
+
+
+def _solve_api(cnf: Cnf, options: Options, want_model: bool) -> SatOutcome:
     t0 = time.perf_counter()
     s = z3.SolverFor("QF_FD")
     s.set("random_seed", options.seed)

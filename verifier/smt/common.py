@@ -34,7 +34,9 @@ __all__ = [
     "answers",
     "batches",
     "component_order",
+    "culprit",
     "cycle_within",
+    "names_of",
     "node_witness",
     "pin_check",
     "result",
@@ -42,7 +44,7 @@ __all__ = [
     "successors_of",
 ]
 
-BATCH_EDGES = 400_000
+BATCH_EDGES = 2_000_000
 """About this many edges (equations' literals) per Z3 query."""
 
 
@@ -98,6 +100,21 @@ def _same_opt(a: IntArray | None, b: IntArray | None) -> bool:
 def node_witness(g: GameGraph, i: int, reason: str, **more: Any) -> dict[str, Any]:
     """A witness naming node ``i`` (JSON-serialisable)."""
     return {"node": g.name(int(i)), "id": int(i), "reason": reason, **more}
+
+
+def culprit(g: GameGraph, failing: IntArray) -> int:
+    """Among failing nodes, one whose successors do not fail (the node at fault when one value
+    was corrupted: its predecessors fail only because of it), else the first."""
+    bad = np.zeros(g.n, dtype=np.bool_)
+    bad[failing] = True
+    for x in failing.tolist():
+        if not bad[g.successors(x)].any():
+            return int(x)
+    return int(failing[0])
+
+
+def names_of(g: GameGraph, ids: IntArray, limit: int = 20) -> list[str]:
+    return [g.name(int(i)) for i in ids[:limit]]
 
 
 def result(

@@ -17,7 +17,14 @@ from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatStatus, solve
-from verifier.smt.common import Answer, answers, node_witness, pin_check, result
+from verifier.smt.common import (
+    Answer,
+    answers,
+    culprit,
+    node_witness,
+    pin_check,
+    result,
+)
 from verifier.smt.encode import Encoding
 from verifier.smt.system import OrderSystem
 
@@ -108,7 +115,7 @@ def equations_hold(
             },
             solvers=list(ans.solvers),
         )
-    i = int(viol[0])
+    i = culprit(g, viol)
     rhs = sys.apply(idx)
     return result(
         name,

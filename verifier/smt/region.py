@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from verifier.certificates import check_attractor
+from verifier.certificates import iter_attractor
 from verifier.errors import NotApplicable
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatStatus, solve
-from verifier.smt.common import Answer, answers, node_witness, result
+from verifier.smt.common import Answer, answers, culprit, names_of, node_witness, result
 from verifier.smt.encode import prefixpoint_cnf
 from verifier.smt.fixpoints import least
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable
@@ -86,9 +86,12 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
         return refuted(i, "the complement is not a trap for player 0 (node belongs to W)")
     notes = ["Z3: W is contained in every rule-closed set", "Z3: the complement is a trap"]
     layers = ans.remoteness
-    cert = check_attractor(g, w.tolist(), None if layers is None else layers.tolist())
-    if cert is not None:
-        return refuted(cert.id, cert.reason)
+    certs = list(iter_attractor(g, w.tolist(), None if layers is None else layers.tolist()))
+    if certs:
+        ids = np.unique([v.id for v in certs])
+        i = culprit(g, ids)
+        why = next(v.reason for v in certs if v.id == i)
+        return refuted(i, why, failing_nodes=names_of(g, ids))
     notes.append("certificate (layers) checked" if layers is not None else "certificate checked")
     if g.n <= RANK_LIMIT:
         rd = ranked_derivable(rules, w, options)

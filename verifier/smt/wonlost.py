@@ -22,13 +22,22 @@ from typing import Any
 
 import numpy as np
 
-from verifier.certificates import check_won_lost
+from verifier.certificates import iter_won_lost
 from verifier.errors import NotApplicable
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatStatus, solve
-from verifier.smt.common import Answer, answers, node_witness, pin_check, predecessors_of, result
+from verifier.smt.common import (
+    Answer,
+    answers,
+    culprit,
+    names_of,
+    node_witness,
+    pin_check,
+    predecessors_of,
+    result,
+)
 from verifier.smt.encode import Encoding, prefixpoint_cnf
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable, ranked_maximal
 from verifier.smt.rules import derivation_system
@@ -78,7 +87,9 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         return unknown(pin.reason)
     if pin.status is SatStatus.UNSAT:
         viol = sys.violations(idx)
-        return refuted(int(viol[0]) if len(viol) else 0, "the won/lost rule fails")
+        if len(viol) == 0:
+            return unknown("Z3 refutes the rules but no node's rule fails (internal error)")
+        return refuted(culprit(g, viol), "the won/lost rule fails", failing_nodes=names_of(g, viol))
     # 2. derivable without circular reasoning (rank-free) and the given ranks
     rules = derivation_system(g)
     labelled = np.zeros(2 * g.n, dtype=np.bool_)
@@ -94,9 +105,12 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         return refuted(i, "label is not derivable by the ranked rules (circular reasoning)")
     notes = ["labels are a fixpoint of the rules (Z3)", "won/lost derivable (Z3, rank-free)"]
     if ans.remoteness is not None:
-        bad_rank = check_won_lost(g, labels.tolist(), ans.remoteness.tolist())
-        if bad_rank is not None:
-            return refuted(bad_rank.id, bad_rank.reason, rank=int(ans.remoteness[bad_rank.id]))
+        bad_ranks = list(iter_won_lost(g, labels.tolist(), ans.remoteness.tolist()))
+        if bad_ranks:
+            ids = np.unique([v.id for v in bad_ranks])
+            i = culprit(g, ids)
+            why = next(v.reason for v in bad_ranks if v.id == i)
+            return refuted(i, why, rank=int(ans.remoteness[i]), failing_nodes=names_of(g, ids))
         notes.append("remoteness checked as ranks (linear certificate)")
     # 3. maximality
     if rules.n <= RANK_LIMIT:

@@ -1,0 +1,152 @@
+"""Scaling of the Z3 cross-checks on random game graphs (run by hand, not in CI).
+
+    .venv/bin/python benchmarks/bench_smt.py [--sizes 1000 10000 100000 1000000] [--out docs/smt-scaling.md]
+
+For each size: a random ``minimax`` graph (out-degree 0..4, about a fifth of the nodes leaves
+with values in {-1, 0, 1}, Max/Min at random; family A: random edges, one large strongly
+connected core) and a mostly acyclic one (family B: edges go to larger ids except 2% back
+edges), the same graphs read as ``normal`` and ``reachability`` games. Every registered SMT
+check of the semantics runs on answers computed by this package's own fixpoint code (the
+solvers are benchmarked elsewhere). Time per check and peak memory (RSS high-water mark of the
+process, sampled after each check; ``ru_maxrss``) are written to a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from verifier.model import Case, GameGraph, Semantics, SolverResult  # noqa: E402
+from verifier.model.results import View  # noqa: E402
+from verifier.registry import CheckContext, Options, checks_for  # noqa: E402
+from verifier.smt.fixpoints import attractor, gfp, kars_clamp, lfp  # noqa: E402
+from verifier.smt.rules import derived_labels, region_system  # noqa: E402
+from verifier.smt.system import OrderSystem  # noqa: E402
+
+
+def random_graph(n: int, family: str, semantics: Semantics, seed: int = 1) -> GameGraph:
+    rng = np.random.default_rng(seed)
+    deg = rng.integers(1, 5, size=n)
+    deg[rng.random(n) < 0.2] = 0
+    src = np.repeat(np.arange(n), deg)
+    if family == "A":
+        dst = rng.integers(0, n, size=len(src))
+    else:
+        span = rng.integers(1, 50, size=len(src))
+        dst = np.minimum(src + span, n - 1)
+        back = rng.random(len(src)) < 0.02
+        dst[back] = rng.integers(0, n, size=int(back.sum()))
+    key = np.unique(src * n + dst)
+    src, dst = key // n, key % n
+    term = np.bincount(src, minlength=n) == 0
+    owner = np.where(term, -1, rng.integers(0, 2, size=n)).astype(np.int8)
+    value = np.where(term, rng.integers(-1, 2, size=n).astype(float), np.nan)
+    target = np.zeros(n, dtype=bool)
+    if semantics is Semantics.NORMAL:
+        owner[:] = -1
+        value = np.where(term, -1.0, np.nan)
+    if semantics is Semantics.REACHABILITY:
+        target = term & (value == 1)
+        value = np.full(n, np.nan)
+    return GameGraph.from_edges(
+        n, src, dst, semantics=semantics, owner=owner, value=value, target=target
+    )
+
+
+def answers_for(g: GameGraph) -> dict[str, SolverResult]:
+    if g.semantics is Semantics.MINIMAX:
+        sys_ = OrderSystem.minimax(g)
+        k = kars_clamp(sys_, lfp(sys_), gfp(sys_))
+        return {"fixpoint": SolverResult("fixpoint", View.SCORE, sys_.to_values(k))}
+    if g.semantics is Semantics.NORMAL:
+        lab, rem = derived_labels(g)
+        return {"fixpoint": SolverResult("fixpoint", View.LABEL, lab, remoteness=rem)}
+    layer = attractor(region_system(g))
+    w = (layer >= 0).astype(np.int8)
+    return {"fixpoint": SolverResult("fixpoint", View.REGION, w, remoteness=layer)}
+
+
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000, 1_000_000])
+    ap.add_argument("--families", nargs="+", default=["A", "B"])
+    ap.add_argument("--semantics", nargs="+", default=["minimax", "normal", "reachability"])
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--rlimit", type=int, default=Options().rlimit)
+    args = ap.parse_args()
+    rows = []
+    opts = Options(rlimit=args.rlimit)
+    for n in args.sizes:
+        for fam in args.families:
+            for sem in map(Semantics, args.semantics):
+                t0 = time.perf_counter()
+                g = random_graph(n, fam, sem)
+                res = answers_for(g)
+                t_prep = time.perf_counter() - t0
+                ctx = CheckContext(Case(g, f"random-{fam}-{n}"), res, opts)
+                total = 0.0
+                for spec in checks_for(sem):
+                    if not spec.name.startswith("smt-"):
+                        continue
+                    c0 = time.perf_counter()
+                    try:
+                        out = spec.fn(ctx)
+                        verdicts = ",".join(sorted({c.verdict.value for c in out}))
+                    except Exception as e:  # NotApplicable or a defect: record it
+                        verdicts = type(e).__name__
+                    dt = time.perf_counter() - c0
+                    total += dt
+                    row = (n, g.m, fam, sem.value, spec.name, dt, verdicts, peak_mib())
+                    rows.append(row)
+                    print(
+                        f"{n:>8} m={g.m:>8} {fam} {sem.value:<12} {spec.name:<16} "
+                        f"{dt:8.2f}s {verdicts:<10} peak {row[-1]:8.0f} MiB",
+                        flush=True,
+                    )
+                print(
+                    f"{n:>8} {fam} {sem.value}: all SMT checks {total:.2f}s "
+                    f"(answers {t_prep:.2f}s)",
+                    flush=True,
+                )
+    if args.out:
+        write(args.out, rows)
+
+
+def write(path: Path, rows: list[tuple[object, ...]]) -> None:
+    lines = [
+        "# Scaling of the Z3 checks",
+        "",
+        "Generated by `benchmarks/bench_smt.py` "
+        f"on {platform.machine()} / {platform.python_version()}, "
+        f"{_cpus()} CPUs. Random graphs (out-degree 0..4, 20% leaves); family A has one large "
+        "strongly connected core, family B is mostly acyclic (2% back edges). "
+        "Peak memory is the process's RSS high-water mark so far (it only grows down the table).",
+        "",
+        "| nodes | edges | family | semantics | check | seconds | verdict | peak MiB |",
+        "|---:|---:|---|---|---|---:|---|---:|",
+    ]
+    for n, m, fam, sem, name, dt, v, mem in rows:
+        lines.append(f"| {n} | {m} | {fam} | {sem} | {name} | {dt:.2f} | {v} | {mem:.0f} |")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+if __name__ == "__main__":
+    main()
