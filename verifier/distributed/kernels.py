@@ -8,8 +8,9 @@ A superstep of a vertex program on one partition is
 3. **count changes**: the owned nodes whose value changed, and **emit** one message per move
    into each of them, grouped by the partition that owns the move's source.
 
-Every kernel costs time proportional to the messages and the rows they touch (the frontier),
-never to the size of the partition.
+The numpy engine's CSR ``gather`` (``verifier.engine.frontier``) collects the moves into the
+changed nodes. Every kernel costs time proportional to the messages and the rows they touch
+(the frontier), never to the size of the partition.
 
 Examples
 --------
@@ -26,13 +27,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.partition import Messages, PartitionData
+from verifier.engine.frontier import Csr, gather
 from verifier.model.graph import IntArray
 
 __all__ = ["emit", "group_count", "join_rows", "ranges_index", "segment_reduce"]
 
 
 def ranges_index(ptr: IntArray, rows: IntArray) -> IntArray:
-    """Concatenated positions ``ptr[r]..ptr[r+1]-1`` for every ``r`` in ``rows`` (in order)."""
+    """Concatenated positions ``ptr[r]..ptr[r+1]-1`` for every ``r`` in ``rows`` (in order).
+
+    The positions themselves, where ``verifier.engine.frontier.gather`` returns the entries at
+    them: the Kars program reads its per-edge values with these.
+    """
     starts = ptr[rows]
     lengths = ptr[rows + 1] - starts
     total = int(lengths.sum())
@@ -74,13 +80,12 @@ def emit(
     ``changed`` are local node ids, ``values`` their new values; Kars' link from ``p_w`` to
     ``p_v`` for every move ``(v, w)`` is the global edge id of that move.
     """
-    idx = ranges_index(part.in_ptr, changed)
-    edges = part.in_edge[idx]
-    vals = np.repeat(values, part.in_ptr[changed + 1] - part.in_ptr[changed])
+    gathered, counts = gather(Csr(part.in_ptr, part.in_edge), changed)
+    edges: IntArray = gathered.astype(np.int64, copy=False)
+    vals = np.repeat(values, counts)
     dest = part.destination(edges)
     order = np.argsort(dest, kind="stable")
     edges, vals = edges[order], vals[order]
     cuts = np.cumsum(np.bincount(dest, minlength=parts))[:-1]
-    return tuple(
-        Messages(e, v) for e, v in zip(np.split(edges, cuts), np.split(vals, cuts), strict=True)
-    )
+    pieces: list[IntArray] = np.split(edges, cuts)
+    return tuple(Messages(e, v) for e, v in zip(pieces, np.split(vals, cuts), strict=True))

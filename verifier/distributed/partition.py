@@ -15,8 +15,8 @@ Examples
 >>> parts = partition_graph(g, 2)
 >>> [(p.lo, p.hi, p.edge_lo, p.edge_hi) for p in parts]
 [(0, 2, 0, 2), (2, 4, 2, 4)]
->>> parts[0].in_edge.tolist()  # moves into nodes 0 and 1: 2 -> 0 (edge 3), 0 -> 1 (edge 0)
-[3, 0]
+>>> parts[0].in_edge.tolist()  # moves into nodes 0 and 1: 2 -> 0 (edge 2), 0 -> 1 (edge 0)
+[2, 0]
 """
 
 from __future__ import annotations
@@ -87,6 +87,10 @@ class PartitionData:
     @property
     def out_degree(self) -> IntArray:
         return np.diff(self.succ_ptr)
+
+    def name(self, local: int) -> str:
+        """The name of owned node ``lo + local`` (its id when the graph has no names)."""
+        return self.names[local] if self.names is not None else str(self.lo + local)
 
     def destination(self, edge: IntArray) -> IntArray:
         """The partition owning the source of each global edge id."""
