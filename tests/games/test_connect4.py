@@ -162,3 +162,27 @@ def test_5x4() -> None:
         1303636,
     )
     assert (s["root_value"], s["max_remoteness"]) == ("draw", 19)
+
+
+def test_mirror_by_hand() -> None:
+    b = connect4.Board(4, 4)
+    stones = np.array([0b1 | (0b11 << 5)], dtype=np.uint64)  # columns 0 and 1
+    assert b.mirror(stones).tolist() == [(0b1 << 15) | (0b11 << 10)]
+    assert connect4.orbit_sizes(["..../..../..../x..x", "..../..../..../x..."]).tolist() == [1, 2]
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 3), (4, 4)])
+def test_symmetric_graph_weighs_up_to_the_full_graph(width: int, height: int) -> None:
+    full = connect4.generate(width, height)
+    sym = connect4.generate(width, height, symmetry=True)
+    s_full = summarize(full, *retrograde(full.graph))
+    s_sym = summarize(sym, *retrograde(sym.graph))
+    assert s_sym["symmetry"] == {
+        "classes": sym.graph.n,
+        **{k: s_full[k] for k in ("positions", "won", "lost", "drawn")},
+    }
+    assert s_sym["max_remoteness"] == s_full["max_remoteness"]
+    # every class name is a position of the full graph, and its mirror image is too
+    names = set(full.graph.names)
+    for x in list(sym.graph.names)[:: max(1, sym.graph.n // 500)]:
+        assert x in names and "/".join(r[::-1] for r in x.split("/")) in names

@@ -25,13 +25,15 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, LazyNames, normal_case, unique_keys
 from verifier.model import Case
 
-__all__ = ["Board", "generate", "has_four", "position_name"]
+__all__ = ["Board", "generate", "has_four", "orbit_sizes", "position_name"]
 
 U64 = np.uint64
 Codes = NDArray[np.uint64]
@@ -53,6 +55,15 @@ class Board:
 
     def top_of(self, c: int) -> int:
         return 1 << (c * self.col + self.height - 1)
+
+    def mirror(self, bits: Codes) -> Codes:
+        """The bitboards reflected left to right (column ``c`` becomes ``width - 1 - c``)."""
+        out = np.zeros_like(bits)
+        column = U64((1 << self.col) - 1)
+        for c in range(self.width):
+            part = (bits >> U64(c * self.col)) & column
+            out |= part << U64((self.width - 1 - c) * self.col)
+        return out
 
     def has_four(self, stones: Codes) -> NDArray[np.bool_]:
         """Which bitboards contain four in a row (vertical, horizontal, both diagonals)."""
@@ -96,13 +107,26 @@ def has_four(board: Board, stones: int) -> bool:
     return bool(board.has_four(np.array([stones], dtype=U64))[0])
 
 
+def orbit_sizes(names: Sequence[str]) -> NDArray[np.int64]:
+    """How many positions each named class stands for: 1 if the board is its own mirror image,
+    else 2."""
+    return np.array(
+        [1 if all(row == row[::-1] for row in x.split("/")) else 2 for x in names],
+        dtype=np.int64,
+    )
+
+
 def position_name(width: int, height: int, code: int) -> str:
     """The readable name of a position code on a ``width`` x ``height`` board."""
     return Board(width, height).name(code)
 
 
-def generate(width: int = 4, height: int = 4) -> Case:
-    """The Connect Four graph of a ``width`` x ``height`` board, from the empty board."""
+def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
+    """The Connect Four graph of a ``width`` x ``height`` board, from the empty board.
+
+    ``symmetry``: positions are identified with their mirror image (left to right); a class is
+    represented by the one of the two with the smaller code.
+    """
     board = Board(width, height)
     cur = np.zeros(1, dtype=U64)
     mask = np.zeros(1, dtype=U64)
@@ -136,9 +160,21 @@ def generate(width: int = 4, height: int = 4) -> Case:
         all_cur = np.concatenate(child_cur)
         all_mask = np.concatenate(child_mask)
         child_codes = board.code(all_cur, all_mask)
+        parents = np.concatenate(parent)
+        if symmetry:
+            m_cur, m_mask = board.mirror(all_cur), board.mirror(all_mask)
+            m_codes = board.code(m_cur, m_mask)
+            flip = m_codes < child_codes
+            all_cur = np.where(flip, m_cur, all_cur)
+            all_mask = np.where(flip, m_mask, all_mask)
+            child_codes = np.where(flip, m_codes, child_codes)
         next_codes, first = unique_keys(child_codes)
-        srcs.append(np.concatenate(parent))
-        dsts.append(np.searchsorted(next_codes, child_codes) + offset + len(cur))
+        targets = np.searchsorted(next_codes, child_codes)
+        if symmetry:  # two mirror-image children of one parent are one move
+            _, keep = unique_keys(parents * len(next_codes) + targets)
+            parents, targets = parents[keep], targets[keep]
+        srcs.append(parents)
+        dsts.append(targets + offset + len(cur))
         offset += len(cur)
         cur, mask = all_cur[first], all_mask[first]
     all_codes = np.concatenate(codes)
@@ -148,9 +184,11 @@ def generate(width: int = 4, height: int = 4) -> Case:
         np.concatenate(srcs),
         np.concatenate(dsts),
         np.concatenate(values),
-        case_id=f"connect4-{width}x{height}",
-        source=f"verifier.games.connect4 (width={width}, height={height})",
+        case_id=f"connect4-{width}x{height}" + ("-symmetric" if symmetry else ""),
+        source=f"verifier.games.connect4 (width={width}, height={height}"
+        + (", symmetry=True)" if symmetry else ")"),
         root=0,
         description=f"Connect Four on a {width}x{height} board (four in a row), every position "
-        "reachable from the empty board; rows from the top, x moves first",
+        "reachable from the empty board; rows from the top, x moves first"
+        + ("; positions up to the left-right mirror" if symmetry else ""),
     )

@@ -30,7 +30,8 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
     """For a case reduced by symmetry: how many positions each node stands for, else ``None``.
 
     Recognised by the case id the generators give (``tictactoe-symmetric``,
-    ``lgame-symmetric``); the sizes are recomputed from the node names.
+    ``lgame-symmetric``, ``connect4-WxH-symmetric``); the sizes are recomputed from the node
+    names.
     """
     if case.id == "tictactoe-symmetric":
         from verifier.games import tictactoe
@@ -40,6 +41,10 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
         from verifier.games import lgame
 
         return lgame.orbit_sizes(case.graph.names)
+    if case.id.startswith("connect4-") and case.id.endswith("-symmetric"):
+        from verifier.games import connect4
+
+        return connect4.orbit_sizes(case.graph.names)
     return None
 
 
