@@ -1,6 +1,7 @@
 """Scaling of the Z3 cross-checks on random game graphs (run by hand, not in CI).
 
-    .venv/bin/python benchmarks/bench_smt.py [--sizes 1000 10000 100000 1000000] [--out docs/smt-scaling.md]
+    .venv/bin/python benchmarks/bench_smt.py --sizes 1000 10000 100000 1000000
+        --out docs/smt-scaling.md
 
 For each size: a random ``minimax`` graph (out-degree 0..4, about a fifth of the nodes leaves
 with values in {-1, 0, 1}, Max/Min at random; family A: random edges, one large strongly
@@ -24,12 +25,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verifier.model import Case, GameGraph, Semantics, SolverResult  # noqa: E402
-from verifier.model.results import View  # noqa: E402
-from verifier.registry import CheckContext, Options, checks_for  # noqa: E402
-from verifier.smt.fixpoints import attractor, gfp, kars_clamp, lfp  # noqa: E402
-from verifier.smt.rules import derived_labels, region_system  # noqa: E402
-from verifier.smt.system import OrderSystem  # noqa: E402
+from verifier.model import Case, GameGraph, Semantics, SolverResult
+from verifier.model.results import View
+from verifier.registry import CheckContext, Options, checks_for
+from verifier.smt.fixpoints import attractor, gfp, kars_clamp, lfp
+from verifier.smt.rules import derived_labels, region_system
+from verifier.smt.system import OrderSystem
 
 
 def random_graph(n: int, family: str, semantics: Semantics, seed: int = 1) -> GameGraph:

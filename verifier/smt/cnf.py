@@ -118,6 +118,15 @@ class Cnf:
         body = np.concatenate(self._parts)
         return f"p cnf {self.n_vars} {self.n_clauses}\n" + " ".join(map(str, body.tolist()))
 
+    def write(self, path: Path, chunk: int = 1 << 20) -> None:
+        """Write the DIMACS text to ``path`` in chunks (bounded memory on huge formulas)."""
+        with path.open("w") as fh:
+            fh.write(f"p cnf {self.n_vars} {self.n_clauses}\n")
+            for part in self._parts:
+                for k in range(0, len(part), chunk):
+                    fh.write(" ".join(map(str, part[k : k + chunk].tolist())))
+                    fh.write(" ")
+
 
 def long_clauses(heads: IntArray, ptr: IntArray, body: IntArray) -> IntArray:
     """Tokens of clauses ``[heads[j], body[ptr[j]:ptr[j+1]]..., 0]`` laid out in one array."""
@@ -161,7 +170,7 @@ def _solve_binary(exe: str, cnf: Cnf, options: Options, want_model: bool) -> Sat
     nc, nv = cnf.n_clauses, cnf.n_vars
     with tempfile.TemporaryDirectory(prefix="gv-z3-") as tmp:
         src, out = Path(tmp) / "q.cnf", Path(tmp) / "out.txt"
-        src.write_text(cnf.dimacs())
+        cnf.write(src)
         args = [
             exe,
             "-dimacs",
