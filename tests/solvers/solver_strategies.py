@@ -10,7 +10,9 @@ from verifier.model import MAX, MIN, NOBODY, GameGraph, Semantics
 
 
 @st.composite
-def edge_sets(draw: st.DrawFn, max_nodes: int = 7, acyclic: bool = False) -> tuple[int, list]:
+def edge_sets(
+    draw: st.DrawFn, max_nodes: int = 7, acyclic: bool = False
+) -> tuple[int, list[tuple[int, int]]]:
     """``(n, edges)``: any set of moves among n nodes (self-loops included unless acyclic).
 
     About a third of the nodes are made dead ends first (so that dense graphs still have
@@ -27,7 +29,7 @@ def edge_sets(draw: st.DrawFn, max_nodes: int = 7, acyclic: bool = False) -> tup
     return n, edges
 
 
-def _out_degree(n: int, edges: list) -> list[int]:
+def _out_degree(n: int, edges: list[tuple[int, int]]) -> list[int]:
     deg = [0] * n
     for i, _ in edges:
         deg[i] += 1

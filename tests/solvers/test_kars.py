@@ -4,6 +4,7 @@ graphs, Figure 1 against its closed forms, and random graphs compared pairwise."
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 import pytest
@@ -20,7 +21,9 @@ from verifier.solvers.kars_memo import MemoTable, kars_memo, kars_memo_all
 MM = Semantics.MINIMAX
 
 
-def graph(succ: dict[str, list[str]], owner: dict[str, int], value: dict[str, float]) -> GameGraph:
+def graph(
+    succ: dict[str, Iterable[str]], owner: dict[str, int], value: dict[str, float]
+) -> GameGraph:
     return GameGraph.from_successors(succ, semantics=MM, owner=owner, value=value)
 
 
