@@ -217,3 +217,30 @@ def test_8x8_moves_agree_with_python_chess() -> None:
             if not expected:
                 assert g.value[i] == (-1.0 if board.is_checkmate() else 0.0)
                 assert board.is_checkmate() or board.is_stalemate()
+
+
+def test_orbit_sizes_by_hand() -> None:
+    # on the a1-c3 diagonal: only the reflection in that diagonal fixes it
+    assert ce.orbit_sizes("KQK", 3, ["Ka1 Qb2 kc3 b", "Ka3 Qc1 kc3 b", "KK"]).tolist() == [4, 8, 1]
+    # kings and rook on the middle file of a 5x5 board: fixed by the left-right mirror
+    assert ce.orbit_sizes("KRK", 5, ["Kc1 Rc3 kc5 w"]).tolist() == [4]
+
+
+@pytest.mark.parametrize("endgame", ["KQK", "KRK"])
+@pytest.mark.parametrize("n", [3, 4, 5, pytest.param(8, marks=pytest.mark.slow)])
+def test_symmetric_graph_weighs_up_to_the_full_graph(endgame: str, n: int) -> None:
+    full = ce.generate(endgame, n)
+    sym = ce.generate(endgame, n, symmetry=True)
+    s_full = summarize(full, *retrograde(full.graph))
+    labels, rem = retrograde(sym.graph)
+    s_sym = summarize(sym, labels, rem)
+    assert s_sym["symmetry"] == {
+        "classes": sym.graph.n,
+        **{k: s_full[k] for k in ("positions", "won", "lost", "drawn")},
+    }
+    assert s_sym["max_remoteness"] == s_full["max_remoteness"]
+    # each class is a legal position with the label and remoteness of the full graph
+    f_labels, f_rem = retrograde(full.graph)
+    for i in range(0, sym.graph.n, max(1, sym.graph.n // 300)):
+        j = full.graph.id_of(sym.graph.name(i))
+        assert (labels[i], rem[i]) == (f_labels[j], f_rem[j])

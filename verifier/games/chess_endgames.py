@@ -33,15 +33,24 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.games._board import DRAW, LazyNames, normal_case
+from verifier.games._board import DRAW, LazyNames, normal_case, square_symmetries, unique_keys
 from verifier.model import Case
 
-__all__ = ["PIECES", "Geometry", "generate", "geometry", "parse_name", "position_name"]
+__all__ = [
+    "PIECES",
+    "Geometry",
+    "generate",
+    "geometry",
+    "orbit_sizes",
+    "parse_name",
+    "position_name",
+]
 
 PIECES = {"KQK": "Q", "KRK": "R"}
 """The endgames and the letter of White's piece."""
@@ -123,6 +132,37 @@ class Geometry:
         return f"K{sq(wk)} {self.piece}{sq(wp)} k{sq(bk)} {'wb'[side]}"
 
 
+def _images(geo: Geometry, side: IntArray, wk: IntArray, wp: IntArray, bk: IntArray) -> IntArray:
+    """The codes of the 8 symmetric images of each position, shape ``(8, len(side))``."""
+    N = geo.squares
+    perm = np.array(square_symmetries(geo.n), dtype=np.int64)[:, :, None]  # (8, N, 1)
+    images: IntArray = ((side * N + perm[:, wk, 0]) * N + perm[:, wp, 0]) * N + perm[:, bk, 0]
+    return images
+
+
+def _canonical(geo: Geometry, side: IntArray, wk: IntArray, wp: IntArray, bk: IntArray) -> IntArray:
+    least: IntArray = _images(geo, side, wk, wp, bk).min(axis=0)
+    return least
+
+
+def orbit_sizes(endgame: str, n: int, names: Sequence[str]) -> NDArray[np.int64]:
+    """How many positions each named class stands for (``KK`` stands for itself)."""
+    geo = geometry(n, PIECES[endgame])
+    if isinstance(names, LazyNames):
+        codes = np.asarray(names.codes, dtype=np.int64)
+    else:
+        codes = np.array([parse_name(endgame, n, x) for x in names], dtype=np.int64)
+    out = np.ones(len(codes), dtype=np.int64)
+    pos = codes != geo.kk_code
+    N = geo.squares
+    rest, bk = np.divmod(codes[pos], N)
+    rest, wp = np.divmod(rest, N)
+    side, wk = np.divmod(rest, N)
+    images = np.sort(_images(geo, side, wk, wp, bk), axis=0)
+    out[pos] = 1 + (images[1:] != images[:-1]).sum(axis=0)
+    return out
+
+
 @cache
 def geometry(n: int, piece: str) -> Geometry:
     """The move tables of an n x n board for ``piece`` (built once per board and piece)."""
@@ -152,8 +192,13 @@ def parse_name(endgame: str, n: int, name: str) -> int:
     return geo.code("wb".index(parts[3]), wk, wp, bk)
 
 
-def generate(endgame: str = "KQK", size: int = 8) -> Case:
-    """The full ``KQK`` or ``KRK`` graph on a ``size`` x ``size`` board, both sides to move."""
+def generate(endgame: str = "KQK", size: int = 8, symmetry: bool = False) -> Case:
+    """The full ``KQK`` or ``KRK`` graph on a ``size`` x ``size`` board, both sides to move.
+
+    ``symmetry``: positions are identified up to the 8 symmetries of the board (there are no
+    pawns and no castling, so all 8 preserve the game); a class is represented by its least
+    code.
+    """
     if endgame not in PIECES:
         raise ValueError(f"endgame must be one of {sorted(PIECES)}, got {endgame!r}")
     geo = geometry(size, PIECES[endgame])
@@ -162,11 +207,17 @@ def generate(endgame: str = "KQK", size: int = 8) -> Case:
     legal = (wk != wp) & (wp != bk) & ~geo.near[wk, bk]
     legal &= (side == 1) | ~geo.attacks[wp, bk, wk]  # White to move: Black not in check
     codes = np.flatnonzero(legal)
+    side, wk, wp, bk = side[codes], wk[codes], wp[codes], bk[codes]
     node_of = np.full(2 * N**3 + 1, -1, dtype=np.int64)
-    node_of[codes] = np.arange(len(codes))
+    if symmetry:
+        canon = _canonical(geo, side, wk, wp, bk)
+        rep = canon == codes
+        node_of[codes] = np.searchsorted(codes[rep], canon)
+        codes, side, wk, wp, bk = codes[rep], side[rep], wk[rep], wp[rep], bk[rep]
+    else:
+        node_of[codes] = np.arange(len(codes))
     kk = len(codes)
     node_of[geo.kk_code] = kk
-    side, wk, wp, bk = side[codes], wk[codes], wp[codes], bk[codes]
     ids = np.arange(len(codes))
     src: list[IntArray] = []
     dst: list[IntArray] = []
@@ -186,7 +237,7 @@ def generate(endgame: str = "KQK", size: int = 8) -> Case:
         t = geo.king_to[bk, d]
         ts = np.maximum(t, 0)
         ok = black & (t >= 0) & ~geo.near[ts, wk] & ((ts == wp) | ~geo.attacks[wp, ts, wk])
-        add(ok & (ts == wp), np.full(len(codes), geo.kk_code))
+        add(ok & (ts == wp), np.full(len(ids), geo.kk_code))
         add(ok & (ts != wp), (wk * N + wp) * N + t)
     for d in range(geo.ray.shape[1]):
         # The piece slides until the edge or a king (it captures nothing).
@@ -198,6 +249,9 @@ def generate(endgame: str = "KQK", size: int = 8) -> Case:
     s, t = np.concatenate(src), np.concatenate(dst)
     if (t < 0).any():  # a move into an illegal position would be a bug in the rules above
         raise AssertionError(f"{endgame} {size}x{size}: a move leads to an illegal position")
+    if symmetry:  # two moves to symmetric positions are one move between classes
+        _, keep = unique_keys(s * (kk + 1) + t)
+        s, t = s[keep], t[keep]
     in_check = black & geo.attacks[wp, bk, wk]
     value = np.append(np.where(in_check, -1.0, DRAW), DRAW)  # no moves: mate or stalemate
     return normal_case(
@@ -205,8 +259,10 @@ def generate(endgame: str = "KQK", size: int = 8) -> Case:
         s,
         t,
         value,
-        case_id=f"{endgame.lower()}-{size}x{size}",
-        source=f"verifier.games.chess_endgames (endgame={endgame}, size={size})",
+        case_id=f"{endgame.lower()}-{size}x{size}" + ("-symmetric" if symmetry else ""),
+        source=f"verifier.games.chess_endgames (endgame={endgame}, size={size}"
+        + (", symmetry=True)" if symmetry else ")"),
         description=f"{endgame} on a {size}x{size} board, either side to move; capture of the "
-        "piece leads to the drawn node KK, mate is lost for the mated side, stalemate a draw",
+        "piece leads to the drawn node KK, mate is lost for the mated side, stalemate a draw"
+        + ("; positions up to the 8 symmetries of the board" if symmetry else ""),
     )

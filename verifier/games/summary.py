@@ -30,7 +30,8 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
     """For a case reduced by symmetry: how many positions each node stands for, else ``None``.
 
     Recognised by the case id the generators give (``tictactoe-symmetric``,
-    ``lgame-symmetric``, ``connect4-WxH-symmetric``); the sizes are recomputed from the node
+    ``lgame-symmetric``, ``connect4-WxH-symmetric``, ``kqk-NxN-symmetric``,
+    ``krk-NxN-symmetric``); the sizes are recomputed from the node
     names.
     """
     if case.id == "tictactoe-symmetric":
@@ -41,6 +42,11 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
         from verifier.games import lgame
 
         return lgame.orbit_sizes(case.graph.names)
+    if case.id[:4] in ("kqk-", "krk-") and case.id.endswith("-symmetric"):
+        from verifier.games import chess_endgames
+
+        size = int(case.id.split("-")[1].split("x")[0])
+        return chess_endgames.orbit_sizes(case.id[:3].upper(), size, case.graph.names)
     if case.id.startswith("connect4-") and case.id.endswith("-symmetric"):
         from verifier.games import connect4
 
