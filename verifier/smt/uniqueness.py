@@ -142,8 +142,10 @@ def _sources(iv: Intervals, options: Options) -> tuple[list[Freedom], IntArray |
     kars = iv.kars
     lab, rank, cyclic = component_order(g)
     free = iv.lo != iv.hi
+    comp_rank = np.zeros(int(lab.max()) + 1 if len(lab) else 0, dtype=np.int64)
+    comp_rank[lab] = rank
     comps = np.unique(lab[free & cyclic])
-    comps = comps[np.argsort([int(rank[np.flatnonzero(lab == c)[0]]) for c in comps])]
+    comps = comps[np.argsort(comp_rank[comps], kind="stable")]
     found: list[Freedom] = []
     witness: IntArray | None = None
     reason = ""
