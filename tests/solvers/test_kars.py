@@ -12,7 +12,7 @@ from hypothesis import Phase, find, given, settings
 from solver_strategies import minimax_graphs, play
 
 from verifier.model import MAX, MIN, GameGraph, Semantics
-from verifier.solvers._common import VisitBudgetExceeded
+from verifier.solvers._common import BudgetExceeded, VisitBudgetExceeded
 from verifier.solvers.kars_dfs import kars_dfs, kars_dfs_all
 from verifier.solvers.kars_iteration import kars_iteration
 from verifier.solvers.kars_levels import kars_levels
@@ -283,3 +283,19 @@ def test_random_graphs_find_the_naive_memo_bug() -> None:
         settings=settings(max_examples=2000, database=None, phases=[Phase.generate]),
     )
     assert bad.n >= 3  # Example 7.1 needs a cycle and a second path into it
+
+
+def test_iteration_budget() -> None:
+    # A path of 30 Max nodes to a +1 leaf needs 30 rounds of 30 edges.
+    n = 31
+    g = GameGraph.from_edges(
+        n,
+        range(n - 1),
+        range(1, n),
+        semantics=MM,
+        owner=[MAX] * (n - 1) + [-1],
+        value=[np.nan] * (n - 1) + [1.0],
+    )
+    assert kars_iteration(g).work["rounds"] == n
+    with pytest.raises(BudgetExceeded):
+        kars_iteration(g, max_edges=10 * g.m)

@@ -24,6 +24,7 @@ from verifier.model import MAX, MIN, Case, GameGraph, IntArray, Semantics
 from verifier.registry import Options
 
 __all__ = [
+    "BudgetExceeded",
     "KarsScores",
     "MinimaxView",
     "RootScore",
@@ -97,7 +98,11 @@ class RootScore:
     """Nodes visited: calls of ``s`` (Alg. 6.7) or ``c`` (Alg. 7.2), root included."""
 
 
-class VisitBudgetExceeded(VerifierError, RuntimeError):
+class BudgetExceeded(VerifierError, RuntimeError):
+    """A reference solver would need more work than it was allowed."""
+
+
+class VisitBudgetExceeded(BudgetExceeded):
     """A root search visited more nodes than it was allowed (Alg. 6.7 is exponential)."""
 
     def __init__(self, root: int, budget: int) -> None:

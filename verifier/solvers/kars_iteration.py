@@ -15,16 +15,30 @@ from __future__ import annotations
 
 import numpy as np
 
+from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
-from verifier.solvers._common import KarsScores, kars_moves, minimax_view, require_reference, timed
+from verifier.solvers._common import (
+    BudgetExceeded,
+    KarsScores,
+    kars_moves,
+    minimax_view,
+    require_reference,
+    timed,
+)
 
-__all__ = ["kars_iteration", "kars_iteration_solver"]
+__all__ = ["ITERATION_EDGE_BUDGET", "kars_iteration", "kars_iteration_solver"]
+
+ITERATION_EDGE_BUDGET = 30_000_000
+"""Edges the registered solver may scan in all rounds (some seconds of pure Python)."""
 
 
-def kars_iteration(g: GameGraph) -> KarsScores:
+def kars_iteration(g: GameGraph, *, max_edges: int | None = None) -> KarsScores:
     """Iterate s_{n+1} = A s_n from s_0 = 0 until s_{k+1} = s_k; work: ``rounds`` = k.
+
+    Each round scans all m edges and there can be up to about |t(F)| n rounds (Thm. 5.4), so
+    ``max_edges`` bounds the edges scanned in all; beyond it ``BudgetExceeded`` is raised.
 
     >>> g = GameGraph.from_successors({"a": ["b", "c"], "b": [], "c": ["d", "a"], "d": []},
     ...     semantics=Semantics.MINIMAX, owner={"a": 0, "c": 1}, value={"b": -1, "d": 2})
@@ -49,6 +63,8 @@ def kars_iteration(g: GameGraph) -> KarsScores:
         if nxt == s:
             break
         rounds += 1
+        if max_edges is not None and (rounds + 1) * len(idx) > max_edges:
+            raise BudgetExceeded(f"the iteration exceeded {max_edges} edges in {rounds} rounds")
         for p in range(v.n):
             if nxt[p] != s[p]:
                 changed_at[p] = rounds
@@ -66,7 +82,10 @@ def kars_iteration(g: GameGraph) -> KarsScores:
 def kars_iteration_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view SCORE, remoteness and optimal moves; work = rounds."""
     g = require_reference(case, options, Semantics.MINIMAX)
-    r, seconds = timed(lambda: kars_iteration(g))
+    try:
+        r, seconds = timed(lambda: kars_iteration(g, max_edges=ITERATION_EDGE_BUDGET))
+    except BudgetExceeded as err:
+        raise NotApplicable(str(err)) from err
     return SolverResult(
         solver="kars-iteration",
         view=View.SCORE,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
+from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
@@ -163,6 +164,8 @@ def kars_memo_solver(case: Case, options: Options) -> SolverResult:
     ``MEMO_VISIT_BUDGET`` visits in all (roots beyond it are left uncovered)."""
     g = require_reference(case, options, Semantics.MINIMAX)
     r, seconds = timed(lambda: kars_memo_all(g, max_visits=MEMO_VISIT_BUDGET))
+    if g.n and not r.covered.any():
+        raise NotApplicable(f"the search exceeded {MEMO_VISIT_BUDGET} visits")
     return SolverResult(
         solver="kars-memo",
         view=View.SCORE,
