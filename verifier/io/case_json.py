@@ -34,8 +34,9 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from verifier.errors import UsageError
+from verifier.io.fastjson import parse_json_arrays
 from verifier.io.files import write_atomically
-from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_json, shown
+from verifier.io.jsonpath import PathPart, fail, from_validation_error, shown
 from verifier.io.models import (
     CompactCaseModel,
     ExpectModel,
@@ -92,7 +93,7 @@ def load_case(path: str | Path) -> Case:
 
 def parse_case(text: str | bytes, file: str = "<input>", *, path: Path | None = None) -> Case:
     """Parse the text of a case file; ``file`` names it in error messages."""
-    return case_from_data(parse_json(text, file), file, path=path)
+    return case_from_data(parse_json_arrays(text, file), file, path=path)
 
 
 def case_from_data(data: Any, file: str = "<input>", *, path: Path | None = None) -> Case:
@@ -103,14 +104,39 @@ def case_from_data(data: Any, file: str = "<input>", *, path: Path | None = None
     if encoding not in ("readable", "compact"):
         fail(file, ("encoding",), f"unknown encoding {shown(encoding)} (readable or compact)")
     model_cls = ReadableCaseModel if encoding == "readable" else CompactCaseModel
+    shape, arrays = _split_arrays(data)
     try:
-        model = model_cls.model_validate(data)
+        model = model_cls.model_validate(shape)
     except ValidationError as e:
-        raise from_validation_error(e, data, file) from None
+        raise from_validation_error(e, shape, file) from None
     if isinstance(model, ReadableCaseModel):
         return _from_readable(model, file, path)
     assert isinstance(model, CompactCaseModel)
-    return _from_compact(model, data, file, path)
+    return _from_compact(model, data, arrays, file, path)
+
+
+def _split_arrays(
+    data: dict[str, Any],
+) -> tuple[dict[str, Any], dict[tuple[str, ...], NDArray[np.int64]]]:
+    """Take out the numpy arrays :func:`parse_json_arrays` left in a compact case's slots; the
+    model then checks the rest (with empty lists in their place)."""
+    arrays: dict[tuple[str, ...], NDArray[np.int64]] = {}
+    edges = data.get("edges")
+    if isinstance(edges, dict):
+        for key in ("src", "dst"):
+            if isinstance(edges.get(key), np.ndarray):
+                arrays[("edges", key)] = edges[key]
+    for key in ("owner", "targets"):
+        if isinstance(data.get(key), np.ndarray):
+            arrays[(key,)] = data[key]
+    if not arrays:
+        return data, arrays
+    shape = dict(data)
+    if isinstance(edges, dict):
+        shape["edges"] = dict(edges)
+    for slot in arrays:
+        (shape["edges"] if slot[0] == "edges" else shape)[slot[-1]] = []
+    return shape, arrays
 
 
 def default_case_id(file: str) -> str:
@@ -177,15 +203,21 @@ def _from_readable(m: ReadableCaseModel, file: str, path: Path | None) -> Case:
     return finish_case(m, graph, root, sums, ids.get, file, path)
 
 
-def _from_compact(m: CompactCaseModel, data: dict[str, Any], file: str, path: Path | None) -> Case:
+def _from_compact(
+    m: CompactCaseModel,
+    data: dict[str, Any],
+    arrays: dict[tuple[str, ...], NDArray[np.int64]],
+    file: str,
+    path: Path | None,
+) -> Case:
     sem = Semantics(m.semantics)
     n = m.nodes
     names = m.names
     if names is not None:
         _check_length(names, n, ("names",), file)
         _check_names(names, file)
-    src = _id_array(m.edges.src, n, ("edges", "src"), file)
-    dst = _id_array(m.edges.dst, n, ("edges", "dst"), file)
+    src = _id_array(arrays.get(("edges", "src"), m.edges.src), n, ("edges", "src"), file)
+    dst = _id_array(arrays.get(("edges", "dst"), m.edges.dst), n, ("edges", "dst"), file)
     if len(dst) != len(src):
         fail(file, ("edges", "dst"), f"{len(dst)} entries but src has {len(src)}")
     ptr, idx, dup = edges_to_csr(src, dst, n)
@@ -196,9 +228,10 @@ def _from_compact(m: CompactCaseModel, data: dict[str, Any], file: str, path: Pa
             f"duplicate edge {int(src[dup])} -> {int(dst[dup])}",
         )
     owner = np.full(n, NOBODY, dtype=np.int8)
-    if m.owner is not None:
-        _check_length(m.owner, n, ("owner",), file)
-        raw_owner = _int_array(m.owner, ("owner",), file)
+    owner_items = arrays.get(("owner",), m.owner)
+    if owner_items is not None:
+        _check_length(owner_items, n, ("owner",), file)
+        raw_owner = _int_array(owner_items, ("owner",), file)
         bad = first((raw_owner < -1) | (raw_owner > 1))
         if bad is not None:
             fail(file, ("owner", bad), f"owner must be -1, 0 or 1 (got {int(raw_owner[bad])})")
@@ -212,13 +245,39 @@ def _from_compact(m: CompactCaseModel, data: dict[str, Any], file: str, path: Pa
     def resolve(i: int) -> int | None:
         return i if 0 <= i < n else None
 
-    target, root, sums = resolve_positions(sem, m.root, m.targets, m.sums, resolve, n, file)
+    target, root, sums = resolve_positions(sem, m.root, None, m.sums, resolve, n, file)
+    target_items = arrays.get(("targets",), m.targets)
+    if target_items is not None:
+        target = _compact_targets(sem, _int_array(target_items, ("targets",), file), n, file)
     value = check_nodes(sem, np.diff(ptr), owner, value, target, file, lambda i, f: (f, i))
     graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
     return finish_case(m, graph, root, sums, compact_key(n), file, path)
 
 
-def _check_length(items: Sequence[Any], n: int, where: tuple[PathPart, ...], file: str) -> None:
+def _compact_targets(
+    sem: Semantics, ids: NDArray[np.int64], n: int, file: str
+) -> NDArray[np.bool_]:
+    """The target mask of a compact case's ``targets`` (vectorized version of the checks in
+    :func:`resolve_positions`)."""
+    if sem is not Semantics.REACHABILITY:
+        fail(file, ("targets",), "targets are only for reachability semantics")
+    bad = first((ids < 0) | (ids >= n))
+    if bad is not None:
+        fail(file, ("targets", bad), f"target {int(ids[bad])} is not a node")
+    target = np.zeros(n, dtype=np.bool_)
+    target[ids] = True
+    if int(target.sum()) != len(ids):
+        seen = np.zeros(n, dtype=np.bool_)
+        for k, i in enumerate(ids.tolist()):
+            if seen[i]:
+                fail(file, ("targets", k), f"duplicate target {i}")
+            seen[i] = True
+    return target
+
+
+def _check_length(
+    items: Sequence[Any] | NDArray[Any], n: int, where: tuple[PathPart, ...], file: str
+) -> None:
     if len(items) != n:
         fail(file, where, f"{len(items)} entries for {n} nodes")
 
@@ -233,7 +292,11 @@ def _check_names(names: Sequence[str], file: str) -> None:
             fail(file, ("names", k), f"duplicate name {shown(x)} (also at [{j}])")
 
 
-def _int_array(items: list[int], where: tuple[PathPart, ...], file: str) -> NDArray[np.int64]:
+def _int_array(
+    items: list[int] | NDArray[np.int64], where: tuple[PathPart, ...], file: str
+) -> NDArray[np.int64]:
+    if isinstance(items, np.ndarray):
+        return items
     try:
         return np.fromiter(items, dtype=np.int64, count=len(items))
     except OverflowError:
@@ -242,7 +305,7 @@ def _int_array(items: list[int], where: tuple[PathPart, ...], file: str) -> NDAr
 
 
 def _id_array(
-    items: list[int], n: int, where: tuple[PathPart, ...], file: str
+    items: list[int] | NDArray[np.int64], n: int, where: tuple[PathPart, ...], file: str
 ) -> NDArray[np.int64]:
     a = _int_array(items, where, file)
     bad = first((a < 0) | (a >= n))
