@@ -14,6 +14,7 @@ supersteps of one node each): its seconds per superstep are the engine's fixed c
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from typing import Any
@@ -85,7 +86,9 @@ def main() -> None:
             dashboard_address=None,
         )
         client = Client(cluster)
-    print(f"cluster start-up: {time.perf_counter() - t0:.1f} s, {args.workers} workers\n")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"cluster start-up: {time.perf_counter() - t0:.1f} s, {args.workers} workers")
+    print(f"machine: {os.cpu_count()} cores, load average {load}\n")
     parts = args.partitions or args.workers
     print(
         "| graph | nodes | moves | supersteps | messages | ms/superstep (mean) "

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from dask.sizeof import sizeof
 from distributed import Client, Future
 
 from verifier.distributed.parquet_io import write_result_part
@@ -54,6 +55,16 @@ above it, each batch is cut out on its sender's worker (less traffic, ``P * P`` 
 
 Info = list[tuple[int, tuple[int, ...]]]
 """Per partition: nodes changed in a superstep, and the sizes of its outgoing batches."""
+
+
+def _sizeof_partition(part: PartitionData) -> int:
+    """Bytes of a partition's arrays, so Dask's memory accounting sees scattered partitions."""
+    arrays = (part.succ_ptr, part.edge_src, part.in_ptr, part.in_edge, part.owner, part.value)
+    return sum(a.nbytes for a in arrays) + part.target.nbytes + 64 * len(part.names or ())
+
+
+sizeof.register(PartitionData)(_sizeof_partition)  # type: ignore[no-untyped-call]
+
 
 # ---------------------------------------------------------------------- worker side
 _STATES: dict[str, tuple[ProgramState, PartitionData]] = {}
@@ -90,7 +101,7 @@ def _step_direct(run: str, q: int, superstep: int, parts: int, *outs: StepOutput
 
 
 def _info(out: StepOutput) -> tuple[int, tuple[int, ...]]:
-    return out.changed, tuple(len(b) for b in out.batches)
+    return out.changed, tuple(b.size for b in out.batches)
 
 
 def _finish(run: str, p: int, out_dir: str | None, collect: bool) -> tuple[Any, Any]:

@@ -45,7 +45,9 @@ class Messages(NamedTuple):
     def empty() -> Messages:
         return Messages(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
 
-    def __len__(self) -> int:
+    @property
+    def size(self) -> int:
+        """Number of messages (``len`` stays the tuple's length, which Dask relies on)."""
         return len(self.edge)
 
 

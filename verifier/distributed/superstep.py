@@ -74,7 +74,7 @@ class SuperstepEngine(Protocol):
 
 def merge_inbox(batches: Sequence[Messages]) -> Messages:
     """All messages for one partition in one batch."""
-    batches = [b for b in batches if len(b)]
+    batches = [b for b in batches if b.size]
     if not batches:
         return Messages.empty()
     if len(batches) == 1:
@@ -95,7 +95,7 @@ def partition_superstep(
     state: ProgramState, part: PartitionData, inbox: Messages, superstep: int, parts: int
 ) -> StepOutput:
     """One superstep of one partition: join, aggregate, count changes, emit."""
-    changed = state.step(inbox, superstep) if len(inbox) else np.empty(0, dtype=np.int64)
+    changed = state.step(inbox, superstep) if inbox.size else np.empty(0, dtype=np.int64)
     return StepOutput(len(changed), emit(part, changed, state.outgoing(changed), parts))
 
 
@@ -109,7 +109,7 @@ class LocalEngine:
         states = [s for s, _ in started]
         outs = [o for _, o in started]
         changed = [sum(o.changed for o in outs)]
-        messages = sum(len(b) for o in outs for b in o.batches)
+        messages = sum(b.size for o in outs for b in o.batches)
         seconds = [time.perf_counter() - t0]
         k = 0
         while changed[-1]:
@@ -118,7 +118,7 @@ class LocalEngine:
             inboxes = [merge_inbox([o.batches[q] for o in outs]) for q in range(p)]
             outs = [partition_superstep(states[q], parts[q], inboxes[q], k, p) for q in range(p)]
             changed.append(sum(o.changed for o in outs))
-            messages += sum(len(b) for o in outs for b in o.batches)
+            messages += sum(b.size for o in outs for b in o.batches)
             seconds.append(time.perf_counter() - t0)
         results = [s.output() for s in states]
         rem = [r for _, r in results]
