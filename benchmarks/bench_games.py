@@ -64,9 +64,13 @@ GAMES: list[tuple[str, Callable[[], Case]]] = [
     ("L-game", lgame.generate),
     ("L-game, symmetry", lambda: lgame.generate(symmetry=True)),
     ("Connect Four 4x4", lambda: connect4.generate(4, 4)),
+    ("Connect Four 4x4, symmetry", lambda: connect4.generate(4, 4, symmetry=True)),
     ("Connect Four 5x4", lambda: connect4.generate(5, 4)),
+    ("Connect Four 5x4, symmetry", lambda: connect4.generate(5, 4, symmetry=True)),
     ("KQK 8x8", lambda: chess_endgames.generate("KQK", 8)),
+    ("KQK 8x8, symmetry", lambda: chess_endgames.generate("KQK", 8, symmetry=True)),
     ("KRK 8x8", lambda: chess_endgames.generate("KRK", 8)),
+    ("KRK 8x8, symmetry", lambda: chess_endgames.generate("KRK", 8, symmetry=True)),
 ]
 
 
@@ -96,10 +100,10 @@ def games_table(quick: bool) -> str:
 
 def chess_table() -> str:
     rows = [
-        "| n | endgame | positions (without KK) | moves | won (White to move) | lost (Black to move) "
-        "| drawn (without KK) | mates | stalemates | longest mate: White to move | Black to move "
-        "| generate s |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|",
+        "| n | endgame | positions (without KK) | up to symmetry | moves | won (White to move) "
+        "| lost (Black to move) | drawn (without KK) | mates | stalemates "
+        "| longest mate: White to move | Black to move | generate s |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|",
     ]
     for n in range(3, 9):
         for endgame in ("KQK", "KRK"):
@@ -117,8 +121,9 @@ def chess_table() -> str:
             ends = g.is_terminal
             mates = int((ends & (g.value == -1)).sum())
             stalemates = int((ends & (g.value == 0)).sum()) - 1  # not KK
+            classes = chess_endgames.generate(endgame, n, symmetry=True).graph.n - 1
             rows.append(
-                f"| {n} | {endgame} | {g.n - 1} | {g.m} | {s['won']} | {s['lost']} "
+                f"| {n} | {endgame} | {g.n - 1} | {classes} | {g.m} | {s['won']} | {s['lost']} "
                 f"| {s['drawn'] - 1} | {mates} | {stalemates} "
                 f"| {lw} plies = mate in {(lw + 1) // 2} | {lb} plies | {secs['generate']:.2f} |"
             )
