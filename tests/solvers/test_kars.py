@@ -172,7 +172,7 @@ def test_dfs_budget() -> None:
 
 def test_memo_table_can_be_shared() -> None:
     g = figure1(1, 2)
-    table = MemoTable(g.n)
+    table = MemoTable()
     first = kars_memo(g, 0, memo=table)
     again = kars_memo(g, 0, memo=table)
     assert first.value == again.value == 1

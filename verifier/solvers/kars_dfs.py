@@ -55,16 +55,18 @@ def kars_dfs(g: GameGraph, root: int, *, max_visits: int | None = None) -> RootS
     >>> kars_dfs(g, 0)
     RootScore(value=0.0, visits=5)
     """
-    return _search(minimax_view(g), root, max_visits)
+    v = minimax_view(g)
+    return _search(v, root, max_visits, [False] * v.n)
 
 
 def kars_dfs_all(g: GameGraph, *, max_visits: int | None = None) -> RootScores:
     """Every node as root in turn (ids in increasing order) within a total visit budget."""
     v = minimax_view(g)
-    return score_roots(v.n, list(range(v.n)), lambda r, b: _search(v, r, b), max_visits)
+    marked = [False] * v.n  # all False again after every finished search
+    return score_roots(v.n, list(range(v.n)), lambda r, b: _search(v, r, b, marked), max_visits)
 
 
-def _search(v: MinimaxView, root: int, budget: int | None) -> RootScore:
+def _search(v: MinimaxView, root: int, budget: int | None, marked: list[bool]) -> RootScore:
     ptr, idx, is_max, is_leaf, t = v.ptr, v.idx, v.is_max, v.is_leaf, v.t
     limit = sys.maxsize if budget is None else budget
     visits = 1  # the call s r
@@ -72,7 +74,6 @@ def _search(v: MinimaxView, root: int, budget: int | None) -> RootScore:
         raise VisitBudgetExceeded(root, limit)
     if is_leaf[root]:
         return RootScore(t[root], visits)
-    marked = [False] * v.n
     marked[root] = True
     # The current path as parallel stacks: node, position of its next edge, best value so far.
     path, cursor, best = [root], [ptr[root]], [-INF if is_max[root] else INF]

@@ -54,17 +54,12 @@ class MemoTable:
     """The memo values kept in the nodes: ``putmemo`` writes, ``getmemo`` / ``memoed`` read.
 
     Mutable on purpose: a table may be shared by the searches from several roots, like a
-    transposition table.
+    transposition table. Dictionaries, so that a fresh table per root costs nothing up front.
     """
 
-    n: int
-    value: list[float] = field(init=False)
-    deps: list[frozenset[int] | None] = field(init=False)
-    """``memoed p``: the dependency set last entered for ``p``, ``None`` for bottom."""
-
-    def __post_init__(self) -> None:
-        self.value = [0.0] * self.n
-        self.deps = [None] * self.n
+    value: dict[int, float] = field(default_factory=dict)
+    deps: dict[int, frozenset[int]] = field(default_factory=dict)
+    """``memoed p``: the dependency set last entered for ``p``; absent for bottom."""
 
 
 def kars_memo(
@@ -81,7 +76,7 @@ def kars_memo(
     RootScore(value=0.0, visits=5)
     """
     v = minimax_view(g)
-    return _search(v, root, MemoTable(v.n) if memo is None else memo, max_visits)
+    return _search(v, root, MemoTable() if memo is None else memo, max_visits, [False] * v.n)
 
 
 def kars_memo_all(
@@ -94,20 +89,23 @@ def kars_memo_all(
     are then plain scores that later roots reuse).
     """
     v = minimax_view(g)
-    table = MemoTable(v.n)
+    table = MemoTable()
+    on_path = [False] * v.n  # all False again after every finished search
     return score_roots(
         v.n,
         list(range(v.n)),
-        lambda r, b: _search(v, r, table if shared else MemoTable(v.n), b),
+        lambda r, b: _search(v, r, table if shared else MemoTable(), b, on_path),
         max_visits,
     )
 
 
-def _search(v: MinimaxView, root: int, memo: MemoTable, budget: int | None) -> RootScore:
+def _search(
+    v: MinimaxView, root: int, memo: MemoTable, budget: int | None, on_path: list[bool]
+) -> RootScore:
     ptr, idx, is_max, is_leaf, t = v.ptr, v.idx, v.is_max, v.is_leaf, v.t
     memo_val, memo_deps = memo.value, memo.deps
     limit = sys.maxsize if budget is None else budget
-    on_path = [False] * v.n  # the list l, as marks
+    # on_path: the list l, as marks (the caller's all-False list, restored by the search)
     # The current path as parallel stacks: node, next edge, best value so far, union of deps.
     path: list[int] = []
     cursor: list[int] = []
@@ -120,7 +118,7 @@ def _search(v: MinimaxView, root: int, memo: MemoTable, budget: int | None) -> R
         visits += 1
         if visits > limit:
             raise VisitBudgetExceeded(root, limit)
-        d = memo_deps[q]
+        d = memo_deps.get(q)
         returned = True  # False when the call descends into q's successors
         if on_path[q]:  # q in l
             val, dep = 0.0, frozenset((q,))
