@@ -171,7 +171,7 @@ def test_mirror_by_hand() -> None:
     assert connect4.orbit_sizes(["..../..../..../x..x", "..../..../..../x..."]).tolist() == [1, 2]
 
 
-@pytest.mark.parametrize(("width", "height"), [(4, 3), (4, 4)])
+@pytest.mark.parametrize(("width", "height"), [(4, 3), pytest.param(4, 4, marks=pytest.mark.slow)])
 def test_symmetric_graph_weighs_up_to_the_full_graph(width: int, height: int) -> None:
     full = connect4.generate(width, height)
     sym = connect4.generate(width, height, symmetry=True)
