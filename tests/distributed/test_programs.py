@@ -9,7 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier.distributed import LocalEngine, partition_graph, solve_distributed
-from verifier.distributed.kernels import emit, ranges_index, segment_reduce
+from verifier.distributed.kernels import (
+    distinct,
+    emit,
+    group_count,
+    ranges_index,
+    segment_reduce,
+)
 from verifier.model import GameGraph, Semantics
 
 
@@ -23,6 +29,15 @@ def test_ranges_index_concatenates_rows_in_order() -> None:
     ptr = np.array([0, 2, 2, 5, 6])
     assert ranges_index(ptr, np.array([2, 0, 1])).tolist() == [2, 3, 4, 0, 1]
     assert ranges_index(ptr, np.array([1])).tolist() == []
+
+
+def test_distinct_and_group_count() -> None:
+    rows = np.array([5, 1, 5, 3, 1, 5])
+    assert distinct(rows).tolist() == [1, 3, 5]
+    keys, counts = group_count(rows)
+    assert keys.tolist() == [1, 3, 5] and counts.tolist() == [2, 1, 3]
+    assert distinct(np.array([], dtype=np.int64)).tolist() == []
+    assert group_count(np.array([], dtype=np.int64))[1].tolist() == []
 
 
 def test_segment_reduce_max_and_min() -> None:

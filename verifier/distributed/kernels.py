@@ -30,7 +30,7 @@ from verifier.distributed.partition import Messages, PartitionData
 from verifier.engine.frontier import Csr, gather
 from verifier.model.graph import IntArray
 
-__all__ = ["emit", "group_count", "join_rows", "ranges_index", "segment_reduce"]
+__all__ = ["distinct", "emit", "group_count", "join_rows", "ranges_index", "segment_reduce"]
 
 
 def ranges_index(ptr: IntArray, rows: IntArray) -> IntArray:
@@ -66,10 +66,20 @@ def join_rows(part: PartitionData, inbox: Messages) -> tuple[IntArray, IntArray]
     return local, part.edge_src[local]
 
 
+def distinct(rows: IntArray) -> IntArray:
+    """The distinct values of ``rows``, sorted (by sorting: numpy 2.4's hash-based
+    ``np.unique`` is about 100 times slower on 10^5 ids)."""
+    s = np.sort(rows).astype(np.int64, copy=False)
+    if len(s) < 2:
+        return s
+    return s[np.concatenate(([True], s[1:] != s[:-1]))]
+
+
 def group_count(rows: IntArray) -> tuple[IntArray, IntArray]:
-    """Group-by: the distinct rows and how many messages each received."""
-    uniq, counts = np.unique(rows, return_counts=True)
-    return uniq.astype(np.int64), counts.astype(np.int64)
+    """Group-by: the distinct rows, sorted, and how many messages each received."""
+    s = np.sort(rows).astype(np.int64, copy=False)
+    first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1]))) if len(s) else s
+    return s[first], np.diff(np.append(first, len(s))).astype(np.int64)
 
 
 def emit(

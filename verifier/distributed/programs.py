@@ -26,7 +26,13 @@ from typing import ClassVar, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.kernels import group_count, join_rows, ranges_index, segment_reduce
+from verifier.distributed.kernels import (
+    distinct,
+    group_count,
+    join_rows,
+    ranges_index,
+    segment_reduce,
+)
 from verifier.distributed.partition import Messages, PartitionData
 from verifier.model.graph import IntArray
 from verifier.model.results import View
@@ -97,7 +103,7 @@ class KarsProgram:
     def step(self, inbox: Messages, superstep: int) -> IntArray:
         local, rows = join_rows(self.part, inbox)
         self.edge_score[local] = inbox.value
-        rows = np.unique(rows)  # the processors that heard from a child: s_n of the rest stays
+        rows = distinct(rows)  # the processors that heard from a child: s_n of the rest stays
         lengths = self.part.succ_ptr[rows + 1] - self.part.succ_ptr[rows]
         seg = self.edge_score[ranges_index(self.part.succ_ptr, rows)]
         new = segment_reduce(seg, lengths, self.take_max[rows])
@@ -121,7 +127,9 @@ class _LayerProgram:
 
     Each node has an *any* rule (it takes ``any_label`` in the layer after one successor sent
     ``any_trigger``) and an *all* rule (it takes ``all_label`` in the layer after every successor
-    sent ``all_trigger``); NaN disables a rule. Label 0 is "not (yet) labelled".
+    sent ``all_trigger``); NaN disables a rule. Label 0 is "not (yet) labelled". No node fires
+    both rules in one layer: in retrograde analysis a lost successor cannot also be won, and an
+    attractor node has only the rule of its owner.
     """
 
     view: ClassVar[View]
@@ -150,14 +158,13 @@ class _LayerProgram:
     def step(self, inbox: Messages, superstep: int) -> IntArray:
         _, rows = join_rows(self.part, inbox)
         open_ = self.label[rows] == 0
-        any_rows = np.unique(rows[open_ & (inbox.value == self.any_trigger[rows])])
+        any_rows = distinct(rows[open_ & (inbox.value == self.any_trigger[rows])])
         counted, c = group_count(rows[open_ & (inbox.value == self.all_trigger[rows])])
         self.heard[counted] += c
         full = counted[self.heard[counted] == self.degree[counted]]
-        full = full[~np.isin(full, any_rows, assume_unique=True)]
-        self.label[any_rows] = self.any_label[any_rows]
         self.label[full] = self.all_label[full]
-        changed = np.union1d(any_rows, full).astype(np.int64)
+        self.label[any_rows] = self.any_label[any_rows]  # (never both: see the class docstring)
+        changed = distinct(np.concatenate([any_rows, full]))
         self.layer[changed] = superstep
         return changed
 
