@@ -20,6 +20,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -107,9 +108,7 @@ def chess_table() -> str:
     ]
     for n in range(3, 9):
         for endgame in ("KQK", "KRK"):
-            case, s, label, rem, secs = solve(
-                lambda e=endgame, k=n: chess_endgames.generate(e, k)  # type: ignore[misc]
-            )
+            case, s, label, rem, secs = solve(partial(chess_endgames.generate, endgame, n))
             g = case.graph
             black = np.array([x.endswith(" b") for x in g.names])
             white = ~black

@@ -14,13 +14,14 @@ from pathlib import Path
 from types import MappingProxyType
 
 from verifier.games import chess_endgames, lgame, tictactoe
+from verifier.io.case_json import Encoding
 from verifier.model import Case, Expect
 
 __all__ = ["CORPUS", "expected_case", "write_corpus"]
 
 _LABEL_WORDS = {1: "won", -1: "lost", 0: "unknown"}
 
-CORPUS: dict[str, tuple[Callable[[], Case], str]] = {
+CORPUS: dict[str, tuple[Callable[[], Case], Encoding]] = {
     "game-tictactoe": (tictactoe.generate, "readable"),
     "game-tictactoe-symmetric": (lambda: tictactoe.generate(symmetry=True), "readable"),
     "game-lgame-symmetric": (lambda: lgame.generate(symmetry=True), "compact"),
@@ -52,7 +53,7 @@ def write_corpus(folder: str | Path) -> list[Path]:
     out = []
     for stem, (make, encoding) in CORPUS.items():
         path = Path(folder) / f"{stem}.json"
-        dump_case(expected_case(make()), path, encoding)  # type: ignore[arg-type]
+        dump_case(expected_case(make()), path, encoding)
         out.append(path)
     return out
 

@@ -118,8 +118,8 @@ def moves(pos: Position) -> list[Position]:
         out.append((other, p, a, b))  # no neutral moved
         empty = [x for x in range(SIZE * SIZE) if not (blocked | mask) >> x & 1]
         for e in empty:
-            out.append((other, p, *sorted((e, b))))  # type: ignore[arg-type]
-            out.append((other, p, *sorted((a, e))))  # type: ignore[arg-type]
+            out.append((other, p, min(e, b), max(e, b)))  # neutral a moved to e
+            out.append((other, p, min(a, e), max(a, e)))  # neutral b moved to e
     return out
 
 
