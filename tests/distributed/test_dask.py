@@ -20,7 +20,11 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 from verifier.distributed.parquet_io import read_parquet_graph, write_parquet_graph  # noqa: E402
 
-pytestmark = pytest.mark.dask
+pytestmark = [
+    pytest.mark.dask,
+    # the scheduler's HTTP server (loopback) moves off 8787 when another cluster holds it
+    pytest.mark.filterwarnings("ignore:Port 8787 is already in use"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +118,14 @@ def test_case_json_and_module_entry_point(
     summary = json.loads(capsys.readouterr().out)
     assert summary["root_value"] == 1.0 and summary["won"] == 4
     assert summary["max_remoteness"] == 2
+
+
+def test_worker_error_reaches_the_caller(client: Any) -> None:
+    g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.MINIMAX, value={"b": 1.0})
+    with pytest.raises(ValueError, match="'a'"):  # raised on a worker by the program
+        solve_distributed(g, client=client, partitions=2)
+    # the cluster is still usable afterwards
+    assert solve_distributed(figure_1(2, -1), client=client).values.tolist() == [2, -1, 2, -1]
 
 
 def test_impartial_is_rejected(client: Any) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from verifier.distributed.partition import partition_graph
+from verifier.distributed.partition import PartitionData, partition_graph
 from verifier.distributed.programs import program_for
 from verifier.distributed.superstep import RunOutput, SuperstepEngine
 from verifier.errors import UsageError
@@ -147,33 +147,32 @@ def solve_distributed(
     ``LocalCluster`` of ``workers`` single-threaded worker processes on loopback. ``client``:
     an existing ``distributed.Client`` (overrides ``scheduler``). ``engine``: another
     ``SuperstepEngine`` (e.g. ``LocalEngine()``), no Dask at all. ``partitions``: number of node
-    ranges (default: one per worker). ``out``: write ``nodes/part-*.parquet`` and
+    ranges (default: one per worker of the cluster). ``out``: write ``nodes/part-*.parquet`` and
     ``summary.json`` there (on a real cluster, a directory every worker can write to).
+    ``semantics``: for Parquet tables without stored metadata. The result's ``seconds`` cover
+    the run itself (scatter, supersteps, collection), not loading and partitioning.
     """
     case = load_input(case_or_path, semantics)
     graph = case.graph
     program = program_for(graph.semantics)
-    p_count = partitions if partitions is not None else max(1, workers)
-    if p_count < 1 or workers < 1:
+    if workers < 1 or (partitions is not None and partitions < 1):
         raise UsageError("workers and partitions must be at least 1")
-    parts = partition_graph(graph, p_count)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         for old in (out / "nodes").glob("part-*.parquet"):
             old.unlink()
-    t0 = time.perf_counter()
-    n_workers = 1
     if engine is not None:
+        parts = partition_graph(graph, partitions or workers)
+        t0 = time.perf_counter()
         run = engine.run(parts)
+        seconds, n_workers = time.perf_counter() - t0, 1
         if out is not None:
             _write_local(out, parts, program.view, run)
     elif client is not None:
-        run, n_workers = _run_dask(client, parts, out)
+        parts, run, seconds, n_workers = _run_dask(client, graph, partitions, out)
     else:
         with _client(scheduler, workers) as c:
-            t0 = time.perf_counter()
-            run, n_workers = _run_dask(c, parts, out)
-    seconds = time.perf_counter() - t0
+            parts, run, seconds, n_workers = _run_dask(c, graph, partitions, out)
     as_solver = SolverResult(
         solver=SOLVER_NAME[graph.semantics],
         view=program.view,
@@ -205,21 +204,27 @@ def solve_distributed(
         changed=run.changed,
         step_seconds=run.step_seconds,
         seconds=seconds,
-        partitions=p_count,
+        partitions=len(parts),
         workers=n_workers,
         summary=MappingProxyType(summary),
         out=out,
     )
 
 
-def _run_dask(client: Client, parts: list[Any], out: Path | None) -> tuple[RunOutput, int]:
+def _run_dask(
+    client: Client, graph: GameGraph, partitions: int | None, out: Path | None
+) -> tuple[list[PartitionData], RunOutput, float, int]:
+    """Partition (default: one node range per worker of the cluster) and run on ``client``."""
     from verifier.distributed.dask_backend import DaskEngine
 
     n_workers = len(client.scheduler_info()["workers"])
-    return DaskEngine(client, out=out).run(parts), n_workers
+    parts = partition_graph(graph, partitions or max(1, n_workers))
+    t0 = time.perf_counter()
+    run = DaskEngine(client, out=out).run(parts)
+    return parts, run, time.perf_counter() - t0, n_workers
 
 
-def _write_local(out: Path, parts: list[Any], view: View, run: RunOutput) -> None:
+def _write_local(out: Path, parts: list[PartitionData], view: View, run: RunOutput) -> None:
     from verifier.distributed.parquet_io import write_result_part
 
     for part in parts:
