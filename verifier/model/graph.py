@@ -28,7 +28,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -162,23 +162,23 @@ class GameGraph:
     @classmethod
     def from_successors(
         cls,
-        succ: dict[str, Iterable[str]],
+        succ: Mapping[str, Iterable[str]],
         *,
         semantics: Semantics,
-        owner: dict[str, int] | None = None,
-        value: dict[str, float] | None = None,
+        owner: Mapping[str, int] | None = None,
+        value: Mapping[str, float] | None = None,
         target: Iterable[str] = (),
     ) -> GameGraph:
         """Convenience builder for tests and generators: ``{name: [successor names]}``.
 
         Nodes that only appear as successors are added as terminal nodes.
         """
-        names = list(succ)
-        for moves in list(succ.values()):
-            for y in moves:
-                if y not in succ:
-                    succ = {**succ, y: []}
-                    names.append(y)
+        moves_of: dict[str, list[str]] = {x: list(ys) for x, ys in succ.items()}
+        for ys in list(moves_of.values()):
+            for y in ys:
+                moves_of.setdefault(y, [])
+        names = list(moves_of)
+        succ = moves_of
         ids = {x: i for i, x in enumerate(names)}
         src = [ids[x] for x in names for _ in succ[x]]
         dst = [ids[y] for x in names for y in succ[x]]
