@@ -89,6 +89,16 @@ TRICKY = [
     '{"encoding": "compact", "owner": [1, 2], "owner": [3]}',
     '{"encoding": "compact", "owner": [1, 2]',
     '{"encoding": "compact", "a": "[1, 2]',
+    '{"encoding": "compact", "owner": [00, ,1]}',
+    '{"encoding": "compact", "owner": [1, ,2]}',
+    '{"encoding": "compact", "owner": [1,-]}',
+    '{"encoding": "compact", "owner": [-,1]}',
+    '{"encoding": "compact", "owner": [ ,1]}',
+    '{"encoding": "compact", "owner": [-0, 0, -5]}',
+    '{"encoding": "compact", "owner": [+1]}',
+    '{"encoding": "compact", "owner": [9223372036854775807, 9223372036854775808]}',
+    '{"encoding": "compact", "owner": [1000000000000000000, -1000000000000000000]}',
+    '{"encoding": "compact", "owner": [100, 20, 3, 0, -40]}',
     "[1, 2, 3]",
     "[[1, 2], 3]",
     '"[1]"',
@@ -175,7 +185,38 @@ def test_random_integer_array_texts(items: list[tuple[str, int, str]], data: st.
     if data.draw(st.booleans()) and body:  # damage it
         k = data.draw(st.integers(0, len(body)))
         body = (
-            body[:k] + data.draw(st.sampled_from(["-", ",", " ", "0", "00", ".", "e"])) + body[k:]
+            body[:k]
+            + data.draw(st.sampled_from(["-", ",", " ", "0", "00", ".", "e", ", ,", "- ", "+"]))
+            + body[k:]
         )
     t = '{"encoding": "compact", "owner": [' + body + '], "x": "[' + body + ']"}'
     _same_as_plain(t)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"1,2", [1, 2]),
+        (b" -1 ,\n0\t, 17 ", [-1, 0, 17]),
+        (b"999999999999999999", [999999999999999999]),
+        (b"-0", None),  # valid JSON, but not canonical: left to json
+        (b"00, ,1", None),
+        (b"1, ,2", None),
+        (b"01", None),
+        (b"1,-", None),
+        (b"- 1", None),
+        (b"1 2", None),
+        (b"1,", None),
+        (b"", None),
+        (b" ", None),
+        (b"1.5", None),
+        (b"1e3", None),
+        (b"1000000000000000000", None),
+        (b"null", None),
+    ],
+)
+def test_parse_ints_accepts_only_canonical_json_integers(
+    body: bytes, expected: list[int] | None
+) -> None:
+    got = fastjson._parse_ints(body)
+    assert (None if got is None else got.tolist()) == expected

@@ -1,14 +1,14 @@
 """A faster JSON parse for big compact cases: long integer arrays go straight into numpy.
 
 ``json.loads`` makes one Python ``int`` per array entry; for a 10^7-edge case that is most of
-the loading time. Here, before ``json.loads``, every long flat array of JSON integers that lies
-outside any string is found with vectorized byte tests, checked to be valid JSON (digits, minus
-signs, commas and whitespace in the right places; no leading zeros; at most 18 digits), parsed
-with ``np.fromstring`` and replaced in the text by a unique placeholder string. The (now small)
-rest is parsed by :func:`~verifier.io.jsonpath.parse_json` as usual, with its duplicate-key
-check. Placeholders in the compact encoding's array slots (``edges.src``, ``edges.dst``,
-``owner``, ``targets``) come back as ``int64`` arrays; any other placeholder is turned back into
-a list, so the result equals ``parse_json`` of the original text apart from those arrays.
+the loading time. Here, before ``json.loads``, every long flat array that lies outside any
+string is offered to ``np.fromstring``; the result is kept only if the array text is proved to
+be valid JSON integers (see :func:`_parse_ints`: byte counts, no per-number Python work), and the
+array is then replaced in the text by a unique placeholder string. The (now small) rest is parsed
+by :func:`~verifier.io.jsonpath.parse_json` as usual, with its duplicate-key check. Placeholders
+in the compact encoding's array slots (``edges.src``, ``edges.dst``, ``owner``, ``targets``) come
+back as ``int64`` arrays; any other placeholder is turned back into a list, so the result equals
+``parse_json`` of the original text apart from those arrays.
 
 Anything unusual falls back to the plain path: an array that fails a check stays in the text,
 and if the shortened text does not parse, the original text is parsed again so that the error
@@ -40,12 +40,7 @@ ARRAY_SLOTS: tuple[tuple[str, ...], ...] = (
 """Where a compact case keeps integer arrays that may stay numpy arrays after parsing."""
 
 _MAX_DIGITS = 18
-_QUOTE, _BACKSLASH, _OPEN, _CLOSE = ord('"'), ord("\\"), ord("["), ord("]")
-_COMMA, _MINUS = ord(","), ord("-")
-_ALLOWED = np.zeros(256, dtype=np.bool_)
-_ALLOWED[list(b"0123456789-, \t\n\r")] = True
-_WHITE = np.zeros(256, dtype=np.bool_)
-_WHITE[list(b" \t\n\r")] = True
+_QUOTE, _BACKSLASH = ord('"'), ord("\\")
 
 
 def parse_json_arrays(text: str | bytes, file: str) -> Any:
@@ -54,13 +49,14 @@ def parse_json_arrays(text: str | bytes, file: str) -> Any:
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if len(raw) < MIN_ARRAY_BYTES:
         return parse_json(raw, file)
-    buf = np.frombuffer(raw, dtype=np.uint8)
+    if b'"compact"' not in raw:
+        return parse_json(raw, file)  # only compact cases keep numpy arrays
     nonce = secrets.token_hex(8)
     pieces: list[bytes] = []
     arrays: dict[str, NDArray[np.int64]] = {}
     prev = 0
-    for start, end in _candidate_spans(buf):
-        arr = _parse_ints(buf[start + 1 : end], raw[start + 1 : end])
+    for start, end in _candidate_spans(raw):
+        arr = _parse_ints(raw[start + 1 : end])
         if arr is None:
             continue
         key = f"\x00{nonce}:{len(arrays)}"
@@ -78,24 +74,31 @@ def parse_json_arrays(text: str | bytes, file: str) -> Any:
     return _restore(data, arrays)
 
 
-def _candidate_spans(buf: NDArray[np.uint8]) -> list[tuple[int, int]]:
+def _candidate_spans(raw: bytes) -> list[tuple[int, int]]:
     """``(index of "[", index of "]")`` of long arrays without nested brackets, outside strings."""
-    opens = np.flatnonzero(buf == _OPEN)
-    closes = np.flatnonzero(buf == _CLOSE)
-    if not len(opens) or not len(closes):
-        return []
-    nxt = np.searchsorted(closes, opens)
-    ok = nxt < len(closes)
-    opens, ends = opens[ok], closes[nxt[ok]]
-    # no "[" between an open bracket and its first "]" (flat), and long enough
-    next_open = np.append(opens[1:], len(buf))
-    keep = (next_open > ends) & (ends - opens - 1 >= MIN_ARRAY_BYTES)
-    opens, ends = opens[keep], ends[keep]
-    if not len(opens):
-        return []
-    quotes = _unescaped_quotes(buf)
-    outside = np.searchsorted(quotes, opens) % 2 == 0
-    return list(zip(opens[outside].tolist(), ends[outside].tolist(), strict=True))
+    spans: list[tuple[int, int]] = []
+    start = raw.find(b"[")
+    while start != -1:
+        end = raw.find(b"]", start)
+        if end == -1:
+            break
+        nxt = raw.find(b"[", start + 1)
+        if (nxt == -1 or nxt > end) and end - start - 1 >= MIN_ARRAY_BYTES:
+            spans.append((start, end))
+        start = nxt
+    if not spans:
+        return spans
+    # keep the spans outside strings: an even number of string quotes before them
+    if raw.find(b"\\", 0, spans[-1][0]) == -1:
+        counts, seen, prev = [], 0, 0
+        for a, _ in spans:
+            seen += raw.count(b'"', prev, a)
+            counts.append(seen)
+            prev = a
+    else:  # backslashes: count the quotes that are not escaped
+        quotes = _unescaped_quotes(np.frombuffer(raw, dtype=np.uint8))
+        counts = np.searchsorted(quotes, [a for a, _ in spans]).tolist()
+    return [span for span, q in zip(spans, counts, strict=True) if q % 2 == 0]
 
 
 def _unescaped_quotes(buf: NDArray[np.uint8]) -> NDArray[np.int64]:
@@ -114,43 +117,49 @@ def _unescaped_quotes(buf: NDArray[np.uint8]) -> NDArray[np.int64]:
     return np.setdiff1d(quotes, np.array(drop, dtype=np.int64), assume_unique=True)
 
 
-def _parse_ints(c: NDArray[np.uint8], text: bytes) -> NDArray[np.int64] | None:
-    """The integers of the array body ``c`` if it is valid JSON of integers only, else None."""
-    if not _ALLOWED[c].all():
+_WHITESPACE = b" \t\n\r"
+_NUMBER_CHARS = b"0123456789-," + _WHITESPACE
+_DIGITS = b"0123456789"
+_POW10 = 10 ** np.arange(1, _MAX_DIGITS + 1, dtype=np.int64)
+
+
+def _parse_ints(body: bytes) -> NDArray[np.int64] | None:
+    """The integers of an array body if it is valid JSON of integers only, else None.
+
+    ``np.fromstring`` parses; JSON validity is then proved by counting (bytes operations and a
+    few array passes, no per-number Python work): the text without whitespace must have exactly
+    the length of the numbers written canonically (so no leading zeros, no empty or stray
+    tokens), as many commas as gaps, as many minus signs as negative numbers, and no minus sign
+    followed by whitespace.
+    """
+    if body.translate(None, _NUMBER_CHARS):
+        return None  # some other character: a float, null, true, a string, ...
+    sig = body.translate(None, _WHITESPACE)
+    if not sig or sig[0] not in b"-" + _DIGITS or sig[-1] not in _DIGITS:
         return None
-    digit = (c >= ord("0")) & (c <= ord("9"))
-    minus = c == _MINUS
-    comma = c == _COMMA
-    sig = ~_WHITE[c]
-    s_digit, s_minus, s_comma = digit[sig], minus[sig], comma[sig]
-    if not len(s_digit):
-        return None  # an empty array: leave it to json
-    # every "-" directly followed by a digit
-    if minus.any():
-        after = np.append(digit[1:], False)
-        if not after[minus].all():
-            return None
-    # significant characters: start with a number, end with a digit, no ",," and no digit "-"
-    if not (s_digit[0] or s_minus[0]) or not s_digit[-1]:
+    if b",," in sig:
         return None
-    if (s_comma[1:] & s_comma[:-1]).any() or (s_digit[:-1] & s_minus[1:]).any():
+    minus = b"-" in sig
+    if minus and (
+        b"-," in sig or b"--" in sig or any(b"-" + bytes([w]) in body for w in _WHITESPACE)
+    ):
         return None
-    token = digit | minus
-    starts = np.flatnonzero(token & ~np.concatenate(([False], token[:-1])))
-    if len(starts) != int(comma.sum()) + 1:
-        return None  # two numbers separated by whitespace only
-    run_start = digit & ~np.concatenate(([False], digit[:-1]))
-    run_end = digit & ~np.append(digit[1:], False)
-    first_digits = np.flatnonzero(run_start)
-    lengths = np.flatnonzero(run_end) - first_digits + 1
-    if lengths.max() > _MAX_DIGITS:
+    try:
+        arr = np.fromstring(body, dtype=np.int64, sep=",")
+    except ValueError:
         return None
-    leading_zero = (c[first_digits] == ord("0")) & (lengths > 1)
-    if leading_zero.any():
+    if not len(arr) or sig.count(b",") != len(arr) - 1:
         return None
-    arr = np.fromstring(text.decode("ascii"), dtype=np.int64, sep=",")
-    if len(arr) != len(starts):
-        return None  # pragma: no cover - the checks above make this impossible
+    limit = _POW10[-1]
+    if not ((arr > -limit) & (arr < limit)).all():
+        return None  # 19 digits or more (or clamped by fromstring): leave it to json
+    negative = int((arr < 0).sum()) if minus else 0
+    if minus and sig.count(b"-") != negative:
+        return None
+    digits = int(np.searchsorted(_POW10, np.abs(arr) if minus else arr, side="right").sum())
+    digits += len(arr)
+    if len(sig) != digits + negative + len(arr) - 1:
+        return None
     arr.flags.writeable = False
     return arr
 

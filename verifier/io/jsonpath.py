@@ -32,6 +32,7 @@ __all__ = [
     "format_path",
     "from_validation_error",
     "parse_json",
+    "shown",
 ]
 
 PathPart = str | int

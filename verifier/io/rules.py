@@ -35,6 +35,7 @@ __all__ = [
     "edges_to_csr",
     "first",
     "graph_from_csr",
+    "owner_words",
 ]
 
 Where = Callable[[int, str], tuple[PathPart, ...]]
