@@ -37,3 +37,18 @@ def test_schema_is_a_union_of_both_encodings() -> None:
 def test_schema_text_is_stable_json() -> None:
     assert json.loads(schema_text()) == case_json_schema()
     assert schema_text() == schema_text()
+
+
+def test_examples_in_the_format_document_load() -> None:
+    from verifier.io import parse_case
+    from verifier.model import Semantics
+
+    doc = (SCHEMA_FILE.parent / "case-format.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in doc.split("```json\n")[1:]]
+    assert len(blocks) >= 2
+    cases = [parse_case(b, f"case-format.md#{k}") for k, b in enumerate(blocks)]
+    for case in cases:
+        assert case.semantics is Semantics.MINIMAX
+        assert case.graph.n == 4
+        assert case.graph.m == 4
+        assert case.root == 0
