@@ -1,0 +1,101 @@
+"""Z3 mex constraints: confirmed on correct values, refuted naming a corrupted node, and the
+number of solutions of the mex equations on cyclic graphs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sg_graphs import impartial_graphs, loopy_graph
+
+from verifier.games.nim import nim_position
+from verifier.games.octal import octal_game
+from verifier.model import Case, Expect, GameGraph, Semantics, Verdict
+from verifier.pipeline import CaseVerdict, run_case
+from verifier.registry import Options
+from verifier.smt.mex import check_values, count_solutions
+from verifier.solvers.grundy import grundy_values
+from verifier.solvers.loopy_grundy import loopy_grundy
+
+OPTS = Options()
+
+
+def test_correct_values_confirmed_and_unique() -> None:
+    g = nim_position([2, 3, 4]).graph
+    values = grundy_values(g)
+    assert check_values(g, values, OPTS).verdict is Verdict.CONFIRMED
+    res = count_solutions(g, OPTS, values)
+    assert res.verdict is Verdict.CONFIRMED and res.data["unique"] is True
+
+
+@pytest.mark.parametrize("node", ["0,0,0", "1,1,1", "2,3,4", "2,0,1"])
+def test_corrupted_value_is_refuted_naming_the_node(node: str) -> None:
+    g = nim_position([2, 3, 4]).graph
+    values = grundy_values(g).copy()
+    values[g.id_of(node)] += 1
+    res = check_values(g, values, OPTS)
+    assert res.verdict is Verdict.REFUTED
+    assert res.witness is not None and res.witness["node"] == node
+
+
+@settings(max_examples=40, deadline=None)
+@given(impartial_graphs(max_nodes=7, acyclic=True), st.data())
+def test_any_single_corruption_is_named(g: GameGraph, data: st.DataObject) -> None:
+    values = grundy_values(g).copy()
+    x = data.draw(st.integers(0, g.n - 1))
+    values[x] = data.draw(st.sampled_from([v for v in range(g.n + 2) if v != values[x]]))
+    res = check_values(g, values, OPTS)
+    assert res.verdict is Verdict.REFUTED
+    assert res.witness is not None and res.witness["node"] == g.name(x)
+
+
+def test_solution_counts_on_cycles() -> None:
+    two = GameGraph.from_successors({"a": ["b"], "b": ["a"]}, semantics=Semantics.IMPARTIAL)
+    res = count_solutions(two, OPTS)
+    assert res.data["solutions"] == "several" and res.witness is not None
+    loop = GameGraph.from_successors({"a": ["a"]}, semantics=Semantics.IMPARTIAL)
+    assert count_solutions(loop, OPTS).data["solutions"] == "0"
+    three = GameGraph.from_successors(
+        {"a": ["b"], "b": ["c"], "c": ["a"]}, semantics=Semantics.IMPARTIAL
+    )
+    assert count_solutions(three, OPTS).data["solutions"] == "0"
+    # a 2-cycle with an exit: a <-> b, b -> t: only a = 0, b = 1, t = 0
+    exit_ = GameGraph.from_successors(
+        {"a": ["b"], "b": ["a", "t"], "t": []}, semantics=Semantics.IMPARTIAL
+    )
+    assert count_solutions(exit_, OPTS).data["solutions"] == "1"
+
+
+def test_expect_unique_is_compared() -> None:
+    two = GameGraph.from_successors({"a": ["b"], "b": ["a"]}, semantics=Semantics.IMPARTIAL)
+    res = count_solutions(two, OPTS, expect_unique=True)
+    assert res.verdict is Verdict.REFUTED
+
+
+def test_loopy_values_checked_on_finite_nodes() -> None:
+    g = loopy_graph()
+    r = loopy_grundy(g)
+    assert check_values(g, r.values, OPTS).verdict is Verdict.CONFIRMED
+    bad = r.values.copy()
+    bad[g.id_of("x")] = 0
+    res = check_values(g, bad, OPTS)
+    assert res.verdict is Verdict.REFUTED and res.witness is not None
+    assert res.witness["node"] == "x"
+
+
+def test_pipeline_on_a_generated_octal_game() -> None:
+    report = run_case(octal_game(".07", 12))
+    assert report.verdict is CaseVerdict.VERIFIED, [
+        (c.name, c.verdict, c.detail) for c in report.checks if c.verdict is not Verdict.CONFIRMED
+    ]
+
+
+def test_pipeline_refutes_a_wrong_expected_grundy_value() -> None:
+    case = nim_position([1, 2])
+    assert case.expect is not None and case.root is not None
+    wrong = dict(case.expect.grundy)
+    wrong[case.root] = 0
+    bad = Case(graph=case.graph, id="bad", root=case.root, expect=Expect(grundy=wrong))
+    assert run_case(bad).verdict is CaseVerdict.REFUTED
+    assert not np.any(grundy_values(case.graph) < 0)
