@@ -5,10 +5,12 @@ Usage::
     .venv/bin/python benchmarks/bench_distributed.py [--sizes 10000 100000 1000000]
         [--workers 2] [--partitions P] [--chain 300] [--scheduler ADDR]
 
-Prints a Markdown table per algorithm: graph size, supersteps, messages, seconds per superstep
-(mean and median), total seconds of the run (cluster start-up excluded), and for comparison the
-same run on the in-process ``LocalEngine``. ``--chain N`` adds a path of N positions (N
-supersteps of one node each): its seconds per superstep are the engine's fixed cost.
+Prints a Markdown table: graph size, supersteps, messages, milliseconds per superstep (mean and
+median, the first superstep excluded as it includes the scatter), total seconds of the run
+(cluster start-up, loading and partitioning excluded), and for comparison the same run on the
+in-process ``LocalEngine``. Each row is the fastest of ``--repeat`` runs. ``--chain N`` adds a
+path of N positions (N supersteps of one node each): its time per superstep is the engine's
+fixed cost.
 """
 
 from __future__ import annotations
@@ -51,16 +53,23 @@ def chain(n: int) -> GameGraph:
     return GameGraph.from_edges(n, np.arange(n - 1), np.arange(1, n), semantics=Semantics.NORMAL)
 
 
-def row(label: str, g: GameGraph, client: Any, parts: int) -> str:
-    r = solve_distributed(g, client=client, partitions=parts)
+def row(label: str, g: GameGraph, client: Any, parts: int, repeat: int) -> str:
+    """The fastest of ``repeat`` runs (the machine is shared: the minimum is the least noisy)."""
+    r = min(
+        (solve_distributed(g, client=client, partitions=parts) for _ in range(repeat)),
+        key=lambda x: x.seconds,
+    )
     per = r.step_seconds[1:] or r.step_seconds
-    t0 = time.perf_counter()
-    LocalEngine().run(partition_graph(g, parts))
-    local = time.perf_counter() - t0
+    split = partition_graph(g, parts)
+    local = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        LocalEngine().run(split)
+        local = min(local, time.perf_counter() - t0)
     return (
         f"| {label} | {g.n:,} | {g.m:,} | {r.supersteps} | {r.messages:,} | "
         f"{1000 * statistics.mean(per):.1f} | {1000 * statistics.median(per):.1f} | "
-        f"{r.seconds:.2f} | {local:.2f} |"
+        f"{r.seconds:.2f} | {local:.3f} |"
     )
 
 
@@ -71,21 +80,24 @@ def main() -> None:
     ap.add_argument("--partitions", type=int)
     ap.add_argument("--chain", type=int, default=300)
     ap.add_argument("--scheduler")
+    ap.add_argument("--repeat", type=int, default=3, help="report the fastest of N runs")
     args = ap.parse_args()
-    from distributed import Client, LocalCluster
+    import distributed
+
+    dd: Any = distributed  # only partly typed
 
     t0 = time.perf_counter()
     if args.scheduler:
-        client = Client(args.scheduler)
+        client = dd.Client(args.scheduler)
     else:
-        cluster = LocalCluster(
+        cluster = dd.LocalCluster(
             n_workers=args.workers,
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
         )
-        client = Client(cluster)
+        client = dd.Client(cluster)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"cluster start-up: {time.perf_counter() - t0:.1f} s, {args.workers} workers")
     print(f"machine: {os.cpu_count()} cores, load average {load}\n")
@@ -96,10 +108,13 @@ def main() -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     if args.chain:
-        print(row("chain (normal)", chain(args.chain), client, parts), flush=True)
+        print(row("chain (normal)", chain(args.chain), client, parts, args.repeat), flush=True)
     for sem in (Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY):
         for n in args.sizes:
-            print(row(f"random {sem.value}", random_graph(sem, n), client, parts), flush=True)
+            print(
+                row(f"random {sem.value}", random_graph(sem, n), client, parts, args.repeat),
+                flush=True,
+            )
     client.close()
 
 
