@@ -283,6 +283,9 @@ def _check_length(
 
 
 def _check_names(names: Sequence[str], file: str) -> None:
+    distinct = set(names)
+    if len(distinct) == len(names) and "" not in distinct:
+        return  # the common case, without a Python loop
     seen: dict[str, int] = {}
     for k, x in enumerate(names):
         if not x:
