@@ -99,6 +99,8 @@ TRICKY = [
     '{"encoding": "compact", "owner": [9223372036854775807, 9223372036854775808]}',
     '{"encoding": "compact", "owner": [1000000000000000000, -1000000000000000000]}',
     '{"encoding": "compact", "owner": [100, 20, 3, 0, -40]}',
+    '{"encoding": "readable", "nodes": {"compact": {}}, "owner": [1, 2], "x": [[3, 4]]}',
+    '{"nodes": {"compact": {"moves": []}}, "semantics": "impartial", "y": [5, 6]}',
     "[1, 2, 3]",
     "[[1, 2], 3]",
     '"[1]"',
