@@ -61,6 +61,34 @@ def test_kars_figure_1(client: Any, b: float, d: float, a_val: float, c_val: flo
     assert r.changed[-1] == 0 and len(r.changed) == r.supersteps
 
 
+CORPUS = sorted((Path(__file__).parents[2] / "cases").glob("*.json"))
+LABELS = {"won": 1, "lost": -1, "unknown": 0}
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_corpus(client: Any, path: Path) -> None:
+    from verifier.io.formats import load_any
+
+    case = load_any(path)
+    if case.semantics not in SEMANTICS:
+        pytest.skip(f"no distributed program for {case.semantics.value}")
+    r = solve_distributed(path, client=client, partitions=3)
+    want_values, want_rem = reference(case.graph)
+    assert np.array_equal(r.values, want_values)
+    assert r.remoteness is not None and np.array_equal(r.remoteness, want_rem)
+    exp = case.expect
+    if exp is None:
+        return
+    for x, v in exp.values.items():
+        assert r.values[x] == v
+    for x, word in exp.labels.items():
+        assert r.values[x] == LABELS[word]
+    for x, w in exp.winner.items():
+        assert r.values[x] == (1 if w == 0 else 0)
+    for x, k in exp.remoteness.items():
+        assert r.remoteness[x] == k
+
+
 @pytest.mark.parametrize("sem", SEMANTICS)
 def test_random_small_graphs(client: Any, sem: Semantics) -> None:
     # seeded, not hypothesis: the cluster's threads use ``random`` while hypothesis would draw

@@ -90,7 +90,8 @@ class DistributedResult:
 def load_input(
     case_or_path: Case | GameGraph | Path | str, semantics: Semantics | None = None
 ) -> Case:
-    """A case from a case, a bare graph, a case file (``.json``) or a Parquet directory."""
+    """A case from a case, a bare graph, a case file (``.json``, ``.npz``, ...) or a directory
+    of Parquet tables (``nodes.parquet``, ``edges.parquet``)."""
     if isinstance(case_or_path, Case):
         return case_or_path
     if isinstance(case_or_path, GameGraph):
@@ -101,11 +102,9 @@ def load_input(
 
         graph, root = read_parquet_graph(path, semantics)
         return Case(graph=graph, id=path.name, root=root, path=path)
-    if path.suffix == ".json":
-        from verifier.io.case_json import load_case
+    from verifier.io.formats import load_any
 
-        return load_case(path)
-    raise UsageError(f"{path}: expected a case .json file or a directory of Parquet tables")
+    return load_any(path)  # .json (either encoding), .npz, .graphml, .gml
 
 
 @contextlib.contextmanager
