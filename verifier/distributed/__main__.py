@@ -1,7 +1,8 @@
 """``python -m verifier.distributed CASE [--scheduler ADDR] [--out DIR] [--workers N]``.
 
-Solves a case file (``.json``) or a directory of Parquet tables on a Dask cluster and prints the
-summary as JSON (the same keys as ``verify``), plus the run's supersteps and messages.
+Solves a case file (``.json``, ``.npz``, ``.graphml``, ``.gml``) or a directory of Parquet
+tables on a Dask cluster and prints the summary as JSON (the same keys as ``verify``), plus the
+run's supersteps and messages.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m verifier.distributed", description=__doc__)
-    ap.add_argument("case", type=Path, help="case .json file or directory of Parquet tables")
+    ap.add_argument("case", type=Path, help="case file or directory of Parquet tables")
     ap.add_argument("--scheduler", help="address of a Dask scheduler (default: LocalCluster)")
     ap.add_argument("--out", type=Path, help="write nodes/part-*.parquet and summary.json here")
     ap.add_argument("--workers", type=int, default=2, help="LocalCluster workers (default 2)")

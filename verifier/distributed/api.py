@@ -165,7 +165,7 @@ def solve_distributed(
         t0 = time.perf_counter()
         run = engine.run(parts)
         seconds, n_workers = time.perf_counter() - t0, 1
-        if out is not None:
+        if out is not None and len(run.values) == graph.n:
             _write_local(out, parts, program.view, run)
     elif client is not None:
         parts, run, seconds, n_workers = _run_dask(client, graph, partitions, out)
