@@ -21,6 +21,7 @@ from verifier.smt.common import (
     Answer,
     answers,
     culprit,
+    names_of,
     node_witness,
     pin_check,
     result,
@@ -129,6 +130,7 @@ def equations_hold(
             value=float(sys.levels[idx[i]]),
             right_hand_side=float(sys.levels[rhs[i]]),
             failing=len(viol),
+            failing_nodes=names_of(g, viol),
         ),
         solvers=list(ans.solvers),
     )

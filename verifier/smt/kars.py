@@ -27,6 +27,8 @@ from verifier.smt.common import (
     answers,
     batches,
     component_order,
+    culprit,
+    names_of,
     node_witness,
     pin_check,
     result,
@@ -63,13 +65,16 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     if pin.status is SatStatus.UNKNOWN:
         return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({pin.reason})", t0)
     if pin.status is SatStatus.UNSAT:
-        i = int(sys.violations(kars)[0]) if len(sys.violations(kars)) else 0
+        viol = sys.violations(kars)
+        if len(viol) == 0:
+            return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 and evaluation disagree", t0)
+        i = culprit(g, viol)
         return result(
             NAME,
             Verdict.REFUTED,
             f"{who}: not a solution of (T+MM) at {g.name(i)!r}",
             t0,
-            node_witness(g, i, "equation fails"),
+            node_witness(g, i, "equation fails", failing_nodes=names_of(g, viol)),
         )
     _, rank, _ = component_order(g)
     found: dict[str, Any] = {}

@@ -1,0 +1,161 @@
+"""Draw a (small) case: each node's value, owner and verdict; the uniqueness witness highlighted.
+
+``render(case, source, path)`` writes Graphviz ``.dot`` text, or ``.svg`` through Graphviz's
+``dot`` program (``apt-get install graphviz``); without ``dot`` an ``.svg`` request raises
+``RenderError`` saying so (the ``.dot`` can still be written). ``source`` is a pipeline
+``CaseReport`` (values from its solvers, verdicts from its checks) or a mapping of solver
+results (values only).
+
+Node colours: green = confirmed, red = named by a refuted check's witness, grey = no verdict;
+orange border = a node whose value differs in the uniqueness witness (a second solution), with
+the witness cycle's edges drawn bold orange. Labels: name, value (and the interval [lfp, gfp]
+when it is wider than a point), owner.
+
+>>> from verifier.model import GameGraph, Semantics, Case, MAX
+>>> g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.MINIMAX,
+...                               owner={"a": MAX}, value={"b": 1})
+>>> print(to_dot(Case(g, "tiny"), {}).splitlines()[0])
+digraph "tiny" {
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from verifier.errors import VerifierError
+from verifier.model import Case, CheckResult, Semantics, SolverResult, Verdict
+from verifier.model.results import View
+from verifier.model.semantics import MAX, MIN
+
+__all__ = ["RenderError", "render", "to_dot"]
+
+MAX_NODES = 2000
+"""Refuse to draw larger graphs (a drawing of them helps nobody)."""
+
+_VIEW = {
+    Semantics.MINIMAX: View.SCORE,
+    Semantics.NORMAL: View.LABEL,
+    Semantics.REACHABILITY: View.REGION,
+    Semantics.IMPARTIAL: View.GRUNDY,
+}
+_WORDS = {View.LABEL: {1: "won", -1: "lost", 0: "unknown"}, View.REGION: {1: "W", 0: "-"}}
+
+
+class RenderError(VerifierError, ValueError):
+    """The drawing cannot be made (unknown format, graph too large, Graphviz missing)."""
+
+
+class _Report(Protocol):
+    @property
+    def results(self) -> dict[str, SolverResult]: ...
+
+    @property
+    def checks(self) -> tuple[CheckResult, ...]: ...
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}"
+
+
+def to_dot(case: Case, source: _Report | Mapping[str, SolverResult]) -> str:
+    """The Graphviz text of the drawing."""
+    g = case.graph
+    if g.n > MAX_NODES:
+        raise RenderError(f"{case.id}: {g.n} nodes is too many to draw (limit {MAX_NODES})")
+    checks: tuple[CheckResult, ...] = ()
+    if isinstance(source, Mapping):
+        results = dict(source)
+    else:
+        results, checks = source.results, tuple(source.checks)
+    view = _VIEW[g.semantics]
+    answer = next((r for _, r in sorted(results.items()) if r.view is view), None)
+    refuted: set[str] = set()
+    confirmed = bool(checks) and all(c.verdict is Verdict.CONFIRMED for c in checks)
+    changed: set[str] = set()
+    cycle: list[str] = []
+    intervals: dict[str, Any] = {}
+    for c in checks:
+        w: Mapping[str, Any] = c.witness or {}
+        if c.verdict is Verdict.REFUTED:
+            refuted.add(str(w.get("node", "")))
+        if c.name.startswith("smt-uniqueness"):
+            intervals = dict(c.data.get("intervals", {}))
+            if c.data.get("unique") is False:
+                changed |= set(w.get("differs_at", w.get("labels", {})))
+                cycle = list(w.get("cycle", []))
+    lines = [f"digraph {_q(case.id)} {{", "  rankdir=TB;", '  node [fontname="Helvetica"];']
+    for x in range(g.n):
+        name = g.name(x)
+        parts = [name]
+        if answer is not None and answer.covered_mask()[x]:
+            v = float(answer.values[x])
+            word = _WORDS.get(view, {}).get(int(v)) if view in _WORDS else None
+            parts.append(word if word is not None else _fmt(v))
+        elif g.is_terminal[x] and not np.isnan(g.value[x]):
+            parts.append(_fmt(float(g.value[x])))
+        iv = intervals.get(name)
+        if iv is not None and iv[0] != iv[1]:
+            parts.append(f"[{_fmt(iv[0])}, {_fmt(iv[1])}]")
+        parts.append(_owner(case, x))
+        colour = "#f4a6a6" if name in refuted else "#b8e0b8" if confirmed else "#e0e0e0"
+        shape = "box" if g.is_terminal[x] else ("invtriangle" if g.owner[x] == MIN else "ellipse")
+        extra = ', color="#e67e00", penwidth=3' if name in changed else ""
+        if g.target[x]:
+            extra += ", peripheries=2"
+        label = "\\n".join(p for p in parts if p)
+        lines.append(
+            f"  {x} [label={_q(label)}, shape={shape}, style=filled, fillcolor={_q(colour)}"
+            f"{extra}];"
+        )
+    on_cycle = set(zip(cycle, cycle[1:] + cycle[:1], strict=True)) if cycle else set()
+    for x, y in zip(g.edge_src.tolist(), g.succ_idx.tolist(), strict=True):
+        bold = (g.name(x), g.name(y)) in on_cycle
+        style = ' [color="#e67e00", penwidth=3]' if bold else ""
+        lines.append(f"  {x} -> {y}{style};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _owner(case: Case, x: int) -> str:
+    g = case.graph
+    if g.is_terminal[x] and g.semantics is not Semantics.REACHABILITY:
+        return "leaf"
+    if g.semantics is Semantics.MINIMAX:
+        return {MAX: "Max", MIN: "Min"}.get(int(g.owner[x]), "?")
+    if g.semantics is Semantics.REACHABILITY:
+        return "target" if g.target[x] else f"player {int(g.owner[x])}"
+    return ""
+
+
+def render(case: Case, source: _Report | Mapping[str, SolverResult], path: str | Path) -> Path:
+    """Write the drawing to ``path`` (``.dot`` or ``.svg``) and return the path."""
+    out = Path(path)
+    text = to_dot(case, source)
+    suffix = out.suffix.lower()
+    if suffix in (".dot", ".gv"):
+        out.write_text(text)
+        return out
+    if suffix != ".svg":
+        raise RenderError(f"{out}: cannot draw {suffix or 'files without a suffix'}; use .dot/.svg")
+    dot = shutil.which("dot")
+    if dot is None:
+        raise RenderError(
+            f"{out}: writing .svg needs Graphviz's 'dot' program (apt-get install graphviz); "
+            "write a .dot file instead"
+        )
+    proc = subprocess.run(
+        [dot, "-Tsvg", "-o", str(out)], input=text.encode(), capture_output=True, check=False
+    )
+    if proc.returncode != 0:
+        raise RenderError(f"{out}: dot failed: {proc.stderr.decode(errors='replace').strip()}")
+    return out
