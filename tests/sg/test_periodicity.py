@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier.games.octal import octal_sequence
 from verifier.games.periodicity import find_period
@@ -42,3 +44,18 @@ def test_known_octal_periods(code: str, t: int, period: int, last_exception: int
 def test_uncertified_without_a_theorem() -> None:
     per = find_period([0, 1] * 10)
     assert per is not None and not per.certified
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(0, 3), max_size=6),
+    st.lists(st.integers(0, 3), min_size=1, max_size=5),
+    st.integers(3, 6),
+)
+def test_constructed_sequences(prefix: list[int], pattern: list[int], repeats: int) -> None:
+    seq = prefix + pattern * repeats
+    per = find_period(seq)
+    assert per is not None
+    assert per.preperiod + per.period <= len(prefix) + len(pattern)
+    e, p = per.preperiod, per.period
+    assert all(seq[n] == seq[n + p] for n in range(e, len(seq) - p))

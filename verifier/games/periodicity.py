@@ -19,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 __all__ = ["Periodicity", "find_period"]
 
 
@@ -45,12 +48,10 @@ class Periodicity:
         return self.preperiod - 1 if self.preperiod else None
 
 
-def _least_preperiod(seq: Sequence[int], p: int) -> int:
+def _least_preperiod(seq: NDArray[np.int64], p: int) -> int:
     """The least ``e`` with ``seq[n] == seq[n + p]`` for all ``e <= n < len(seq) - p``."""
-    e = len(seq) - p
-    while e > 0 and seq[e - 1] == seq[e - 1 + p]:
-        e -= 1
-    return e
+    mismatch = np.flatnonzero(seq[:-p] != seq[p:])
+    return int(mismatch[-1]) + 1 if len(mismatch) else 0
 
 
 def find_period(
@@ -70,11 +71,12 @@ def find_period(
     """
     if min_repeats < 1:
         raise ValueError(f"min_repeats must be >= 1, got {min_repeats}")
-    n = len(seq)
+    arr = np.asarray(seq, dtype=np.int64)
+    n = len(arr)
     limit = n // 2 if max_period is None else min(max_period, n - 1)
     best: tuple[int, int] | None = None
     for p in range(1, limit + 1):
-        e = _least_preperiod(seq, p)
+        e = _least_preperiod(arr, p)
         if n - e < min_repeats * p:
             continue
         if best is None or (e + p, p) < (best[0] + best[1], best[1]):

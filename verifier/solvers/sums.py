@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -74,14 +75,14 @@ def sum_value(components: Sequence[GValue]) -> GValue:
     return GValue(None, frozenset())
 
 
+@dataclass(frozen=True, eq=False)
 class Product:
     """The explicit product game of a sum: positions are tuples of component positions."""
 
-    def __init__(self, graph: GameGraph, states: list[tuple[int, ...]]) -> None:
-        self.graph = graph
-        """The product as an ``impartial`` graph; node 0 is the start tuple."""
-        self.states = states
-        """The component positions of each product node."""
+    graph: GameGraph
+    """The product as an ``impartial`` graph; node 0 is the start tuple."""
+    states: tuple[tuple[int, ...], ...]
+    """The component positions of each product node."""
 
 
 def product_game(g: GameGraph, positions: Sequence[int], max_nodes: int = MAX_PRODUCT) -> Product:
@@ -121,7 +122,7 @@ def product_game(g: GameGraph, positions: Sequence[int], max_nodes: int = MAX_PR
         np.array(dst, dtype=np.int64),
         semantics=Semantics.IMPARTIAL,
     )
-    return Product(graph, states)
+    return Product(graph, tuple(states))
 
 
 def sum_values(component: LoopyGrundy, states: Sequence[tuple[int, ...]]) -> list[GValue]:
