@@ -84,6 +84,35 @@ def test_agrees_with_def_4_1_and_references(g: GameGraph) -> None:
     assert s == kars_levels(g).value.tolist()
 
 
+def test_moves_and_remoteness_by_hand() -> None:
+    # k (Max) takes x = 2 or goes to j (Min) over the leaves 7 and 9, so s(k) = s(j) = 7.
+    # Max wins at s > 0 and moves to j (remoteness 1); j (Min, the loser) moves to y = 7.
+    g = GameGraph.from_successors(
+        {"k": ["x", "j"], "j": ["y", "z"], "w": ["w", "y"]},
+        semantics=Semantics.MINIMAX,
+        owner={"k": MAX, "j": MIN, "w": MIN},
+        value={"x": 2.0, "y": 7.0, "z": 9.0},
+    )
+    r = kars_numpy(g, moves=True)
+    i = g.id_of
+    assert r.score.tolist() == [7.0, 7.0, 0.0, 2.0, 7.0, 9.0]
+    assert r.remoteness is not None and r.move is not None
+    assert r.remoteness.tolist() == [2, 1, -1, 0, 0, 0]
+    assert int(r.move[i("k")]) == i("j")
+    assert int(r.move[i("j")]) == i("y")
+    assert int(r.move[i("w")]) == i("w")  # Min keeps the draw (the self-loop, 0 < 7)
+    assert r.move[[i("x"), i("y"), i("z")]].tolist() == [-1, -1, -1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs(Semantics.MINIMAX))
+def test_remoteness_and_moves_agree_with_references(g: GameGraph) -> None:
+    a, b, c = kars_numpy(g, moves=True), kars_levels(g), kars_iteration(g)
+    assert a.remoteness is not None and a.move is not None
+    assert a.remoteness.tolist() == b.remoteness.tolist() == c.remoteness.tolist()
+    assert a.move.tolist() == b.move.tolist() == c.move.tolist()
+
+
 @pytest.mark.parametrize(("scalar", "scan"), [(0, 0), (0, 10**9), (10**9, 0)])
 def test_scalar_and_numpy_steps_agree(
     monkeypatch: pytest.MonkeyPatch, scalar: int, scan: int

@@ -41,11 +41,19 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.engine.frontier import NEVER, Propagation, predecessor_csr
-from verifier.model.graph import GameGraph
+from verifier.engine.frontier import (
+    NEVER,
+    Csr,
+    Propagation,
+    edge_chunks,
+    first_match_per_source,
+    predecessor_csr,
+    successor_csr,
+)
+from verifier.model.graph import GameGraph, IntArray
 from verifier.model.semantics import MAX, MIN, Semantics
 
-__all__ = ["EngineKars", "kars_numpy"]
+__all__ = ["EngineKars", "kars_moves_numpy", "kars_numpy", "kars_remoteness"]
 
 _IN = 1
 
@@ -61,9 +69,43 @@ class EngineKars:
     rounds: int
     scalar_rounds: int
     edges_scanned: int
+    remoteness: IntArray | None = None
+    """With ``moves=True``: for s(x) != 0 the layer of x in the attractor of its own
+    threshold (the fewest plies in which the winner forces a leaf at least as good as s(x));
+    -1 where s(x) = 0. Same as the references' ``KarsScores.remoteness``."""
+    move: IntArray | None = None
+    """With ``moves=True``: an optimal successor by the rule of ``kars_moves`` (a successor of
+    equal score; the winner takes the least remoteness, the loser the greatest; smallest id)."""
 
 
-def kars_numpy(g: GameGraph) -> EngineKars:
+def _validate(g: GameGraph) -> None:
+    if g.semantics is not Semantics.MINIMAX:
+        raise ValueError(f"expected a minimax graph, got {g.semantics.value}")
+    leaf, t = g.is_terminal, g.value
+    bad_leaf = leaf & ~np.isfinite(t)
+    if bad_leaf.any():
+        x = int(np.flatnonzero(bad_leaf)[0])
+        raise ValueError(f"terminal node {g.name(x)!r} has no finite value")
+    bad_inner = ~leaf & (g.owner != MAX) & (g.owner != MIN)
+    if bad_inner.any():
+        x = int(np.flatnonzero(bad_inner)[0])
+        raise ValueError(f"inner node {g.name(x)!r} is owned by neither max nor min")
+
+
+def _side(g: GameGraph, pred: Csr, winner_is_max: bool) -> Propagation:
+    """A fresh propagation for one side: the winner's nodes are OR, the other player's AND."""
+    mine = g.owner == MAX if winner_is_max else g.owner != MAX
+    return Propagation(
+        pred,
+        g.out_degree,
+        or_on=np.where(mine, _IN, NEVER).astype(np.int8),
+        and_on=np.where(mine, NEVER, _IN).astype(np.int8),
+        or_emit=_IN,
+        and_emit=_IN,
+    )
+
+
+def kars_numpy(g: GameGraph, *, moves: bool = False) -> EngineKars:
     """Kars' score of every node of a ``minimax`` graph, by nested threshold attractors.
 
     Kars' Figure 1 with b = -1, d = 2 (ids a, c, b, d): the cycle a -> c -> a is a draw.
@@ -74,21 +116,9 @@ def kars_numpy(g: GameGraph) -> EngineKars:
     >>> kars_numpy(g).score.tolist()
     [0.0, 0.0, -1.0, 2.0]
     """
-    if g.semantics is not Semantics.MINIMAX:
-        raise ValueError(f"expected a minimax graph, got {g.semantics.value}")
-    leaf = g.is_terminal
-    t = g.value
-    bad_leaf = leaf & ~np.isfinite(t)
-    if bad_leaf.any():
-        x = int(np.flatnonzero(bad_leaf)[0])
-        raise ValueError(f"terminal node {g.name(x)!r} has no finite value")
-    bad_inner = ~leaf & (g.owner != MAX) & (g.owner != MIN)
-    if bad_inner.any():
-        x = int(np.flatnonzero(bad_inner)[0])
-        raise ValueError(f"inner node {g.name(x)!r} is owned by neither max nor min")
-
+    _validate(g)
+    leaf, t = g.is_terminal, g.value
     pred = predecessor_csr(g)
-    is_max = g.owner == MAX
     score = np.zeros(g.n, dtype=np.float64)
     leaves = np.flatnonzero(leaf)
     order = np.argsort(t[leaves], kind="stable")
@@ -100,15 +130,7 @@ def kars_numpy(g: GameGraph) -> EngineKars:
     n_levels = 0
     for winner_is_max in (True, False):
         # Max's side: Max nodes are OR, Min nodes AND, largest value first; Min's side mirrored
-        mine = is_max if winner_is_max else ~is_max
-        prop = Propagation(
-            pred,
-            g.out_degree,
-            or_on=np.where(mine, _IN, NEVER).astype(np.int8),
-            and_on=np.where(mine, NEVER, _IN).astype(np.int8),
-            or_emit=_IN,
-            and_emit=_IN,
-        )
+        prop = _side(g, pred, winner_is_max)
         side = [(c, xs) for c, xs in groups if (c > 0 if winner_is_max else c < 0)]
         if winner_is_max:
             side.reverse()
@@ -122,10 +144,71 @@ def kars_numpy(g: GameGraph) -> EngineKars:
         rounds += prop.rounds
         scalar_rounds += prop.scalar_rounds
         edges += prop.edges
+    rem = mv = None
+    if moves:
+        rem = kars_remoteness(g, score)
+        mv = kars_moves_numpy(g, score, rem)
     return EngineKars(
         score=score,
         levels=n_levels,
         rounds=rounds,
         scalar_rounds=scalar_rounds,
         edges_scanned=edges,
+        remoteness=rem,
+        move=mv,
     )
+
+
+def kars_remoteness(g: GameGraph, score: NDArray[np.float64]) -> IntArray:
+    """Remoteness of every node: for s(x) = c != 0, the layer of x in the attractor of the
+    leaves at least as good as c for the winner (one fresh attractor per distinct non-zero
+    score, so O(k (n + m)) for k distinct scores); -1 where s(x) = 0."""
+    pred = predecessor_csr(g)
+    leaf, t = g.is_terminal, g.value
+    rem = np.full(g.n, -1, dtype=np.int64)
+    for c in np.unique(score[score != 0]).tolist():
+        prop = _side(g, pred, c > 0)
+        prop.run(np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c))), _IN)
+        mine = score == c
+        rem[mine] = prop.layer[mine]
+    return rem
+
+
+def kars_moves_numpy(g: GameGraph, score: NDArray[np.float64], rem: IntArray) -> IntArray:
+    """An optimal move for every inner node (the rule of ``verifier.solvers._common.kars_moves``).
+
+    Candidates are the successors of equal score. The winner's (Max at s > 0, Min at s < 0)
+    least remoteness among them is one less than its own; the loser's greatest is found with
+    a per-row maximum; a draw takes the first. The successor is then the first whose key
+    (score level, remoteness) equals the wanted one.
+    """
+    succ = successor_csr(g)
+    levels = np.unique(score)
+    lv = np.searchsorted(levels, score).astype(np.int64)
+    width = int(rem.max(initial=-1)) + 2
+    code = lv * width + (rem + 1)  # >= 0 everywhere
+    winner = (score > 0) == (g.owner == MAX)
+    target_rem = rem - 1  # the winner's least remoteness among equal-score successors
+    loser = ~winner & (score != 0) & ~g.is_terminal
+    if loser.any():
+        target_rem[loser] = _row_max_equal(succ, score, rem)[loser]
+    target_rem[score == 0] = -1
+    want = lv * width + (target_rem + 1)
+    want[g.is_terminal] = -1
+    return first_match_per_source(succ, want, code)
+
+
+def _row_max_equal(succ: Csr, score: NDArray[np.float64], rem: IntArray) -> IntArray:
+    """Per node: the greatest remoteness of a successor with the same score (-1 if none)."""
+    out = np.full(succ.n, -1, dtype=np.int64)
+    deg = succ.degree()
+    for u, v in edge_chunks(succ.ptr):
+        a, b = int(succ.ptr[u]), int(succ.ptr[v])
+        if a == b:
+            continue
+        dst = succ.idx[a:b]
+        same = score[dst] == np.repeat(score[u:v], deg[u:v])
+        val = np.where(same, rem[dst], -1)
+        rows = np.flatnonzero(deg[u:v])
+        out[u + rows] = np.maximum.reduceat(val, succ.ptr[u:v][rows] - a)
+    return out

@@ -8,8 +8,11 @@ engine result with its reference node by node (values, and remoteness where both
 |---|---|---|---|---|
 | ``retrograde-numpy`` | normal | LABEL | plies | optimal move |
 | ``attractor-numpy`` | reachability | REGION | attractor layer | strategies |
-| ``kars-numpy`` | minimax | SCORE | -- | -- |
+| ``kars-numpy`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
 | ``grundy-numpy`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
+
+(*) when the leaves carry at most ``KARS_MOVES_LIMIT`` distinct non-zero values: Kars'
+remoteness needs one attractor per distinct score, O(k (n + m)).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from verifier.model.results import View
 from verifier.registry import Options, solver
 
 __all__ = [
+    "KARS_MOVES_LIMIT",
     "attractor_numpy_solver",
     "grundy_numpy_solver",
     "kars_numpy_solver",
@@ -37,6 +41,9 @@ __all__ = [
 
 ORDER = 60
 """After the reference solvers (10-40): they stay the first of their view, the one compared."""
+
+KARS_MOVES_LIMIT = 16
+"""Up to this many distinct non-zero leaf values ``kars-numpy`` also reports remoteness/moves."""
 
 T = TypeVar("T")
 
@@ -98,12 +105,16 @@ def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
 def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node on the engine (nested threshold attractors): view SCORE."""
     g = _graph(case, options, Semantics.MINIMAX)
-    r, seconds = _timed(lambda: kars_numpy(g))
+    values = g.value[g.is_terminal]
+    few = len(np.unique(values[values != 0])) <= KARS_MOVES_LIMIT
+    r, seconds = _timed(lambda: kars_numpy(g, moves=few))
     return SolverResult(
         solver="kars-numpy",
         view=View.SCORE,
         values=r.score,
         seconds=seconds,
+        remoteness=r.remoteness,
+        move=r.move,
         work={
             "edges_scanned": r.edges_scanned,
             "rounds": r.rounds,
