@@ -2,23 +2,26 @@
 
 Every solver of the engine is an instance of the same scheme, the one of Knuth's retrograde
 exercise and of the attractor notes: a node *joins* (gets labelled) either when **one** of its
-successors has joined with a signal that suffices (an OR node: a won successor for Max, a lost
-successor in retrograde analysis) or when **all** of its successors have joined with a signal
-that counts down its counter (an AND node: Min in an attractor, "all successors won" in
-retrograde analysis). Instead of a FIFO queue of single nodes the kernel moves a whole
-*frontier* (all nodes of one layer) at a time:
+successors has joined with a signal that suffices (an OR node: player 0 with a successor in the
+attractor, a position with a lost successor in retrograde analysis) or when **all** of its
+successors have joined with a signal that counts down its counter (an AND node: player 1 in an
+attractor, "all successors won" in retrograde analysis). Instead of a FIFO queue of single nodes
+the kernel moves a whole *frontier* (all nodes of one layer) at a time:
 
-1. gather the predecessor edges of the frontier with one CSR gather (``gather``);
+1. gather the predecessor edges of the frontier with one CSR gather (``gather``), one gather
+   per distinct signal in the frontier, dropping predecessors that have already joined;
 2. OR hits: predecessors whose OR signal equals the signal of the frontier node join;
 3. AND hits: ``np.subtract.at`` decrements the counters; those reaching zero join;
 4. the nodes that joined form the next frontier, one layer higher.
 
-Each edge is gathered exactly once over the whole run (a node joins once, its predecessor
-edges are gathered when it is in the frontier), and all per-layer work is proportional to the
-frontier's edges, never to ``n``: the run is O(n + m) whatever the number of layers. Long thin
-layers (a path has ``n`` of them) would still pay numpy's per-call overhead on every layer, so
-frontiers of a few nodes are processed by a scalar loop instead (``SCALAR_FRONTIER``); huge
-frontiers are processed in chunks of at most ``CHUNK_EDGES`` edges to bound peak memory.
+Each edge is gathered exactly once over the whole run (a node joins once, its predecessor edges
+are gathered when it is in the frontier), and the work of a layer is proportional to the
+frontier's edges, not to ``n``: the run is O(n + m) whatever the number of layers. (A layer that
+gathers at least ``n / SCAN_FACTOR`` edges collects its joined nodes with one scan of the layer
+array instead of de-duplicating them; there are at most ``SCAN_FACTOR * m / n`` such layers.)
+Long thin layers (a path has ``n`` of them) would still pay numpy's per-call overhead on every
+layer, so frontiers of a few nodes are processed by a scalar loop instead (``SCALAR_FRONTIER``);
+huge frontiers are processed in chunks of at most ``CHUNK_EDGES`` edges to bound peak memory.
 
 The FIFO queue of the seed hands out layers in non-decreasing order; processing layer by layer
 is the same order with the ties inside a layer processed together, so layers (remoteness) are
