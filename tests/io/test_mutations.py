@@ -21,7 +21,7 @@ FIELD_NAMES = sorted(
     {
         *ReadableCaseModel.model_fields,
         *CompactCaseModel.model_fields,
-        *NodeModel.model_fields,
+        *NodeModel.__annotations__,
         *ExpectModel.model_fields,
         "src",
         "dst",

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -51,7 +52,6 @@ from verifier.io.rules import (
     edges_to_csr,
     first,
     graph_from_csr,
-    owner_words,
 )
 from verifier.model import MAX, MIN, NOBODY, Case, Expect, GameGraph, Semantics, SumSpec
 
@@ -75,9 +75,10 @@ Encoding = Literal["readable", "compact", "auto"]
 AUTO_COMPACT_NODES = 10_000
 """``encoding="auto"`` writes the compact encoding above this many nodes."""
 
-VALUE_WORDS = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+VALUE_WORDS: dict[Any, float] = {"win": 1.0, "draw": 0.0, "loss": -1.0, None: math.nan}
 LABEL_VALUES = {"won": 1.0, "draw": 0.0, "lost": -1.0}
-OWNER_CODES = {"max": MAX, "min": MIN}
+OWNER_CODES: dict[Any, int] = {"max": MAX, "min": MIN, None: NOBODY}
+"""Owner words (and absence) to codes; the integers 0 and 1 map to themselves."""
 
 
 # ====================================================================== reading
@@ -147,46 +148,59 @@ def default_case_id(file: str) -> str:
 def _from_readable(m: ReadableCaseModel, file: str, path: Path | None) -> Case:
     sem = Semantics(m.semantics)
     names = list(m.nodes)
+    nodes = list(m.nodes.values())
     n = len(names)
     if n == 0:
         fail(file, ("nodes",), "the graph has no nodes")
     ids = {x: i for i, x in enumerate(names)}
-    src: list[int] = []
-    dst: list[int] = []
-    owner = np.full(n, NOBODY, dtype=np.int8)
-    value = np.full(n, np.nan)
-    for i, (x, node) in enumerate(m.nodes.items()):
-        here: tuple[PathPart, ...] = ("nodes", x)
-        seen: set[int] = set()
-        for k, y in enumerate(node.moves):
-            j = ids.get(y)
-            if j is None:
-                fail(file, (*here, "moves", k), f"move to unknown node {shown(y)}")
-            if j in seen:
-                fail(file, (*here, "moves", k), f"duplicate move to {shown(y)}")
-            seen.add(j)
-            src.append(i)
-            dst.append(j)
-        if node.owner is not None:
-            wrong_kind = isinstance(node.owner, str) != (sem is Semantics.MINIMAX)
-            if wrong_kind and sem in (Semantics.MINIMAX, Semantics.REACHABILITY):
-                fail(
-                    file,
-                    (*here, "owner"),
-                    f"{sem.value} owners are {owner_words(sem)} (got {shown(node.owner)})",
-                )
-            owner[i] = OWNER_CODES[node.owner] if isinstance(node.owner, str) else node.owner
-        if node.value is not None:
-            if sem is not Semantics.MINIMAX:
-                hint = " (a normal terminal takes a label)" if sem is Semantics.NORMAL else ""
-                fail(file, (*here, "value"), f"only minimax nodes take a value{hint}")
-            v = node.value
-            value[i] = VALUE_WORDS[v] if isinstance(v, str) else v
-        if node.label is not None:
-            if sem is not Semantics.NORMAL:
-                fail(file, (*here, "label"), "only normal terminal nodes take a label")
-            value[i] = LABEL_VALUES[node.label]
-    ptr, idx, _ = edges_to_csr(np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), n)
+    # moves: all at once (one list of names, mapped to ids), then checked with numpy
+    moves = [node.get("moves", []) for node in nodes]
+    lengths = np.fromiter(map(len, moves), dtype=np.int64, count=n)
+    targets = list(map(ids.get, chain.from_iterable(moves)))
+    first_move = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+
+    def move_path(k: int) -> tuple[PathPart, ...]:
+        """Path of the ``k``-th move overall (nodes without moves share the next start)."""
+        i = int(np.searchsorted(first_move, k, side="right")) - 1
+        return ("nodes", names[i], "moves", k - int(first_move[i]))
+
+    if None in targets:
+        k = targets.index(None)
+        fail(file, move_path(k), f"move to unknown node {shown(_move_name(moves, k))}")
+    src = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    dst = np.array(targets, dtype=np.int64)
+    ptr, idx, dup = edges_to_csr(src, dst, n)
+    if dup is not None:
+        fail(file, move_path(dup), f"duplicate move to {shown(names[int(dst[dup])])}")
+    owners = [node.get("owner") for node in nodes]
+    values = [node.get("value") for node in nodes]
+    labels = [node.get("label") for node in nodes]
+
+    def reject(items: list[Any], bad: Callable[[Any], bool], fld: str, message: str) -> None:
+        k = next((k for k, x in enumerate(items) if bad(x)), None)
+        if k is not None:
+            fail(file, ("nodes", names[k], fld), message.format(shown(items[k])))
+
+    if sem is Semantics.MINIMAX:
+        reject(owners, _is_int, "owner", "minimax owners are 'max' or 'min' (got {})")
+    elif sem is Semantics.REACHABILITY:
+        reject(owners, _is_str, "owner", "reachability owners are 0 or 1 (got {})")
+    if sem is Semantics.NORMAL:
+        reject(
+            values,
+            _given,
+            "value",
+            "only minimax nodes take a value (a normal terminal takes a label)",
+        )
+    elif sem is not Semantics.MINIMAX:
+        reject(values, _given, "value", "only minimax nodes take a value")
+    if sem is not Semantics.NORMAL:
+        reject(labels, _given, "label", "only normal terminal nodes take a label")
+    owner = np.array([OWNER_CODES.get(o, o) for o in owners], dtype=np.int8)
+    if sem is Semantics.NORMAL:
+        value = np.array([LABEL_VALUES[x] if x else math.nan for x in labels], dtype=np.float64)
+    else:
+        value = np.array([VALUE_WORDS.get(v, v) for v in values], dtype=np.float64)
     out_degree = np.diff(ptr)
     target, root, sums = resolve_positions(sem, m.root, m.targets, m.sums, ids.get, n, file)
     value = check_nodes(
@@ -201,6 +215,23 @@ def _from_readable(m: ReadableCaseModel, file: str, path: Path | None) -> Case:
     )
     graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
     return finish_case(m, graph, root, sums, ids.get, file, path)
+
+
+def _given(x: Any) -> bool:
+    return x is not None
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int)
+
+
+def _is_str(x: Any) -> bool:
+    return isinstance(x, str)
+
+
+def _move_name(moves: list[list[str]], k: int) -> str:
+    """The ``k``-th move name of the concatenated move lists."""
+    return next(islice(chain.from_iterable(moves), k, None))
 
 
 def _from_compact(

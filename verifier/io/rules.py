@@ -35,7 +35,6 @@ __all__ = [
     "edges_to_csr",
     "first",
     "graph_from_csr",
-    "owner_words",
 ]
 
 Where = Callable[[int, str], tuple[PathPart, ...]]
@@ -55,11 +54,6 @@ EXPECT_FIELDS: Mapping[str, frozenset[Semantics]] = MappingProxyType(
     }
 )
 """Which ``expect`` fields fit which semantics."""
-
-_OWNER_WORDS = {
-    Semantics.MINIMAX: "'max' or 'min'",
-    Semantics.REACHABILITY: "0 or 1",
-}
 
 
 def first(mask: NDArray[np.bool_]) -> int | None:
@@ -149,11 +143,6 @@ def check_nodes(
     if semantics is Semantics.NORMAL:
         return np.where(~inner & ~has_value, -1.0, value)
     return value
-
-
-def owner_words(semantics: Semantics) -> str:
-    """How owners are written for ``semantics`` (for messages)."""
-    return _OWNER_WORDS.get(semantics, "none")
 
 
 # ---------------------------------------------------------------------- edges
