@@ -236,6 +236,16 @@ MALFORMED: list[tuple[str, str | bytes, str]] = [
         "$.nodes.a.moves[1]",
     ),
     ("duplicate-move", _with(MM, (("nodes", "a", "moves"), ["c", "c"])), "$.nodes.a.moves[1]"),
+    (
+        "unknown-move-after-terminal",
+        _with(IM, (("nodes", "loop", "moves"), ["loop", "zz"])),
+        "$.nodes.loop.moves[1]",
+    ),
+    (
+        "duplicate-move-after-terminal",
+        _with(IM, (("nodes", "loop", "moves"), ["h0", "loop", "h0"])),
+        "$.nodes.loop.moves[2]",
+    ),
     ("moves-not-a-list", _with(MM, (("nodes", "a", "moves"), "c")), "$.nodes.a.moves"),
     ("move-not-a-string", _with(MM, (("nodes", "a", "moves"), ["c", 1])), "$.nodes.a.moves[1]"),
     ("node-not-an-object", _with(MM, (("nodes", "b"), -1)), "$.nodes.b"),
