@@ -1,6 +1,6 @@
 """Load times of the case formats on large random graphs (run by hand, not in CI).
 
-    .venv/bin/python benchmarks/bench_loading.py                 # 10^6 / 4*10^6 and 10^7 edges
+    .venv/bin/python benchmarks/bench_loading.py   # readable 10^5, compact+npz 4*10^6 and 10^7 edges
     .venv/bin/python benchmarks/bench_loading.py --size 100000:400000
 
 For each size a random minimax graph (owners on inner nodes, integer values on terminals) is
@@ -23,6 +23,9 @@ import numpy as np
 
 from verifier.io import dump_case, load_case, load_npz, save_npz
 from verifier.model import MAX, NOBODY, Case, GameGraph, Semantics
+
+
+FORMATS = [("compact JSON", ".json"), ("npz", ".npz")]
 
 
 def random_case(n: int, m: int, seed: int = 1) -> Case:
@@ -78,22 +81,30 @@ def main() -> None:
         action="append",
         help="NODES:EDGES (repeatable); default 1000000:4000000 and 2500000:10000000",
     )
+    ap.add_argument(
+        "--readable-size",
+        default="100000:400000",
+        help="NODES:EDGES of the readable-JSON row (empty: none)",
+    )
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
-    sizes = args.size or ["1000000:4000000", "2500000:10000000"]
+    sizes = [(s, False) for s in args.size or ["1000000:4000000", "2500000:10000000"]]
+    if args.readable_size:
+        sizes.insert(0, (args.readable_size, True))
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     head = f"{'nodes':>10} {'edges':>10} {'format':>13} {'MB':>7} {'write s':>8}"
     print(f"{head} {'load s':>8} {'load cpu s':>10}")
     with tempfile.TemporaryDirectory() as tmp:
-        for spec in sizes:
+        for spec, readable in sizes:
             n, m = (int(float(x)) for x in spec.split(":"))
             case = random_case(n, m)
             g = case.graph
-            for fmt, suffix in (("compact JSON", ".json"), ("npz", ".npz")):
+            formats = [("readable JSON", ".json")] if readable else FORMATS
+            for fmt, suffix in formats:
                 path = Path(tmp) / f"case{suffix}"
                 t = time.perf_counter()
                 if suffix == ".json":
-                    dump_case(case, path, "compact")
+                    dump_case(case, path, "readable" if readable else "compact")
                 else:
                     save_npz(case, path)
                 write = time.perf_counter() - t
