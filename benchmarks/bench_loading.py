@@ -1,10 +1,11 @@
 """Load times of the case formats on large random graphs (run by hand, not in CI).
 
-    .venv/bin/python benchmarks/bench_loading.py   # readable 10^5, compact+npz 4*10^6 and 10^7 edges
-    .venv/bin/python benchmarks/bench_loading.py --size 100000:400000
+    .venv/bin/python benchmarks/bench_loading.py
+    .venv/bin/python benchmarks/bench_loading.py --size 100000:400000 --readable-size ""
 
 For each size a random minimax graph (owners on inner nodes, integer values on terminals) is
-written as compact JSON and as ``.npz``; then each file is read back with the loaders the CLI
+written as compact JSON and as ``.npz`` (default: 4*10^6 and 10^7 edges; plus a readable-JSON
+row at 4*10^5 edges); then each file is read back with the loaders the CLI
 uses, timed with ``time.perf_counter`` (best of ``--repeat``), and checked to be the same graph.
 """
 
@@ -23,7 +24,6 @@ import numpy as np
 
 from verifier.io import dump_case, load_case, load_npz, save_npz
 from verifier.model import MAX, NOBODY, Case, GameGraph, Semantics
-
 
 FORMATS = [("compact JSON", ".json"), ("npz", ".npz")]
 
