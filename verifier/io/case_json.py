@@ -6,11 +6,11 @@ finite numbers, unknown fields), then the rules that need the whole graph
 (:mod:`verifier.io.rules`). Every problem is one :class:`~verifier.errors.CaseError` naming the
 file and the JSON path.
 
-The compact encoding is built for size: after parsing, its edge arrays become numpy arrays and
-are checked with vectorized operations; no Python object per edge is made after ``json.loads``.
-(``json.loads`` + ``model_validate`` is used rather than ``model_validate_json``: it was measured
-faster on long integer arrays, and its ``object_pairs_hook`` finds duplicate keys, which
-pydantic's JSON parser silently drops.)
+The compact encoding is built for size: its long integer arrays are parsed straight into numpy
+(:mod:`verifier.io.fastjson`) and checked with vectorized operations; no Python object is made
+per edge. (``json.loads`` + ``model_validate`` is used rather than ``model_validate_json``: it
+was measured faster on long integer arrays, and its ``object_pairs_hook`` finds duplicate keys,
+which pydantic's JSON parser silently drops.)
 
 Examples
 --------
