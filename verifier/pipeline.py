@@ -400,38 +400,46 @@ def _native_view(sem: Semantics) -> View:
 
 
 def summarize(case: Case, results: Mapping[str, SolverResult]) -> dict[str, Any]:
-    """Whole-graph counts: won / lost / drawn for the side to move (minimax: from Max's view;
-    reachability: won = player 0 wins), the longest win, and the root's value."""
+    """Whole-graph counts (``positions``, ``won``, ``lost``, ``drawn`` for the side to move,
+    ``max_remoteness``, ``root_value``; by symmetry class where the generator reduced symmetry).
+
+    Won / lost is from the mover's view for ``normal`` and ``impartial`` (N / P positions; loopy
+    draws are drawn), from Max's view for ``minimax`` (score > 0 / < 0), and from player 0's view
+    for ``reachability`` (in W / not in W).
+    """
+    from verifier.games.summary import summarize as count_labels
+
     g = case.graph
     view = _native_view(case.semantics)
     ref = _first(results, view)
-    summary: dict[str, Any] = {"positions": g.n, "moves": g.m}
     if ref is None:
-        return summary
-    cov = ref.covered_mask()
-    vals = ref.values
+        return {"positions": g.n, "moves": g.m}
+    vals = np.asarray(ref.values)
     if view is View.GRUNDY:
-        won = int(np.sum(cov & (vals > 0)))
-        lost = int(np.sum(cov & (vals == 0)))
+        sign = np.where(vals > 0, 1, np.where(vals == 0, -1, 0))
         loopy = ref.extra.get("loopy")
-        drawn = int(np.sum(cov & (vals < 0)))
         if isinstance(loopy, Mapping):  # infinity(K) with 0 in K is a win for the mover
-            wins_inf = sum(1 for k in loopy.values() if 0 in k)
-            won += wins_inf
-            drawn -= wins_inf
+            for x, k in loopy.items():
+                if 0 in k:
+                    sign[int(x)] = 1
     elif view is View.REGION:
-        won, lost, drawn = int(np.sum(cov & (vals == 1))), int(np.sum(cov & (vals == 0))), 0
+        sign = np.where(vals == 1, 1, -1)
     else:
-        won = int(np.sum(cov & (vals > 0)))
-        lost = int(np.sum(cov & (vals < 0)))
-        drawn = int(np.sum(cov & (vals == 0)))
-    summary.update(won=won, lost=lost, drawn=drawn)
+        sign = np.sign(np.nan_to_num(vals.astype(np.float64)))
+    sign = np.where(ref.covered_mask(), sign, 0)
     rem = ref.remoteness
     if rem is None:
         rem = next((r.remoteness for r in results.values() if r.remoteness is not None), None)
-    summary["max_remoteness"] = int(rem.max()) if rem is not None and len(rem) else None
+    if rem is None:
+        rem = np.full(g.n, -1, dtype=np.int64)
+    summary = count_labels(case, sign, rem)
+    summary["moves"] = g.m
+    if not ref.covered_mask().all():
+        summary["covered"] = int(ref.covered_mask().sum())
     summary["root"] = g.name(case.root) if case.root is not None else None
     summary["root_value"] = (
-        _shown(view, ref, case.root) if case.root is not None and cov[case.root] else None
+        _shown(view, ref, case.root)
+        if case.root is not None and ref.covered_mask()[case.root]
+        else None
     )
     return summary

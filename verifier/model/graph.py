@@ -140,7 +140,10 @@ class GameGraph:
             raise ValueError("src and dst differ in length")
         if len(s) and (min(s.min(), d.min()) < 0 or max(s.max(), d.max()) >= n):
             raise ValueError("edge endpoint out of range")
-        order = np.lexsort((d, s))
+        if n <= 3_000_000_000:  # one key sort: several times faster than lexsort
+            order = np.argsort(s * max(n, 1) + d, kind="stable")
+        else:
+            order = np.lexsort((d, s))
         s, d = s[order], d[order]
         if len(s) > 1:
             dup = (s[1:] == s[:-1]) & (d[1:] == d[:-1])
