@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from verifier.errors import VerifierError
+from verifier.errors import UsageError, VerifierError
 from verifier.model import Case
 from verifier.pipeline import CaseReport, CaseVerdict, run_case
 from verifier.registry import Options
@@ -220,6 +220,300 @@ verify_app = typer.Typer(
     add_completion=False, pretty_exceptions_enable=False, help=verify_cmd.__doc__
 )
 verify_app.command()(verify_cmd)
+
+
+def _fail(msg: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    _err(Console(stderr=True), msg)
+    return typer.Exit(code)
+
+
+def _load_or_exit(path: Path) -> Case:
+    try:
+        return load(path)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"{path}: $: cannot read the file: {e.strerror or e}") from None
+
+
+class SolveEngine(StrEnum):
+    auto = "auto"
+    reference = "reference"
+    numpy = "numpy"
+    dask = "dask"
+
+
+@app.command("solve")
+def solve_cmd(
+    path: Annotated[Path, typer.Argument(help="Case file (.json, .npz, .graphml, .gml).")],
+    as_json: JsonOpt = False,
+    values: ValuesOpt = True,
+    engine: Annotated[
+        SolveEngine,
+        typer.Option(
+            help="auto / reference / numpy in memory, or dask (Kars' "
+            "synchronous algorithm on a Dask cluster)."
+        ),
+    ] = SolveEngine.auto,
+    scheduler: Annotated[
+        str | None, typer.Option(help="Dask scheduler address (default: a LocalCluster).")
+    ] = None,
+    workers: Annotated[int, typer.Option(help="LocalCluster workers (--engine dask).")] = 2,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="--engine dask: write Parquet results here.")
+    ] = None,
+) -> None:
+    """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
+    from verifier.report import print_report, report_to_dict
+
+    case = _load_or_exit(path)
+    if engine is SolveEngine.dask:
+        try:
+            from verifier.distributed.api import solve_distributed
+        except ImportError as e:
+            raise _fail(f"--engine dask needs the extra: pip install '.[dask]' ({e})") from None
+        try:
+            res = solve_distributed(case, scheduler=scheduler, out=out, workers=workers)
+        except VerifierError as e:
+            raise _fail(str(e)) from None
+        doc = {
+            "case": case.id,
+            "semantics": case.semantics.value,
+            "nodes": case.graph.n,
+            "edges": case.graph.m,
+            "engine": "dask",
+            "supersteps": res.supersteps,
+            "messages": res.messages,
+            "seconds": round(res.seconds, 6),
+            "summary": dict(res.summary),
+            "out": str(res.out) if res.out else None,
+        }
+        if as_json:
+            from verifier.report import jsonable
+
+            sys.stdout.write(json.dumps(jsonable(doc), indent=1) + "\n")
+        else:
+            Console().print(doc)
+        raise typer.Exit(EXIT_OK)
+    rep = run_case(case, Options(engine=engine.value), smt=False)
+    if as_json:
+        sys.stdout.write(json.dumps(report_to_dict(rep, values=values), indent=1) + "\n")
+    else:
+        print_report(rep, Console())
+    raise typer.Exit(exit_code([rep], 0))
+
+
+@app.command("generate")
+def generate_cmd(
+    game: Annotated[
+        str,
+        typer.Argument(
+            help="tictactoe, lgame, connect4, kqk, krk, ladder, "
+            "random, nim, subtraction:S, octal:CODE, grundy."
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Case file to write (.json, .npz, .graphml, .gml)."),
+    ],
+    encoding: Annotated[
+        str,
+        typer.Option(help="JSON encoding: auto (compact above 10,000 nodes), readable, compact."),
+    ] = "auto",
+    symmetry: Annotated[
+        bool | None,
+        typer.Option("--symmetry/--no-symmetry", help="Reduce by the board's symmetries."),
+    ] = None,
+    width: Annotated[int | None, typer.Option(help="connect4 board width.")] = None,
+    height: Annotated[int | None, typer.Option(help="connect4 board height.")] = None,
+    size: Annotated[int | None, typer.Option(help="kqk / krk board size n (3..8).")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="ladder layers.")] = None,
+    upto: Annotated[int | None, typer.Option(help="impartial families: heaps 0..upto.")] = None,
+    semantics: Annotated[str | None, typer.Option(help="random: the semantics.")] = None,
+    nodes: Annotated[int | None, typer.Option(help="random: number of nodes.")] = None,
+    degree: Annotated[float | None, typer.Option(help="random: mean out-degree.")] = None,
+    seed: Annotated[int | None, typer.Option(help="random: seed.")] = None,
+    values: Annotated[
+        str | None, typer.Option(help="random: terminal values, e.g. -1,0,1.")
+    ] = None,
+    terminal_fraction: Annotated[
+        float | None, typer.Option(help="random: share of dead ends.")
+    ] = None,
+    acyclic: Annotated[
+        bool | None, typer.Option("--acyclic/--cyclic", help="random: DAG only.")
+    ] = None,
+) -> None:
+    """Write the game graph of a named game as a case file."""
+    from verifier.games.generators import generate
+    from verifier.io import save_any
+
+    vals = None
+    if values is not None:
+        try:
+            vals = tuple(float(v) for v in values.split(","))
+        except ValueError:
+            raise _fail(f"--values: not a comma-separated list of numbers: {values!r}") from None
+    try:
+        case = generate(
+            game,
+            symmetry=symmetry,
+            width=width,
+            height=height,
+            size=size,
+            n=n,
+            upto=upto,
+            semantics=semantics,
+            nodes=nodes,
+            degree=degree,
+            seed=seed,
+            values=vals,
+            terminal_fraction=terminal_fraction,
+            acyclic=acyclic,
+        )
+        if encoding not in ("auto", "readable", "compact"):
+            raise UsageError(f"--encoding must be auto, readable or compact, not {encoding!r}")
+        written = save_any(case, output, encoding)  # type: ignore[arg-type]
+    except (VerifierError, ValueError) as e:
+        raise _fail(str(e)) from None
+    Console(stderr=True).print(
+        f"wrote {written}: {case.id}, {case.semantics.value}, {case.graph.n} nodes, "
+        f"{case.graph.m} moves",
+        markup=False,
+        highlight=False,
+    )
+
+
+@app.command("render")
+def render_cmd(
+    path: Annotated[Path, typer.Argument(help="Case file.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help=".dot or .svg file to write.")],
+    smt: Annotated[
+        bool,
+        typer.Option(
+            "--smt/--no-smt", help="Run the Z3 checks to show verdicts and the uniqueness witness."
+        ),
+    ] = True,
+) -> None:
+    """Draw a small case: each node's value, owner and verdict, the uniqueness witness."""
+    from verifier.render import render
+
+    case = _load_or_exit(path)
+    if case.graph.n > 2000:
+        raise _fail(f"{path}: $: {case.graph.n} nodes are too many to draw (at most 2000)")
+    rep = run_case(case, Options(), smt=smt)
+    try:
+        written = render(case, rep, output)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
+    Console(stderr=True).print(f"wrote {written}", markup=False, highlight=False)
+
+
+@app.command("grundy")
+def grundy_cmd(
+    game: Annotated[
+        str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
+    ],
+    upto: Annotated[int, typer.Option(help="Compute heaps 0..upto.")] = 100,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print the Grundy value sequence of a game family and its (pre-period, period)."""
+    from verifier.games.catalog import analyse_sequence
+
+    try:
+        rep = analyse_sequence(game, upto)
+    except ValueError as e:
+        raise _fail(f"{game}: {e}") from None
+    per = rep.periodicity
+    doc = {
+        "game": rep.game,
+        "upto": upto,
+        "values": list(rep.values),
+        "preperiod": per.preperiod if per else None,
+        "period": per.period if per else None,
+        "certified": per.certified if per else False,
+        "reason": per.reason if per else "no period found in the computed values",
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(doc) + "\n")
+        return
+    con = Console()
+    con.print(f"{rep.game}: g(0..{upto}) =", markup=False)
+    con.print(" ".join(map(str, rep.values)), markup=False)
+    if per:
+        state = "proved by the periodicity theorem" if per.certified else "observed only"
+        con.print(
+            f"pre-period {per.preperiod}, period {per.period} ({state}: {per.reason})", markup=False
+        )
+    else:
+        con.print(doc["reason"], markup=False)
+
+
+class Theorem(StrEnum):
+    bouton = "bouton"
+    xor_rule = "xor-rule"
+
+
+@app.command("prove")
+def prove_cmd(
+    theorem: Annotated[Theorem, typer.Argument(help="bouton (nim) or xor-rule (sums).")],
+    piles: Annotated[int, typer.Option(help="bouton: number of piles.")] = 3,
+    bits: Annotated[int, typer.Option(help="Bits per pile / per Grundy value.")] = 8,
+    rlimit: RlimitOpt = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ask Z3 to prove a theorem symbolically (the negation must be unsat).
+
+    Exit code 0 proved, 1 refuted (with a counterexample), 3 unknown.
+    """
+    from verifier.model import Verdict
+    from verifier.smt.theorems import prove_bouton, prove_xor_rule
+
+    if piles < 1 or bits < 1:
+        raise _fail("--piles and --bits must be at least 1")
+    opts = Options(rlimit=rlimit)
+    res = (
+        prove_bouton(piles, bits, opts) if theorem is Theorem.bouton else prove_xor_rule(bits, opts)
+    )
+    if as_json:
+        from verifier.report import jsonable
+
+        doc = {
+            "theorem": res.theorem,
+            "statement": res.statement,
+            "verdict": res.verdict.value,
+            "seconds": round(res.seconds, 6),
+            "params": dict(res.params),
+            "parts": [
+                {
+                    "claim": p.claim,
+                    "status": p.status,
+                    "seconds": round(p.seconds, 6),
+                    "counterexample": p.counterexample,
+                    "reason": p.reason,
+                }
+                for p in res.parts
+            ],
+        }
+        sys.stdout.write(json.dumps(jsonable(doc)) + "\n")
+    else:
+        con = Console()
+        con.print(f"{res.theorem}: {res.statement}", markup=False)
+        for p in res.parts:
+            con.print(f"  {p.claim}: {p.status} ({p.seconds:.2f} s) {p.reason}", markup=False)
+        con.print(f"{res.verdict.value} in {res.seconds:.2f} s", markup=False)
+    raise typer.Exit(
+        {Verdict.CONFIRMED: EXIT_OK, Verdict.REFUTED: EXIT_REFUTED}.get(
+            res.verdict, EXIT_INCONCLUSIVE
+        )
+    )
+
+
+@app.command("schema")
+def schema_cmd() -> None:
+    """Print the JSON Schema of case files (docs/case.schema.json is this output)."""
+    from verifier.io.schema import schema_text
+
+    sys.stdout.write(schema_text())
 
 
 def main() -> None:

@@ -1,0 +1,117 @@
+"""Every game generator by the name the command line uses: ``generate(name, **options)``.
+
+>>> generate("ladder", n=2).graph.n
+10
+>>> generate("subtraction:1,2", upto=5).semantics.value
+'impartial'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from verifier.errors import UsageError
+from verifier.model import Case
+
+__all__ = ["GENERATORS", "generate"]
+
+
+@dataclass(frozen=True)
+class Generator:
+    name: str
+    summary: str
+    options: tuple[str, ...]
+    """The keyword options the generator takes (CLI names with ``-`` for ``_``)."""
+
+
+GENERATORS: dict[str, Generator] = {
+    g.name: g
+    for g in (
+        Generator(
+            "tictactoe", "tic-tac-toe, every position reachable from the empty board", ("symmetry",)
+        ),
+        Generator("lgame", "de Bono's L-game on 4x4 (every legal position)", ("symmetry",)),
+        Generator(
+            "connect4", "Connect Four on a width x height board", ("width", "height", "symmetry")
+        ),
+        Generator(
+            "kqk", "chess endgame king+queen vs king on an n x n board", ("size", "symmetry")
+        ),
+        Generator("krk", "chess endgame king+rook vs king on an n x n board", ("size", "symmetry")),
+        Generator("ladder", "Kars' ladder graph L_n (Ex. 7.4)", ("n",)),
+        Generator(
+            "random",
+            "seeded random graph of any semantics",
+            ("semantics", "nodes", "degree", "seed", "values", "terminal_fraction", "acyclic"),
+        ),
+        Generator("nim", "nim heaps 0..upto (impartial)", ("upto",)),
+        Generator(
+            "subtraction:S", "subtraction game with set S, e.g. subtraction:1,2,3", ("upto",)
+        ),
+        Generator("octal:CODE", "octal game by its code, e.g. octal:.07 (or just .07)", ("upto",)),
+        Generator("grundy", "Grundy's game: split a heap into two unequal heaps", ("upto",)),
+    )
+}
+
+
+def _take(opts: dict[str, Any], allowed: tuple[str, ...], name: str) -> dict[str, Any]:
+    given = {k: v for k, v in opts.items() if v is not None}
+    extra = sorted(set(given) - set(allowed))
+    if extra:
+        shown = ", ".join("--" + k.replace("_", "-") for k in extra)
+        raise UsageError(f"generator {name!r} does not take {shown}")
+    return given
+
+
+def generate(name: str, **opts: Any) -> Case:
+    """Build the case of a named game; options that are ``None`` are left at their defaults.
+
+    Raises ``UsageError`` for an unknown name or an option the generator does not take.
+    """
+    key = name.strip().lower()
+    if key in ("tictactoe", "lgame", "connect4", "kqk", "krk", "ladder", "random"):
+        kw = _take(opts, GENERATORS[key].options, key)
+    else:
+        from verifier.games.catalog import parse_game
+
+        try:
+            parse_game(name)
+        except ValueError:
+            known = ", ".join(GENERATORS)
+            raise UsageError(f"unknown game {name!r}; known: {known}") from None
+        kw = _take(opts, ("upto",), name)
+    if key == "tictactoe":
+        from verifier.games import tictactoe
+
+        return tictactoe.generate(**kw)
+    if key == "lgame":
+        from verifier.games import lgame
+
+        return lgame.generate(**kw)
+    if key == "connect4":
+        from verifier.games import connect4
+
+        return connect4.generate(**kw)
+    if key in ("kqk", "krk"):
+        from verifier.games import chess_endgames
+
+        return chess_endgames.generate(endgame=key.upper(), **kw)
+    if key == "ladder":
+        from verifier.games.ladder import ladder
+
+        if "n" not in kw:
+            raise UsageError("generator 'ladder' needs --n")
+        return ladder(int(kw["n"]))
+    if key == "random":
+        from verifier.games import random_graphs
+
+        return random_graphs.generate(**kw)
+    from verifier.games.catalog import game_case
+
+    if "upto" not in kw:
+        raise UsageError(f"generator {name!r} needs --upto")
+    try:
+        return game_case(name, int(kw["upto"]))
+    except ValueError as e:
+        raise UsageError(str(e)) from e
