@@ -160,3 +160,37 @@ def test_impartial_is_rejected(client: Any) -> None:
     g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.IMPARTIAL)
     with pytest.raises(ValueError, match="impartial"):
         solve_distributed(g, client=client)
+
+
+@pytest.mark.slow
+def test_a_lost_worker_fails_the_run_instead_of_hanging() -> None:
+    import os
+    import signal
+    import threading
+    import time
+
+    from verifier.distributed.dask_backend import DaskEngine
+    from verifier.distributed.partition import partition_graph
+
+    n = 3000  # a path: 3000 supersteps, far longer than the 3 s before the worker is stopped
+    g = GameGraph.from_edges(n, np.arange(n - 1), np.arange(1, n), semantics=Semantics.NORMAL)
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):
+        pids = c.run(os.getpid)  # the worker processes this test started
+        victim = pids[sorted(pids)[1]]
+
+        def stop_worker() -> None:
+            time.sleep(3)
+            os.kill(victim, signal.SIGKILL)
+
+        threading.Thread(target=stop_worker, daemon=True).start()
+        with pytest.raises(RuntimeError, match="left the cluster"):
+            DaskEngine(c, poll=1.0).run(partition_graph(g, 2))

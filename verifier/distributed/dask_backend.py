@@ -9,7 +9,8 @@ Placement and data movement:
   for the whole run, in a worker-local table keyed by run id and partition; tasks update it in
   place, so a superstep costs work proportional to its frontier, never a copy of the partition.
   This is Kars' processor with its variable S; like a Dask actor it is not resilient: if a worker
-  dies mid-run the run fails (``RuntimeError``) and has to be restarted.
+  dies mid-run the run fails (``RuntimeError`` within ``poll`` seconds, instead of waiting for
+  the worker forever) and has to be restarted.
 - Per superstep the driver submits one *step* task per partition ``q`` on ``q``'s worker and
   one *info* task per partition that returns the tiny ``(changed, batch sizes)`` record the
   driver gathers to detect stability. Routing of the batches: ``direct`` (default up to
@@ -29,9 +30,11 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Sequence
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
+import distributed
 import numpy as np
 from dask.sizeof import sizeof
 from distributed import Client, Future
@@ -48,6 +51,8 @@ from verifier.distributed.superstep import (
 )
 
 __all__ = ["DaskEngine"]
+
+_DD: Any = distributed  # only partly typed
 
 DIRECT_LIMIT = 4
 """Up to this many partitions ``auto`` routing sends whole outputs (fewer tasks per superstep);
@@ -137,6 +142,7 @@ class DaskEngine:
         collect: bool = True,
         routing: str = "auto",
         lookahead: int = 1,
+        poll: float = 5.0,
     ) -> None:
         if routing not in ("auto", "direct", "pick"):
             raise ValueError(f"routing must be 'auto', 'direct' or 'pick', got {routing!r}")
@@ -145,6 +151,8 @@ class DaskEngine:
         self.collect = collect
         self.routing = routing
         self.lookahead = max(0, lookahead)
+        self.poll = poll
+        """Seconds between checks that the partitions' workers are still alive."""
 
     def _workers(self) -> list[str]:
         workers = sorted(self.client.scheduler_info()["workers"])
@@ -189,6 +197,22 @@ class DaskEngine:
         def infos(k: int, outs: list[Future[Any]]) -> list[Future[Any]]:
             return [submit(_info, o, key=f"info-{run}-{k}-{i}", on=i) for i, o in enumerate(outs)]
 
+        def collect(futures: list[Future[Any]]) -> Any:
+            """Gather, failing (not hanging) if a worker holding a partition left the cluster."""
+            while True:
+                try:
+                    _DD.wait(futures, timeout=self.poll)
+                    return c.gather(futures)
+                except (TimeoutError, CancelledError) as err:
+                    lost = set(where) - set(c.scheduler_info()["workers"])
+                    if lost:
+                        raise RuntimeError(
+                            f"worker(s) {', '.join(sorted(lost))} left the cluster: the run's "
+                            "state on them is lost, restart the run"
+                        ) from None
+                    if isinstance(err, CancelledError):
+                        raise
+
         t0 = time.perf_counter()
         data = [c.scatter(part, workers=[where[i]], hash=False) for i, part in enumerate(parts)]
         outs = [
@@ -205,7 +229,7 @@ class DaskEngine:
             submitted = 0
             while True:
                 k, fut = pending.popleft()
-                info: Info = c.gather(fut)
+                info: Info = collect(fut)
                 changed.append(sum(ch for ch, _ in info))
                 messages += sum(sum(sizes) for _, sizes in info)
                 now = time.perf_counter()
@@ -219,18 +243,21 @@ class DaskEngine:
                     outs = superstep(submitted, outs, known)
                     pending.append((submitted, infos(submitted, outs)))
             for k, fut in pending:  # let the speculative supersteps finish: they are no-ops
-                if any(ch for ch, _ in c.gather(fut)):
+                if any(ch for ch, _ in collect(fut)):
                     raise RuntimeError(f"superstep {k} changed values after a quiet superstep")
             outs.clear()
             out_dir = None if self.out is None else str(self.out)
-            finals = c.gather(
+            finals = collect(
                 [
                     submit(_finish, run, i, out_dir, self.collect, key=f"finish-{run}-{i}", on=i)
                     for i in range(p_count)
                 ]
             )
         except BaseException:
-            c.gather([submit(_drop, run, i, key=f"drop-{run}-{i}", on=i) for i in range(p_count)])
+            # free the state on the workers that are still there; never wait for the others
+            _DD.fire_and_forget(
+                [submit(_drop, run, i, key=f"drop-{run}-{i}", on=i) for i in range(p_count)]
+            )
             raise
         if self.collect:
             values = np.concatenate([v for v, _ in finals])
