@@ -124,3 +124,62 @@ def test_help_lists_commands() -> None:
     assert r.exit_code == 0
     for cmd in ("verify",):
         assert cmd in r.stdout
+
+
+def test_generate_then_verify(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.json"
+    r = runner.invoke(app, ["generate", "ladder", "--n", "2", "-o", str(out)])
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["semantics"] == "minimax"
+    code, rep_text, _ = run_verify(str(out), "--json")
+    assert code == 0
+    assert json.loads(rep_text)["nodes"] == 10  # 4n + 2
+
+
+def test_generate_bad_usage_exit_2(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["generate", "chess", "-o", str(tmp_path / "x.json")])
+    assert r.exit_code == 2 and "unknown game 'chess'" in r.stderr
+    r = runner.invoke(app, ["generate", "tictactoe", "--size", "3", "-o", str(tmp_path / "x.json")])
+    assert r.exit_code == 2 and "--size" in r.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_solve_runs_solvers_without_smt() -> None:
+    r = runner.invoke(app, ["solve", str(CASES / "knuth-won-lost-unknown.json"), "--json"])
+    assert r.exit_code == 0, r.stdout
+    rep = json.loads(r.stdout)
+    assert rep["solvers"]["retrograde"]["values"]["e"] == "lost"
+    assert rep["solvers"]["retrograde"]["remoteness"]["e"] == 4
+    assert not any(c["name"].startswith("smt") for c in rep["checks"])
+
+
+def test_grundy_sequence_and_period() -> None:
+    r = runner.invoke(app, ["grundy", "subtraction:1,2,3", "--upto", "40", "--json"])
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    assert doc["values"] == [n % 4 for n in range(41)]
+    assert (doc["preperiod"], doc["period"], doc["certified"]) == (0, 4, True)
+
+
+def test_prove_bouton_small() -> None:
+    r = runner.invoke(app, ["prove", "bouton", "--piles", "2", "--bits", "3", "--json"])
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    assert doc["verdict"] == "confirmed"
+    assert all(p["status"] == "unsat" for p in doc["parts"])
+
+
+def test_schema_command_matches_docs() -> None:
+    r = runner.invoke(app, ["schema"])
+    assert r.exit_code == 0
+    assert json.loads(r.stdout) == json.loads((ROOT / "docs" / "case.schema.json").read_text())
+
+
+def test_render_dot(tmp_path: Path) -> None:
+    out = tmp_path / "fig1.dot"
+    r = runner.invoke(app, ["render", str(CASES / "kars-figure1-b-lt-d.json"), "-o", str(out)])
+    assert r.exit_code == 0, r.stderr
+    text = out.read_text()
+    assert text.startswith("digraph")
+    assert 'label="a\\n0\\n[-1, 2]' in text  # node a: Kars' score 0, interval [b, d]
