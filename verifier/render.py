@@ -60,7 +60,7 @@ class _Report(Protocol):
 
 
 def _q(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def _fmt(v: float) -> str:
@@ -112,7 +112,7 @@ def to_dot(case: Case, source: _Report | Mapping[str, SolverResult]) -> str:
         extra = ', color="#e67e00", penwidth=3' if name in changed else ""
         if g.target[x]:
             extra += ", peripheries=2"
-        label = "\\n".join(p for p in parts if p)
+        label = "\n".join(p for p in parts if p)
         lines.append(
             f"  {x} [label={_q(label)}, shape={shape}, style=filled, fillcolor={_q(colour)}"
             f"{extra}];"
