@@ -3,6 +3,8 @@ number of solutions of the mex equations on cyclic graphs."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,7 +17,7 @@ from verifier.model import Case, Expect, GameGraph, Semantics, Verdict
 from verifier.pipeline import CaseVerdict, run_case
 from verifier.registry import Options
 from verifier.smt.mex import check_values, count_solutions
-from verifier.solvers.grundy import grundy_values
+from verifier.solvers.grundy import grundy_values, mex
 from verifier.solvers.loopy_grundy import loopy_grundy
 
 OPTS = Options()
@@ -99,3 +101,25 @@ def test_pipeline_refutes_a_wrong_expected_grundy_value() -> None:
     bad = Case(graph=case.graph, id="bad", root=case.root, expect=Expect(grundy=wrong))
     assert run_case(bad).verdict is CaseVerdict.REFUTED
     assert not np.any(grundy_values(case.graph) < 0)
+
+
+def _brute_force_solutions(g: GameGraph) -> list[list[int]]:
+    """Every solution of the mex equations, by enumeration (values up to the out-degree)."""
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    deg = [ptr[x + 1] - ptr[x] for x in range(g.n)]
+    found = []
+    for values in itertools.product(*(range(d + 1) for d in deg)):
+        if all(values[x] == mex(values[y] for y in idx[ptr[x] : ptr[x + 1]]) for x in range(g.n)):
+            found.append(list(values))
+    return found
+
+
+@settings(max_examples=80, deadline=None)
+@given(impartial_graphs(max_nodes=5, acyclic=False))
+def test_solution_count_equals_brute_force(g: GameGraph) -> None:
+    brute = _brute_force_solutions(g)
+    res = count_solutions(g, OPTS)
+    assert res.data["solutions"] == ("0" if not brute else "1" if len(brute) == 1 else "several")
+    if res.witness is not None:
+        for key in ("solution_1", "solution_2"):
+            assert [res.witness[key][g.name(x)] for x in range(g.n)] in brute
