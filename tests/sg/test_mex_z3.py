@@ -16,7 +16,7 @@ from verifier.games.octal import octal_game
 from verifier.model import Case, Expect, GameGraph, Semantics, Verdict
 from verifier.pipeline import CaseVerdict, run_case
 from verifier.registry import Options
-from verifier.smt.mex import check_values, count_solutions
+from verifier.smt.mex import check_counter, check_values, count_solutions
 from verifier.solvers.grundy import grundy_values, mex
 from verifier.solvers.loopy_grundy import loopy_grundy
 
@@ -123,3 +123,31 @@ def test_solution_count_equals_brute_force(g: GameGraph) -> None:
     if res.witness is not None:
         for key in ("solution_1", "solution_2"):
             assert [res.witness[key][g.name(x)] for x in range(g.n)] in brute
+
+
+def test_counter_check_tells_the_generalized_function_from_a_mex_solution() -> None:
+    # a <-> b, each with an exit to an end: the mex equations are solved by a = 1, b = 2, but
+    # a's larger option b reverses only through a itself: no counter, condition B fails; the
+    # generalized function is inf(0) at a and b (both win by moving to their end)
+    g = GameGraph.from_successors(
+        {"a": ["b", "t"], "b": ["a", "u"], "t": [], "u": []}, semantics=Semantics.IMPARTIAL
+    )
+    claimed = np.array([1, 2, 0, 0], dtype=np.int64)
+    assert check_values(g, claimed, OPTS).verdict is Verdict.CONFIRMED
+    res = check_counter(g, claimed, OPTS)
+    assert res.verdict is Verdict.REFUTED and res.witness is not None
+    assert res.witness["node"] == "a"
+    r = loopy_grundy(g)
+    assert r.values.tolist() == [-1, -1, 0, 0]
+    assert check_counter(g, r.values, OPTS).verdict is Verdict.CONFIRMED
+    assert check_counter(loopy_graph(), loopy_grundy(loopy_graph()).values, OPTS).verdict is (
+        Verdict.CONFIRMED
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(impartial_graphs(max_nodes=8, acyclic=False))
+def test_loopy_values_pass_both_z3_checks(g: GameGraph) -> None:
+    r = loopy_grundy(g)
+    assert check_values(g, r.values, OPTS).verdict is Verdict.CONFIRMED
+    assert check_counter(g, r.values, OPTS).verdict is Verdict.CONFIRMED

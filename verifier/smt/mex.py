@@ -42,6 +42,7 @@ from verifier.registry import CheckContext, Options, check
 
 __all__ = [
     "MAX_TERMS",
+    "check_counter",
     "check_values",
     "count_solutions",
     "make_solver",
@@ -277,6 +278,57 @@ def count_solutions(
     return CheckResult(name, Verdict.CONFIRMED, detail, witness, secs, data)
 
 
+def check_counter(
+    g: GameGraph,
+    values: IntArray,
+    options: Options,
+    *,
+    name: str = "generalized Sprague-Grundy condition B: Z3 finds a counter",
+) -> CheckResult:
+    """Fraenkel's condition B for loopy values, with the counter left to Z3.
+
+    For every finite ``u`` and option ``v`` with ``G(v) > G(u)`` or ``G(v)`` infinite, some
+    option ``w`` of ``v`` must have ``G(w) = G(u)`` and ``c(w) < c(u)``, for one integer counter
+    ``c`` on the finite nodes, which Z3 has to find (so the solver's own counter is not
+    trusted). Each node's condition is tracked: ``unsat`` names the nodes of an unsat core
+    (values that "reverse" only in a circle). Conditions A and C are plain evaluations and are
+    checked by ``verifier.solvers.loopy_grundy.gsg_violations``.
+    """
+    t0 = time.perf_counter()
+    vals = values.tolist()
+    ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
+    c = {u: z3.Int(f"c{u}") for u in range(g.n) if vals[u] >= 0}
+    s = make_solver(options)
+    lits: dict[int, z3.BoolRef] = {}
+    for u in c:
+        need = []
+        for v in idx[ptr[u] : ptr[u + 1]]:
+            if vals[v] < 0 or vals[v] > vals[u]:
+                ws = [w for w in idx[ptr[v] : ptr[v + 1]] if vals[w] == vals[u]]
+                need.append(z3.Or([c[w] < c[u] for w in ws]) if ws else z3.BoolVal(False))
+        if need:
+            lits[u] = z3.Bool(f"b{u}")
+            s.add(z3.Implies(lits[u], z3.And(need)))
+    status = s.check(*lits.values())
+    secs = time.perf_counter() - t0
+    if status == z3.unknown:
+        return _unknown(name, s.reason_unknown(), t0)
+    if status == z3.sat:
+        detail = f"a counter exists: condition B holds at all {len(c)} finite nodes"
+        return CheckResult(name, Verdict.CONFIRMED, detail, seconds=secs)
+    node_of = {str(b): u for u, b in lits.items()}
+    core = sorted(node_of[str(b)] for b in s.unsat_core())
+    witness = {
+        "node": g.name(core[0]),
+        "value": vals[core[0]],
+        "core": [g.name(u) for u in core[:20]],
+    }
+    detail = (
+        f"no counter satisfies condition B at node {g.name(core[0])!r} (with {len(core)} node(s))"
+    )
+    return CheckResult(name, Verdict.REFUTED, detail, witness, secs)
+
+
 @check("grundy-z3-mex", [Semantics.IMPARTIAL], order=40)
 def mex_check(ctx: CheckContext) -> list[CheckResult]:
     """Every GRUNDY solver's values against the mex constraints, then the solution count."""
@@ -300,6 +352,11 @@ def mex_check(ctx: CheckContext) -> list[CheckResult]:
                 g, vals, ctx.options, name=f"grundy mex constraints of {', '.join(names)} (Z3)"
             )
         )
+    cyclic = not is_acyclic(g)
+    for vals, names in groups:
+        if cyclic:  # B is what tells the generalized function from other mex solutions
+            name = f"generalized Sprague-Grundy condition B of {', '.join(names)} (Z3 counter)"
+            out.append(check_counter(g, vals, ctx.options, name=name))
     finite = next((r.values for r in results if not np.any(r.values < 0)), None)
     exp = ctx.case.expect
     out.append(
