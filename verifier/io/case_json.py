@@ -37,7 +37,7 @@ from pydantic import ValidationError
 from verifier.errors import UsageError
 from verifier.io.fastjson import parse_json_arrays
 from verifier.io.files import write_atomically
-from verifier.io.jsonpath import PathPart, fail, from_validation_error, shown
+from verifier.io.jsonpath import PathPart, fail, from_validation_error, paused_gc, shown
 from verifier.io.models import (
     CompactCaseModel,
     ExpectModel,
@@ -94,7 +94,8 @@ def load_case(path: str | Path) -> Case:
 
 def parse_case(text: str | bytes, file: str = "<input>", *, path: Path | None = None) -> Case:
     """Parse the text of a case file; ``file`` names it in error messages."""
-    return case_from_data(parse_json_arrays(text, file), file, path=path)
+    with paused_gc():
+        return case_from_data(parse_json_arrays(text, file), file, path=path)
 
 
 def case_from_data(data: Any, file: str = "<input>", *, path: Path | None = None) -> Case:

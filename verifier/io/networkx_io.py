@@ -36,7 +36,7 @@ import numpy as np
 from verifier.errors import UsageError
 from verifier.io.case_json import case_from_data, default_case_id
 from verifier.io.files import write_atomically
-from verifier.io.jsonpath import fail, shown
+from verifier.io.jsonpath import fail, paused_gc, shown
 from verifier.model import MAX, NOBODY, Case, GameGraph, Semantics
 
 __all__ = [
@@ -184,6 +184,11 @@ def read_graph_file(path: str | Path, semantics: Semantics | str | None = None) 
         fail(file, (), f"not a GraphML or GML file (suffix {p.suffix!r})")
     if not p.is_file():
         fail(file, (), "cannot read the file: no such file")
+    with paused_gc():
+        return _read_graph(p, suffix, semantics, file)
+
+
+def _read_graph(p: Path, suffix: str, semantics: Semantics | str | None, file: str) -> Case:
     try:
         G = nx.read_graphml(p) if suffix == ".graphml" else nx.read_gml(p)
     except (nx.NetworkXError, ET.ParseError, ValueError, KeyError, TypeError, OSError) as e:
