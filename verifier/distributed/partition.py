@@ -112,7 +112,8 @@ def partition_graph(graph: GameGraph, parts: int) -> list[PartitionData]:
     ebounds = graph.succ_ptr[bounds]
     # reversed links: global edge ids sorted by head (stable, so by source within a head)
     by_head = np.argsort(graph.succ_idx, kind="stable").astype(np.int64)
-    in_ptr_global = graph.pred_ptr
+    in_ptr_global = np.zeros(graph.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(graph.succ_idx, minlength=graph.n), out=in_ptr_global[1:])
     has_names = isinstance(graph.names, tuple | list)
     out: list[PartitionData] = []
     for i in range(parts):
