@@ -151,3 +151,26 @@ def test_loopy_values_pass_both_z3_checks(g: GameGraph) -> None:
     r = loopy_grundy(g)
     assert check_values(g, r.values, OPTS).verdict is Verdict.CONFIRMED
     assert check_counter(g, r.values, OPTS).verdict is Verdict.CONFIRMED
+
+
+def test_registered_check_names_the_corrupted_node_of_a_solver_answer() -> None:
+    from verifier.model import SolverResult
+    from verifier.model.results import View
+    from verifier.registry import CheckContext
+    from verifier.smt.mex import mex_check
+
+    case = octal_game(".77", 8)
+    good = grundy_values(case.graph)
+    bad = good.copy()
+    node = case.graph.id_of("6+1")
+    bad[node] ^= 1
+    results = {
+        "right": SolverResult("right", View.GRUNDY, good),
+        "wrong": SolverResult("wrong", View.GRUNDY, bad),
+    }
+    checks = mex_check(CheckContext(case=case, results=results, options=OPTS))
+    verdicts = {c.name: c.verdict for c in checks}
+    assert verdicts["grundy mex constraints of right (Z3)"] is Verdict.CONFIRMED
+    wrong = next(c for c in checks if c.name == "grundy mex constraints of wrong (Z3)")
+    assert wrong.verdict is Verdict.REFUTED and wrong.witness is not None
+    assert wrong.witness["node"] == "6+1"
