@@ -8,9 +8,10 @@ detection, done by the driver by summing the counts).
 
 - ``KarsProgram`` (``minimax``): the synchronous iteration of Kars' Def. 4.1, s_0 = 0,
   s_{n+1} p = t p on terminals, max / min of s_n over the successors on Max / Min nodes. The
-  first superstep computes s_1; superstep k computes s_k on the nodes that have a successor whose
-  value changed in superstep k-1 (every other node keeps its value: its successors' values did
-  not change). The run ends at the first k with s_k = s_{k-1}, which is the limit.
+  first superstep (number 0) computes s_1; superstep k computes s_{k+1} on the nodes that have
+  a successor whose value changed in superstep k-1 (every other node keeps its value: its
+  successors' values did not change). The run ends at the first k with s_{k+1} = s_k, which is
+  the limit (Theorem 5.4).
 - ``RetrogradeProgram`` (``normal``): layer k holds the positions of remoteness k. A position
   is won in the first layer after one of its successors is lost, lost in the layer after its
   last successor became won (Knuth's successor counters).
