@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from io_examples import VALID, assert_same_case, text
-from test_mutations import _mutate
+from io_mutations import mutate
 
 import verifier.io.fastjson as fastjson
 from verifier.errors import CaseError
@@ -156,7 +156,7 @@ def test_valid_compact_cases_load_the_same(name: str) -> None:
 def test_mutated_compact_cases_give_the_same_result(name: str, data: st.DataObject) -> None:
     doc: Any = copy.deepcopy(VALID[name])
     for _ in range(data.draw(st.integers(1, 2))):
-        doc = _mutate(doc, data)
+        doc = mutate(doc, data)
     t = json.dumps(doc)
 
     def run() -> Any:
