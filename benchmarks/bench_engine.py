@@ -118,7 +118,8 @@ def _runner(task: str, impl: str, g: Any) -> Callable[[], str]:
         if task == "attractor":
             return lambda: _digest(engine.attractor_numpy(fresh()).layer)
         if task == "kars":
-            return lambda: _digest(engine.kars_numpy(fresh()).score)
+            # with remoteness and moves, like the reference ``kars_levels``
+            return lambda: _digest(engine.kars_numpy(fresh(), moves=True).score)
         if task == "grundy":
             return lambda: _digest(engine.grundy_numpy(fresh()).value)
         return lambda: _digest([engine.condensation(fresh()).count])
