@@ -72,7 +72,7 @@ def attractor_numpy(g: GameGraph) -> EngineAttractor:
         or_emit=_IN,
         and_emit=_IN,
     )
-    prop.run(np.flatnonzero(target), _IN)  # W_0 = G
+    prop.run(np.flatnonzero(target), _IN, keep=False)  # W_0 = G
     layer = prop.layer.astype(np.int64)
     win = layer >= 0
     # strategies: player 0 in W \ G lowers the layer by one; player 1 outside W stays outside

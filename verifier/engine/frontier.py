@@ -248,12 +248,17 @@ class Propagation:
 
     # ---------------------------------------------------------------- public
     def run(
-        self, seeds: Index, seed_signal: int | NDArray[np.int8], layer0: int = 0
+        self,
+        seeds: Index,
+        seed_signal: int | NDArray[np.int8],
+        layer0: int = 0,
+        *,
+        keep: bool = True,
     ) -> list[Index]:
         """Seed ``seeds`` at layer ``layer0`` and propagate until no node joins.
 
-        Returns the frontiers (seeds first), each an array of node ids; nodes already joined
-        are dropped from ``seeds``.
+        Returns the frontiers (seeds first), each an array of node ids, or ``[]`` when
+        ``keep`` is false; nodes already joined are dropped from ``seeds``.
         """
         seeds = np.asarray(seeds, dtype=np.int64)
         fresh = self.layer[seeds] < 0
@@ -263,19 +268,21 @@ class Propagation:
             self.signal[seeds] = seed_signal[fresh]
         else:
             self.signal[seeds] = seed_signal
-        out: list[Index] = []
-        frontier = seeds
+        out: list[Index | list[int]] | None = [] if keep else None
+        frontier: Index | list[int] = seeds
         k = layer0
         while len(frontier):
-            out.append(frontier)
-            self.rounds += 1
             if len(frontier) <= SCALAR_FRONTIER:
-                self.scalar_rounds += 1
-                frontier = self._step_scalar(frontier, k + 1)
-            else:
-                frontier = self._step_numpy(frontier, k + 1)
+                small = frontier if isinstance(frontier, list) else frontier.tolist()
+                frontier, k = self._scalar_rounds(small, k, out)
+                continue
+            arr = np.asarray(frontier, dtype=np.int64)
+            if out is not None:
+                out.append(arr)
+            self.rounds += 1
+            frontier = self._step_numpy(arr, k + 1)
             k += 1
-        return out
+        return [np.asarray(f, dtype=np.int64) for f in out] if out is not None else []
 
     # ---------------------------------------------------------------- one layer
     def _unique(self, x: NDArray[Any]) -> Index:
@@ -365,29 +372,39 @@ class Propagation:
         for i in range(0, len(frontier), per):
             yield frontier[i : i + per]
 
-    def _step_scalar(self, frontier: Index, nxt: int) -> Index:
-        """The same step as ``_step_numpy`` for a handful of nodes, in plain Python."""
+    def _scalar_rounds(
+        self, frontier: list[int], k: int, out: list[Index | list[int]] | None
+    ) -> tuple[list[int], int]:
+        """The step of ``_step_numpy`` in plain Python, repeated while the frontier stays
+        small (at most ``SCALAR_FRONTIER`` nodes); returns the next frontier and its layer."""
         layer, signal, count = self.layer, self.signal, self.count
         ptr, idx = self.pred.ptr, self.pred.idx
         or_arr, or_c = self._or_arr, self._or_c
         and_arr, and_c = self._and_arr, self._and_c
         or_emit, and_emit = self.or_emit, self.and_emit
-        joined: list[int] = []
-        for y in frontier.tolist():
-            s = int(signal[y])
-            preds = idx[ptr[y] : ptr[y + 1]].tolist()
-            self.edges += len(preds)
-            for p in preds:
-                if layer[p] >= 0:
-                    continue
-                if (int(or_arr[p]) if or_arr is not None else or_c) == s:
-                    layer[p] = nxt
-                    signal[p] = or_emit
-                    joined.append(p)
-                elif (int(and_arr[p]) if and_arr is not None else and_c) == s:
-                    count[p] -= 1
-                    if count[p] == 0:
-                        layer[p] = nxt
-                        signal[p] = and_emit
+        while frontier and len(frontier) <= SCALAR_FRONTIER:
+            if out is not None:
+                out.append(frontier)
+            self.rounds += 1
+            self.scalar_rounds += 1
+            k += 1
+            joined: list[int] = []
+            for y in frontier:
+                s = int(signal[y])
+                preds = idx[ptr[y] : ptr[y + 1]].tolist()
+                self.edges += len(preds)
+                for p in preds:
+                    if layer[p] >= 0:
+                        continue
+                    if (int(or_arr[p]) if or_arr is not None else or_c) == s:
+                        layer[p] = k
+                        signal[p] = or_emit
                         joined.append(p)
-        return np.array(joined, dtype=np.int64)
+                    elif (int(and_arr[p]) if and_arr is not None else and_c) == s:
+                        count[p] -= 1
+                        if count[p] == 0:
+                            layer[p] = k
+                            signal[p] = and_emit
+                            joined.append(p)
+            frontier = joined
+        return frontier, k

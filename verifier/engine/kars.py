@@ -168,7 +168,7 @@ def kars_remoteness(g: GameGraph, score: NDArray[np.float64]) -> IntArray:
     rem = np.full(g.n, -1, dtype=np.int64)
     for c in np.unique(score[score != 0]).tolist():
         prop = _side(g, pred, c > 0)
-        prop.run(np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c))), _IN)
+        prop.run(np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c))), _IN, keep=False)
         mine = score == c
         rem[mine] = prop.layer[mine]
     return rem

@@ -109,7 +109,7 @@ def retrograde_numpy(g: GameGraph) -> EngineRetrograde:
     )
     term = terminal_labels(g)
     seeds = np.flatnonzero(term != UNKNOWN)  # terminals designated won or lost: layer 0
-    prop.run(seeds, term[seeds])
+    prop.run(seeds, term[seeds], keep=False)
     rem = prop.layer
     label = np.where(rem >= 0, prop.signal, UNKNOWN).astype(np.int8)
 
