@@ -183,3 +183,18 @@ def test_render_dot(tmp_path: Path) -> None:
     text = out.read_text()
     assert text.startswith("digraph")
     assert 'label="a\\n0\\n[-1, 2]' in text  # node a: Kars' score 0, interval [b, d]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_generated_names_survive_the_file(tmp_path: Path, suffix: str) -> None:
+    from verifier.games.generators import generate
+    from verifier.io import load_any
+
+    out = tmp_path / f"kqk{suffix}"
+    r = runner.invoke(app, ["generate", "kqk", "--size", "4", "-o", str(out)])
+    assert r.exit_code == 0, r.stderr
+    case = generate("kqk", size=4)
+    back = load_any(out)
+    assert back.graph.has_names
+    assert list(back.graph.names) == list(case.graph.names)
+    assert back.graph.name(0) != "0"

@@ -80,7 +80,7 @@ def save_npz(case: Case, path: str | Path) -> Path:
         "value": g.value,
         "target": g.target,
     }
-    if isinstance(g.names, tuple | list):
+    if g.has_names:
         arrays["names"] = _json_bytes(list(g.names))
 
     def write(f: BinaryIO) -> None:

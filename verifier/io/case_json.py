@@ -502,7 +502,7 @@ def _readable_nodes(g: GameGraph) -> dict[str, dict[str, Any]]:
 
 def _compact_graph(g: GameGraph) -> dict[str, Any]:
     out: dict[str, Any] = {"nodes": g.n}
-    if isinstance(g.names, tuple | list):
+    if g.has_names:
         out["names"] = list(g.names)
     out["edges"] = {"src": g.edge_src.tolist(), "dst": g.succ_idx.tolist()}
     if (g.owner != NOBODY).any():

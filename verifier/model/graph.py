@@ -264,6 +264,11 @@ class GameGraph:
     def name(self, i: int) -> str:
         return self.names[i]
 
+    @property
+    def has_names(self) -> bool:
+        """True unless the names are the default ``"0".."n-1"`` of a compact case without names."""
+        return not isinstance(self.names, _RangeNames)
+
     def has_node(self, name: str) -> bool:
         return name in self._ids
 
