@@ -198,3 +198,24 @@ def test_generated_names_survive_the_file(tmp_path: Path, suffix: str) -> None:
     assert back.graph.has_names
     assert list(back.graph.names) == list(case.graph.names)
     assert back.graph.name(0) != "0"
+
+
+@pytest.mark.dask
+def test_solve_with_dask_engine(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    r = runner.invoke(
+        app,
+        [
+            "solve",
+            str(CASES / "kars-figure1-b-lt-d.json"),
+            "--engine",
+            "dask",
+            "--json",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
+    assert r.exit_code == 0, r.stdout + r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["engine"] == "dask" and doc["summary"]["root_value"] == 0
+    assert any((tmp_path / "out").rglob("*.parquet"))

@@ -259,6 +259,9 @@ def solve_cmd(
         str | None, typer.Option(help="Dask scheduler address (default: a LocalCluster).")
     ] = None,
     workers: Annotated[int, typer.Option(help="LocalCluster workers (--engine dask).")] = 2,
+    partitions: Annotated[
+        int | None, typer.Option(help="Node ranges (--engine dask; default: one per worker).")
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="--engine dask: write Parquet results here.")
     ] = None,
@@ -273,7 +276,9 @@ def solve_cmd(
         except ImportError as e:
             raise _fail(f"--engine dask needs the extra: pip install '.[dask]' ({e})") from None
         try:
-            res = solve_distributed(case, scheduler=scheduler, out=out, workers=workers)
+            res = solve_distributed(
+                case, scheduler=scheduler, out=out, workers=workers, partitions=partitions
+            )
         except VerifierError as e:
             raise _fail(str(e)) from None
         doc = {
