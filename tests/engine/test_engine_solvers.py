@@ -55,3 +55,14 @@ def test_pipeline_agreement(sem: Semantics, seed: int) -> None:
     assert all(c.verdict is Verdict.CONFIRMED for c in agree), [c.detail for c in agree]
     if sem is not Semantics.IMPARTIAL or acyclic:
         assert mine, [c.name for c in agree]
+
+
+def test_kars_numpy_moves_only_for_few_values() -> None:
+    few = random_case(Semantics.MINIMAX, 200, 2.5, seed=3, values=(-2, -1, 0, 1, 2))
+    r = engine_solvers.kars_numpy_solver(few, Options())
+    assert r.remoteness is not None and r.move is not None
+    values = tuple(range(-20, 21))  # 40 distinct non-zero leaf values > KARS_MOVES_LIMIT
+    many = random_case(Semantics.MINIMAX, 400, 2.5, seed=3, values=values)
+    assert len(set(many.graph.value[many.graph.is_terminal].tolist()) - {0.0}) > 16
+    r = engine_solvers.kars_numpy_solver(many, Options())
+    assert r.remoteness is None and r.move is None
