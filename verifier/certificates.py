@@ -81,7 +81,10 @@ def _terminal_label(g: GameGraph, i: int) -> int:
 def iter_won_lost(
     g: GameGraph, labels: Sequence[int], ranks: Sequence[int] | None
 ) -> Iterator[Violation]:
-    """Labels (+1 won / -1 lost / 0 unknown) with remoteness form a retrograde certificate."""
+    """Labels (+1 won / -1 lost / 0 unknown) with remoteness form a retrograde certificate.
+
+    Without ``ranks`` only the fixpoint conditions are checked: a circular labelling of a cycle
+    passes (that is what the ranks are for)."""
     succ = _lists(g)
     lab = [int(x) for x in labels]
     rk = None if ranks is None else [int(x) for x in ranks]
@@ -130,7 +133,9 @@ def iter_won_lost(
 def iter_attractor(
     g: GameGraph, region: Sequence[int], layers: Sequence[int] | None
 ) -> Iterator[Violation]:
-    """Region W (1 = player 0 wins) with layers is the attractor of the targets."""
+    """Region W (1 = player 0 wins) with layers is the attractor of the targets.
+
+    Without ``layers`` only closure and the trap are checked (circular reasoning passes)."""
     succ = _lists(g)
     w = [bool(x) for x in region]
     ly = None if layers is None else [int(x) for x in layers]
@@ -289,11 +294,17 @@ def iter_strategy_minimax(
         side = MAX if v > 0 else MIN
         good = [(t >= v) if side == MAX else (t <= v) for t in leaves]
         inside = _forced(succ, owner, mv, good, side)
-        for x in range(g.n):
-            if ((side == MAX and s[x] >= v) or (side == MIN and s[x] <= v)) and not inside[x]:
-                who = "Max" if side == MAX else "Min"
-                yield _bad(g, x, f"following the moves {who} does not force a leaf worth {v}")
-                continue
+        stuck = [
+            x
+            for x in range(g.n)
+            if ((side == MAX and s[x] >= v) or (side == MIN and s[x] <= v)) and not inside[x]
+        ]
+        who = "Max" if side == MAX else "Min"
+        # first the side's own nodes that could have moved into the forced region: their
+        # moves are what fails to make progress
+        blame = {x: (owner[x] != side, not any(inside[y] for y in succ[x]), x) for x in stuck}
+        for x in sorted(stuck, key=blame.__getitem__):
+            yield _bad(g, x, f"following the moves {who} does not force a leaf worth {v}")
 
 
 def first(violations: Iterator[Violation]) -> Violation | None:

@@ -29,7 +29,8 @@ def kars_iteration(g: GameGraph) -> list[float]:
     s = [0.0] * g.n
     for _ in range(4 * g.n + 4):
         new = [
-            float(g.value[x]) if not succ[x]
+            float(g.value[x])
+            if not succ[x]
             else (max if g.owner[x] == MAX else min)(s[y] for y in succ[x])
             for x in range(g.n)
         ]
@@ -49,9 +50,7 @@ def all_solutions(g: GameGraph) -> list[list[float]]:
         s = [float(g.value[x]) if not succ[x] else 0.0 for x in range(g.n)]
         for x, v in zip(inner, combo, strict=True):
             s[x] = v
-        if all(
-            s[x] == (max if g.owner[x] == MAX else min)(s[y] for y in succ[x]) for x in inner
-        ):
+        if all(s[x] == (max if g.owner[x] == MAX else min)(s[y] for y in succ[x]) for x in inner):
             out.append(s)
     return out
 
@@ -149,8 +148,10 @@ def minimax_moves(g: GameGraph, s: list[float]) -> list[int]:
             move[x] = min(y for y in succ[x] if s[y] == s[x])
     for v in sorted({v for v in s if v != 0}):
         side = MAX if v > 0 else MIN
-        good = [(not succ[x]) and (g.value[x] >= v if side == MAX else g.value[x] <= v)
-                for x in range(g.n)]
+        good = [
+            (not succ[x]) and (g.value[x] >= v if side == MAX else g.value[x] <= v)
+            for x in range(g.n)
+        ]
         layer = [0 if good[x] else -1 for x in range(g.n)]
         changed = True
         while changed:  # Bellman-style layers, plain and slow: fine for tests
@@ -228,3 +229,15 @@ def graphs(draw: Any, semantics: Semantics, max_nodes: int = 7) -> GameGraph:
 
 def case_of(g: GameGraph, **kw: Any) -> Case:
     return Case(g, "test", **kw)
+
+
+def as_semantics(sem: Semantics, g: GameGraph) -> GameGraph:
+    """The same graph played as a ``normal`` or ``reachability`` game."""
+    term = g.is_terminal
+    if sem is Semantics.NORMAL:
+        value = np.where(term, np.clip(np.sign(np.nan_to_num(g.value)), -1, 1), np.nan)
+        return g.replace(semantics=sem, owner=np.full(g.n, -1, np.int8), value=value)
+    owner = np.where(term, 0, g.owner).astype(np.int8)
+    return g.replace(
+        semantics=sem, owner=owner, value=np.full(g.n, np.nan), target=term & (g.value > 0)
+    )

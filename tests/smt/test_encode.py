@@ -30,6 +30,7 @@ def _is_solution(sys: OrderSystem, idx: np.ndarray) -> bool:
 @pytest.mark.parametrize("binary", [True, False])
 def test_figure1_pins(binary: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cnf_mod, "USE_BINARY", binary)
+    monkeypatch.setattr(cnf_mod, "BINARY_MIN_CLAUSES", 0)
     sys = OrderSystem.minimax(figure1(-1, 2))  # levels -1, 0, 2; nodes a, c, b, d
     for a_c in range(3):  # a = c anywhere in [b, d]
         assert _is_solution(sys, np.array([a_c, a_c, 0, 2]))
@@ -102,6 +103,7 @@ def test_resource_limit_gives_unknown_with_reason(
     binary: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(cnf_mod, "USE_BINARY", binary)
+    monkeypatch.setattr(cnf_mod, "BINARY_MIN_CLAUSES", 0)
     out = solve(_pigeonhole(11), Options(rlimit=100))
     assert out.status is SatStatus.UNKNOWN
     assert out.reason

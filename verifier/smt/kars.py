@@ -74,7 +74,13 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
             Verdict.REFUTED,
             f"{who}: not a solution of (T+MM) at {g.name(i)!r}",
             t0,
-            node_witness(g, i, "equation fails", failing_nodes=names_of(g, viol)),
+            node_witness(
+                g,
+                i,
+                "equation fails",
+                failing_nodes=names_of(g, viol),
+                differs_from_least=_off(sys, kars),
+            ),
         )
     _, rank, _ = component_order(g)
     found: dict[str, Any] = {}
@@ -111,6 +117,7 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
                 "another solution is not above it in Kars' order <=_1",
                 value=float(sys.levels[kars[i]]),
                 other_value=float(sys.levels[alt[i]]),
+                differs_from_least=_off(sys, kars),
             ),
             solvers=list(ans.solvers),
         )
@@ -124,6 +131,13 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         least=True,
         least_solutions=1,
     )
+
+
+def _off(sys: OrderSystem, kars: IntArray) -> list[str]:
+    """Nodes where the answer differs from max(lfp, min(gfp, 0)), the least solution by the
+    theory of ``docs/smt.md`` (computed by propagation; Z3's refutation stands on its own)."""
+    least = kars_clamp(sys, lfp(sys), gfp(sys))
+    return names_of(sys.graph, np.flatnonzero(least != kars))
 
 
 @check(NAME, [Semantics.MINIMAX], order=30)
