@@ -103,18 +103,33 @@ def node_witness(g: GameGraph, i: int, reason: str, **more: Any) -> dict[str, An
 
 
 def culprit(g: GameGraph, failing: IntArray) -> int:
-    """Among failing nodes, one whose successors do not fail (the node at fault when one value
-    was corrupted: its predecessors fail only because of it), else the first."""
+    """The failing node that best explains the others: when one value was corrupted, its own
+    equation fails and so may those of its predecessors (which read it). Pick the node whose
+    failing predecessors are most numerous, then one whose successors do not fail, then the
+    smallest id (the first node when there are too many to compare)."""
+    failing = np.asarray(failing, dtype=np.int64)
+    if len(failing) > 10_000:
+        return int(failing[0])
     bad = np.zeros(g.n, dtype=np.bool_)
     bad[failing] = True
+    best: tuple[int, int, int] | None = None
     for x in failing.tolist():
-        if not bad[g.successors(x)].any():
-            return int(x)
-    return int(failing[0])
+        covered = int(bad[g.predecessors(x)].sum())
+        clean = int(not bad[g.successors(x)].any())
+        key = (-covered, -clean, x)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[2]
 
 
-def names_of(g: GameGraph, ids: IntArray, limit: int = 20) -> list[str]:
-    return [g.name(int(i)) for i in ids[:limit]]
+def names_of(g: GameGraph, ids: IntArray, limit: int = 20, first: int | None = None) -> list[str]:
+    """Names of up to ``limit`` nodes (``first`` leading, when given)."""
+    order = [int(i) for i in ids]
+    if first is not None and first in order:
+        order.remove(first)
+        order.insert(0, first)
+    return [g.name(i) for i in order[:limit]]
 
 
 def result(

@@ -130,7 +130,7 @@ def equations_hold(
             value=float(sys.levels[idx[i]]),
             right_hand_side=float(sys.levels[rhs[i]]),
             failing=len(viol),
-            failing_nodes=names_of(g, viol),
+            failing_nodes=names_of(g, viol, first=i),
         ),
         solvers=list(ans.solvers),
     )

@@ -78,7 +78,7 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
                 g,
                 i,
                 "equation fails",
-                failing_nodes=names_of(g, viol),
+                failing_nodes=names_of(g, viol, first=i),
                 differs_from_least=_off(sys, kars),
             ),
         )

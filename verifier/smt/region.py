@@ -91,7 +91,7 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
         ids = np.unique([v.id for v in certs])
         i = culprit(g, ids)
         why = next(v.reason for v in certs if v.id == i)
-        return refuted(i, why, failing_nodes=names_of(g, ids))
+        return refuted(i, why, failing_nodes=names_of(g, ids, first=i))
     notes.append("certificate (layers) checked" if layers is not None else "certificate checked")
     if g.n <= RANK_LIMIT:
         rd = ranked_derivable(rules, w, options)

@@ -89,7 +89,8 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         viol = sys.violations(idx)
         if len(viol) == 0:
             return unknown("Z3 refutes the rules but no node's rule fails (internal error)")
-        return refuted(culprit(g, viol), "the won/lost rule fails", failing_nodes=names_of(g, viol))
+        i = culprit(g, viol)
+        return refuted(i, "the won/lost rule fails", failing_nodes=names_of(g, viol, first=i))
     # 2. derivable without circular reasoning (rank-free) and the given ranks
     rules = derivation_system(g)
     labelled = np.zeros(2 * g.n, dtype=np.bool_)
@@ -110,7 +111,9 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
             ids = np.unique([v.id for v in bad_ranks])
             i = culprit(g, ids)
             why = next(v.reason for v in bad_ranks if v.id == i)
-            return refuted(i, why, rank=int(ans.remoteness[i]), failing_nodes=names_of(g, ids))
+            return refuted(
+                i, why, rank=int(ans.remoteness[i]), failing_nodes=names_of(g, ids, first=i)
+            )
         notes.append("remoteness checked as ranks (linear certificate)")
     # 3. maximality
     if rules.n <= RANK_LIMIT:
