@@ -174,3 +174,19 @@ def test_correct_answers_are_confirmed_on_random_graphs(sem: Semantics, data: Ga
     assert res and all(r.verdict is Verdict.CONFIRMED for r in res), [
         (r.name, r.verdict, r.detail, r.witness) for r in res if r.verdict is not Verdict.CONFIRMED
     ]
+
+
+def test_long_checks_report_progress() -> None:
+    seen: list[tuple[str, int, int]] = []
+    g = figure1(-1, 2)
+    ctx = CheckContext(
+        case_of(g), reference_results(g), Options(progress=lambda t, d, n: seen.append((t, d, n)))
+    )
+    from verifier.smt import common
+
+    common._PINNED.clear()
+    for spec in checks_for(g.semantics):
+        if spec.name in SMT_CHECKS:
+            spec.fn(ctx)
+    assert seen and all(0 <= d <= n for _, d, n in seen)
+    assert any(t.startswith("smt-uniqueness") for t, _, _ in seen)
