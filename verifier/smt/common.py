@@ -9,6 +9,7 @@ so that the successors outside a batch were proved in earlier batches (see ``doc
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable, Iterator
@@ -156,9 +157,12 @@ def predecessors_of(g: GameGraph, mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
     return out
 
 
+@functools.lru_cache(maxsize=4)
 def component_order(g: GameGraph) -> tuple[IntArray, IntArray, NDArray[np.bool_]]:
     """SCC labels, each node's component position in a reverse topological order (sinks
-    first), and the mask of cyclic components' nodes (size > 1 or a self-loop)."""
+    first), and the mask of cyclic components' nodes (size > 1 or a self-loop).
+
+    Cached for the last few graphs (several checks of one case need it)."""
     n_comp, lab = sccs(g)
     src, dst = g.edge_src, g.succ_idx
     cross = lab[src] != lab[dst]
@@ -187,7 +191,10 @@ def component_order(g: GameGraph) -> tuple[IntArray, IntArray, NDArray[np.bool_]
         u, c = np.unique(p, return_counts=True)
         out_cnt[u] -= c
         frontier = u[out_cnt[u] == 0]
-    return lab, rank[lab], cyclic[lab]
+    out = (lab, rank[lab], cyclic[lab])
+    for a in out:
+        a.flags.writeable = False  # shared through the cache
+    return out
 
 
 def batches(
