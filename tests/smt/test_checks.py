@@ -61,6 +61,12 @@ def test_figure1_b_lt_d_is_not_unique_with_interval_b_to_d() -> None:
     sol = u.witness["solution"]
     assert sol["a"] == sol["c"] != 0.0  # a second solution, a = c, differs from Kars' 0
     assert res["smt-kars-least"].data["least_solutions"] == 1
+    # a = c anywhere in [b, d]: one Z3-confirmed solution per value
+    assert u.data["solutions_by_level"] == {
+        "-1": {"a": -1.0, "c": -1.0},
+        "0": {"a": 0.0, "c": 0.0},
+        "2": {"a": 2.0, "c": 2.0},
+    }
 
 
 def test_figure1_b_ge_d_is_unique() -> None:

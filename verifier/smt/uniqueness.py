@@ -272,6 +272,7 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
         for f in found
     ]
     clash = _expect_clash(case, False, iv)
+    by_level = _solutions_by_level(iv, options) if g.n <= SHOW_NODES else None
     detail = (
         f"not unique: {int(free.sum())} nodes are free in [lfp, gfp]; "
         f"{len(found)} of {asked} free cyclic components asked are sources of freedom; "
@@ -287,7 +288,26 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
         freedom=freedom,
         components_asked=asked,
         queries=iv.queries + asked + pin.queries,
+        solutions_by_level=by_level,
     )
+
+
+def _solutions_by_level(iv: Intervals, options: Options) -> dict[str, Any] | None:
+    """For each value v of the chain, the solution max(lfp, min(gfp, v)) on the free nodes,
+    each confirmed by Z3: every value of every interval is attained (on Kars' Figure 1,
+    a = c = v for every v in [b, d]). ``None`` if Z3 did not confirm one of them."""
+    sys, g = iv.sys, iv.sys.graph
+    free = iv.lo != iv.hi
+    near = free | predecessors_of(g, free)
+    out: dict[str, Any] = {}
+    for v in range(int(iv.lo[free].min()), int(iv.hi[free].max()) + 1):
+        sol = np.maximum(iv.lo, np.minimum(iv.hi, v))
+        enc = Encoding.build(sys, eq=near, var=near, fixed=sol)
+        enc.pin(sol)
+        if solve(enc.cnf, options).status is not SatStatus.SAT:
+            return None
+        out[f"{sys.levels[v]:g}"] = _named(g, sol, sys, free)
+    return out
 
 
 def normal_uniqueness(case: Case, options: Options) -> CheckResult:
