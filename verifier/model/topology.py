@@ -94,8 +94,6 @@ def sccs(g: GameGraph) -> tuple[int, IntArray]:
     """
     if g.n == 0:
         return 0, np.zeros(0, dtype=np.int64)
-    a = csr_matrix(
-        (np.ones(g.m, dtype=np.int8), g.succ_idx, g.succ_ptr), shape=(g.n, g.n)
-    )
+    a = csr_matrix((np.ones(g.m, dtype=np.int8), g.succ_idx, g.succ_ptr), shape=(g.n, g.n))
     n_comp, labels = connected_components(a, directed=True, connection="strong")
     return int(n_comp), labels.astype(np.int64)
