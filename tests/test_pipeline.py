@@ -104,3 +104,16 @@ def test_decide() -> None:
     assert decide([ok, unk]) is CaseVerdict.INCONCLUSIVE
     assert decide([ok, unk, bad]) is CaseVerdict.REFUTED
     assert decide([]) is CaseVerdict.INCONCLUSIVE
+
+
+def test_progress_is_reported_for_solvers_and_checks() -> None:
+    from verifier.pipeline import run_case
+    from verifier.registry import Options
+
+    seen: list[tuple[str, int, int]] = []
+    run_case(fig1_case(), Options(progress=lambda t, d, n: seen.append((t, d, n))))
+    tasks = {t for t, _, _ in seen}
+    assert {"fig1: solvers", "fig1: checks"} <= tasks
+    for task in ("fig1: solvers", "fig1: checks"):
+        done = [(d, n) for t, d, n in seen if t == task]
+        assert done[-1][0] == done[-1][1] > 0  # ends complete

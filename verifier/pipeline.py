@@ -67,7 +67,9 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
     t0 = time.perf_counter()
     runs: list[SolverRun] = []
     checks: list[CheckResult] = []
-    for spec in solvers_for(case.semantics):
+    specs = solvers_for(case.semantics)
+    for i, spec in enumerate(specs):
+        options.report(f"{case.id}: solvers", i, len(specs))
         s0 = time.perf_counter()
         try:
             res = spec.fn(case, options)
@@ -83,7 +85,10 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
     checks.extend(expect_checks(case, results))
     t_compare = time.perf_counter()
     ctx = CheckContext(case=case, results=results, options=options)
-    for cspec in checks_for(case.semantics) if smt else []:
+    cspecs = checks_for(case.semantics) if smt else []
+    options.report(f"{case.id}: solvers", len(specs), len(specs))
+    for i, cspec in enumerate(cspecs):
+        options.report(f"{case.id}: checks", i, len(cspecs))
         c0 = time.perf_counter()
         try:
             checks.extend(cspec.fn(ctx))
@@ -92,6 +97,7 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
         except Exception as e:
             checks.append(_crash(cspec.name, e, time.perf_counter() - c0))
     if smt:
+        options.report(f"{case.id}: checks", len(cspecs), len(cspecs))
         checks.extend(_unanswered_expectations(case, checks))
     t_checks = time.perf_counter()
     verdict = decide(checks)
