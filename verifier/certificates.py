@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from verifier.model.graph import GameGraph
-from verifier.model.semantics import MAX, MIN
+from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON
 
 __all__ = [
     "CHECKS",
@@ -51,8 +51,6 @@ __all__ = [
     "iter_strategy_region",
     "iter_won_lost",
 ]
-
-WON, LOST, UNKNOWN = 1, -1, 0
 
 
 @dataclass(frozen=True)

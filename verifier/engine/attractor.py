@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
 from verifier.engine.frontier import (
     NEVER,
@@ -22,7 +21,8 @@ from verifier.engine.frontier import (
     predecessor_csr,
     successor_csr,
 )
-from verifier.model.graph import GameGraph, IntArray
+from verifier.model.graph import GameGraph
+from verifier.model.results import AttractorResult
 from verifier.model.semantics import PLAYER0, PLAYER1, Semantics
 
 __all__ = ["EngineAttractor", "attractor_numpy"]
@@ -32,19 +32,11 @@ _IN = 1
 
 
 @dataclass(frozen=True, eq=False)
-class EngineAttractor:
-    """Player 0's winning region W with layers and both players' strategies."""
+class EngineAttractor(AttractorResult):
+    """Player 0's winning region W with layers and both players' strategies, and the rounds."""
 
-    win: NDArray[np.bool_]
-    """Membership of W: player 0 wins from the node."""
-    layer: IntArray
-    """The least i with the node in W_i; -1 outside W."""
-    move: IntArray
-    """Player 0 inside W off G: a successor of least layer; player 1 outside W: a successor
-    outside W (-1 at a dead end); -1 elsewhere. Ties: smallest id."""
     rounds: int
     scalar_rounds: int
-    edges_scanned: int
 
 
 def attractor_numpy(g: GameGraph) -> EngineAttractor:

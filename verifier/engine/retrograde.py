@@ -24,8 +24,9 @@ from verifier.engine.frontier import (
     predecessor_csr,
     successor_csr,
 )
-from verifier.model.graph import GameGraph, IntArray
-from verifier.model.semantics import Semantics
+from verifier.model.graph import GameGraph
+from verifier.model.results import RetrogradeResult
+from verifier.model.semantics import LOST, UNKNOWN, WON, Semantics
 
 __all__ = [
     "LOST",
@@ -37,27 +38,14 @@ __all__ = [
     "terminal_labels",
 ]
 
-WON = 1
-LOST = -1
-UNKNOWN = 0
-
 
 @dataclass(frozen=True, eq=False)
-class EngineRetrograde:
-    """Labels, remoteness and optimal moves of a ``normal`` game graph."""
+class EngineRetrograde(RetrogradeResult):
+    """Labels, remoteness and optimal moves of a ``normal`` game graph, and the rounds."""
 
-    label: NDArray[np.int8]
-    """+1 won, -1 lost, 0 unknown (draw terminals included), from the mover's view."""
-    remoteness: IntArray
-    """0 on won/lost terminals, 1 + least remoteness of a lost successor on won nodes, 1 +
-    greatest remoteness of a successor on lost inner nodes, -1 elsewhere."""
-    move: IntArray
-    """Won: a lost successor of least remoteness; lost: a successor of greatest remoteness;
-    unknown: a successor that is unknown too (-1 if none); terminals -1. Ties: smallest id."""
     rounds: int
     """Frontiers processed (layers); ``scalar_rounds`` of them by the scalar loop."""
     scalar_rounds: int
-    edges_scanned: int
 
 
 def terminal_labels(g: GameGraph) -> NDArray[np.int8]:

@@ -11,7 +11,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["CheckResult", "SolverResult", "Verdict", "View"]
+__all__ = [
+    "AttractorResult",
+    "CheckResult",
+    "RetrogradeResult",
+    "SolverResult",
+    "Verdict",
+    "View",
+]
 
 
 class Verdict(StrEnum):
@@ -78,3 +85,37 @@ class CheckResult:
     seconds: float = 0.0
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """Structured findings (e.g. ``unique``, ``intervals``), JSON-serialisable."""
+
+
+@dataclass(frozen=True, eq=False)
+class RetrogradeResult:
+    """Labels, remoteness and optimal moves of a ``normal`` game graph (retrograde analysis:
+    the reference solver's result; the engine's adds its round counts)."""
+
+    label: NDArray[np.int8]
+    """+1 won, -1 lost, 0 unknown (draw terminals included), from the view of the player to
+    move."""
+    remoteness: NDArray[np.int64]
+    """0 on won/lost terminals; won: 1 + least remoteness of a lost successor; lost: 1 +
+    greatest remoteness of a successor; -1 on unknown nodes (draw terminals included)."""
+    move: NDArray[np.int64]
+    """Won: a lost successor of least remoteness; lost: a successor of greatest remoteness;
+    unknown: the first successor that is unknown too (a move that does not lose), -1 if there
+    is none; terminals -1. Remaining ties go to the smallest id."""
+    edges_scanned: int
+
+
+@dataclass(frozen=True, eq=False)
+class AttractorResult:
+    """The winning region of player 0 with layers and both players' strategies (the
+    reference solver's result; the engine's adds its round counts)."""
+
+    win: NDArray[np.bool_]
+    """Membership of W: player 0 wins from the node."""
+    layer: NDArray[np.int64]
+    """The least i with the node in W_i; -1 outside W."""
+    move: NDArray[np.int64]
+    """Player 0 inside W (off G): a successor of least layer (ties: smallest id). Player 1
+    outside W: a successor outside W (smallest id; -1 at a dead end). -1 elsewhere (targets,
+    player 0 outside W, player 1 inside W: every move is as good as any other)."""
+    edges_scanned: int

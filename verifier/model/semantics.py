@@ -1,10 +1,10 @@
-"""The four game semantics a case can be played by, and the owner codes."""
+"""The four game semantics a case can be played by, the owner codes and the won/lost labels."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["MAX", "MIN", "NOBODY", "PLAYER0", "PLAYER1", "Semantics"]
+__all__ = ["LOST", "MAX", "MIN", "NOBODY", "PLAYER0", "PLAYER1", "UNKNOWN", "WON", "Semantics"]
 
 MAX = 0
 """Owner code of a Max node (``minimax``); the same code is player 0 of ``reachability``."""
@@ -14,6 +14,13 @@ PLAYER0 = MAX
 PLAYER1 = MIN
 NOBODY = -1
 """Owner code of a terminal minimax node, and of every node where the mover alternates."""
+
+WON = 1
+"""Label of a won position (``normal``, mover's view; ``View.LABEL``)."""
+LOST = -1
+"""Label of a lost position."""
+UNKNOWN = 0
+"""Label of a position the won/lost rules leave undecided (cycles, draw terminals)."""
 
 
 class Semantics(StrEnum):

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
-from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
-from verifier.model.results import View
+from verifier.model import Case, GameGraph, Semantics, SolverResult
+from verifier.model.results import AttractorResult, View
 from verifier.model.semantics import PLAYER0, PLAYER1
 from verifier.registry import Options, solver
 from verifier.solvers._common import require_reference, timed
@@ -68,21 +66,6 @@ def attractor_layers(
                     layer[x] = next_layer
                     queue.append(x)
     return layer, scanned
-
-
-@dataclass(frozen=True, eq=False)
-class AttractorResult:
-    """The winning region of player 0 with layers and both players' strategies."""
-
-    win: NDArray[np.bool_]
-    """Membership of W: player 0 wins from the node."""
-    layer: IntArray
-    """The least i with the node in W_i; -1 outside W."""
-    move: IntArray
-    """Player 0 inside W (off G): a successor of least layer (ties: smallest id). Player 1
-    outside W: a successor outside W (smallest id; -1 at a dead end). -1 elsewhere (targets,
-    player 0 outside W, player 1 inside W: every move is as good as any other)."""
-    edges_scanned: int
 
 
 def attractor(g: GameGraph) -> AttractorResult:

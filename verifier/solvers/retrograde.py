@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 
-from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
-from verifier.model.results import View
+from verifier.model import Case, GameGraph, Semantics, SolverResult
+from verifier.model.results import RetrogradeResult, View
+from verifier.model.semantics import LOST, UNKNOWN, WON
 from verifier.registry import Options, solver
 from verifier.solvers._common import require_reference, timed
 
@@ -37,26 +36,6 @@ __all__ = [
     "retrograde_solver",
     "terminal_labels",
 ]
-
-WON = 1
-LOST = -1
-UNKNOWN = 0
-
-
-@dataclass(frozen=True, eq=False)
-class RetrogradeResult:
-    """Labels, remoteness and optimal moves of a ``normal`` game graph."""
-
-    label: NDArray[np.int8]
-    """+1 won, -1 lost, 0 unknown, from the view of the player to move."""
-    remoteness: IntArray
-    """0 on won/lost terminals; won: 1 + least remoteness of a lost successor; lost: 1 +
-    greatest remoteness of a successor; -1 on unknown nodes (draw terminals included)."""
-    move: IntArray
-    """Won: a lost successor of least remoteness; lost: a successor of greatest remoteness;
-    unknown: the first successor that is unknown too (a move that does not lose), -1 if there
-    is none; terminals -1. Remaining ties go to the smallest id."""
-    edges_scanned: int
 
 
 def terminal_labels(g: GameGraph) -> list[int]:
