@@ -182,7 +182,7 @@ ValuesOpt = Annotated[
     bool, typer.Option("--values/--no-values", help="Include per-node values in --json.")
 ]
 EngineOpt = Annotated[
-    Engine, typer.Option(help="auto: numpy engine for large graphs, both below 200k nodes.")
+    Engine, typer.Option(help="auto: numpy engine for large graphs, both up to 50,000 nodes.")
 ]
 RlimitOpt = Annotated[int, typer.Option(help="Z3 resource limit per query (deterministic).")]
 SeedOpt = Annotated[int, typer.Option(help="Z3 random seed.")]

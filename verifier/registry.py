@@ -28,7 +28,7 @@ __all__ = [
     "solvers_for",
 ]
 
-REFERENCE_LIMIT = 200_000
+REFERENCE_LIMIT = 50_000
 """Above this many nodes ``--engine auto`` runs only the numpy engine."""
 
 ProgressFn = Callable[[str, int, int], None]

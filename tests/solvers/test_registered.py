@@ -112,3 +112,22 @@ def test_ladder_through_the_wrappers() -> None:
     results = [fn(case, Options()) for fn in MINIMAX_SOLVERS]
     for r in results[1:]:
         assert r.values.tolist() == results[0].values.tolist()
+
+
+def test_memo_wrapper_scores_only_the_root_of_a_large_graph() -> None:
+    from dataclasses import replace
+
+    from verifier.solvers.kars_memo import MEMO_ALL_ROOTS_LIMIT
+
+    n = MEMO_ALL_ROOTS_LIMIT + 1  # a Max cycle 0 -> 1 -> ... -> n-1 -> 0, node 0 also to a leaf
+    src = [*range(n), 0]
+    dst = [*(i + 1 for i in range(n - 1)), 0, n]
+    owner = [MAX] * n + [-1]
+    value = [float("nan")] * n + [-1.0]
+    g = GameGraph.from_edges(n + 1, src, dst, semantics=Semantics.MINIMAX, owner=owner, value=value)
+    case = Case(graph=g, id="big-cycle")
+    with pytest.raises(NotApplicable):
+        kars_memo_solver(case, Options(engine="reference"))
+    r = kars_memo_solver(replace(case, root=5), Options(engine="reference"))
+    assert r.covered is not None and np.flatnonzero(r.covered).tolist() == [5]
+    assert r.values[5] == 0.0  # Max keeps cycling rather than take the loss: a draw

@@ -47,6 +47,11 @@ NO_DEPS: frozenset[int] = frozenset()
 
 MEMO_VISIT_BUDGET = 5_000_000
 """Visits the registered solver may spend in all."""
+MEMO_ALL_ROOTS_LIMIT = 2_000
+"""The registered solver takes every node as root only up to this many nodes (the dependency
+sets make each visit cost up to O(n), so the visit budget alone does not bound the time)."""
+MEMO_ROOT_LIMIT = 20_000
+"""Above ``MEMO_ALL_ROOTS_LIMIT`` and up to this many nodes it scores the case's root only."""
 
 
 @dataclass
@@ -161,7 +166,20 @@ def kars_memo_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: every node as root, each search with its own memo table, within
     ``MEMO_VISIT_BUDGET`` visits in all (roots beyond it are left uncovered)."""
     g = require_reference(case, options, Semantics.MINIMAX)
-    r, seconds = timed(lambda: kars_memo_all(g, max_visits=MEMO_VISIT_BUDGET))
+    if g.n <= MEMO_ALL_ROOTS_LIMIT:
+        r, seconds = timed(lambda: kars_memo_all(g, max_visits=MEMO_VISIT_BUDGET))
+    elif case.root is not None and g.n <= MEMO_ROOT_LIMIT:
+        root = case.root
+        r, seconds = timed(
+            lambda: score_roots(
+                g.n, [root], lambda x, b: kars_memo(g, x, max_visits=b), MEMO_VISIT_BUDGET
+            )
+        )
+    else:
+        raise NotApplicable(
+            f"memoized search of every root: {g.n} nodes > {MEMO_ALL_ROOTS_LIMIT}"
+            + ("" if case.root is None else f", of the root: > {MEMO_ROOT_LIMIT}")
+        )
     if g.n and not r.covered.any():
         raise NotApplicable(f"the search exceeded {MEMO_VISIT_BUDGET} visits")
     return SolverResult(
