@@ -25,6 +25,7 @@ def test_verify_one_case_table() -> None:
     code, out, _ = run_verify(str(CASES / "kars-figure1-b-lt-d.json"))
     assert code == 0, out
     assert "kars-figure1-b-lt-d" in out and "VERIFIED" in out
+    assert "[lfp, gfp]" in out  # details are printed as text, not read as rich markup
 
 
 def test_verify_json_report_keys() -> None:

@@ -115,7 +115,7 @@ def run_verify(
 ) -> int:
     from verifier.report import print_report, print_totals, report_to_dict
 
-    out = Console(soft_wrap=False)
+    out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
     err = Console(stderr=True)
     options = Options(engine=engine.value, rlimit=rlimit, seed=seed)
     files = collect(paths)

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from verifier.model import SolverResult, Verdict
@@ -121,6 +122,12 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
         if s.get("root") is not None:
             parts.append(f"root {s['root']} = {s.get('root_value')}")
         console.print("  " + ", ".join(parts))
+        sym = s.get("symmetry")
+        if isinstance(sym, dict):
+            console.print(
+                f"  up to symmetry: {s['positions']} classes stand for {sym['positions']} "
+                f"positions: won {sym['won']}, lost {sym['lost']}, drawn {sym['drawn']}"
+            )
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("  solver / check")
     t.add_column("verdict")
@@ -132,13 +139,18 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
                 f"  {run.name}", "ran", f"{run.result.seconds:.3f}", _fmt_work(run.result.work)
             )
         elif verbose or (run.skipped or "").startswith("crashed"):
-            t.add_row(f"  {run.name}", "skipped", "", run.skipped or "")
+            t.add_row(f"  {run.name}", "skipped", "", escape(run.skipped or ""))
     for c in rep.checks:
         st = _STYLE[c.verdict]
         detail = c.detail
         if c.verdict is Verdict.REFUTED and c.witness:
             detail += f"  witness: {dict(c.witness)}"
-        t.add_row(f"  {c.name}", f"[{st}]{c.verdict.value}[/{st}]", f"{c.seconds:.3f}", detail)
+        t.add_row(
+            f"  {escape(c.name)}",
+            f"[{st}]{c.verdict.value}[/{st}]",
+            f"{c.seconds:.3f}",
+            escape(detail),
+        )
     console.print(t)
 
 
