@@ -104,6 +104,18 @@ class RetrogradeResult:
     is none; terminals -1. Remaining ties go to the smallest id."""
     edges_scanned: int
 
+    def solver_result(self, name: str, seconds: float, work: Mapping[str, int]) -> SolverResult:
+        """This result as solver ``name``'s answer: view LABEL with remoteness and moves."""
+        return SolverResult(
+            solver=name,
+            view=View.LABEL,
+            values=self.label,
+            seconds=seconds,
+            remoteness=self.remoteness,
+            move=self.move,
+            work=work,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class AttractorResult:
@@ -119,3 +131,16 @@ class AttractorResult:
     outside W: a successor outside W (smallest id; -1 at a dead end). -1 elsewhere (targets,
     player 0 outside W, player 1 inside W: every move is as good as any other)."""
     edges_scanned: int
+
+    def solver_result(self, name: str, seconds: float, work: Mapping[str, int]) -> SolverResult:
+        """This result as solver ``name``'s answer: view REGION, remoteness = layer, move =
+        the strategies."""
+        return SolverResult(
+            solver=name,
+            view=View.REGION,
+            values=self.win.astype(np.int8),
+            seconds=seconds,
+            remoteness=self.layer,
+            move=self.move,
+            work=work,
+        )

@@ -1,6 +1,6 @@
-"""Helpers shared by the reference solvers: plain-list views of a graph, Kars' result types, the
-optimal-move rule for Kars' score, and the timing wrapper that turns a result into a
-``SolverResult``.
+"""Helpers shared by the registered solvers: plain-list views of a graph, Kars' result types, the
+optimal-move rule for Kars' score, the applicability tests, the timing wrapper, and the
+conversions of results into a ``SolverResult``.
 
 The reference solvers are pure Python over plain lists (``ndarray.tolist()`` once, then list
 indexing), which keeps each algorithm readable beside its seed and is several times faster than
@@ -20,7 +20,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import NotApplicable, VerifierError
-from verifier.model import MAX, MIN, Case, GameGraph, IntArray, Semantics
+from verifier.model import MAX, MIN, Case, GameGraph, IntArray, Semantics, SolverResult
+from verifier.model.results import View
 from verifier.registry import Options
 
 __all__ = [
@@ -30,8 +31,10 @@ __all__ = [
     "RootScore",
     "RootScores",
     "VisitBudgetExceeded",
+    "grundy_result",
     "kars_moves",
     "minimax_view",
+    "require_engine",
     "require_reference",
     "score_roots",
     "timed",
@@ -126,6 +129,17 @@ class RootScores:
     def total_visits(self) -> int:
         return int(self.visits.sum())
 
+    def solver_result(self, name: str, seconds: float) -> SolverResult:
+        """These scores as solver ``name``'s answer: view SCORE on the covered roots."""
+        return SolverResult(
+            solver=name,
+            view=View.SCORE,
+            values=self.value,
+            seconds=seconds,
+            covered=self.covered,
+            work={"nodes_visited": self.total_visits, "roots": int(self.covered.sum())},
+        )
+
 
 def score_roots(
     n: int, roots: list[int], search: Callable[[int, int | None], RootScore], budget: int | None
@@ -164,6 +178,18 @@ class KarsScores:
     """An optimal successor (rule in ``kars_moves``); -1 on leaves."""
     work: Mapping[str, int] = field(default_factory=_empty)
 
+    def solver_result(self, name: str, seconds: float) -> SolverResult:
+        """These scores as solver ``name``'s answer: view SCORE, remoteness and optimal moves."""
+        return SolverResult(
+            solver=name,
+            view=View.SCORE,
+            values=self.value,
+            seconds=seconds,
+            remoteness=self.remoteness,
+            move=self.move,
+            work=self.work,
+        )
+
 
 def kars_moves(v: MinimaxView, value: list[float], remoteness: list[int]) -> IntArray:
     """An optimal move for every inner node, given Kars' scores and remoteness.
@@ -192,13 +218,27 @@ def kars_moves(v: MinimaxView, value: list[float], remoteness: list[int]) -> Int
     return np.array(move, dtype=np.int64)
 
 
-def require_reference(case: Case, options: Options, semantics: Semantics) -> GameGraph:
-    """The case's graph, or ``NotApplicable`` if the semantics or engine choice excludes it."""
+def _case_graph(case: Case, semantics: Semantics) -> GameGraph:
     g = case.graph
     if g.semantics is not semantics:
         raise NotApplicable(f"needs a {semantics.value} case, got {g.semantics.value}")
+    return g
+
+
+def require_reference(case: Case, options: Options, semantics: Semantics) -> GameGraph:
+    """The case's graph, or ``NotApplicable`` if the semantics or engine choice excludes it."""
+    g = _case_graph(case, semantics)
     if not options.use_reference(g.n):
         raise NotApplicable(f"reference solvers are off for {g.n} nodes (engine {options.engine})")
+    return g
+
+
+def require_engine(case: Case, options: Options, semantics: Semantics) -> GameGraph:
+    """The case's graph, or ``NotApplicable`` if the semantics excludes it or the numpy engine
+    is off."""
+    g = _case_graph(case, semantics)
+    if not options.use_numpy(g.n):
+        raise NotApplicable(f"the numpy engine is off (engine {options.engine})")
     return g
 
 
@@ -207,3 +247,19 @@ def timed(fn: Callable[[], T]) -> tuple[T, float]:
     start = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - start
+
+
+def grundy_result(
+    name: str, values: IntArray, seconds: float, move: IntArray, work: Mapping[str, int]
+) -> SolverResult:
+    """Grundy values as solver ``name``'s answer: view GRUNDY, with the P/N position counts."""
+    p = int(np.sum(values == 0))
+    return SolverResult(
+        solver=name,
+        view=View.GRUNDY,
+        values=values,
+        seconds=seconds,
+        move=move,
+        work=work,
+        extra={"p_positions": p, "n_positions": len(values) - p},
+    )

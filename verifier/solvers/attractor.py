@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from verifier.model import Case, GameGraph, Semantics, SolverResult
-from verifier.model.results import AttractorResult, View
+from verifier.model.results import AttractorResult
 from verifier.model.semantics import PLAYER0, PLAYER1
 from verifier.registry import Options, solver
 from verifier.solvers._common import require_reference, timed
@@ -110,12 +110,4 @@ def attractor_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view REGION, remoteness = layer, move = the strategies."""
     g = require_reference(case, options, Semantics.REACHABILITY)
     r, seconds = timed(lambda: attractor(g))
-    return SolverResult(
-        solver="attractor",
-        view=View.REGION,
-        values=r.win.astype(np.int8),
-        seconds=seconds,
-        remoteness=r.layer,
-        move=r.move,
-        work={"edges_scanned": r.edges_scanned, "nodes": g.n},
-    )
+    return r.solver_result("attractor", seconds, {"edges_scanned": r.edges_scanned, "nodes": g.n})

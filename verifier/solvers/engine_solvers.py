@@ -17,10 +17,6 @@ remoteness needs one attractor per distinct score, O(k (n + m)).
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from typing import TypeVar
-
 import numpy as np
 
 from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
@@ -29,6 +25,7 @@ from verifier.errors import CycleError, NotApplicable
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
+from verifier.solvers._common import grundy_result, require_engine, timed
 
 __all__ = [
     "KARS_MOVES_LIMIT",
@@ -45,23 +42,6 @@ ORDER = 60
 KARS_MOVES_LIMIT = 16
 """Up to this many distinct non-zero leaf values ``kars-numpy`` also reports remoteness/moves."""
 
-T = TypeVar("T")
-
-
-def _graph(case: Case, options: Options, semantics: Semantics) -> GameGraph:
-    g = case.graph
-    if g.semantics is not semantics:
-        raise NotApplicable(f"needs a {semantics.value} case, got {g.semantics.value}")
-    if not options.use_numpy(g.n):
-        raise NotApplicable(f"the numpy engine is off (engine {options.engine})")
-    return g
-
-
-def _timed(fn: Callable[[], T]) -> tuple[T, float]:
-    start = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - start
-
 
 def p_position_moves(g: GameGraph, values: IntArray) -> IntArray:
     """For each N-position (value > 0) its smallest successor of value 0, else -1."""
@@ -72,42 +52,28 @@ def p_position_moves(g: GameGraph, values: IntArray) -> IntArray:
 @solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER)
 def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis on the engine: view LABEL with remoteness and optimal moves."""
-    g = _graph(case, options, Semantics.NORMAL)
-    r, seconds = _timed(lambda: retrograde_numpy(g))
-    return SolverResult(
-        solver="retrograde-numpy",
-        view=View.LABEL,
-        values=r.label,
-        seconds=seconds,
-        remoteness=r.remoteness,
-        move=r.move,
-        work={"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n},
-    )
+    g = require_engine(case, options, Semantics.NORMAL)
+    r, seconds = timed(lambda: retrograde_numpy(g))
+    work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
+    return r.solver_result("retrograde-numpy", seconds, work)
 
 
 @solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER)
 def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
     """The attractor on the engine: view REGION, remoteness = layer, move = strategies."""
-    g = _graph(case, options, Semantics.REACHABILITY)
-    r, seconds = _timed(lambda: attractor_numpy(g))
-    return SolverResult(
-        solver="attractor-numpy",
-        view=View.REGION,
-        values=r.win.astype(np.int8),
-        seconds=seconds,
-        remoteness=r.layer,
-        move=r.move,
-        work={"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n},
-    )
+    g = require_engine(case, options, Semantics.REACHABILITY)
+    r, seconds = timed(lambda: attractor_numpy(g))
+    work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
+    return r.solver_result("attractor-numpy", seconds, work)
 
 
 @solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
 def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node on the engine (nested threshold attractors): view SCORE."""
-    g = _graph(case, options, Semantics.MINIMAX)
+    g = require_engine(case, options, Semantics.MINIMAX)
     values = g.value[g.is_terminal]
     few = len(np.unique(values[values != 0])) <= KARS_MOVES_LIMIT
-    r, seconds = _timed(lambda: kars_numpy(g, moves=few))
+    r, seconds = timed(lambda: kars_numpy(g, moves=few))
     return SolverResult(
         solver="kars-numpy",
         view=View.SCORE,
@@ -127,18 +93,10 @@ def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
 @solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER)
 def grundy_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Grundy values of an acyclic impartial graph on the engine; ``NotApplicable`` on a cycle."""
-    g = _graph(case, options, Semantics.IMPARTIAL)
+    g = require_engine(case, options, Semantics.IMPARTIAL)
     try:
-        r, seconds = _timed(lambda: grundy_numpy(g))
+        r, seconds = timed(lambda: grundy_numpy(g))
     except CycleError as e:
         raise NotApplicable(f"the mex recursion needs an acyclic graph: {e}") from e
-    p = int(np.sum(r.value == 0))
-    return SolverResult(
-        solver="grundy-numpy",
-        view=View.GRUNDY,
-        values=r.value,
-        seconds=seconds,
-        move=p_position_moves(g, r.value),
-        work={"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n},
-        extra={"p_positions": p, "n_positions": g.n - p},
-    )
+    work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
+    return grundy_result("grundy-numpy", r.value, seconds, p_position_moves(g, r.value), work)

@@ -21,10 +21,9 @@ from numpy.typing import NDArray
 from verifier.errors import CycleError, NotApplicable
 from verifier.games.heaps import mex
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
-from verifier.model.results import View
 from verifier.model.topology import reverse_topological_order
 from verifier.registry import Options, solver
-from verifier.solvers._common import require_reference, timed
+from verifier.solvers._common import grundy_result, require_reference, timed
 
 __all__ = ["grundy_solver", "grundy_values", "mex", "pn_classes", "winning_moves"]
 
@@ -63,13 +62,5 @@ def grundy_solver(case: Case, options: Options) -> SolverResult:
         values, seconds = timed(lambda: grundy_values(g))
     except CycleError as e:
         raise NotApplicable(f"the mex recursion needs an acyclic graph: {e}") from e
-    p = int(np.sum(values == 0))
-    return SolverResult(
-        solver="grundy-mex",
-        view=View.GRUNDY,
-        values=values,
-        seconds=seconds,
-        move=winning_moves(g, values),
-        work={"nodes": g.n, "edges_scanned": g.m},
-        extra={"p_positions": p, "n_positions": g.n - p},
-    )
+    work = {"nodes": g.n, "edges_scanned": g.m}
+    return grundy_result("grundy-mex", values, seconds, winning_moves(g, values), work)

@@ -24,7 +24,6 @@ import sys
 
 from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
-from verifier.model.results import View
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
     MinimaxView,
@@ -127,11 +126,4 @@ def kars_dfs_solver(case: Case, options: Options) -> SolverResult:
         )
     if not r.covered.any():
         raise NotApplicable(f"the search exceeded {DFS_VISIT_BUDGET} visits")
-    return SolverResult(
-        solver="kars-dfs",
-        view=View.SCORE,
-        values=r.value,
-        seconds=seconds,
-        covered=r.covered,
-        work={"nodes_visited": r.total_visits, "roots": int(r.covered.sum())},
-    )
+    return r.solver_result("kars-dfs", seconds)

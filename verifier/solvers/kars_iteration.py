@@ -17,7 +17,6 @@ import numpy as np
 
 from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
-from verifier.model.results import View
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
     BudgetExceeded,
@@ -86,12 +85,4 @@ def kars_iteration_solver(case: Case, options: Options) -> SolverResult:
         r, seconds = timed(lambda: kars_iteration(g, max_edges=ITERATION_EDGE_BUDGET))
     except BudgetExceeded as err:
         raise NotApplicable(str(err)) from err
-    return SolverResult(
-        solver="kars-iteration",
-        view=View.SCORE,
-        values=r.value,
-        seconds=seconds,
-        remoteness=r.remoteness,
-        move=r.move,
-        work=r.work,
-    )
+    return r.solver_result("kars-iteration", seconds)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.model import Case, GameGraph, Semantics, SolverResult
-from verifier.model.results import View
 from verifier.registry import Options, solver
 from verifier.solvers._common import KarsScores, kars_moves, minimax_view, require_reference, timed
 from verifier.solvers.attractor import attractor_layers
@@ -75,12 +74,4 @@ def kars_levels_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view SCORE, remoteness and optimal moves; work = edges scanned."""
     g = require_reference(case, options, Semantics.MINIMAX)
     r, seconds = timed(lambda: kars_levels(g))
-    return SolverResult(
-        solver="kars-levels",
-        view=View.SCORE,
-        values=r.value,
-        seconds=seconds,
-        remoteness=r.remoteness,
-        move=r.move,
-        work=r.work,
-    )
+    return r.solver_result("kars-levels", seconds)

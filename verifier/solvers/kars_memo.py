@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 
 from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
-from verifier.model.results import View
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
     MinimaxView,
@@ -182,11 +181,4 @@ def kars_memo_solver(case: Case, options: Options) -> SolverResult:
         )
     if g.n and not r.covered.any():
         raise NotApplicable(f"the search exceeded {MEMO_VISIT_BUDGET} visits")
-    return SolverResult(
-        solver="kars-memo",
-        view=View.SCORE,
-        values=r.value,
-        seconds=seconds,
-        covered=r.covered,
-        work={"nodes_visited": r.total_visits, "roots": int(r.covered.sum())},
-    )
+    return r.solver_result("kars-memo", seconds)

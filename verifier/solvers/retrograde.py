@@ -22,7 +22,7 @@ from collections import deque
 import numpy as np
 
 from verifier.model import Case, GameGraph, Semantics, SolverResult
-from verifier.model.results import RetrogradeResult, View
+from verifier.model.results import RetrogradeResult
 from verifier.model.semantics import LOST, UNKNOWN, WON
 from verifier.registry import Options, solver
 from verifier.solvers._common import require_reference, timed
@@ -118,12 +118,4 @@ def retrograde_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view LABEL with remoteness and optimal moves."""
     g = require_reference(case, options, Semantics.NORMAL)
     r, seconds = timed(lambda: retrograde(g))
-    return SolverResult(
-        solver="retrograde",
-        view=View.LABEL,
-        values=r.label,
-        seconds=seconds,
-        remoteness=r.remoteness,
-        move=r.move,
-        work={"edges_scanned": r.edges_scanned, "nodes": g.n},
-    )
+    return r.solver_result("retrograde", seconds, {"edges_scanned": r.edges_scanned, "nodes": g.n})
