@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.engine.scc import condensation
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, SolverResult, Verdict, View
-from verifier.model.topology import find_cycle, sccs
+from verifier.model.topology import find_cycle
 from verifier.registry import CheckContext, Options
 from verifier.smt.cnf import SatOutcome, SatStatus, solve
 from verifier.smt.encode import Encoding
@@ -163,35 +164,10 @@ def component_order(g: GameGraph) -> tuple[IntArray, IntArray, NDArray[np.bool_]
     first), and the mask of cyclic components' nodes (size > 1 or a self-loop).
 
     Cached for the last few graphs (several checks of one case need it)."""
-    n_comp, lab = sccs(g)
-    src, dst = g.edge_src, g.succ_idx
-    cross = lab[src] != lab[dst]
-    cu, cv = lab[src[cross]], lab[dst[cross]]
-    size = np.bincount(lab, minlength=n_comp)
-    loop = np.zeros(n_comp, dtype=np.bool_)
-    loop[lab[src[src == dst]]] = True
-    cyclic = (size > 1) | loop
-    # Kahn on the condensation, a whole frontier of sink components at a time
-    pairs = np.unique(cu * n_comp + cv) if len(cu) else np.zeros(0, dtype=np.int64)
-    pu, pv = pairs // max(n_comp, 1), pairs % max(n_comp, 1)
-    out_cnt = np.bincount(pu, minlength=n_comp)
-    order = np.argsort(pv, kind="stable")
-    pptr = np.zeros(n_comp + 1, dtype=np.int64)
-    np.cumsum(np.bincount(pv, minlength=n_comp), out=pptr[1:])
-    ppred = pu[order]
-    rank = np.full(n_comp, -1, dtype=np.int64)
-    frontier = np.flatnonzero(out_cnt == 0)
-    done = 0
-    while len(frontier):
-        rank[frontier] = np.arange(done, done + len(frontier))
-        done += len(frontier)
-        p = gather(pptr, ppred, frontier)
-        if len(p) == 0:
-            break
-        u, c = np.unique(p, return_counts=True)
-        out_cnt[u] -= c
-        frontier = u[out_cnt[u] == 0]
-    out = (lab, rank[lab], cyclic[lab])
+    c = condensation(g)  # components by height, sinks first; ties by component id
+    rank = np.empty(c.count, dtype=np.int64)
+    rank[np.argsort(c.height, kind="stable")] = np.arange(c.count, dtype=np.int64)
+    out = (c.label, rank[c.label], c.cyclic[c.label])
     for a in out:
         a.flags.writeable = False  # shared through the cache
     return out
