@@ -41,8 +41,10 @@ __all__ = [
     "names_of",
     "node_witness",
     "pin_check",
+    "refuted_at",
     "result",
     "run_batches",
+    "screen",
     "successors_of",
 ]
 
@@ -143,6 +145,44 @@ def result(
     **data: Any,
 ) -> CheckResult:
     return CheckResult(name, verdict, detail, witness, seconds=time.perf_counter() - t0, data=data)
+
+
+def screen(
+    name: str, sys: OrderSystem, ans: Answer, t0: float, *, partial: str, bad: str, reason: str
+) -> tuple[IntArray, CheckResult | None]:
+    """The answer as value indices, and the result that ends check ``name`` early, if any:
+    ``UNKNOWN`` on a partial answer (``partial`` says so), else ``REFUTED`` at the first node
+    whose value is not in the value set (``bad`` formats the detail with ``{node}``, the node's
+    name; ``reason`` is the witness's)."""
+    g = sys.graph
+    idx, wrong = sys.to_index(ans.values)
+    if not ans.covered.all():
+        return idx, result(name, Verdict.UNKNOWN, f"{ans.label}: {partial}", t0)
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0])
+        return idx, result(
+            name,
+            Verdict.REFUTED,
+            f"{ans.label}: " + bad.format(node=g.name(i)),
+            t0,
+            node_witness(g, i, reason, value=float(ans.values[i])),
+        )
+    return idx, None
+
+
+def refuted_at(
+    name: str, g: GameGraph, ans: Answer, t0: float, i: int, why: str, **more: Any
+) -> CheckResult:
+    """Check ``name`` refutes answer ``ans`` at node ``i``: ``why`` in the detail and in the
+    witness (with ``more``)."""
+    return result(
+        name,
+        Verdict.REFUTED,
+        f"{ans.label}: {why} at {g.name(i)!r}",
+        t0,
+        node_witness(g, i, why, **more),
+        solvers=list(ans.solvers),
+    )
 
 
 def successors_of(g: GameGraph, mask: NDArray[np.bool_]) -> NDArray[np.bool_]:

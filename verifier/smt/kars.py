@@ -33,6 +33,7 @@ from verifier.smt.common import (
     pin_check,
     result,
     run_batches,
+    screen,
     successors_of,
 )
 from verifier.smt.encode import Encoding
@@ -48,19 +49,18 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     """Z3: the answer satisfies (T+MM) and is the least solution in Kars' order <=_V."""
     t0 = time.perf_counter()
     g = sys.graph
-    kars, bad = sys.to_index(ans.values)
     who = ans.label
-    if not ans.covered.all():
-        return result(NAME, Verdict.UNKNOWN, f"{who}: a partial answer cannot be least", t0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: {g.name(i)!r} has a value outside t(F) ∪ {{0}}",
-            t0,
-            node_witness(g, i, "value outside the value set", value=float(ans.values[i])),
-        )
+    kars, early = screen(
+        NAME,
+        sys,
+        ans,
+        t0,
+        partial="a partial answer cannot be least",
+        bad="{node!r} has a value outside t(F) ∪ {{0}}",
+        reason="value outside the value set",
+    )
+    if early is not None:
+        return early
     pin = pin_check(sys, kars, options, f"{NAME} ({who}): (T+MM)")
     if pin.status is SatStatus.UNKNOWN:
         return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({pin.reason})", t0)

@@ -26,7 +26,7 @@ from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatStatus, solve
-from verifier.smt.common import Answer, answers, culprit, names_of, node_witness, result
+from verifier.smt.common import Answer, answers, culprit, names_of, refuted_at, result, screen
 from verifier.smt.encode import prefixpoint_cnf
 from verifier.smt.fixpoints import least
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable
@@ -43,30 +43,22 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
     t0 = time.perf_counter()
     g = sys.graph
     who = ans.label
-    idx, bad = sys.to_index(ans.values)
-    if not ans.covered.all():
-        return result(NAME, Verdict.UNKNOWN, f"{who}: a partial region", t0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: region value of {g.name(i)!r} is not 0 or 1",
-            t0,
-            node_witness(g, i, "bad region value", value=float(ans.values[i])),
-        )
+    idx, early = screen(
+        NAME,
+        sys,
+        ans,
+        t0,
+        partial="a partial region",
+        bad="region value of {node!r} is not 0 or 1",
+        reason="bad region value",
+    )
+    if early is not None:
+        return early
     w = idx == 1
     rules = region_system(g)
 
     def refuted(i: int, why: str, **more: Any) -> CheckResult:
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: {why} at {g.name(i)!r}",
-            t0,
-            node_witness(g, i, why, in_region=bool(w[i]), **more),
-            solvers=list(ans.solvers),
-        )
+        return refuted_at(NAME, g, ans, t0, i, why, in_region=bool(w[i]), **more)
 
     # 1. closed under the ranked rules: every rule-closed set contains W
     der = solve(prefixpoint_cnf(rules, must=w), options, want_model=True)

@@ -33,10 +33,11 @@ from verifier.smt.common import (
     answers,
     culprit,
     names_of,
-    node_witness,
     pin_check,
     predecessors_of,
+    refuted_at,
     result,
+    screen,
 )
 from verifier.smt.encode import Encoding, prefixpoint_cnf
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable, ranked_maximal
@@ -54,29 +55,21 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     t0 = time.perf_counter()
     g = sys.graph
     who = ans.label
-    idx, bad = sys.to_index(ans.values)
-    if not ans.covered.all():
-        return result(NAME, Verdict.UNKNOWN, f"{who}: a partial labelling", t0)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: label of {g.name(i)!r} is not +1, -1 or 0",
-            t0,
-            node_witness(g, i, "bad label", value=float(ans.values[i])),
-        )
+    idx, early = screen(
+        NAME,
+        sys,
+        ans,
+        t0,
+        partial="a partial labelling",
+        bad="label of {node!r} is not +1, -1 or 0",
+        reason="bad label",
+    )
+    if early is not None:
+        return early
     labels = idx - 1
 
     def refuted(i: int, why: str, **more: Any) -> CheckResult:
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: {why} at {g.name(i)!r}",
-            t0,
-            node_witness(g, i, why, label=NAMES[int(labels[i])], **more),
-            solvers=list(ans.solvers),
-        )
+        return refuted_at(NAME, g, ans, t0, i, why, label=NAMES[int(labels[i])], **more)
 
     def unknown(reason: str) -> CheckResult:
         return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({reason})", t0, reason=reason)
