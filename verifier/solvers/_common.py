@@ -38,6 +38,7 @@ __all__ = [
     "require_reference",
     "score_roots",
     "timed",
+    "timed_unless",
 ]
 
 T = TypeVar("T")
@@ -247,6 +248,15 @@ def timed(fn: Callable[[], T]) -> tuple[T, float]:
     start = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - start
+
+
+def timed_unless(fn: Callable[[], T], error: type[Exception], why: str = "") -> tuple[T, float]:
+    """``timed(fn)``, where an ``error`` (a cycle, an exceeded budget) makes the solver not
+    applicable: ``NotApplicable`` with ``why`` followed by the error's message."""
+    try:
+        return timed(fn)
+    except error as e:
+        raise NotApplicable(f"{why}{e}") from e
 
 
 def grundy_result(

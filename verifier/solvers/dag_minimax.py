@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import CycleError, NotApplicable
+from verifier.errors import CycleError
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
-from verifier.solvers._common import minimax_view, require_reference, timed
+from verifier.solvers._common import minimax_view, require_reference, timed_unless
 
 __all__ = ["DagMinimaxResult", "dag_minimax", "dag_minimax_solver"]
 
@@ -104,10 +104,7 @@ def dag_minimax(g: GameGraph, root: int | None = None) -> DagMinimaxResult:
 def dag_minimax_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view SCORE with the chosen moves; not applicable on a cycle."""
     g = require_reference(case, options, Semantics.MINIMAX)
-    try:
-        r, seconds = timed(lambda: dag_minimax(g))
-    except CycleError as err:
-        raise NotApplicable(str(err)) from err
+    r, seconds = timed_unless(lambda: dag_minimax(g), CycleError)
     return SolverResult(
         solver="dag-minimax",
         view=View.SCORE,

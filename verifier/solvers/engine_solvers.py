@@ -21,11 +21,12 @@ import numpy as np
 
 from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
 from verifier.engine.frontier import first_match_per_source, successor_csr
-from verifier.errors import CycleError, NotApplicable
+from verifier.errors import CycleError
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
-from verifier.solvers._common import grundy_result, require_engine, timed
+from verifier.solvers._common import grundy_result, require_engine, timed, timed_unless
+from verifier.solvers.grundy import NEEDS_ACYCLIC
 
 __all__ = [
     "KARS_MOVES_LIMIT",
@@ -94,9 +95,6 @@ def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
 def grundy_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Grundy values of an acyclic impartial graph on the engine; ``NotApplicable`` on a cycle."""
     g = require_engine(case, options, Semantics.IMPARTIAL)
-    try:
-        r, seconds = timed(lambda: grundy_numpy(g))
-    except CycleError as e:
-        raise NotApplicable(f"the mex recursion needs an acyclic graph: {e}") from e
+    r, seconds = timed_unless(lambda: grundy_numpy(g), CycleError, NEEDS_ACYCLIC)
     work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
     return grundy_result("grundy-numpy", r.value, seconds, p_position_moves(g, r.value), work)

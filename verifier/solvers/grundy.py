@@ -18,14 +18,17 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import CycleError, NotApplicable
+from verifier.errors import CycleError
 from verifier.games.heaps import mex
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.topology import reverse_topological_order
 from verifier.registry import Options, solver
-from verifier.solvers._common import grundy_result, require_reference, timed
+from verifier.solvers._common import grundy_result, require_reference, timed_unless
 
-__all__ = ["grundy_solver", "grundy_values", "mex", "pn_classes", "winning_moves"]
+__all__ = ["NEEDS_ACYCLIC", "grundy_solver", "grundy_values", "mex", "pn_classes", "winning_moves"]
+
+NEEDS_ACYCLIC = "the mex recursion needs an acyclic graph: "
+"""Why the Grundy solvers skip a graph with a cycle (followed by the cycle)."""
 
 
 def grundy_values(g: GameGraph) -> IntArray:
@@ -58,9 +61,6 @@ def winning_moves(g: GameGraph, values: IntArray) -> IntArray:
 def grundy_solver(case: Case, options: Options) -> SolverResult:
     """Registered solver (view GRUNDY); ``NotApplicable`` if the graph has a cycle."""
     g = require_reference(case, options, Semantics.IMPARTIAL)
-    try:
-        values, seconds = timed(lambda: grundy_values(g))
-    except CycleError as e:
-        raise NotApplicable(f"the mex recursion needs an acyclic graph: {e}") from e
+    values, seconds = timed_unless(lambda: grundy_values(g), CycleError, NEEDS_ACYCLIC)
     work = {"nodes": g.n, "edges_scanned": g.m}
     return grundy_result("grundy-mex", values, seconds, winning_moves(g, values), work)

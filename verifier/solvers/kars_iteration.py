@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
@@ -24,7 +23,7 @@ from verifier.solvers._common import (
     kars_moves,
     minimax_view,
     require_reference,
-    timed,
+    timed_unless,
 )
 
 __all__ = ["ITERATION_EDGE_BUDGET", "kars_iteration", "kars_iteration_solver"]
@@ -81,8 +80,7 @@ def kars_iteration(g: GameGraph, *, max_edges: int | None = None) -> KarsScores:
 def kars_iteration_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view SCORE, remoteness and optimal moves; work = rounds."""
     g = require_reference(case, options, Semantics.MINIMAX)
-    try:
-        r, seconds = timed(lambda: kars_iteration(g, max_edges=ITERATION_EDGE_BUDGET))
-    except BudgetExceeded as err:
-        raise NotApplicable(str(err)) from err
+    r, seconds = timed_unless(
+        lambda: kars_iteration(g, max_edges=ITERATION_EDGE_BUDGET), BudgetExceeded
+    )
     return r.solver_result("kars-iteration", seconds)
