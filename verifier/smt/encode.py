@@ -89,14 +89,10 @@ class Encoding:
                 rows = nodes[kind == kd]
                 if len(rows) == 0:
                     continue
-                lens = g.out_degree[rows]
-                ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-                np.cumsum(lens, out=ptr[1:])
-                offs = np.repeat(g.succ_ptr[rows] - ptr[:-1], lens)
-                succ = g.succ_idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
+                ptr, succ = _rows(g.succ_ptr, g.succ_idx, rows)
                 body = -self.lit(succ, top + 1 - k) if sys.negamax else self.lit(succ, k)
                 head = self.lit(rows, k)
-                head_e = np.repeat(head, lens)
+                head_e = np.repeat(head, np.diff(ptr))
                 if kd == OR:  # h -> OR body ; each body -> h
                     self.cnf.add_tokens(long_clauses(-head, ptr, body), len(rows))
                     self.cnf.add_binary(-body, head_e)
@@ -166,6 +162,16 @@ class Encoding:
         return out
 
 
+def _rows(ptr: IntArray, idx: IntArray, rows: IntArray) -> tuple[IntArray, IntArray]:
+    """The successor lists of ``rows`` laid end to end: ``(row pointers, successors)``, the
+    successors of ``rows[j]`` at ``[ptr[j], ptr[j + 1])`` (as ``long_clauses`` reads them)."""
+    lens = ptr[rows + 1] - ptr[rows]
+    out = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lens, out=out[1:])
+    offs = np.repeat(ptr[rows] - out[:-1], lens)
+    return out, idx[offs + np.arange(int(out[-1]), dtype=np.int64)]
+
+
 def prefixpoint_cnf(
     sys: BoolSystem,
     must: NDArray[np.bool_] | None = None,
@@ -187,11 +193,7 @@ def prefixpoint_cnf(
     or_e = sys.kind[src] == OR
     cnf.add_binary(-v[sys.idx[or_e]], v[src[or_e]])  # y in X -> x in X
     rows = np.flatnonzero(sys.kind == AND)
-    lens = deg[rows]
-    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lens, out=ptr[1:])
-    offs = np.repeat(sys.ptr[rows] - ptr[:-1], lens)
-    body = sys.idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
+    ptr, body = _rows(sys.ptr, sys.idx, rows)
     cnf.add_tokens(long_clauses(v[rows], ptr, -v[body]), len(rows))  # all y in X -> x in X
     if must is not None:
         cnf.add_clause(-v[must])
@@ -217,11 +219,7 @@ def closure_cnf(sys: BoolSystem, stay: NDArray[np.bool_]) -> Cnf:
     and_e = sys.kind[src] == AND
     cnf.add_binary(-v[src[and_e]], v[sys.idx[and_e]])  # x stays -> every opponent move stays
     rows = np.flatnonzero(sys.kind == OR)
-    lens = deg[rows]
-    ptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lens, out=ptr[1:])
-    offs = np.repeat(sys.ptr[rows] - ptr[:-1], lens)
-    body = sys.idx[offs + np.arange(int(ptr[-1]), dtype=np.int64)]
+    ptr, body = _rows(sys.ptr, sys.idx, rows)
     cnf.add_tokens(long_clauses(-v[rows], ptr, v[body]), len(rows))  # x stays -> a move stays
     cnf.add_units(-v[(sys.kind == CONST) & ~sys.const])
     cnf.add_units(np.where(stay, v, -v))
