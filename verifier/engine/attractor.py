@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from verifier.engine.frontier import (
-    NEVER,
-    Propagation,
+    IN,
+    attractor_propagation,
     first_match_per_source,
     predecessor_csr,
     successor_csr,
@@ -26,9 +26,6 @@ from verifier.model.results import AttractorResult
 from verifier.model.semantics import PLAYER0, PLAYER1, Semantics
 
 __all__ = ["EngineAttractor", "attractor_numpy"]
-
-_IN = 1
-"""The one signal of an attractor: "this node is in W"."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,15 +53,9 @@ def attractor_numpy(g: GameGraph) -> EngineAttractor:
         x = int(np.flatnonzero(bad)[0])
         raise ValueError(f"node {g.name(x)!r} has moves but no owner 0 or 1")
     attacker = owner == PLAYER0
-    prop = Propagation(
-        predecessor_csr(g),
-        g.out_degree,  # moves of x not yet known to lead into W
-        or_on=np.where(attacker, _IN, NEVER).astype(np.int8),  # player 0: one suffices
-        and_on=np.where(attacker, NEVER, _IN).astype(np.int8),  # player 1: all are needed
-        or_emit=_IN,
-        and_emit=_IN,
-    )
-    prop.run(np.flatnonzero(target), _IN, keep=False)  # W_0 = G
+    # player 0: one successor in W suffices; player 1: all its moves must lead into W
+    prop = attractor_propagation(predecessor_csr(g), g.out_degree, attacker)
+    prop.run(np.flatnonzero(target), IN, keep=False)  # W_0 = G
     layer = prop.layer.astype(np.int64)
     win = layer >= 0
     # strategies: player 0 in W \ G lowers the layer by one; player 1 outside W stays outside

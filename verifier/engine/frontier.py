@@ -43,14 +43,17 @@ from verifier.model.graph import GameGraph
 
 __all__ = [
     "CHUNK_EDGES",
+    "IN",
     "NEVER",
     "SCALAR_FRONTIER",
     "SCAN_FACTOR",
     "Csr",
     "Propagation",
+    "attractor_propagation",
     "edge_chunks",
     "first_match_per_source",
     "gather",
+    "height_classes",
     "predecessor_csr",
     "successor_csr",
 ]
@@ -62,6 +65,9 @@ _ONE = np.int32(1)
 
 NEVER = 127
 """A signal no node ever emits: an OR/AND trigger set to it never fires."""
+
+IN = 1
+"""The one signal of attractors and height classes: "this node has joined"."""
 
 SCALAR_FRONTIER = 16
 """Frontiers of at most this many nodes are processed by the scalar loop."""
@@ -408,3 +414,27 @@ class Propagation:
                             joined.append(p)
             frontier = joined
         return frontier, k
+
+
+def attractor_propagation(
+    pred: Csr, count: NDArray[Any], attacker: NDArray[np.bool_]
+) -> Propagation:
+    """A fresh propagation for an attractor: an ``attacker`` node joins when one successor has
+    (OR), any other node when all have (AND, ``count`` = its successors); all emit ``IN``."""
+    return Propagation(
+        pred,
+        count,
+        or_on=np.where(attacker, IN, NEVER).astype(np.int8),
+        and_on=np.where(attacker, NEVER, IN).astype(np.int8),
+        or_emit=IN,
+        and_emit=IN,
+    )
+
+
+def height_classes(pred: Csr, count: Index) -> tuple[Propagation, list[Index]]:
+    """The nodes by height, one frontier per height (AND propagation, ``count`` = successors):
+    nodes without successors at 0, a node joins when all its successors have, at 1 + their
+    greatest height. Nodes on or above a cycle never join (``layer`` -1 in the propagation,
+    returned for its layers and work counters)."""
+    prop = Propagation(pred, count, or_on=NEVER, and_on=IN, or_emit=IN, and_emit=IN)
+    return prop, prop.run(np.flatnonzero(count == 0), IN)

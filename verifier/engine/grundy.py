@@ -15,11 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from verifier.engine.frontier import (
-    NEVER,
     SCALAR_FRONTIER,
     Csr,
-    Propagation,
     gather,
+    height_classes,
     predecessor_csr,
     successor_csr,
 )
@@ -28,8 +27,6 @@ from verifier.model.graph import GameGraph, IntArray
 from verifier.model.topology import find_cycle
 
 __all__ = ["EngineGrundy", "grundy_numpy", "mex_rows"]
-
-_IN = 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,8 +75,7 @@ def grundy_numpy(g: GameGraph) -> EngineGrundy:
     [2, 1, 0]
     """
     pred = predecessor_csr(g)
-    prop = Propagation(pred, g.out_degree, or_on=NEVER, and_on=_IN, or_emit=_IN, and_emit=_IN)
-    classes = prop.run(np.flatnonzero(g.is_terminal), _IN)
+    prop, classes = height_classes(pred, g.out_degree)
     if prop.layer.min(initial=0) < 0:
         cycle = find_cycle(g, np.flatnonzero(prop.layer < 0))
         raise CycleError([g.name(i) for i in cycle])

@@ -42,9 +42,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.engine.frontier import (
-    NEVER,
+    IN,
     Csr,
     Propagation,
+    attractor_propagation,
     edge_chunks,
     first_match_per_source,
     predecessor_csr,
@@ -54,8 +55,6 @@ from verifier.model.graph import GameGraph, IntArray
 from verifier.model.semantics import MAX, MIN, Semantics
 
 __all__ = ["EngineKars", "kars_moves_numpy", "kars_numpy", "kars_remoteness"]
-
-_IN = 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,14 +94,7 @@ def _validate(g: GameGraph) -> None:
 def _side(g: GameGraph, pred: Csr, winner_is_max: bool) -> Propagation:
     """A fresh propagation for one side: the winner's nodes are OR, the other player's AND."""
     mine = g.owner == MAX if winner_is_max else g.owner != MAX
-    return Propagation(
-        pred,
-        g.out_degree,
-        or_on=np.where(mine, _IN, NEVER).astype(np.int8),
-        and_on=np.where(mine, NEVER, _IN).astype(np.int8),
-        or_emit=_IN,
-        and_emit=_IN,
-    )
+    return attractor_propagation(pred, g.out_degree, mine)
 
 
 def kars_numpy(g: GameGraph, *, moves: bool = False) -> EngineKars:
@@ -136,7 +128,7 @@ def kars_numpy(g: GameGraph, *, moves: bool = False) -> EngineKars:
             side.reverse()
         layer0 = 0
         for c, xs in side:
-            frontiers = prop.run(xs, _IN, layer0)
+            frontiers = prop.run(xs, IN, layer0)
             layer0 += len(frontiers)
             for f in frontiers:
                 score[f] = c
@@ -168,7 +160,7 @@ def kars_remoteness(g: GameGraph, score: NDArray[np.float64]) -> IntArray:
     rem = np.full(g.n, -1, dtype=np.int64)
     for c in np.unique(score[score != 0]).tolist():
         prop = _side(g, pred, c > 0)
-        prop.run(np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c))), _IN, keep=False)
+        prop.run(np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c))), IN, keep=False)
         mine = score == c
         rem[mine] = prop.layer[mine]
     return rem

@@ -15,13 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.engine.frontier import NEVER, Csr, Propagation, successor_csr
+from verifier.engine.frontier import Csr, height_classes, successor_csr
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.topology import sccs
 
 __all__ = ["Condensation", "condensation"]
-
-_IN = 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,16 +83,7 @@ def condensation(g: GameGraph) -> Condensation:
     csrc, cdst = keys // k, keys % k
     succ = _csr(csrc, cdst, k)
     pred = _csr(cdst, csrc, k)
-    prop = Propagation(
-        pred,
-        np.diff(succ.ptr),
-        or_on=NEVER,
-        and_on=_IN,
-        or_emit=_IN,
-        and_emit=_IN,
-    )
-    sinks = np.flatnonzero(np.diff(succ.ptr) == 0)
-    frontiers = prop.run(sinks, _IN)
+    prop, frontiers = height_classes(pred, np.diff(succ.ptr))
     order = np.concatenate(frontiers) if frontiers else np.zeros(0, dtype=np.int64)
     return Condensation(
         count=k,
