@@ -45,8 +45,7 @@ def attractor_numpy(g: GameGraph) -> EngineAttractor:
     >>> r.win.tolist(), r.layer.tolist(), r.move.tolist()
     ([True, True, True], [1, 2, 0], [2, -1, -1])
     """
-    if g.semantics is not Semantics.REACHABILITY:
-        raise ValueError(f"expected a reachability graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.REACHABILITY)
     owner, target = g.owner, g.target
     bad = ~g.is_terminal & ~target & (owner != PLAYER0) & (owner != PLAYER1)
     if bad.any():

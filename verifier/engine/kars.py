@@ -78,8 +78,7 @@ class EngineKars:
 
 
 def _validate(g: GameGraph) -> None:
-    if g.semantics is not Semantics.MINIMAX:
-        raise ValueError(f"expected a minimax graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.MINIMAX)
     leaf, t = g.is_terminal, g.value
     bad_leaf = leaf & ~np.isfinite(t)
     if bad_leaf.any():

@@ -84,8 +84,7 @@ def retrograde_numpy(g: GameGraph) -> EngineRetrograde:
     >>> r.label.tolist(), r.remoteness.tolist(), r.move.tolist()
     ([-1, 1, -1], [2, 1, 0], [1, 2, -1])
     """
-    if g.semantics is not Semantics.NORMAL:
-        raise ValueError(f"expected a normal graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.NORMAL)
     pred = predecessor_csr(g)
     prop = Propagation(
         pred,

@@ -270,6 +270,11 @@ class GameGraph:
     def name(self, i: int) -> str:
         return self.names[i]
 
+    def expect_semantics(self, semantics: Semantics) -> None:
+        """``ValueError`` unless the graph is played by ``semantics`` (for solver entry points)."""
+        if self.semantics is not semantics:
+            raise ValueError(f"expected a {semantics.value} graph, got {self.semantics.value}")
+
     @property
     def has_names(self) -> bool:
         """True unless the names are the default ``"0".."n-1"`` of a compact case without names."""

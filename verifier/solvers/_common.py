@@ -70,8 +70,7 @@ def minimax_view(g: GameGraph) -> MinimaxView:
     Every inner node must be owned by Max or Min and every leaf must carry a finite value;
     otherwise ``ValueError`` names the first offending node.
     """
-    if g.semantics is not Semantics.MINIMAX:
-        raise ValueError(f"expected a minimax graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.MINIMAX)
     leaf = g.is_terminal.tolist()
     owner = g.owner.tolist()
     val = g.value.tolist()

@@ -77,8 +77,7 @@ def attractor(g: GameGraph) -> AttractorResult:
     >>> r.win.tolist(), r.layer.tolist(), r.move.tolist()
     ([True, True, True], [1, 2, 0], [2, -1, -1])
     """
-    if g.semantics is not Semantics.REACHABILITY:
-        raise ValueError(f"expected a reachability graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.REACHABILITY)
     owner = g.owner.tolist()
     target = g.target.tolist()
     deg = g.out_degree.tolist()

@@ -55,8 +55,7 @@ def normal_to_minimax(g: GameGraph) -> Conversion:
     >>> list(h.names), h.successors(0).tolist(), h.value.tolist()[1::2], node_of.tolist()
     (['a+', 'b+', 'a-', 'b-'], [3], [-1.0, 1.0], [0, 1])
     """
-    if g.semantics is not Semantics.NORMAL:
-        raise ValueError(f"expected a normal graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.NORMAL)
     n = g.n
     src, dst = g.edge_src, g.succ_idx
     label = np.array(terminal_labels(g), dtype=np.float64)
@@ -83,8 +82,7 @@ def reachability_to_minimax(g: GameGraph) -> Conversion:
     >>> h.succ_idx.tolist(), h.owner.tolist(), h.value.tolist()
     ([1, 2], [1, -1, -1], [nan, 1.0, -1.0])
     """
-    if g.semantics is not Semantics.REACHABILITY:
-        raise ValueError(f"expected a reachability graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.REACHABILITY)
     keep = ~g.target[g.edge_src]  # a target's moves are dropped: it is a leaf now
     src, dst = g.edge_src[keep], g.succ_idx[keep]
     inner = np.bincount(src, minlength=g.n) > 0

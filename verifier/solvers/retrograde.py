@@ -59,8 +59,7 @@ def retrograde(g: GameGraph) -> RetrogradeResult:
     >>> r.label.tolist(), r.remoteness.tolist(), r.move.tolist()
     ([-1, 1, -1], [2, 1, 0], [1, 2, -1])
     """
-    if g.semantics is not Semantics.NORMAL:
-        raise ValueError(f"expected a normal graph, got {g.semantics.value}")
+    g.expect_semantics(Semantics.NORMAL)
     n = g.n
     pred_ptr, pred_idx = g.pred_ptr.tolist(), g.pred_idx.tolist()
     c = g.out_degree.tolist()  # c(x) = number of successors of x
