@@ -182,7 +182,11 @@ ValuesOpt = Annotated[
     bool, typer.Option("--values/--no-values", help="Include per-node values in --json.")
 ]
 EngineOpt = Annotated[
-    Engine, typer.Option(help="auto: numpy engine for large graphs, both up to 50,000 nodes.")
+    Engine,
+    typer.Option(
+        help="auto: the numpy engine always, the pure-Python reference solvers too up to "
+        "50,000 nodes (the linear-time ones up to 200,000), compared node by node."
+    ),
 ]
 RlimitOpt = Annotated[int, typer.Option(help="Z3 resource limit per query (deterministic).")]
 SeedOpt = Annotated[int, typer.Option(help="Z3 random seed.")]

@@ -29,7 +29,10 @@ __all__ = [
 ]
 
 REFERENCE_LIMIT = 50_000
-"""Above this many nodes ``--engine auto`` runs only the numpy engine."""
+"""Above this many nodes ``--engine auto`` runs only the numpy engine..."""
+LINEAR_REFERENCE_LIMIT = 200_000
+"""...except the linear-time reference solvers, which it runs up to this many nodes, so that
+medium graphs are still solved by two independent implementations and compared."""
 
 ProgressFn = Callable[[str, int, int], None]
 """``progress(task, done, total)``: long checks call it; the CLI shows a bar, ``--json`` nothing."""
@@ -49,13 +52,15 @@ class Options:
     """Run exponential-time solvers (Kars' plain DFS for every root) only up to this many nodes."""
     progress: ProgressFn | None = None
 
-    def use_reference(self, n: int) -> bool:
+    def use_reference(self, n: int, *, linear: bool = False) -> bool:
         """Run the seed-faithful pure-Python solvers on a graph of ``n`` nodes?
 
-        ``reference``: always; ``numpy``: never; ``auto``: up to ``REFERENCE_LIMIT`` nodes, so
-        that on small and medium graphs both engines run and are compared.
+        ``reference``: always; ``numpy``: never; ``auto``: up to ``REFERENCE_LIMIT`` nodes (up to
+        ``LINEAR_REFERENCE_LIMIT`` for a ``linear``-time solver), so that on small and medium
+        graphs both engines run and are compared.
         """
-        return self.engine == "reference" or (self.engine == "auto" and n <= REFERENCE_LIMIT)
+        limit = LINEAR_REFERENCE_LIMIT if linear else REFERENCE_LIMIT
+        return self.engine == "reference" or (self.engine == "auto" and n <= limit)
 
     def use_numpy(self, n: int) -> bool:
         """Run the vectorized numpy engine? (``auto`` and ``numpy``: yes; ``reference``: no)."""

@@ -225,10 +225,13 @@ def _case_graph(case: Case, semantics: Semantics) -> GameGraph:
     return g
 
 
-def require_reference(case: Case, options: Options, semantics: Semantics) -> GameGraph:
-    """The case's graph, or ``NotApplicable`` if the semantics or engine choice excludes it."""
+def require_reference(
+    case: Case, options: Options, semantics: Semantics, *, linear: bool = False
+) -> GameGraph:
+    """The case's graph, or ``NotApplicable`` if the semantics or engine choice excludes it
+    (``linear``: the solver runs in linear time, so ``auto`` runs it on larger graphs)."""
     g = _case_graph(case, semantics)
-    if not options.use_reference(g.n):
+    if not options.use_reference(g.n, linear=linear):
         raise NotApplicable(f"reference solvers are off for {g.n} nodes (engine {options.engine})")
     return g
 

@@ -107,6 +107,6 @@ def attractor(g: GameGraph) -> AttractorResult:
 @solver("attractor", [Semantics.REACHABILITY], order=10)
 def attractor_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view REGION, remoteness = layer, move = the strategies."""
-    g = require_reference(case, options, Semantics.REACHABILITY)
+    g = require_reference(case, options, Semantics.REACHABILITY, linear=True)
     r, seconds = timed(lambda: attractor(g))
     return r.solver_result("attractor", seconds, {"edges_scanned": r.edges_scanned, "nodes": g.n})

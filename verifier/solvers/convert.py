@@ -102,7 +102,7 @@ def kars_via_minimax_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score (``kars_levels``) through the conversion: view LABEL for ``normal`` cases
     (compared with ``retrograde``), REGION for ``reachability`` (compared with ``attractor``)."""
     sem = case.graph.semantics
-    g = require_reference(case, options, sem)
+    g = require_reference(case, options, sem, linear=True)
     if sem is Semantics.NORMAL:
         (h, node_of), t_conv = timed(lambda: normal_to_minimax(g))
         r, seconds = timed(lambda: kars_levels(h))

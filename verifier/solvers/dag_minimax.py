@@ -103,7 +103,7 @@ def dag_minimax(g: GameGraph, root: int | None = None) -> DagMinimaxResult:
 @solver("dag-minimax", [Semantics.MINIMAX], order=50)
 def dag_minimax_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view SCORE with the chosen moves; not applicable on a cycle."""
-    g = require_reference(case, options, Semantics.MINIMAX)
+    g = require_reference(case, options, Semantics.MINIMAX, linear=True)
     r, seconds = timed_unless(lambda: dag_minimax(g), CycleError)
     return SolverResult(
         solver="dag-minimax",

@@ -60,7 +60,7 @@ def winning_moves(g: GameGraph, values: IntArray) -> IntArray:
 @solver("grundy-mex", [Semantics.IMPARTIAL], order=10)
 def grundy_solver(case: Case, options: Options) -> SolverResult:
     """Registered solver (view GRUNDY); ``NotApplicable`` if the graph has a cycle."""
-    g = require_reference(case, options, Semantics.IMPARTIAL)
+    g = require_reference(case, options, Semantics.IMPARTIAL, linear=True)
     values, seconds = timed_unless(lambda: grundy_values(g), CycleError, NEEDS_ACYCLIC)
     work = {"nodes": g.n, "edges_scanned": g.m}
     return grundy_result("grundy-mex", values, seconds, winning_moves(g, values), work)

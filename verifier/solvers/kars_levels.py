@@ -72,6 +72,6 @@ def kars_levels(g: GameGraph) -> KarsScores:
 @solver("kars-levels", [Semantics.MINIMAX], order=20)
 def kars_levels_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view SCORE, remoteness and optimal moves; work = edges scanned."""
-    g = require_reference(case, options, Semantics.MINIMAX)
+    g = require_reference(case, options, Semantics.MINIMAX, linear=True)
     r, seconds = timed(lambda: kars_levels(g))
     return r.solver_result("kars-levels", seconds)

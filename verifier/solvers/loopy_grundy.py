@@ -281,7 +281,7 @@ def _moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
 def loopy_grundy_solver(case: Case, options: Options) -> SolverResult:
     """Registered solver (view GRUNDY): finite values, ``INF`` = -1, and in ``extra``:
     ``loopy`` = {node id: K}, ``display`` = {node id: "inf(..)"}, ``counter``, ``rounds``."""
-    g = require_reference(case, options, Semantics.IMPARTIAL)
+    g = require_reference(case, options, Semantics.IMPARTIAL, linear=True)
     r, seconds = timed(lambda: loopy_grundy(g))
     classes = outcome_classes(r.values, r.kset)
     return SolverResult(
@@ -331,7 +331,7 @@ def loopy_classes_check(ctx: CheckContext) -> list[CheckResult]:
     """P / N / D of the generalized Sprague-Grundy function = retrograde's lost / won / unknown
     on the same moves played as a ``normal`` game, and Fraenkel's conditions A-C."""
     g = ctx.case.graph
-    if not ctx.options.use_reference(g.n):
+    if not ctx.options.use_reference(g.n, linear=True):
         raise NotApplicable(f"reference solvers are off for {g.n} nodes")
     r, seconds = timed(lambda: _loopy_result(ctx))
     classes = outcome_classes(r.values, r.kset)

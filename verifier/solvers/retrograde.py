@@ -115,6 +115,6 @@ def _moves(g: GameGraph, state: list[int], remoteness: list[int]) -> list[int]:
 @solver("retrograde", [Semantics.NORMAL], order=10)
 def retrograde_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: view LABEL with remoteness and optimal moves."""
-    g = require_reference(case, options, Semantics.NORMAL)
+    g = require_reference(case, options, Semantics.NORMAL, linear=True)
     r, seconds = timed(lambda: retrograde(g))
     return r.solver_result("retrograde", seconds, {"edges_scanned": r.edges_scanned, "nodes": g.n})
