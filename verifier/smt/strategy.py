@@ -174,7 +174,9 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
     return result(
         NAME,
         Verdict.CONFIRMED,
-        f"{who}: Z3 proves " + "; ".join(proved) + "; linear certificate checked" + note,
+        (f"{who}: Z3 proves " + "; ".join(proved) if proved else f"{who}: no node to force")
+        + "; linear certificate checked"
+        + note,
         t0,
         solvers=list(ans.solvers),
         proved=proved,
