@@ -37,6 +37,7 @@ __all__ = [
     "require_engine",
     "require_reference",
     "score_roots",
+    "search_roots",
     "timed",
     "timed_unless",
 ]
@@ -162,6 +163,31 @@ def score_roots(
         if left is not None:
             left -= res.visits
     return RootScores(value=value, covered=covered, visits=visits)
+
+
+def search_roots(
+    g: GameGraph,
+    root: int | None,
+    *,
+    every_root: bool,
+    search: Callable[[int, int | None], RootScore],
+    search_all: Callable[[int | None], RootScores],
+    budget: int,
+    too_big: str,
+) -> tuple[RootScores, float]:
+    """A root-based search (Kars' Alg. 6.7 / 7.2) as a registered solver runs it, timed: every
+    node as root when ``every_root``, else the case's ``root`` alone; ``NotApplicable`` when
+    neither is allowed (``too_big`` says why) or the budget is spent before a root is scored."""
+    if every_root:
+        r, seconds = timed(lambda: search_all(budget))
+    elif root is not None:
+        only = root
+        r, seconds = timed(lambda: score_roots(g.n, [only], search, budget))
+    else:
+        raise NotApplicable(too_big)
+    if g.n and not r.covered.any():
+        raise NotApplicable(f"the search exceeded {budget} visits")
+    return r, seconds
 
 
 @dataclass(frozen=True, eq=False)

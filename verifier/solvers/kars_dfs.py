@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sys
 
-from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
@@ -33,7 +32,7 @@ from verifier.solvers._common import (
     minimax_view,
     require_reference,
     score_roots,
-    timed,
+    search_roots,
 )
 
 __all__ = ["DFS_VISIT_BUDGET", "kars_dfs", "kars_dfs_all", "kars_dfs_solver"]
@@ -110,20 +109,14 @@ def kars_dfs_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: every node as root when n <= ``options.exponential_limit``, else the
     case's root alone; nodes whose search would exceed the visit budget are left uncovered."""
     g = require_reference(case, options, Semantics.MINIMAX)
-    if g.n <= options.exponential_limit:
-        r, seconds = timed(lambda: kars_dfs_all(g, max_visits=DFS_VISIT_BUDGET))
-    elif case.root is not None:
-        root = case.root
-        r, seconds = timed(
-            lambda: score_roots(
-                g.n, [root], lambda x, b: kars_dfs(g, x, max_visits=b), DFS_VISIT_BUDGET
-            )
-        )
-    else:
-        raise NotApplicable(
-            f"exponential search: {g.n} nodes > exponential_limit {options.exponential_limit}"
-            " and the case has no root"
-        )
-    if not r.covered.any():
-        raise NotApplicable(f"the search exceeded {DFS_VISIT_BUDGET} visits")
+    r, seconds = search_roots(
+        g,
+        case.root,
+        every_root=g.n <= options.exponential_limit,
+        search=lambda x, b: kars_dfs(g, x, max_visits=b),
+        search_all=lambda b: kars_dfs_all(g, max_visits=b),
+        budget=DFS_VISIT_BUDGET,
+        too_big=f"exponential search: {g.n} nodes > exponential_limit "
+        f"{options.exponential_limit} and the case has no root",
+    )
     return r.solver_result("kars-dfs", seconds)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from verifier.errors import NotApplicable
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
@@ -36,7 +35,7 @@ from verifier.solvers._common import (
     minimax_view,
     require_reference,
     score_roots,
-    timed,
+    search_roots,
 )
 
 __all__ = ["MEMO_VISIT_BUDGET", "MemoTable", "kars_memo", "kars_memo_all", "kars_memo_solver"]
@@ -165,20 +164,14 @@ def kars_memo_solver(case: Case, options: Options) -> SolverResult:
     """Registered wrapper: every node as root, each search with its own memo table, within
     ``MEMO_VISIT_BUDGET`` visits in all (roots beyond it are left uncovered)."""
     g = require_reference(case, options, Semantics.MINIMAX)
-    if g.n <= MEMO_ALL_ROOTS_LIMIT:
-        r, seconds = timed(lambda: kars_memo_all(g, max_visits=MEMO_VISIT_BUDGET))
-    elif case.root is not None and g.n <= MEMO_ROOT_LIMIT:
-        root = case.root
-        r, seconds = timed(
-            lambda: score_roots(
-                g.n, [root], lambda x, b: kars_memo(g, x, max_visits=b), MEMO_VISIT_BUDGET
-            )
-        )
-    else:
-        raise NotApplicable(
-            f"memoized search of every root: {g.n} nodes > {MEMO_ALL_ROOTS_LIMIT}"
-            + ("" if case.root is None else f", of the root: > {MEMO_ROOT_LIMIT}")
-        )
-    if g.n and not r.covered.any():
-        raise NotApplicable(f"the search exceeded {MEMO_VISIT_BUDGET} visits")
+    r, seconds = search_roots(
+        g,
+        case.root if g.n <= MEMO_ROOT_LIMIT else None,
+        every_root=g.n <= MEMO_ALL_ROOTS_LIMIT,
+        search=lambda x, b: kars_memo(g, x, max_visits=b),
+        search_all=lambda b: kars_memo_all(g, max_visits=b),
+        budget=MEMO_VISIT_BUDGET,
+        too_big=f"memoized search of every root: {g.n} nodes > {MEMO_ALL_ROOTS_LIMIT}"
+        + ("" if case.root is None else f", of the root: > {MEMO_ROOT_LIMIT}"),
+    )
     return r.solver_result("kars-memo", seconds)
