@@ -65,3 +65,17 @@ def random_graph(
     m = int(rng.integers(0, 3 * n + 1))
     edges = set(zip(rng.integers(0, n, m).tolist(), rng.integers(0, n, m).tolist(), strict=True))
     return build(semantics, n, edges, rng.integers(0, 7, n).tolist(), acyclic)
+
+
+FRONTIER_PATHS = [(0, 0), (0, 10**9), (10**9, 0)]
+"""(SCALAR_FRONTIER, SCAN_FACTOR) pairs that force every frontier through one code path: numpy
+with de-duplicated hits, numpy with a scan of the layer array, the scalar loop."""
+
+
+def force_frontier_path(monkeypatch: Any, scalar: int, scan: int) -> None:
+    """Send every frontier of the engine through one path, in tiny chunks of edges."""
+    from verifier.engine import frontier
+
+    monkeypatch.setattr(frontier, "SCALAR_FRONTIER", scalar)
+    monkeypatch.setattr(frontier, "CHUNK_EDGES", 3)
+    monkeypatch.setattr(frontier, "SCAN_FACTOR", scan)  # 0: de-duplicate hits; huge: scan

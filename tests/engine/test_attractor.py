@@ -6,10 +6,10 @@ from collections.abc import Iterable
 
 import numpy as np
 import pytest
-from engine_strategies import graphs, random_graph
+from engine_strategies import FRONTIER_PATHS, force_frontier_path, graphs, random_graph
 from hypothesis import given, settings
 
-from verifier.engine import attractor_numpy, frontier
+from verifier.engine import attractor_numpy
 from verifier.model import GameGraph, Semantics
 from verifier.solvers.attractor import attractor
 
@@ -70,13 +70,11 @@ def test_agrees_with_reference(g: GameGraph) -> None:
     _same(g)
 
 
-@pytest.mark.parametrize(("scalar", "scan"), [(0, 0), (0, 10**9), (10**9, 0)])
+@pytest.mark.parametrize(("scalar", "scan"), FRONTIER_PATHS)
 def test_scalar_and_numpy_steps_agree(
     monkeypatch: pytest.MonkeyPatch, scalar: int, scan: int
 ) -> None:
-    monkeypatch.setattr(frontier, "SCALAR_FRONTIER", scalar)
-    monkeypatch.setattr(frontier, "CHUNK_EDGES", 3)
-    monkeypatch.setattr(frontier, "SCAN_FACTOR", scan)  # 0: de-duplicate hits; huge: scan
+    force_frontier_path(monkeypatch, scalar, scan)
     rng = np.random.default_rng(11)
     for _ in range(150):
         _same(random_graph(rng, Semantics.REACHABILITY, 25))

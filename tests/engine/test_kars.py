@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_strategies import graphs, random_graph
+from engine_strategies import FRONTIER_PATHS, force_frontier_path, graphs, random_graph
 from hypothesis import given, settings
 
-from verifier.engine import frontier, kars_numpy
+from verifier.engine import kars_numpy
 from verifier.model import MAX, MIN, GameGraph, Semantics
 from verifier.solvers.kars_iteration import kars_iteration
 from verifier.solvers.kars_levels import kars_levels
@@ -113,13 +113,11 @@ def test_remoteness_and_moves_agree_with_references(g: GameGraph) -> None:
     assert a.move.tolist() == b.move.tolist() == c.move.tolist()
 
 
-@pytest.mark.parametrize(("scalar", "scan"), [(0, 0), (0, 10**9), (10**9, 0)])
+@pytest.mark.parametrize(("scalar", "scan"), FRONTIER_PATHS)
 def test_scalar_and_numpy_steps_agree(
     monkeypatch: pytest.MonkeyPatch, scalar: int, scan: int
 ) -> None:
-    monkeypatch.setattr(frontier, "SCALAR_FRONTIER", scalar)
-    monkeypatch.setattr(frontier, "CHUNK_EDGES", 3)
-    monkeypatch.setattr(frontier, "SCAN_FACTOR", scan)  # 0: de-duplicate hits; huge: scan
+    force_frontier_path(monkeypatch, scalar, scan)
     rng = np.random.default_rng(5)
     for _ in range(150):
         g = random_graph(rng, Semantics.MINIMAX, 25)

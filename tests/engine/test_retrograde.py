@@ -6,10 +6,10 @@ from collections.abc import Iterable
 
 import numpy as np
 import pytest
-from engine_strategies import graphs, random_graph
+from engine_strategies import FRONTIER_PATHS, force_frontier_path, graphs, random_graph
 from hypothesis import given, settings
 
-from verifier.engine import frontier, retrograde_numpy
+from verifier.engine import retrograde_numpy
 from verifier.model import GameGraph, Semantics
 from verifier.solvers.retrograde import retrograde
 
@@ -82,15 +82,13 @@ def test_agrees_with_reference(g: GameGraph) -> None:
     _same(g)
 
 
-@pytest.mark.parametrize(("scalar", "scan"), [(0, 0), (0, 10**9), (10**9, 0)])
+@pytest.mark.parametrize(("scalar", "scan"), FRONTIER_PATHS)
 def test_scalar_and_numpy_steps_agree(
     monkeypatch: pytest.MonkeyPatch, scalar: int, scan: int
 ) -> None:
     """Force every frontier through one path (scalar, numpy with de-duplication, numpy with
     a scan of the layer array; tiny chunks): same answers."""
-    monkeypatch.setattr(frontier, "SCALAR_FRONTIER", scalar)
-    monkeypatch.setattr(frontier, "CHUNK_EDGES", 3)
-    monkeypatch.setattr(frontier, "SCAN_FACTOR", scan)  # 0: de-duplicate hits; huge: scan
+    force_frontier_path(monkeypatch, scalar, scan)
     rng = np.random.default_rng(7)
     for _ in range(150):
         _same(random_graph(rng, Semantics.NORMAL, 25))
