@@ -1,8 +1,10 @@
-"""The engine's attractor: hand-checked games and agreement with the reference."""
+"""The engine's attractor (numpy frontiers and compiled queue): hand-checked games and
+agreement with the reference."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -10,8 +12,12 @@ from engine_strategies import FRONTIER_PATHS, force_frontier_path, graphs, rando
 from hypothesis import given, settings
 
 from verifier.engine import attractor_numpy
+from verifier.engine.compiled import attractor_compiled
 from verifier.model import GameGraph, Semantics
 from verifier.solvers.attractor import attractor
+
+SOLVE = pytest.mark.parametrize("solve", [attractor_numpy, attractor_compiled])
+"""Each hand-checked test runs on both engine implementations."""
 
 
 def reach(succ: dict[str, Iterable[str]], owner: dict[str, int], target: list[str]) -> GameGraph:
@@ -20,14 +26,15 @@ def reach(succ: dict[str, Iterable[str]], owner: dict[str, int], target: list[st
     )
 
 
-def test_layers_and_strategies() -> None:
+@SOLVE
+def test_layers_and_strategies(solve: Any) -> None:
     # p0 chooses (OR), q1 needs all moves in W (AND); dead end e is not a target
     g = reach(
         {"p": ["q", "e"], "q": ["g", "r"], "r": ["g"], "s": ["e", "s"], "g": [], "e": []},
         owner={"p": 0, "q": 1, "r": 0, "s": 1},
         target=["g"],
     )
-    r = attractor_numpy(g)
+    r = solve(g)
     i = g.id_of
     assert {x: int(r.layer[i(x)]) for x in "pqrsge"} == {
         "p": 3,
@@ -45,23 +52,26 @@ def test_layers_and_strategies() -> None:
     assert int(r.move[i("g")]) == -1
 
 
-def test_infinite_play_is_player_one_s() -> None:
+@SOLVE
+def test_infinite_play_is_player_one_s(solve: Any) -> None:
     g = reach({"a": ["b"], "b": ["a"], "t": []}, owner={"a": 0, "b": 0}, target=["t"])
-    r = attractor_numpy(g)
+    r = solve(g)
     assert r.win.tolist() == [False, False, True]
 
 
-def test_owner_is_required() -> None:
+@SOLVE
+def test_owner_is_required(solve: Any) -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY)
     with pytest.raises(ValueError, match="no owner"):
-        attractor_numpy(g)
+        solve(g)
 
 
 def _same(g: GameGraph) -> None:
-    a, b = attractor_numpy(g), attractor(g)
-    assert a.win.tolist() == b.win.tolist()
-    assert a.layer.tolist() == b.layer.tolist()
-    assert a.move.tolist() == b.move.tolist()
+    b = attractor(g)
+    for a in (attractor_numpy(g), attractor_compiled(g)):
+        assert a.win.tolist() == b.win.tolist()
+        assert a.layer.tolist() == b.layer.tolist()
+        assert a.move.tolist() == b.move.tolist()
 
 
 @settings(max_examples=300, deadline=None)

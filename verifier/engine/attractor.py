@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from verifier.engine.frontier import (
     IN,
@@ -25,7 +26,7 @@ from verifier.model.graph import GameGraph
 from verifier.model.results import AttractorResult
 from verifier.model.semantics import PLAYER0, PLAYER1, Semantics
 
-__all__ = ["EngineAttractor", "attractor_numpy"]
+__all__ = ["EngineAttractor", "attacker_mask", "attractor_move_keys", "attractor_numpy"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +35,33 @@ class EngineAttractor(AttractorResult):
 
     rounds: int
     scalar_rounds: int
+
+
+def attacker_mask(g: GameGraph) -> NDArray[np.bool_]:
+    """Player 0's nodes of a ``reachability`` graph; ``ValueError`` names the first node with
+    moves that is neither a target nor owned by player 0 or 1."""
+    owner = g.owner
+    bad = ~g.is_terminal & ~g.target & (owner != PLAYER0) & (owner != PLAYER1)
+    if bad.any():
+        x = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"node {g.name(x)!r} has moves but no owner 0 or 1")
+    out: NDArray[np.bool_] = owner == PLAYER0
+    return out
+
+
+def attractor_move_keys(
+    layer: NDArray[np.int64], attacker: NDArray[np.bool_], target: NDArray[np.bool_]
+) -> NDArray[np.int64]:
+    """``want`` for ``first_match_per_source`` with ``code = layer``: the strategies.
+
+    Player 0 in W \\ G moves one layer down (its least-layer successor); player 1 outside W
+    stays outside (layer -1); every other node wants -2, which no layer takes (no move).
+    """
+    want = np.full(len(layer), -2, dtype=np.int64)
+    p0 = attacker & (layer >= 0) & ~target
+    want[p0] = layer[p0] - 1
+    want[~attacker & (layer < 0) & ~target] = -1
+    return want
 
 
 def attractor_numpy(g: GameGraph) -> EngineAttractor:
@@ -46,23 +74,15 @@ def attractor_numpy(g: GameGraph) -> EngineAttractor:
     ([True, True, True], [1, 2, 0], [2, -1, -1])
     """
     g.expect_semantics(Semantics.REACHABILITY)
-    owner, target = g.owner, g.target
-    bad = ~g.is_terminal & ~target & (owner != PLAYER0) & (owner != PLAYER1)
-    if bad.any():
-        x = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"node {g.name(x)!r} has moves but no owner 0 or 1")
-    attacker = owner == PLAYER0
+    attacker = attacker_mask(g)
     # player 0: one successor in W suffices; player 1: all its moves must lead into W
     prop = attractor_propagation(predecessor_csr(g), g.out_degree, attacker)
-    prop.run(np.flatnonzero(target), IN, keep=False)  # W_0 = G
+    prop.run(np.flatnonzero(g.target), IN, keep=False)  # W_0 = G
     layer = prop.layer.astype(np.int64)
     win = layer >= 0
-    # strategies: player 0 in W \ G lowers the layer by one; player 1 outside W stays outside
-    want = np.full(g.n, -2, dtype=np.int64)  # -2: no layer has it, no move
-    p0 = attacker & win & ~target
-    want[p0] = layer[p0] - 1
-    want[~attacker & ~win & ~target] = -1
-    move = first_match_per_source(successor_csr(g), want, layer)
+    move = first_match_per_source(
+        successor_csr(g), attractor_move_keys(layer, attacker, g.target), layer
+    )
     return EngineAttractor(
         win=win,
         layer=layer,
