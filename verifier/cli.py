@@ -48,6 +48,7 @@ class Engine(StrEnum):
     auto = "auto"
     reference = "reference"
     numpy = "numpy"
+    compiled = "compiled"
 
 
 def _err(console: Console, msg: str) -> None:
@@ -184,8 +185,10 @@ ValuesOpt = Annotated[
 EngineOpt = Annotated[
     Engine,
     typer.Option(
-        help="auto: the numpy engine always, the pure-Python reference solvers too up to "
-        "50,000 nodes (the linear-time ones up to 200,000), compared node by node."
+        help="auto: the numpy engine and the compiled (numba) kernels always, the pure-Python "
+        "reference solvers too up to 50,000 nodes (the linear-time ones up to 200,000), all "
+        "compared node by node. compiled: the compiled kernels where they exist (retrograde, "
+        "attractor), the numpy engine elsewhere."
     ),
 ]
 RlimitOpt = Annotated[int, typer.Option(help="Z3 resource limit per query (deterministic).")]
@@ -244,6 +247,7 @@ class SolveEngine(StrEnum):
     auto = "auto"
     reference = "reference"
     numpy = "numpy"
+    compiled = "compiled"
     dask = "dask"
 
 
@@ -255,7 +259,7 @@ def solve_cmd(
     engine: Annotated[
         SolveEngine,
         typer.Option(
-            help="auto / reference / numpy in memory, or dask (Kars' "
+            help="auto / reference / numpy / compiled in memory, or dask (Kars' "
             "synchronous algorithm on a Dask cluster)."
         ),
     ] = SolveEngine.auto,

@@ -38,12 +38,19 @@ ProgressFn = Callable[[str, int, int], None]
 """``progress(task, done, total)``: long checks call it; the CLI shows a bar, ``--json`` nothing."""
 
 
+def _compiled_available() -> bool:
+    from verifier.engine.compiled import available
+
+    return available()
+
+
 @dataclass(frozen=True)
 class Options:
     """Knobs shared by every solver and check."""
 
     engine: str = "auto"
-    """``auto`` / ``reference`` (seed-faithful pure Python) / ``numpy`` (vectorized engine)."""
+    """``auto`` / ``reference`` (seed-faithful pure Python) / ``numpy`` (vectorized engine) /
+    ``compiled`` (the numba kernels where they exist, the numpy engine elsewhere)."""
     rlimit: int = 50_000_000
     """Z3 resource limit per query (deterministic, unlike a wall-clock timeout)."""
     seed: int = 0
@@ -62,9 +69,17 @@ class Options:
         limit = LINEAR_REFERENCE_LIMIT if linear else REFERENCE_LIMIT
         return self.engine == "reference" or (self.engine == "auto" and n <= limit)
 
-    def use_numpy(self, n: int) -> bool:
-        """Run the vectorized numpy engine? (``auto`` and ``numpy``: yes; ``reference``: no)."""
+    def use_numpy(self, n: int, *, compiled_twin: bool = False) -> bool:
+        """Run the vectorized numpy engine? ``auto`` and ``numpy``: yes; ``reference``: no;
+        ``compiled``: only where no compiled solver does the same work (``compiled_twin``) or
+        the compiled kernels are not installed."""
+        if self.engine == "compiled":
+            return not (compiled_twin and _compiled_available())
         return self.engine in ("auto", "numpy")
+
+    def use_compiled(self, n: int) -> bool:
+        """Run the compiled (numba) kernels? ``auto`` and ``compiled``, when numba is installed."""
+        return self.engine in ("auto", "compiled") and _compiled_available()
 
     def report(self, task: str, done: int, total: int) -> None:
         if self.progress is not None:

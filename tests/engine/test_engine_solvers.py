@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from verifier.engine import compiled
 from verifier.errors import NotApplicable
 from verifier.games.random_graphs import random_case
 from verifier.model import Semantics
@@ -17,6 +18,8 @@ NAMES = {
     "attractor-numpy": Semantics.REACHABILITY,
     "kars-numpy": Semantics.MINIMAX,
     "grundy-numpy": Semantics.IMPARTIAL,
+    "retrograde-compiled": Semantics.NORMAL,
+    "attractor-compiled": Semantics.REACHABILITY,
 }
 
 
@@ -32,8 +35,38 @@ def test_off_under_reference_engine(name: str) -> None:
     fn = all_registered()["solvers"][name].fn
     with pytest.raises(NotApplicable):
         fn(case, Options(engine="reference"))
-    r = fn(case, Options(engine="numpy"))
+    own = "compiled" if name.endswith("-compiled") else "numpy"
+    r = fn(case, Options(engine=own))
     assert r.solver == name and len(r.values) == case.graph.n
+
+
+# which solvers run under each engine choice (numba installed / not installed)
+RUNS = {
+    ("numpy", True): {"retrograde-numpy", "attractor-numpy", "kars-numpy", "grundy-numpy"},
+    ("compiled", True): {"retrograde-compiled", "attractor-compiled", "kars-numpy", "grundy-numpy"},
+    ("auto", True): set(NAMES),
+    ("reference", True): set(),
+    ("compiled", False): {"retrograde-numpy", "attractor-numpy", "kars-numpy", "grundy-numpy"},
+    ("auto", False): {"retrograde-numpy", "attractor-numpy", "kars-numpy", "grundy-numpy"},
+}
+
+
+@pytest.mark.parametrize(("engine", "numba"), sorted(RUNS))
+def test_engine_choice(monkeypatch: pytest.MonkeyPatch, engine: str, numba: bool) -> None:
+    """``--engine compiled`` replaces the numpy solvers that have a compiled twin and keeps the
+    others; without numba it falls back to the numpy engine, and the compiled solvers say why."""
+    monkeypatch.setattr(compiled, "available", lambda: numba)
+    ran = set()
+    for name, sem in NAMES.items():
+        case = random_case(sem, 30, 2.0, seed=4, acyclic=True)
+        try:
+            all_registered()["solvers"][name].fn(case, Options(engine=engine))
+        except NotApplicable as e:
+            if name.endswith("-compiled") and engine in ("auto", "compiled"):
+                assert "numba is not installed" in str(e)
+            continue
+        ran.add(name)
+    assert ran == RUNS[engine, numba]
 
 
 def test_grundy_numpy_skips_cycles() -> None:
@@ -55,6 +88,8 @@ def test_pipeline_agreement(sem: Semantics, seed: int) -> None:
     assert all(c.verdict is Verdict.CONFIRMED for c in agree), [c.detail for c in agree]
     if sem is not Semantics.IMPARTIAL or acyclic:
         assert mine, [c.name for c in agree]
+    if sem in (Semantics.NORMAL, Semantics.REACHABILITY):
+        assert [c for c in agree if "-compiled" in c.name], [c.name for c in agree]
 
 
 def test_kars_numpy_moves_only_for_few_values() -> None:

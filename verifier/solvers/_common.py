@@ -34,6 +34,7 @@ __all__ = [
     "grundy_result",
     "kars_moves",
     "minimax_view",
+    "require_compiled",
     "require_engine",
     "require_reference",
     "score_roots",
@@ -262,12 +263,24 @@ def require_reference(
     return g
 
 
-def require_engine(case: Case, options: Options, semantics: Semantics) -> GameGraph:
+def require_engine(
+    case: Case, options: Options, semantics: Semantics, *, compiled_twin: bool = False
+) -> GameGraph:
     """The case's graph, or ``NotApplicable`` if the semantics excludes it or the numpy engine
-    is off."""
+    is off (``compiled_twin``: a compiled solver does the same work, see ``Options``)."""
     g = _case_graph(case, semantics)
-    if not options.use_numpy(g.n):
+    if not options.use_numpy(g.n, compiled_twin=compiled_twin):
         raise NotApplicable(f"the numpy engine is off (engine {options.engine})")
+    return g
+
+
+def require_compiled(case: Case, options: Options, semantics: Semantics) -> GameGraph:
+    """The case's graph, or ``NotApplicable`` if the semantics excludes it, the compiled
+    kernels are off, or numba is not installed."""
+    g = _case_graph(case, semantics)
+    if not options.use_compiled(g.n):
+        why = "numba is not installed" if options.engine in ("auto", "compiled") else "off"
+        raise NotApplicable(f"the compiled kernels are {why} (engine {options.engine})")
     return g
 
 

@@ -10,6 +10,11 @@ engine result with its reference node by node (values, and remoteness where both
 | ``attractor-numpy`` | reachability | REGION | attractor layer | strategies |
 | ``kars-numpy`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
 | ``grundy-numpy`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
+| ``retrograde-compiled`` | normal | LABEL | plies | optimal move |
+| ``attractor-compiled`` | reachability | REGION | attractor layer | strategies |
+
+The ``-compiled`` solvers are the seeds' FIFO queues compiled by numba
+(``verifier.engine.compiled``); they run when ``options.use_compiled(n)`` says so.
 
 (*) when the leaves carry at most ``KARS_MOVES_LIMIT`` distinct non-zero values: Kars'
 remoteness needs one attractor per distinct score, O(k (n + m)).
@@ -20,25 +25,37 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
+from verifier.engine.compiled import attractor_compiled, retrograde_compiled
 from verifier.engine.frontier import first_match_per_source, successor_csr
 from verifier.errors import CycleError
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import Options, solver
-from verifier.solvers._common import grundy_result, require_engine, timed, timed_unless
+from verifier.solvers._common import (
+    grundy_result,
+    require_compiled,
+    require_engine,
+    timed,
+    timed_unless,
+)
 from verifier.solvers.grundy import NEEDS_ACYCLIC
 
 __all__ = [
     "KARS_MOVES_LIMIT",
+    "attractor_compiled_solver",
     "attractor_numpy_solver",
     "grundy_numpy_solver",
     "kars_numpy_solver",
     "p_position_moves",
+    "retrograde_compiled_solver",
     "retrograde_numpy_solver",
 ]
 
 ORDER = 60
 """After the reference solvers (10-40): they stay the first of their view, the one compared."""
+
+COMPILED_ORDER = 65
+"""After the numpy engine: with ``--engine compiled`` it is the first of its view."""
 
 KARS_MOVES_LIMIT = 16
 """Up to this many distinct non-zero leaf values ``kars-numpy`` also reports remoteness/moves."""
@@ -53,7 +70,7 @@ def p_position_moves(g: GameGraph, values: IntArray) -> IntArray:
 @solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER)
 def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis on the engine: view LABEL with remoteness and optimal moves."""
-    g = require_engine(case, options, Semantics.NORMAL)
+    g = require_engine(case, options, Semantics.NORMAL, compiled_twin=True)
     r, seconds = timed(lambda: retrograde_numpy(g))
     work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
     return r.solver_result("retrograde-numpy", seconds, work)
@@ -62,10 +79,28 @@ def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
 @solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER)
 def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
     """The attractor on the engine: view REGION, remoteness = layer, move = strategies."""
-    g = require_engine(case, options, Semantics.REACHABILITY)
+    g = require_engine(case, options, Semantics.REACHABILITY, compiled_twin=True)
     r, seconds = timed(lambda: attractor_numpy(g))
     work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
     return r.solver_result("attractor-numpy", seconds, work)
+
+
+@solver("retrograde-compiled", [Semantics.NORMAL], order=COMPILED_ORDER)
+def retrograde_compiled_solver(case: Case, options: Options) -> SolverResult:
+    """Retrograde analysis by the compiled queue: view LABEL with remoteness and moves."""
+    g = require_compiled(case, options, Semantics.NORMAL)
+    r, seconds = timed(lambda: retrograde_compiled(g))
+    work = {"edges_scanned": r.edges_scanned, "layers": r.layers, "nodes": g.n}
+    return r.solver_result("retrograde-compiled", seconds, work)
+
+
+@solver("attractor-compiled", [Semantics.REACHABILITY], order=COMPILED_ORDER)
+def attractor_compiled_solver(case: Case, options: Options) -> SolverResult:
+    """The attractor by the compiled queue: view REGION, remoteness = layer, move = strategies."""
+    g = require_compiled(case, options, Semantics.REACHABILITY)
+    r, seconds = timed(lambda: attractor_compiled(g))
+    work = {"edges_scanned": r.edges_scanned, "layers": r.layers, "nodes": g.n}
+    return r.solver_result("attractor-compiled", seconds, work)
 
 
 @solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
