@@ -16,6 +16,7 @@ first use (importing it costs about 0.2 s); ``available()`` says whether it is i
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -37,6 +38,7 @@ __all__ = [
     "available",
     "predecessor_csr_compiled",
     "retrograde_compiled",
+    "warm_up",
 ]
 
 
@@ -48,7 +50,13 @@ def available() -> bool:
 
 @cache
 def _k() -> ModuleType:
-    """The kernels module (imports numba; compiles or loads the kernels from the cache)."""
+    """The kernels module (imports numba; compiles or loads the kernels from the cache).
+
+    OpenMP's worker threads sleep between parallel loops unless the user says otherwise: by
+    default they spin, which on a 2-core machine takes the core the sequential queue needs
+    (measured: 4x slower on a loaded machine, and CPU time counted twice).
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from verifier.engine import _kernels
 
     return _kernels
@@ -188,3 +196,10 @@ def attractor_compiled(g: GameGraph) -> CompiledAttractor:
     return CompiledAttractor(
         win=layer >= 0, layer=layer, move=move, edges_scanned=edges, layers=layers
     )
+
+
+def warm_up() -> None:
+    """Compile the kernels (or load them from numba's cache) by solving two tiny games."""
+    retrograde_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL))
+    g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
+    attractor_compiled(g)
