@@ -133,7 +133,7 @@ def test_unknown_is_never_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
     def gives_up(*args: object, **kwargs: object) -> SatOutcome:
         return SatOutcome(SatStatus.UNKNOWN, "max. resource limit exceeded")
 
-    for mod in ("common", "equations", "uniqueness", "kars", "wonlost", "region", "strategy"):
+    for mod in ("cnf", "equations", "uniqueness", "kars", "wonlost", "region"):
         monkeypatch.setattr(f"verifier.smt.{mod}.solve", gives_up)
     monkeypatch.setattr(ranks, "_run", lambda c, o: (gives_up(), None))
     for g in (
@@ -145,10 +145,10 @@ def test_unknown_is_never_confirmed(monkeypatch: pytest.MonkeyPatch) -> None:
     ):
         from verifier.smt import common
 
-        common._PINNED.clear()
+        common.forget()
         res = run_all(g)
         assert res and all(r.verdict is Verdict.UNKNOWN for r in res), res
-    common._PINNED.clear()
+    common.forget()
 
 
 def test_partial_answer_is_extended() -> None:
@@ -164,11 +164,11 @@ def test_python_api_backend_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cnf_mod, "USE_BINARY", False)
     from verifier.smt import common
 
-    common._PINNED.clear()
+    common.forget()
     res = by_name(run_all(figure1(-1, 2)))
     assert all(r.verdict is Verdict.CONFIRMED for r in res.values())
     assert res["smt-uniqueness"].data["unique"] is False
-    common._PINNED.clear()
+    common.forget()
 
 
 @pytest.mark.parametrize("sem", [Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY])
@@ -190,7 +190,7 @@ def test_long_checks_report_progress() -> None:
     )
     from verifier.smt import common
 
-    common._PINNED.clear()
+    common.forget()
     for spec in checks_for(g.semantics):
         if spec.name in SMT_CHECKS:
             spec.fn(ctx)

@@ -31,7 +31,7 @@ WATCH = {
 
 
 def _checks(case: Case, results: dict[str, SolverResult]) -> list[CheckResult]:
-    common._PINNED.clear()
+    common.forget()
     ctx = CheckContext(case, results, Options())
     out: list[CheckResult] = []
     for spec in checks_for(case.semantics):

@@ -9,16 +9,23 @@ is reported with its reason and never read as an answer.
 
 Variable 1 is the constant TRUE (a unit clause), so a "literal" of a node whose value is a
 constant is simply ``+1`` or ``-1``.
+
+At scale (``docs/smt-scaling.md``) the DIMACS text is formatted with numpy (``dimacs_text``),
+and ``submit`` hands a formula to a Z3 process in the background (``Z3_JOBS`` at a time) so that
+independent queries use both cores while Python builds the next one.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -35,11 +42,15 @@ __all__ = [
     "CONFLICT_COST",
     "TRUE",
     "USE_BINARY",
+    "Z3_JOBS",
     "Cnf",
+    "Pending",
     "SatOutcome",
     "SatStatus",
+    "dimacs_text",
     "long_clauses",
     "solve",
+    "submit",
     "z3_binary",
 ]
 
@@ -52,6 +63,8 @@ USE_BINARY = True
 """Prefer Z3's executable (DIMACS mode) to the Python API; tests flip it to cover both."""
 BINARY_MIN_CLAUSES = 20_000
 """Smaller formulas go through the Python API (no process start-up to pay)."""
+Z3_JOBS = max(1, min(2, os.cpu_count() or 1))
+"""Z3 processes that ``submit`` runs at the same time (one per core, at most two)."""
 
 _KVAR = re.compile(r"k!(\d+)$")
 
@@ -118,17 +131,55 @@ class Cnf:
         self.add_tokens(np.concatenate([lits, [0]]), 1)
 
     def dimacs(self) -> str:
-        body = np.concatenate(self._parts)
-        return f"p cnf {self.n_vars} {self.n_clauses}\n" + " ".join(map(str, body.tolist()))
+        return self.header() + b"".join(map(dimacs_text, self._parts)).decode("ascii")
+
+    def header(self) -> str:
+        return f"p cnf {self.n_vars} {self.n_clauses}\n"
 
     def write(self, path: Path, chunk: int = 1 << 20) -> None:
         """Write the DIMACS text to ``path`` in chunks (bounded memory on huge formulas)."""
-        with path.open("w") as fh:
-            fh.write(f"p cnf {self.n_vars} {self.n_clauses}\n")
+        with path.open("wb") as fh:
+            fh.write(self.header().encode("ascii"))
             for part in self._parts:
                 for k in range(0, len(part), chunk):
-                    fh.write(" ".join(map(str, part[k : k + chunk].tolist())))
-                    fh.write(" ")
+                    fh.write(dimacs_text(part[k : k + chunk]))
+
+
+_TRIPLES = np.array([[ord(c) for c in f"{i:03d}"] for i in range(1000)], dtype=np.uint8)
+"""ASCII digits of 000..999."""
+
+
+def dimacs_text(tokens: IntArray) -> bytes:
+    """The tokens as DIMACS text: each literal followed by a space, each ``0`` (end of a clause)
+    by a newline. Formatted with numpy (several times faster than ``" ".join(map(str, ...))``):
+    one fixed-width row per token, filled three digits at a time from a table and right-aligned,
+    then only the bytes of the token itself (sign, digits, separator) are kept."""
+    t = np.asarray(tokens, dtype=np.int64)
+    n = len(t)
+    if n == 0:
+        return b""
+    a = np.abs(t)
+    top = int(a.max())
+    if top >= 1 << 32:
+        raise ValueError(f"DIMACS literal {top} is too large")
+    groups = (len(str(top)) + 2) // 3
+    cols = 3 * groups + 2  # room for a sign, the digits, a separator
+    buf = np.empty((n, cols), dtype=np.uint8)
+    q = a.astype(np.uint32)
+    for j in range(groups):
+        buf[:, cols - 4 - 3 * j : cols - 1 - 3 * j] = _TRIPLES[q % 1000]
+        q //= 1000
+    buf[:, cols - 1] = np.where(t == 0, ord("\n"), ord(" "))
+    digits = np.ones(n, dtype=np.int8)
+    bound = 10
+    while bound <= top:
+        digits += a >= bound
+        bound *= 10
+    neg = t < 0
+    start = (cols - 1 - digits - neg).astype(np.intp)
+    buf[np.flatnonzero(neg), start[neg]] = ord("-")
+    keep = np.arange(cols, dtype=np.intp)[None, :] >= start[:, None]
+    return bytes(buf[keep].tobytes())
 
 
 def long_clauses(heads: IntArray, ptr: IntArray, body: IntArray) -> IntArray:
@@ -163,32 +214,119 @@ def solve(cnf: Cnf, options: Options, *, want_model: bool = False) -> SatOutcome
     executable, and for formulas under ``BINARY_MIN_CLAUSES`` clauses (where starting a process
     costs more than parsing), the Python API is used (``rlimit`` enforced).
     """
-    big = cnf.n_clauses >= BINARY_MIN_CLAUSES
-    exe = z3_binary() if USE_BINARY and big else None
+    exe = _binary_for(cnf)
     if exe is not None:
         return _solve_binary(exe, cnf, options, want_model)
     return _solve_api(cnf, options, want_model)
 
 
+def _binary_for(cnf: Cnf) -> str | None:
+    big = cnf.n_clauses >= BINARY_MIN_CLAUSES
+    return z3_binary() if USE_BINARY and big else None
+
+
+class Pending:
+    """A query handed to Z3 by ``submit``; ``result()`` waits for Z3's answer."""
+
+    def __init__(
+        self,
+        outcome: SatOutcome | None = None,
+        future: Future[SatOutcome] | None = None,
+        tmp: str | None = None,
+    ) -> None:
+        self._outcome = outcome
+        self._future = future
+        self._tmp = tmp
+
+    def result(self) -> SatOutcome:
+        if self._outcome is None:
+            assert self._future is not None
+            self._outcome = self._future.result()
+        return self._outcome
+
+    def cancel(self) -> None:
+        """Drop the query if Z3 has not started it (its answer is no longer needed)."""
+        if self._future is not None and self._future.cancel() and self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=Z3_JOBS, thread_name_prefix="z3")
+        return _POOL
+
+
+def submit(cnf: Cnf, options: Options, *, want_model: bool = False) -> Pending:
+    """``solve`` in the background. A formula for Z3's executable is written here (numpy, in
+    the caller's thread) and then solved by one of ``Z3_JOBS`` worker threads, each waiting on
+    its own Z3 process: independent queries run on both cores while the caller goes on (builds
+    the next formula, runs the plain certificate checker). Formulas for the Python API (small,
+    and Z3's Python context is not thread-safe) are solved at once. The answer is exactly
+    ``solve``'s: same formula, seed and limits."""
+    exe = _binary_for(cnf)
+    if Z3_JOBS <= 1 or exe is None:
+        return Pending(solve(cnf, options, want_model=want_model))
+    t0 = time.perf_counter()
+    tmp = tempfile.mkdtemp(prefix="gv-z3-")
+    try:
+        src = Path(tmp) / "q.cnf"
+        cnf.write(src)
+        future = _pool().submit(
+            _run_then_clean, exe, src, cnf.n_clauses, cnf.n_vars, options, want_model, t0
+        )
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Pending(future=future, tmp=tmp)
+
+
+def _run_then_clean(
+    exe: str, src: Path, nc: int, nv: int, options: Options, want_model: bool, t0: float
+) -> SatOutcome:
+    try:
+        return _run_binary(exe, src, nc, nv, options, want_model, t0)
+    finally:
+        shutil.rmtree(src.parent, ignore_errors=True)
+
+
 def _solve_binary(exe: str, cnf: Cnf, options: Options, want_model: bool) -> SatOutcome:
     t0 = time.perf_counter()
-    nc, nv = cnf.n_clauses, cnf.n_vars
     with tempfile.TemporaryDirectory(prefix="gv-z3-") as tmp:
-        src, out = Path(tmp) / "q.cnf", Path(tmp) / "out.txt"
+        src = Path(tmp) / "q.cnf"
         cnf.write(src)
-        args = [
-            exe,
-            "-dimacs",
-            str(src),
-            f"sat.random_seed={options.seed}",
-            f"rlimit={options.rlimit}",
-            f"sat.max_conflicts={max(options.rlimit // CONFLICT_COST, 1)}",
-        ]
-        with out.open("w") as fh:
-            proc = subprocess.run(args, stdout=fh, stderr=subprocess.PIPE, check=False)
-        with out.open() as fh:
-            first = fh.readline().strip()
-            rest = fh.read() if want_model and first == "s SATISFIABLE" else ""
+        return _run_binary(exe, src, cnf.n_clauses, cnf.n_vars, options, want_model, t0)
+
+
+def _run_binary(
+    exe: str,
+    src: Path,
+    nc: int,
+    nv: int,
+    options: Options,
+    want_model: bool,
+    t0: float,
+) -> SatOutcome:
+    """Z3's executable on the DIMACS file ``src`` (``nc`` clauses, ``nv`` variables)."""
+    out = src.with_suffix(".out")
+    args = [
+        exe,
+        "-dimacs",
+        str(src),
+        f"sat.random_seed={options.seed}",
+        f"rlimit={options.rlimit}",
+        f"sat.max_conflicts={max(options.rlimit // CONFLICT_COST, 1)}",
+    ]
+    with out.open("w") as fh:
+        proc = subprocess.run(args, stdout=fh, stderr=subprocess.PIPE, check=False)
+    with out.open() as fh:
+        first = fh.readline().strip()
+        rest = fh.read() if want_model and first == "s SATISFIABLE" else ""
     dt = time.perf_counter() - t0
     if first == "s UNSATISFIABLE":
         return SatOutcome(SatStatus.UNSAT, seconds=dt, clauses=nc, variables=nv)

@@ -5,6 +5,13 @@ bounded; a batch of a *pin* query (a given solution must satisfy the equations) 
 nodes, because each node's equation only reads pinned values. Batches of *universal* queries
 ("no solution does X") follow a reverse topological order of the strongly connected components,
 so that the successors outside a batch were proved in earlier batches (see ``docs/smt.md``).
+
+The batches of a query run on Z3 two at a time (``cnf.submit``) while the next one is built, and
+their answers are read in order, so the outcome is the sequential one. Facts Z3 proved are
+remembered per equation system (its digest), so that checks sharing them do not pay twice:
+``pin_check`` skips every equation instance (a node, its value and its successors' values) that
+an earlier pin already confirmed, and ``remember`` / ``recall`` keep larger facts (the solution
+intervals of ``smt-uniqueness``, reused by ``smt-kars-least``). ``forget`` clears them.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
+import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +33,8 @@ from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, SolverResult, Verdict, View
 from verifier.model.topology import find_cycle
 from verifier.registry import CheckContext, Options
-from verifier.smt.cnf import SatOutcome, SatStatus, solve
+from verifier.smt import cnf as cnf_mod
+from verifier.smt.cnf import Pending, SatOutcome, SatStatus, submit
 from verifier.smt.encode import Encoding
 from verifier.smt.fixpoints import gather
 from verifier.smt.system import OrderSystem
@@ -38,14 +48,19 @@ __all__ = [
     "component_order",
     "culprit",
     "cycle_within",
+    "forget",
     "names_of",
     "node_witness",
     "pin_check",
+    "proven_equations",
+    "recall",
     "refuted_at",
+    "remember",
     "result",
     "run_batches",
     "screen",
     "successors_of",
+    "system_digest",
 ]
 
 BATCH_EDGES = 2_000_000
@@ -246,22 +261,37 @@ class BatchResult:
 
 def run_batches(
     parts: list[IntArray],
-    query: Callable[[IntArray], SatOutcome],
+    query: Callable[[IntArray], SatOutcome | Pending],
     options: Options,
     task: str,
     stop_on: SatStatus = SatStatus.SAT,
 ) -> BatchResult:
-    """Run one query per batch; stop at the first batch with status ``stop_on``."""
+    """Run one query per batch; stop at the first batch with status ``stop_on``.
+
+    A query may return a ``Pending`` (``cnf.submit``): up to ``Z3_JOBS`` batches are then in
+    Z3 at once while the next is built. Answers are read in batch order and the first batch
+    with status ``stop_on`` decides, exactly as if they had run one after the other (queries
+    still waiting are cancelled)."""
     t0 = time.perf_counter()
     unknown: BatchResult | None = None
-    for i, part in enumerate(parts):
+    waiting: deque[tuple[int, Pending]] = deque()
+    nxt = 0
+    while waiting or nxt < len(parts):
+        while nxt < len(parts) and len(waiting) < max(cnf_mod.Z3_JOBS, 1):
+            out = query(parts[nxt])
+            waiting.append((nxt, out if isinstance(out, Pending) else Pending(out)))
+            nxt += 1
+        i, pending = waiting.popleft()
         options.report(task, i, len(parts))
-        out = query(part)
-        if out.status is stop_on:
+        res = pending.result()
+        part = parts[i]
+        if res.status is stop_on:
+            for _, later in waiting:
+                later.cancel()
             options.report(task, len(parts), len(parts))
-            return BatchResult(out.status, out.reason, part, out, i + 1, time.perf_counter() - t0)
-        if out.status is SatStatus.UNKNOWN and unknown is None:
-            unknown = BatchResult(out.status, out.reason, part, out, i + 1)
+            return BatchResult(res.status, res.reason, part, res, i + 1, time.perf_counter() - t0)
+        if res.status is SatStatus.UNKNOWN and unknown is None:
+            unknown = BatchResult(res.status, res.reason, part, res, i + 1)
     options.report(task, len(parts), len(parts))
     dt = time.perf_counter() - t0
     if unknown is not None:
@@ -272,17 +302,68 @@ def run_batches(
     return BatchResult(other, queries=len(parts), seconds=dt)
 
 
-_PINNED: dict[tuple[int, str], BatchResult] = {}
+# ---------------------------------------------------------------------- facts Z3 proved
+_PINNED: dict[tuple[str, str], BatchResult] = {}
+"""Outcome of each pin query (system digest, assignment digest); unknowns are not kept."""
+_PROVEN: dict[str, list[tuple[IntArray, NDArray[np.bool_]]]] = {}
+"""Per system digest: assignments and the nodes whose equations Z3 confirmed under them."""
+_FACTS: dict[tuple[str, str], Any] = {}
+_DIGESTS: weakref.WeakKeyDictionary[OrderSystem, str] = weakref.WeakKeyDictionary()
+KEEP_PROOFS = 8
+"""Assignments remembered per system by ``pin_check``."""
 
 
-def _digest(sys: OrderSystem, idx: IntArray, eq: NDArray[np.bool_] | None) -> str:
+def system_digest(sys: OrderSystem) -> str:
+    """Digest of the equations (graph, kinds, constants, value chain): equal digests, same
+    equations, so a fact proved for one holds for the other."""
+    known = _DIGESTS.get(sys)
+    if known is not None:
+        return known
     h = hashlib.blake2b(digest_size=16)
     g = sys.graph
-    for a in (g.succ_ptr, g.succ_idx, sys.kind, sys.const, idx):
+    for a in (g.succ_ptr, g.succ_idx, sys.kind, sys.const):
         h.update(np.ascontiguousarray(a).tobytes())
-    h.update(b"all" if eq is None else np.packbits(eq).tobytes())
     h.update(repr((sys.negamax, sys.levels.tolist())).encode())
+    out = h.hexdigest()
+    _DIGESTS[sys] = out
+    return out
+
+
+def _digest(idx: IntArray, eq: NDArray[np.bool_] | None) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(np.ascontiguousarray(idx).tobytes())
+    h.update(b"all" if eq is None else np.packbits(eq).tobytes())
     return h.hexdigest()
+
+
+def remember(what: str, sys: OrderSystem, fact: Any) -> None:
+    """Keep a fact Z3 proved about the equations of ``sys`` (e.g. their solution intervals)."""
+    if len(_FACTS) > 16:
+        _FACTS.clear()
+    _FACTS[(what, system_digest(sys))] = fact
+
+
+def recall(what: str, sys: OrderSystem) -> Any:
+    """A fact ``remember``-ed for equations identical to those of ``sys``, or ``None``."""
+    return _FACTS.get((what, system_digest(sys)))
+
+
+def forget() -> None:
+    """Drop every remembered fact (tests that make Z3 fail on purpose start from nothing)."""
+    _PINNED.clear()
+    _PROVEN.clear()
+    _FACTS.clear()
+
+
+def proven_equations(sys: OrderSystem, idx: IntArray) -> NDArray[np.bool_]:
+    """Nodes whose equation under ``idx`` Z3 has already confirmed: the same instance (the
+    node's value and its successors' values) was part of an earlier successful pin query."""
+    g = sys.graph
+    out = np.zeros(g.n, dtype=np.bool_)
+    for old, eq in _PROVEN.get(system_digest(sys), []):
+        same = old == idx
+        out |= eq & same & ~predecessors_of(g, ~same)
+    return out
 
 
 def pin_check(
@@ -295,28 +376,34 @@ def pin_check(
     """Z3: does the full assignment ``idx`` satisfy the equations of ``eq`` (default: all)?
 
     Batched over nodes (each batch: its equations, variables for it and its successors, all
-    pinned). ``SAT`` = every batch sat = the assignment satisfies every equation. Proven facts
-    are remembered for the same graph and assignment, so checks that need the same fact do not
-    pay for it twice.
+    pinned: ``Encoding.pinned``). ``SAT`` = every
+    batch sat = the assignment satisfies every equation. Equation instances an earlier pin
+    confirmed (``proven_equations``) are not asked again, and outcomes are remembered, so
+    checks that need the same fact do not pay for it twice.
     """
-    key = (id(sys.graph), _digest(sys, idx, eq))
+    skey = system_digest(sys)
+    key = (skey, _digest(idx, eq))
     if key in _PINNED:
         return _PINNED[key]
     g = sys.graph
-    nodes = np.flatnonzero(np.ones(g.n, dtype=np.bool_) if eq is None else eq)
+    want = np.ones(g.n, dtype=np.bool_) if eq is None else eq.copy()
+    nodes = np.flatnonzero(want & ~proven_equations(sys, idx))
 
-    def query(part: IntArray) -> SatOutcome:
+    def query(part: IntArray) -> Pending:
         mask = np.zeros(g.n, dtype=np.bool_)
         mask[part] = True
         var = mask | successors_of(g, mask)
-        enc = Encoding.build(sys, eq=mask, var=var, fixed=idx)
-        enc.pin(idx)
-        return solve(enc.cnf, options)
+        return submit(Encoding.pinned(sys, mask, var, idx).cnf, options)
 
     res = run_batches(list(batches(g, nodes)), query, options, task, stop_on=SatStatus.UNSAT)
-    if len(_PINNED) > 64:
-        _PINNED.clear()
-    _PINNED[key] = res
+    if res.status is not SatStatus.UNKNOWN:
+        if len(_PINNED) > 64:
+            _PINNED.clear()
+        _PINNED[key] = res
+    if res.status is SatStatus.SAT:
+        kept = _PROVEN.setdefault(skey, [])
+        kept.insert(0, (idx.copy(), want))
+        del kept[KEEP_PROOFS:]
     return res
 
 

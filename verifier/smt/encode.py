@@ -51,8 +51,35 @@ class Encoding:
         var: NDArray[np.bool_] | None = None,
         fixed: IntArray | None = None,
     ) -> Encoding:
+        """The equations of the nodes ``eq`` over variables for ``var`` (others: ``fixed``)."""
+        enc = cls._empty(sys, var, fixed)
+        enc._equations(np.flatnonzero(np.ones(sys.n, dtype=np.bool_) if eq is None else eq))
+        enc._chain()
+        return enc
+
+    @classmethod
+    def pinned(
+        cls, sys: OrderSystem, eq: NDArray[np.bool_], var: NDArray[np.bool_], idx: IntArray
+    ) -> Encoding:
+        """The pin query: the equations of ``eq`` over variables for ``var`` (others fixed),
+        every variable pinned to ``idx``; satisfiable iff ``idx`` satisfies those equations.
+
+        Clauses that contain a pinned head's true literal are left out (for an ``OR`` head
+        pinned true the clauses ``g(y, k) -> g(x, k)``, pinned false the clause
+        ``g(x, k) -> OR_y g(y, k)``; dually for ``AND``), as are the chain clauses: the pin's
+        unit clauses satisfy them, so the formula has the same models. What is left is each
+        equation's own condition on its successors' pinned values (one successor high enough,
+        or every successor low enough), for Z3 to decide."""
+        enc = cls._empty(sys, var, idx)
+        enc._equations(np.flatnonzero(eq), given=idx)
+        enc.pin(idx)
+        return enc
+
+    @classmethod
+    def _empty(
+        cls, sys: OrderSystem, var: NDArray[np.bool_] | None, fixed: IntArray | None
+    ) -> Encoding:
         n, top = sys.n, sys.top
-        eq_mask = np.ones(n, dtype=np.bool_) if eq is None else eq
         var_mask = np.ones(n, dtype=np.bool_) if var is None else var
         fixed_idx = np.zeros(n, dtype=np.int64) if fixed is None else fixed
         pos = np.full(n, -1, dtype=np.int64)
@@ -60,10 +87,7 @@ class Encoding:
         pos[var_mask] = np.arange(nv, dtype=np.int64)
         cnf = Cnf(TRUE)
         base = cnf.new_vars(nv * top)
-        enc = cls(sys, cnf, var_mask, pos, base, fixed_idx)
-        enc._equations(np.flatnonzero(eq_mask))
-        enc._chain()
-        return enc
+        return cls(sys, cnf, var_mask, pos, base, fixed_idx)
 
     # ------------------------------------------------------------------ literals
     def lit(self, nodes: IntArray, k: int | IntArray) -> IntArray:
@@ -77,8 +101,10 @@ class Encoding:
         out = np.where(kk <= 0, TRUE, out)
         return np.where(kk > self.sys.top, -TRUE, out).astype(np.int64)
 
-    def _equations(self, nodes: IntArray) -> None:
-        sys, g, top = self.sys, self.sys.graph, self.sys.top
+    def _equations(self, nodes: IntArray, given: IntArray | None = None) -> None:
+        """Clauses of the equations of ``nodes``; with ``given`` (the values every variable
+        is pinned to) only those the pinned heads do not already satisfy."""
+        sys, top = self.sys, self.sys.top
         kind = sys.kind[nodes]
         consts = nodes[kind == CONST]
         for k in range(1, top + 1):
@@ -87,18 +113,42 @@ class Encoding:
                 self.cnf.add_units(np.where(sys.const[consts] >= k, h, -h))
             for kd in (OR, AND):
                 rows = nodes[kind == kd]
-                if len(rows) == 0:
+                if given is None:
+                    self._long(kd, rows, k)
+                    self._binary(kd, rows, k)
                     continue
-                ptr, succ = _rows(g.succ_ptr, g.succ_idx, rows)
-                body = -self.lit(succ, top + 1 - k) if sys.negamax else self.lit(succ, k)
-                head = self.lit(rows, k)
-                head_e = np.repeat(head, np.diff(ptr))
-                if kd == OR:  # h -> OR body ; each body -> h
-                    self.cnf.add_tokens(long_clauses(-head, ptr, body), len(rows))
-                    self.cnf.add_binary(-body, head_e)
-                else:  # AND body -> h ; h -> each body
-                    self.cnf.add_tokens(long_clauses(head, ptr, -body), len(rows))
-                    self.cnf.add_binary(body, -head_e)
+                up = given[rows] >= k  # the pinned head g(x, k)
+                self._long(kd, rows[up] if kd == OR else rows[~up], k)
+                self._binary(kd, rows[~up] if kd == OR else rows[up], k)
+
+    def _body(self, rows: IntArray, k: int) -> tuple[IntArray, IntArray]:
+        """Row pointers and the literals g(y, k) (negamax: not g(y, T+1-k)) of the successors."""
+        g, top = self.sys.graph, self.sys.top
+        ptr, succ = _rows(g.succ_ptr, g.succ_idx, rows)
+        body = -self.lit(succ, top + 1 - k) if self.sys.negamax else self.lit(succ, k)
+        return ptr, body
+
+    def _long(self, kd: int, rows: IntArray, k: int) -> None:
+        """``OR``: h -> OR body; ``AND``: AND body -> h (one clause per row)."""
+        if len(rows) == 0:
+            return
+        ptr, body = self._body(rows, k)
+        head = self.lit(rows, k)
+        if kd == OR:
+            self.cnf.add_tokens(long_clauses(-head, ptr, body), len(rows))
+        else:
+            self.cnf.add_tokens(long_clauses(head, ptr, -body), len(rows))
+
+    def _binary(self, kd: int, rows: IntArray, k: int) -> None:
+        """``OR``: each body -> h; ``AND``: h -> each body (one clause per edge)."""
+        if len(rows) == 0:
+            return
+        ptr, body = self._body(rows, k)
+        head_e = np.repeat(self.lit(rows, k), np.diff(ptr))
+        if kd == OR:
+            self.cnf.add_binary(-body, head_e)
+        else:
+            self.cnf.add_binary(body, -head_e)
 
     def _chain(self) -> None:
         nodes = np.flatnonzero(self.var)

@@ -5,9 +5,12 @@ from the draw). For each distinct SCORE answer Z3 confirms (T+MM) and that no so
 NOT (kars <=_V s'), i.e. none is closer to the draw anywhere. A least element of a partial
 order is unique, so the number of solutions closest to the draw is one.
 
-The "no solution" query is batched in reverse topological order of the SCCs: a batch's
-successors outside it were proved in earlier batches to satisfy kars <=_1 s', so they are
-constrained that way (``docs/smt.md``).
+When the answer is max(lfp, min(gfp, 0)) and Z3 has proved that no solution leaves
+[lfp, gfp] (``uniqueness.intervals``, shared with smt-uniqueness, asked once per graph), that
+proof is the "no solution" part: where the answer is > 0 it equals lfp <= s', where < 0 it
+equals gfp >= s'. Otherwise Z3 is asked directly, batched in reverse topological order of the
+SCCs: a batch's successors outside it were proved in earlier batches to satisfy kars <=_1 s',
+so they are constrained that way (``docs/smt.md``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from verifier.smt.common import (
 from verifier.smt.encode import Encoding
 from verifier.smt.fixpoints import gfp, kars_clamp, lfp
 from verifier.smt.system import OrderSystem
+from verifier.smt.uniqueness import NAME as UNIQUENESS
+from verifier.smt.uniqueness import intervals
 
 __all__ = ["check_kars_least", "kars_least"]
 
@@ -81,6 +86,22 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
                 failing_nodes=names_of(g, viol, first=i),
                 differs_from_least=_off(sys, kars),
             ),
+        )
+    iv = intervals(sys, options)
+    if iv.verdict is Verdict.CONFIRMED and np.array_equal(kars, iv.kars):
+        # Z3 proved every solution s' lies in [lfp, gfp]; the answer is max(lfp, min(gfp, 0)),
+        # so where it is > 0 it is lfp <= s', where < 0 it is gfp >= s': kars <=_1 s'.
+        return result(
+            NAME,
+            Verdict.CONFIRMED,
+            f"{who}: Z3 confirms (T+MM) ({pin.queries} queries) and that no solution leaves "
+            f"[lfp, gfp] ({iv.queries} queries, shared with {UNIQUENESS}); the answer is "
+            "max(lfp, min(gfp, 0)), so no solution is closer to the draw; the least solution "
+            "in <=_1 is unique",
+            t0,
+            solvers=list(ans.solvers),
+            least=True,
+            least_solutions=1,
         )
     _, rank, _ = component_order(g)
     found: dict[str, Any] = {}

@@ -26,7 +26,7 @@ from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import MAX, MIN, Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import Cnf, SatStatus, solve
+from verifier.smt.cnf import Cnf, SatStatus, submit
 from verifier.smt.common import Answer, answers, node_witness, result
 from verifier.smt.encode import closure_cnf, prefixpoint_cnf
 from verifier.smt.equations import VIEW_OF
@@ -120,11 +120,19 @@ def _plain(sys: OrderSystem, ans: Answer, idx: IntArray) -> certificates.Violati
 
 
 def _bad_move(sys: OrderSystem, mv: IntArray) -> int | None:
+    """The first node whose reported move is not one of its moves (``None`` if all are)."""
     g = sys.graph
-    for x in np.flatnonzero(mv >= 0).tolist():
-        if int(mv[x]) not in g.successors(x):
-            return int(x)
-    return None
+    x = np.flatnonzero(mv >= 0)
+    if len(x) == 0:
+        return None
+    # edges are sorted by (source, target): look each move up among them
+    n = max(g.n, 1)
+    edges = g.edge_src * n + g.succ_idx
+    want = x * n + mv[x]
+    pos = np.minimum(np.searchsorted(edges, want), max(len(edges) - 1, 0))
+    ok = edges[pos] == want if len(edges) else np.zeros(len(x), dtype=np.bool_)
+    bad = x[~ok | (mv[x] >= g.n)]
+    return int(bad[0]) if len(bad) else None
 
 
 def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
@@ -153,17 +161,26 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
     if i is not None:
         return refuted(i, "the move is not a move of the node")
     proved: list[str] = []
-    for what, cnf, ok, must in _queries(sys, ans, idx):
-        out = solve(cnf, options, want_model=must is not None)
+    # independent queries: all handed to Z3 at once (two run at a time); the plain checker
+    # runs meanwhile; answers are read in order, so the outcome is the sequential one
+    asked = [
+        (what, submit(cnf, options, want_model=must is not None), ok, must)
+        for what, cnf, ok, must in _queries(sys, ans, idx)
+    ]
+    plain = _plain(sys, ans, idx)
+    for k, (what, pending, ok, must) in enumerate(asked):
+        out = pending.result()
+        if out.status is SatStatus.UNKNOWN or out.status is not ok:
+            for _, later, _, _ in asked[k + 1 :]:
+                later.cancel()
         if out.status is SatStatus.UNKNOWN:
             return result(
                 NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown on {what!r}", t0, reason=out.reason
             )
         if out.status is not ok:
-            node = _culprit(sys, must, out.model, mv, ans, idx)
+            node = _culprit(sys, must, out.model, plain)
             return refuted(node, f"Z3 refutes: {what}")
         proved.append(what)
-    plain = _plain(sys, ans, idx)
     if plain is not None:
         return refuted(plain.id, f"certificate: {plain.reason}")
     note = (
@@ -187,13 +204,10 @@ def _culprit(
     sys: OrderSystem,
     must: np.ndarray | None,
     model: np.ndarray | None,
-    mv: IntArray,
-    ans: Answer,
-    idx: IntArray,
+    plain: certificates.Violation | None,
 ) -> int:
     """A node to blame: a node Z3's counter-model leaves out, mapped to a graph node, preferably
     the one whose move is at fault (the plain checker's node)."""
-    plain = _plain(sys, ans, idx)
     if plain is not None:
         return plain.id
     if must is not None and model is not None:

@@ -5,10 +5,13 @@
 [lfp(x), gfp(x)] anywhere (batched in reverse topological order of the SCCs; only cyclic
 components and nodes next to free ones need a query, the others are fixed by their equation).
 Then the solution is unique iff lfp = gfp. If not, every cyclic component holding free nodes is
-asked, with everything below it fixed to Kars' score, whether it has another solution; each that
-does is a *source of freedom*, reported with the nodes that change and one explicit cycle among
-them, and the first gives the witness: a second full solution (Z3's alternative on the
-component, the nodes above it recomputed), verified by evaluation and by Z3.
+asked, with everything outside it fixed to Kars' score, whether it has another solution (only
+its free nodes can change: every solution lies in [lfp, gfp], so the query has variables for
+them alone); each that does is a *source of freedom*, reported with the nodes that change and
+one explicit cycle among them, and the first gives the witness: a second full solution (Z3's
+alternative on the component, the nodes above it recomputed), verified by evaluation and by Z3.
+The confirmed intervals are remembered for the graph (``common.remember``): smt-kars-least
+reads them.
 
 ``normal``. Won and lost nodes are the same in every solution (they are derived with ranks; Z3
 confirms the derivation without ranks); Z3 is asked for a solution that differs on the unknown
@@ -33,7 +36,7 @@ from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.cnf import Pending, SatStatus, solve, submit
 from verifier.smt.common import (
     batches,
     component_order,
@@ -41,6 +44,8 @@ from verifier.smt.common import (
     node_witness,
     pin_check,
     predecessors_of,
+    recall,
+    remember,
     result,
     run_batches,
     successors_of,
@@ -88,7 +93,20 @@ class Freedom:
 
 
 def intervals(sys: OrderSystem, options: Options) -> Intervals:
-    """lfp and gfp by propagation, confirmed by Z3 (solutions; nothing leaves [lfp, gfp])."""
+    """lfp and gfp by propagation, confirmed by Z3 (solutions; nothing leaves [lfp, gfp]).
+
+    A confirmed answer is remembered for these equations (``common.remember``): smt-kars-least
+    reads it instead of asking its own universal question again."""
+    known = recall("intervals", sys)
+    if isinstance(known, Intervals):
+        return known
+    out = _intervals(sys, options)
+    if out.verdict is Verdict.CONFIRMED:
+        remember("intervals", sys, out)
+    return out
+
+
+def _intervals(sys: OrderSystem, options: Options) -> Intervals:
     g = sys.graph
     lo, hi = lfp(sys), gfp(sys)
     free = lo != hi
@@ -103,14 +121,14 @@ def intervals(sys: OrderSystem, options: Options) -> Intervals:
     _, rank, cyclic = component_order(g)
     region = np.flatnonzero(cyclic | near)
 
-    def query(part: IntArray) -> Any:
+    def query(part: IntArray) -> Pending:
         mask = np.zeros(g.n, dtype=np.bool_)
         mask[part] = True
         boundary = successors_of(g, mask) & ~mask & free
         enc = Encoding.build(sys, eq=mask, var=mask | boundary, fixed=lo)
         enc.inside(np.flatnonzero(boundary), lo, hi)
         enc.outside(part, lo, hi)
-        return solve(enc.cnf, options)
+        return submit(enc.cnf, options)
 
     parts = list(batches(g, region, key=rank))
     br = run_batches(parts, query, options, f"{NAME}: no solution leaves [lfp, gfp]")
@@ -154,8 +172,13 @@ def _sources(iv: Intervals, options: Options) -> tuple[list[Freedom], IntArray |
         options.report(f"{NAME}: sources of freedom", asked, min(len(comps), MAX_SOURCES))
         asked += 1
         comp = lab == c
-        enc = Encoding.build(sys, eq=comp, var=comp, fixed=kars)
-        enc.differs(np.flatnonzero(comp), kars)
+        # Z3 proved every solution lies in [lfp, gfp], so the component's fixed nodes keep
+        # their value in any alternative: variables for its free nodes only, equations for
+        # them and their predecessors (the others read constants and hold, kars being a
+        # solution), and "differs" over the free nodes.
+        var = comp & free
+        enc = Encoding.build(sys, eq=comp & (free | predecessors_of(g, var)), var=var, fixed=kars)
+        enc.differs(np.flatnonzero(var), kars)
         out = solve(enc.cnf, options, want_model=True)
         if out.status is SatStatus.UNKNOWN:
             reason = out.reason
