@@ -77,7 +77,7 @@ SCAN_FACTOR = 8
 the layer array (O(n), sequential) instead of de-duplicating each chunk's hits; such layers
 are at most ``SCAN_FACTOR * m / n`` in number, so the scans cost O(m) in all."""
 
-CHUNK_EDGES = 1 << 21
+CHUNK_EDGES = 1 << 19
 """Largest number of edges gathered at once (bounds the temporaries to a few tens of MB)."""
 
 
