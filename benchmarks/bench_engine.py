@@ -14,7 +14,7 @@ The parent checks that every implementation gives the same answer and writes the
 Implementations per task (all compute the same per-node answer):
 
 - ``numpy``: ``verifier.engine`` (best of ``--repeat`` runs, each on a fresh graph object);
-- ``compiled``: ``verifier.engine.compiled``, the numba kernels (retrograde and attractor only;
+- ``compiled``: ``verifier.engine.compiled``, the numba kernels (retrograde, attractor, Kars;
   best of ``--repeat``; importing numba and loading the kernels from numba's cache happens once
   per process before the graph is built, and is reported apart; the parent compiles the
   kernels once before measuring);
@@ -59,7 +59,7 @@ TASKS: dict[str, tuple[str, bool]] = {
     "scc": ("impartial", False),
 }
 IMPLS = ("numpy", "compiled", "python", "networkx")
-COMPILED_TASKS = ("retrograde", "attractor")
+COMPILED_TASKS = ("retrograde", "attractor", "kars")
 """Tasks ``verifier.engine.compiled`` implements (the numba kernels)."""
 SIZES = (10_000, 100_000, 1_000_000, 4_000_000, 10_000_000)
 """Edges; the random graphs have ``edges / 4`` nodes (mean out-degree 4)."""
@@ -155,6 +155,18 @@ def _runner(task: str, impl: str, g: Any) -> Callable[[], str]:
             return lambda: _digest(
                 *_pick(compiled.retrograde_compiled(g.replace()), "label", "remoteness")
             )
+        if task == "kars":  # with remoteness and moves, as the solver kars-compiled reports
+
+            def kars() -> str:
+                from verifier.engine.kars import kars_moves_numpy
+
+                h = g.replace()
+                r = compiled.kars_compiled(h, remoteness=True)
+                assert r.remoteness is not None
+                kars_moves_numpy(h, r.score, r.remoteness)
+                return _digest(r.score)
+
+            return kars
         return lambda: _digest(compiled.attractor_compiled(g.replace()).layer)
     if impl == "python":
         if task == "retrograde":

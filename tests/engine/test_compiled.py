@@ -1,5 +1,5 @@
 """The compiled kernels (numba): the transposition, both index widths, many buckets and
-threads, and agreement with the numpy engine on graphs large enough for every code path."""
+threads, Kars' score, and agreement with the numpy engine and the references."""
 
 from __future__ import annotations
 
@@ -8,14 +8,23 @@ import pytest
 from engine_strategies import graphs
 from hypothesis import given, settings
 
-from verifier.engine import _kernels, attractor_numpy, compiled, predecessor_csr, retrograde_numpy
+from verifier.engine import (
+    _kernels,
+    attractor_numpy,
+    compiled,
+    kars_numpy,
+    predecessor_csr,
+    retrograde_numpy,
+)
 from verifier.engine.compiled import (
     attractor_compiled,
+    kars_compiled,
     predecessor_csr_compiled,
     retrograde_compiled,
 )
 from verifier.games.random_graphs import random_case
-from verifier.model import GameGraph, Semantics
+from verifier.model import MAX, MIN, GameGraph, Semantics
+from verifier.solvers.kars_levels import kars_levels
 
 
 @settings(max_examples=200, deadline=None)
@@ -67,11 +76,48 @@ def _same_attractor(g: GameGraph) -> None:
     assert a.edges_scanned == b.edges_scanned
 
 
+def _same_kars(g: GameGraph) -> None:
+    a, b = kars_compiled(g, remoteness=True), kars_numpy(g, moves=True)
+    assert np.array_equal(a.score, b.score)
+    assert a.remoteness is not None and b.remoteness is not None
+    assert np.array_equal(a.remoteness, b.remoteness)
+    assert a.levels == b.levels
+    assert a.edges_scanned == b.edges_scanned
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_large_graphs_agree_with_numpy(seed: int) -> None:
     """20,000 nodes: several buckets, long queues (the prefetch runs ahead), many layers."""
     _same_retrograde(random_case(Semantics.NORMAL, 20_000, 2.0 + seed, seed=seed).graph)
     _same_attractor(random_case(Semantics.REACHABILITY, 20_000, 2.0 + seed, seed=seed).graph)
+    values = (-3, -2, -1, 0, 1, 2, 3)
+    _same_kars(random_case(Semantics.MINIMAX, 20_000, 2.0 + seed, seed=seed, values=values).graph)
+
+
+def test_kars_figure_one() -> None:
+    """Kars' Figure 1 (a Max, c Min, a -> b | c, c -> d | a): with b = -1, d = 2 the cycle is a
+    draw (Max avoids b, Min avoids d); with b = 1 Max takes b at once, and Min at c prefers
+    returning to a (worth 1) to d (worth 2)."""
+    for b, d, want in [(-1.0, 2.0, [0.0, 0.0, -1.0, 2.0]), (1.0, 2.0, [1.0, 1.0, 1.0, 2.0])]:
+        g = GameGraph.from_successors(
+            {"a": ["b", "c"], "c": ["d", "a"]},
+            semantics=Semantics.MINIMAX,
+            owner={"a": MAX, "c": MIN},
+            value={"b": b, "d": d},
+        )
+        r = kars_compiled(g, remoteness=True)
+        assert r.score.tolist() == want
+        assert r.remoteness is not None
+        assert r.remoteness.tolist() == ([-1, -1, 0, 0] if b < 0 else [1, 2, 0, 0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(graphs(Semantics.MINIMAX, max_nodes=14))
+def test_kars_agrees_with_the_threshold_reference(g: GameGraph) -> None:
+    a, b = kars_compiled(g, remoteness=True), kars_levels(g)
+    assert a.score.tolist() == b.value.tolist()
+    assert a.remoteness is not None
+    assert a.remoteness.tolist() == b.remoteness.tolist()
 
 
 def test_wide_indices_and_state(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,6 +127,7 @@ def test_wide_indices_and_state(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled, "_state_dtype", lambda n, m: np.int64)
     _same_retrograde(random_case(Semantics.NORMAL, 5_000, 2.5, seed=3).graph)
     _same_attractor(random_case(Semantics.REACHABILITY, 5_000, 2.5, seed=3).graph)
+    _same_kars(random_case(Semantics.MINIMAX, 5_000, 2.5, seed=3).graph)
 
 
 def test_empty_and_edgeless_graphs() -> None:

@@ -152,11 +152,11 @@ def _node(q: int) -> int:
 
 @njit(cache=True)
 def propagate(
-    pptr: Array, pidx: Array, st: Array, queue: Array, tail: int, alternate: bool
+    pptr: Array, pidx: Array, st: Array, queue: Array, head: int, tail: int, alternate: bool
 ) -> tuple[int, int, int]:
-    """Run the queue ``queue[:tail]`` (all layer 0) to the end; returns ``(joined, edges,
-    layers)``: how many nodes joined in all (the queue's final length), the predecessor edges
-    scanned, and the number of layers.
+    """Run the queue ``queue[head:tail]`` (layer 0 of this run) to the end; returns ``(tail,
+    edges, layers)``: the queue's final length (the nodes that joined in this run are
+    ``queue[head:tail]``), the predecessor edges scanned, and the number of layers.
 
     Popping ``y``: an OR-signal (``~y`` in the queue) makes every open predecessor join at once
     (Knuth's case 1: a lost successor, the position is won); an AND-signal counts the open
@@ -167,7 +167,7 @@ def propagate(
     layers leave it in order: a node's layer is one more than that of the node it was popped
     after.
     """
-    head = 0
+    first = head
     layer = 0
     layer_end = tail
     edges = 0
@@ -208,7 +208,7 @@ def propagate(
                         st[p] = code_and
                         queue[tail] = p
                     tail += 1
-    return tail, edges, layer + 1 if tail > 0 else 0
+    return tail, edges, layer + 1 if tail > first else 0
 
 
 @njit(cache=True)

@@ -27,15 +27,18 @@ from numpy.typing import NDArray
 
 from verifier.engine.attractor import attacker_mask, attractor_move_keys
 from verifier.engine.frontier import Csr
+from verifier.engine.kars import leaf_levels, side_roles, validate_minimax
 from verifier.model.graph import GameGraph
 from verifier.model.results import AttractorResult, RetrogradeResult
 from verifier.model.semantics import Semantics
 
 __all__ = [
     "CompiledAttractor",
+    "CompiledKars",
     "CompiledRetrograde",
     "attractor_compiled",
     "available",
+    "kars_compiled",
     "predecessor_csr_compiled",
     "retrograde_compiled",
     "warm_up",
@@ -82,6 +85,19 @@ class CompiledAttractor(AttractorResult):
     layers: int
 
 
+@dataclass(frozen=True, eq=False)
+class CompiledKars:
+    """Kars' score of every node, the remoteness if asked for, and the work done."""
+
+    score: NDArray[np.float64]
+    """s(x) of Def. 4.1 (draw = 0)."""
+    remoteness: NDArray[np.int64] | None
+    """For s(x) != 0 the layer of x in the attractor of its own threshold, -1 where s(x) = 0
+    (as ``verifier.engine.kars.EngineKars.remoteness``); None unless asked for."""
+    levels: int
+    edges_scanned: int
+
+
 def _index_dtype(n: int, m: int) -> type[np.signedinteger[Any]]:
     return np.int32 if max(n, m) < 2**31 - 1 else np.int64
 
@@ -126,7 +142,7 @@ def _run(
 ) -> tuple[int, int]:
     """Propagate from the queue ``queue[:tail]`` (entries ``y`` / ``~y``); afterwards ``st``
     holds ``2 * layer + bit`` on joined nodes and -1 elsewhere. Returns ``(edges, layers)``."""
-    _, edges, layers = _k().propagate(*pred, st, queue, tail, alternate)
+    _, edges, layers = _k().propagate(*pred, st, queue, 0, tail, alternate)
     _k().joined_codes(st)
     return int(edges), int(layers)
 
@@ -203,3 +219,61 @@ def warm_up() -> None:
     retrograde_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL))
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
     attractor_compiled(g)
+
+
+def _side_state(g: GameGraph, winner_is_max: bool, dtype: type[np.signedinteger[Any]]) -> Any:
+    """Counters of one side's attractors: the winner's nodes need one successor in (counter 1,
+    an OR node), the other player's all of them (counter = out-degree); leaves 0 until seeded."""
+    st = g.out_degree.astype(dtype)
+    st[side_roles(g, winner_is_max) & (st > 0)] = 1
+    return st
+
+
+def kars_compiled(g: GameGraph, *, remoteness: bool = False) -> CompiledKars:
+    """Kars' score of every node of a ``minimax`` graph by the compiled queue, one pass per side.
+
+    ``verifier.engine.kars`` proves that ``s(x) >= c > 0`` iff ``x`` is in Max's attractor of the
+    leaves with ``t >= c`` and that the attractors are nested, so one queue serves all
+    thresholds: seed the leaves of the largest positive value, run the queue dry (every node that
+    joined scores that value), seed the next value's leaves with the counters as they are, and so
+    on; Min's side is the mirror image. ``remoteness``: one fresh attractor per distinct non-zero
+    score gives each node its layer in the attractor of its own threshold, O(k (n + m)).
+
+    >>> g = GameGraph.from_successors({"a": ["b", "c"], "c": ["d", "a"]},
+    ...     semantics=Semantics.MINIMAX, owner={"a": 0, "c": 1},
+    ...     value={"b": -1.0, "d": 2.0})
+    >>> kars_compiled(g).score.tolist()
+    [0.0, 0.0, -1.0, 2.0]
+    """
+    validate_minimax(g)
+    ptr, idx = _csr(g)
+    pred = _transpose(ptr, idx)
+    dt = _state_dtype(g.n, g.m)
+    score = np.zeros(g.n, dtype=np.float64)
+    queue = np.empty(g.n, dtype=dt)
+    edges = levels = 0
+    for winner_is_max in (True, False):
+        st = _side_state(g, winner_is_max, dt)
+        tail = 0
+        for c, leaves in leaf_levels(g, winner_is_max):
+            head = tail
+            st[leaves] = -1  # joined at layer 0
+            tail = head + len(leaves)
+            queue[head:tail] = leaves
+            tail, e, _ = _k().propagate(*pred, st, queue, head, tail, False)
+            score[queue[head:tail]] = c  # everything that joined from this value's leaves
+            edges += int(e)
+            levels += 1
+    rem = None
+    if remoteness:
+        rem = np.full(g.n, -1, dtype=np.int64)
+        leaf, t = g.is_terminal, g.value
+        for c in np.unique(score[score != 0]).tolist():
+            st = _side_state(g, c > 0, dt)
+            seeds = np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c)))
+            st[seeds] = -1
+            queue[: len(seeds)] = seeds
+            _run(pred, st, queue, len(seeds), alternate=False)
+            mine = score == c
+            rem[mine] = st[mine] >> 1  # code 2 * layer
+    return CompiledKars(score=score, remoteness=rem, levels=levels, edges_scanned=edges)

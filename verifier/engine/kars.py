@@ -36,6 +36,7 @@ frontiers run through the kernel's scalar loop.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,7 +55,15 @@ from verifier.engine.frontier import (
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.semantics import MAX, MIN, Semantics
 
-__all__ = ["EngineKars", "kars_moves_numpy", "kars_numpy", "kars_remoteness"]
+__all__ = [
+    "EngineKars",
+    "kars_moves_numpy",
+    "kars_numpy",
+    "kars_remoteness",
+    "leaf_levels",
+    "side_roles",
+    "validate_minimax",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,7 +86,29 @@ class EngineKars:
     equal score; the winner takes the least remoteness, the loser the greatest; smallest id)."""
 
 
-def _validate(g: GameGraph) -> None:
+def leaf_levels(g: GameGraph, winner_is_max: bool) -> list[tuple[float, IntArray]]:
+    """The leaves of one side grouped by value, in the order the one-pass method seeds them:
+    Max's side the positive values from the largest down, Min's side the negative ones from the
+    smallest up; each group's leaves in increasing id order."""
+    leaves = np.flatnonzero(g.is_terminal)
+    vals = g.value[leaves]
+    keep = vals > 0 if winner_is_max else vals < 0
+    leaves, vals = leaves[keep], vals[keep]
+    order = np.argsort(-vals if winner_is_max else vals, kind="stable")
+    leaves, vals = leaves[order], vals[order]
+    cut = [0, *(np.flatnonzero(np.diff(vals)) + 1).tolist(), len(vals)] if len(vals) else []
+    return [(float(vals[a]), leaves[a:b]) for a, b in itertools.pairwise(cut)]
+
+
+def side_roles(g: GameGraph, winner_is_max: bool) -> NDArray[np.bool_]:
+    """The winner's nodes of one side (OR nodes: one successor in the attractor suffices)."""
+    out: NDArray[np.bool_] = g.owner == MAX if winner_is_max else g.owner != MAX
+    return out
+
+
+def validate_minimax(g: GameGraph) -> None:
+    """``ValueError`` naming the first leaf without a finite value or inner node without an
+    owner (Max or Min)."""
     g.expect_semantics(Semantics.MINIMAX)
     leaf, t = g.is_terminal, g.value
     bad_leaf = leaf & ~np.isfinite(t)
@@ -92,8 +123,7 @@ def _validate(g: GameGraph) -> None:
 
 def _side(g: GameGraph, pred: Csr, winner_is_max: bool) -> Propagation:
     """A fresh propagation for one side: the winner's nodes are OR, the other player's AND."""
-    mine = g.owner == MAX if winner_is_max else g.owner != MAX
-    return attractor_propagation(pred, g.out_degree, mine)
+    return attractor_propagation(pred, g.out_degree, side_roles(g, winner_is_max))
 
 
 def kars_numpy(g: GameGraph, *, moves: bool = False) -> EngineKars:
@@ -107,24 +137,15 @@ def kars_numpy(g: GameGraph, *, moves: bool = False) -> EngineKars:
     >>> kars_numpy(g).score.tolist()
     [0.0, 0.0, -1.0, 2.0]
     """
-    _validate(g)
-    leaf, t = g.is_terminal, g.value
+    validate_minimax(g)
     pred = predecessor_csr(g)
     score = np.zeros(g.n, dtype=np.float64)
-    leaves = np.flatnonzero(leaf)
-    order = np.argsort(t[leaves], kind="stable")
-    leaves, vals = leaves[order], t[leaves][order]
-    levels, starts = np.unique(vals, return_index=True)
-    bounds = [*starts.tolist(), len(vals)]
-    groups = [(float(levels[i]), leaves[bounds[i] : bounds[i + 1]]) for i in range(len(levels))]
     rounds = scalar_rounds = edges = 0
     n_levels = 0
     for winner_is_max in (True, False):
         # Max's side: Max nodes are OR, Min nodes AND, largest value first; Min's side mirrored
         prop = _side(g, pred, winner_is_max)
-        side = [(c, xs) for c, xs in groups if (c > 0 if winner_is_max else c < 0)]
-        if winner_is_max:
-            side.reverse()
+        side = leaf_levels(g, winner_is_max)
         layer0 = 0
         for c, xs in side:
             frontiers = prop.run(xs, IN, layer0)

@@ -12,12 +12,14 @@ engine result with its reference node by node (values, and remoteness where both
 | ``grundy-numpy`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
 | ``retrograde-compiled`` | normal | LABEL | plies | optimal move |
 | ``attractor-compiled`` | reachability | REGION | attractor layer | strategies |
+| ``kars-compiled`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
 
 The ``-compiled`` solvers are the seeds' FIFO queues compiled by numba
 (``verifier.engine.compiled``); they run when ``options.use_compiled(n)`` says so.
 
 (*) when the leaves carry at most ``KARS_MOVES_LIMIT`` distinct non-zero values: Kars'
-remoteness needs one attractor per distinct score, O(k (n + m)).
+remoteness needs one attractor per distinct score, O(k (n + m)). ``kars-compiled`` picks its
+moves from its own scores and remoteness with the numpy engine's rule (``kars_moves_numpy``).
 """
 
 from __future__ import annotations
@@ -25,8 +27,14 @@ from __future__ import annotations
 import numpy as np
 
 from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
-from verifier.engine.compiled import attractor_compiled, retrograde_compiled
+from verifier.engine.compiled import (
+    CompiledKars,
+    attractor_compiled,
+    kars_compiled,
+    retrograde_compiled,
+)
 from verifier.engine.frontier import first_match_per_source, successor_csr
+from verifier.engine.kars import kars_moves_numpy
 from verifier.errors import CycleError
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
@@ -45,6 +53,7 @@ __all__ = [
     "attractor_compiled_solver",
     "attractor_numpy_solver",
     "grundy_numpy_solver",
+    "kars_compiled_solver",
     "kars_numpy_solver",
     "p_position_moves",
     "retrograde_compiled_solver",
@@ -106,10 +115,8 @@ def attractor_compiled_solver(case: Case, options: Options) -> SolverResult:
 @solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
 def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node on the engine (nested threshold attractors): view SCORE."""
-    g = require_engine(case, options, Semantics.MINIMAX)
-    values = g.value[g.is_terminal]
-    few = len(np.unique(values[values != 0])) <= KARS_MOVES_LIMIT
-    r, seconds = timed(lambda: kars_numpy(g, moves=few))
+    g = require_engine(case, options, Semantics.MINIMAX, compiled_twin=True)
+    r, seconds = timed(lambda: kars_numpy(g, moves=_few_values(g)))
     return SolverResult(
         solver="kars-numpy",
         view=View.SCORE,
@@ -124,6 +131,34 @@ def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
             "nodes": g.n,
         },
     )
+
+
+@solver("kars-compiled", [Semantics.MINIMAX], order=COMPILED_ORDER)
+def kars_compiled_solver(case: Case, options: Options) -> SolverResult:
+    """Kars' score of every node by the compiled queue (nested threshold attractors)."""
+    g = require_compiled(case, options, Semantics.MINIMAX)
+
+    def run() -> tuple[CompiledKars, IntArray | None]:
+        r = kars_compiled(g, remoteness=_few_values(g))
+        move = None if r.remoteness is None else kars_moves_numpy(g, r.score, r.remoteness)
+        return r, move
+
+    (r, move), seconds = timed(run)
+    return SolverResult(
+        solver="kars-compiled",
+        view=View.SCORE,
+        values=r.score,
+        seconds=seconds,
+        remoteness=r.remoteness,
+        move=move,
+        work={"edges_scanned": r.edges_scanned, "thresholds": r.levels, "nodes": g.n},
+    )
+
+
+def _few_values(g: GameGraph) -> bool:
+    """At most ``KARS_MOVES_LIMIT`` distinct non-zero leaf values (remoteness and moves)?"""
+    values = g.value[g.is_terminal]
+    return len(np.unique(values[values != 0])) <= KARS_MOVES_LIMIT
 
 
 @solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER)
