@@ -14,7 +14,7 @@ The parent checks that every implementation gives the same answer and writes the
 Implementations per task (all compute the same per-node answer):
 
 - ``numpy``: ``verifier.engine`` (best of ``--repeat`` runs, each on a fresh graph object);
-- ``compiled``: ``verifier.engine.compiled``, the numba kernels (retrograde, attractor, Kars;
+- ``compiled``: ``verifier.engine.compiled``, the numba kernels (all but SCCs;
   best of ``--repeat``; importing numba and loading the kernels from numba's cache happens once
   per process before the graph is built, and is reported apart; the parent compiles the
   kernels once before measuring);
@@ -59,7 +59,7 @@ TASKS: dict[str, tuple[str, bool]] = {
     "scc": ("impartial", False),
 }
 IMPLS = ("numpy", "compiled", "python", "networkx")
-COMPILED_TASKS = ("retrograde", "attractor", "kars")
+COMPILED_TASKS = ("retrograde", "attractor", "kars", "grundy")
 """Tasks ``verifier.engine.compiled`` implements (the numba kernels)."""
 SIZES = (10_000, 100_000, 1_000_000, 4_000_000, 10_000_000)
 """Edges; the random graphs have ``edges / 4`` nodes (mean out-degree 4)."""
@@ -167,6 +167,8 @@ def _runner(task: str, impl: str, g: Any) -> Callable[[], str]:
                 return _digest(r.score)
 
             return kars
+        if task == "grundy":
+            return lambda: _digest(compiled.grundy_compiled(g.replace()).value)
         return lambda: _digest(compiled.attractor_compiled(g.replace()).layer)
     if impl == "python":
         if task == "retrograde":

@@ -187,8 +187,8 @@ EngineOpt = Annotated[
     typer.Option(
         help="auto: the numpy engine and the compiled (numba) kernels always, the pure-Python "
         "reference solvers too up to 50,000 nodes (the linear-time ones up to 200,000), all "
-        "compared node by node. compiled: the compiled kernels where they exist (retrograde, "
-        "attractor, Kars' score), the numpy engine elsewhere."
+        "compared node by node. compiled: the compiled kernels instead of the numpy engine "
+        "(which still runs where numba is not installed)."
     ),
 ]
 RlimitOpt = Annotated[int, typer.Option(help="Z3 resource limit per query (deterministic).")]

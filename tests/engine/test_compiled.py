@@ -12,16 +12,19 @@ from verifier.engine import (
     _kernels,
     attractor_numpy,
     compiled,
+    grundy_numpy,
     kars_numpy,
     predecessor_csr,
     retrograde_numpy,
 )
 from verifier.engine.compiled import (
     attractor_compiled,
+    grundy_compiled,
     kars_compiled,
     predecessor_csr_compiled,
     retrograde_compiled,
 )
+from verifier.errors import CycleError
 from verifier.games.random_graphs import random_case
 from verifier.model import MAX, MIN, GameGraph, Semantics
 from verifier.solvers.kars_levels import kars_levels
@@ -92,6 +95,9 @@ def test_large_graphs_agree_with_numpy(seed: int) -> None:
     _same_attractor(random_case(Semantics.REACHABILITY, 20_000, 2.0 + seed, seed=seed).graph)
     values = (-3, -2, -1, 0, 1, 2, 3)
     _same_kars(random_case(Semantics.MINIMAX, 20_000, 2.0 + seed, seed=seed, values=values).graph)
+    _same_grundy(
+        random_case(Semantics.IMPARTIAL, 20_000, 2.0 + seed, seed=seed, acyclic=True).graph
+    )
 
 
 def test_kars_figure_one() -> None:
@@ -120,6 +126,50 @@ def test_kars_agrees_with_the_threshold_reference(g: GameGraph) -> None:
     assert a.remoteness.tolist() == b.remoteness.tolist()
 
 
+def _same_grundy(g: GameGraph) -> None:
+    a, b = grundy_compiled(g), grundy_numpy(g)
+    assert np.array_equal(a.value, b.value)
+    assert np.array_equal(a.height, b.height)
+    assert a.edges_scanned == b.edges_scanned
+
+
+def test_grundy_by_hand() -> None:
+    # nim heap of 3 as a graph: h3 -> h2, h1, h0; h2 -> h1, h0; h1 -> h0; plus x -> h1, h2
+    g = GameGraph.from_successors(
+        {"h3": ["h2", "h1", "h0"], "h2": ["h1", "h0"], "h1": ["h0"], "h0": [], "x": ["h1", "h2"]},
+        semantics=Semantics.IMPARTIAL,
+    )
+    r = grundy_compiled(g)
+    assert {x: int(r.value[g.id_of(x)]) for x in g.names} == {
+        "h3": 3,
+        "h2": 2,
+        "h1": 1,
+        "h0": 0,
+        "x": 0,  # mex{1, 2}
+    }
+    assert {x: int(r.height[g.id_of(x)]) for x in g.names} == {
+        "h3": 3,
+        "h2": 2,
+        "h1": 1,
+        "h0": 0,
+        "x": 3,
+    }
+
+
+def test_grundy_names_a_cycle() -> None:
+    g = GameGraph.from_successors(
+        {"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": []}, semantics=Semantics.IMPARTIAL
+    )
+    with pytest.raises(CycleError, match="a -> b -> c"):
+        grundy_compiled(g)
+
+
+@settings(max_examples=200, deadline=None)
+@given(graphs(Semantics.IMPARTIAL, max_nodes=20, acyclic=True))
+def test_grundy_agrees_with_numpy(g: GameGraph) -> None:
+    _same_grundy(g)
+
+
 def test_wide_indices_and_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """Graphs past 2^31 edges or 2^30 nodes use 64-bit indices and state: the same answers
     (forced here on a small graph)."""
@@ -128,6 +178,7 @@ def test_wide_indices_and_state(monkeypatch: pytest.MonkeyPatch) -> None:
     _same_retrograde(random_case(Semantics.NORMAL, 5_000, 2.5, seed=3).graph)
     _same_attractor(random_case(Semantics.REACHABILITY, 5_000, 2.5, seed=3).graph)
     _same_kars(random_case(Semantics.MINIMAX, 5_000, 2.5, seed=3).graph)
+    _same_grundy(random_case(Semantics.IMPARTIAL, 5_000, 2.5, seed=3, acyclic=True).graph)
 
 
 def test_empty_and_edgeless_graphs() -> None:

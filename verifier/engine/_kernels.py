@@ -34,6 +34,7 @@ __all__ = [
     "bucket_sort",
     "first_match",
     "joined_codes",
+    "mex_in_order",
     "propagate",
     "retrograde_keys",
     "retrograde_start",
@@ -262,6 +263,34 @@ def retrograde_keys(ptr: Array, code: Array, label: Array, rem: Array, want: Arr
             want[x] = c - 3 if lost else c - 1
         if ptr[x + 1] == ptr[x]:
             want[x] = -3
+
+
+@njit(cache=True)
+def mex_in_order(ptr: Array, idx: Array, order: Array, value: Array) -> None:
+    """``value[x] = mex{value[y] : x -> y}`` for ``x`` in ``order`` (every successor of ``x``
+    comes earlier). Only values below the out-degree can change the mex, so a scratch array of
+    ``max out-degree + 1`` flags suffices; it is cleared after each node."""
+    n = ptr.shape[0] - 1
+    width = 1
+    for x in range(n):
+        width = max(width, ptr[x + 1] - ptr[x] + 1)
+    seen = np.zeros(width, np.bool_)
+    for x in order:
+        a = ptr[x]
+        b = ptr[x + 1]
+        d = b - a
+        for e in range(a, b):
+            v = value[idx[e]]
+            if v < d:
+                seen[v] = True
+        m = 0
+        while seen[m]:
+            m += 1
+        value[x] = m
+        for e in range(a, b):
+            v = value[idx[e]]
+            if v < d:
+                seen[v] = False
 
 
 @njit(cache=True, parallel=True)

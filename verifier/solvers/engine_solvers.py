@@ -13,6 +13,7 @@ engine result with its reference node by node (values, and remoteness where both
 | ``retrograde-compiled`` | normal | LABEL | plies | optimal move |
 | ``attractor-compiled`` | reachability | REGION | attractor layer | strategies |
 | ``kars-compiled`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
+| ``grundy-compiled`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
 
 The ``-compiled`` solvers are the seeds' FIFO queues compiled by numba
 (``verifier.engine.compiled``); they run when ``options.use_compiled(n)`` says so.
@@ -30,6 +31,7 @@ from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograd
 from verifier.engine.compiled import (
     CompiledKars,
     attractor_compiled,
+    grundy_compiled,
     kars_compiled,
     retrograde_compiled,
 )
@@ -52,6 +54,7 @@ __all__ = [
     "KARS_MOVES_LIMIT",
     "attractor_compiled_solver",
     "attractor_numpy_solver",
+    "grundy_compiled_solver",
     "grundy_numpy_solver",
     "kars_compiled_solver",
     "kars_numpy_solver",
@@ -164,7 +167,17 @@ def _few_values(g: GameGraph) -> bool:
 @solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER)
 def grundy_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Grundy values of an acyclic impartial graph on the engine; ``NotApplicable`` on a cycle."""
-    g = require_engine(case, options, Semantics.IMPARTIAL)
+    g = require_engine(case, options, Semantics.IMPARTIAL, compiled_twin=True)
     r, seconds = timed_unless(lambda: grundy_numpy(g), CycleError, NEEDS_ACYCLIC)
     work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
     return grundy_result("grundy-numpy", r.value, seconds, p_position_moves(g, r.value), work)
+
+
+@solver("grundy-compiled", [Semantics.IMPARTIAL], order=COMPILED_ORDER)
+def grundy_compiled_solver(case: Case, options: Options) -> SolverResult:
+    """Grundy values of an acyclic impartial graph by the compiled queue; ``NotApplicable`` on
+    a cycle."""
+    g = require_compiled(case, options, Semantics.IMPARTIAL)
+    r, seconds = timed_unless(lambda: grundy_compiled(g), CycleError, NEEDS_ACYCLIC)
+    work = {"edges_scanned": r.edges_scanned, "nodes": g.n}
+    return grundy_result("grundy-compiled", r.value, seconds, p_position_moves(g, r.value), work)
