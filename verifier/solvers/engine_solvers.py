@@ -25,6 +25,9 @@ moves from its own scores and remoteness with the numpy engine's rule (``kars_mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
@@ -79,40 +82,43 @@ def p_position_moves(g: GameGraph, values: IntArray) -> IntArray:
     return first_match_per_source(successor_csr(g), want, values)
 
 
+def _propagation_result(
+    name: str, g: GameGraph, solve: Callable[[GameGraph], Any], rounds: str
+) -> SolverResult:
+    """Run a retrograde / attractor ``solve`` and report it as solver ``name``; the work counts
+    the edges scanned and the result's ``rounds`` attribute (frontiers or queue layers)."""
+    r, seconds = timed(lambda: solve(g))
+    work = {"edges_scanned": r.edges_scanned, rounds: getattr(r, rounds), "nodes": g.n}
+    out: SolverResult = r.solver_result(name, seconds, work)
+    return out
+
+
 @solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER)
 def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis on the engine: view LABEL with remoteness and optimal moves."""
     g = require_engine(case, options, Semantics.NORMAL, compiled_twin=True)
-    r, seconds = timed(lambda: retrograde_numpy(g))
-    work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
-    return r.solver_result("retrograde-numpy", seconds, work)
+    return _propagation_result("retrograde-numpy", g, retrograde_numpy, "rounds")
 
 
 @solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER)
 def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
     """The attractor on the engine: view REGION, remoteness = layer, move = strategies."""
     g = require_engine(case, options, Semantics.REACHABILITY, compiled_twin=True)
-    r, seconds = timed(lambda: attractor_numpy(g))
-    work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
-    return r.solver_result("attractor-numpy", seconds, work)
+    return _propagation_result("attractor-numpy", g, attractor_numpy, "rounds")
 
 
 @solver("retrograde-compiled", [Semantics.NORMAL], order=COMPILED_ORDER)
 def retrograde_compiled_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis by the compiled queue: view LABEL with remoteness and moves."""
     g = require_compiled(case, options, Semantics.NORMAL)
-    r, seconds = timed(lambda: retrograde_compiled(g))
-    work = {"edges_scanned": r.edges_scanned, "layers": r.layers, "nodes": g.n}
-    return r.solver_result("retrograde-compiled", seconds, work)
+    return _propagation_result("retrograde-compiled", g, retrograde_compiled, "layers")
 
 
 @solver("attractor-compiled", [Semantics.REACHABILITY], order=COMPILED_ORDER)
 def attractor_compiled_solver(case: Case, options: Options) -> SolverResult:
     """The attractor by the compiled queue: view REGION, remoteness = layer, move = strategies."""
     g = require_compiled(case, options, Semantics.REACHABILITY)
-    r, seconds = timed(lambda: attractor_compiled(g))
-    work = {"edges_scanned": r.edges_scanned, "layers": r.layers, "nodes": g.n}
-    return r.solver_result("attractor-compiled", seconds, work)
+    return _propagation_result("attractor-compiled", g, attractor_compiled, "layers")
 
 
 @solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
