@@ -212,3 +212,47 @@ def test_kars_least_from_the_intervals_agrees_with_its_own_query(data: st.DataOb
     common.forget()
     assert shared.verdict is own.verdict, (shared.detail, own.detail)
     assert shared.data == own.data and shared.witness == own.witness
+
+
+def test_memo_asks_z3_the_same_question_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``memo``: the same formula (smt-uniqueness and smt-won-lost ask two of them) reaches
+    Z3 once; a wanted model is asked for again; an unknown answer is never kept."""
+    calls: list[bool] = []
+    real = cnf_mod._solve_api
+
+    def counted(cnf: cnf_mod.Cnf, options: Options, want_model: bool) -> SatOutcome:
+        calls.append(want_model)
+        return real(cnf, options, want_model)
+
+    monkeypatch.setattr(cnf_mod, "USE_BINARY", False)
+    monkeypatch.setattr(cnf_mod, "_solve_api", counted)
+    common.forget()
+    sys = OrderSystem.minimax(figure1(-1, 2))
+    enc = Encoding.build(sys)
+    enc.differs(np.arange(4), np.array([1, 1, 0, 2]))
+    assert solve(enc.cnf, OPTS, memo=True).status is SatStatus.SAT
+    assert solve(enc.cnf, OPTS, memo=True).status is SatStatus.SAT
+    assert len(calls) == 1
+    out = cnf_mod.submit(enc.cnf, OPTS, want_model=True, memo=True).result()
+    assert out.model is not None and len(calls) == 2  # the model was not kept: asked again
+    assert cnf_mod.submit(enc.cnf, OPTS, want_model=True, memo=True).result() is out
+    assert solve(enc.cnf, Options(seed=1), memo=True) is not out  # another seed, another run
+    assert len(calls) == 3
+    tight = Options(rlimit=1)
+    first = solve(_hard(), tight, memo=True)
+    assert first.status is SatStatus.UNKNOWN
+    solve(_hard(), tight, memo=True)
+    assert len(calls) == 5  # unknown: asked again
+    common.forget()
+
+
+def _hard() -> cnf_mod.Cnf:
+    """The pigeonhole formula for 9 pigeons: Z3 needs many conflicts."""
+    n, m = 9, 8
+    cnf = cnf_mod.Cnf(n * m + 1)
+    for i in range(n):
+        cnf.add_clause(np.array([2 + i * m + j for j in range(m)]))
+    for j in range(m):
+        for a, b in itertools.combinations(range(n), 2):
+            cnf.add_clause(np.array([-(2 + a * m + j), -(2 + b * m + j)]))
+    return cnf

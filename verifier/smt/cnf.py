@@ -17,6 +17,7 @@ independent queries use both cores while Python builds the next one.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -48,6 +49,7 @@ __all__ = [
     "SatOutcome",
     "SatStatus",
     "dimacs_text",
+    "forget",
     "long_clauses",
     "solve",
     "submit",
@@ -133,6 +135,15 @@ class Cnf:
     def dimacs(self) -> str:
         return self.header() + b"".join(map(dimacs_text, self._parts)).decode("ascii")
 
+    def digest(self, seed: int = 0) -> str:
+        """A digest of the formula (its clauses in order) and a seed."""
+        h = hashlib.blake2b(digest_size=20)
+        h.update(f"{self.header()} seed {seed}\n".encode())
+        for part in self._parts:
+            h.update(np.ascontiguousarray(part).tobytes())
+            h.update(b"|")
+        return h.hexdigest()
+
     def header(self) -> str:
         return f"p cnf {self.n_vars} {self.n_clauses}\n"
 
@@ -204,7 +215,9 @@ def z3_binary() -> str | None:
     return shutil.which("z3")
 
 
-def solve(cnf: Cnf, options: Options, *, want_model: bool = False) -> SatOutcome:
+def solve(
+    cnf: Cnf, options: Options, *, want_model: bool = False, memo: bool = False
+) -> SatOutcome:
     """Run Z3 on the formula: fixed seed, resource limits from the options.
 
     Z3's own executable in DIMACS mode goes straight to its SAT engine and is ~25x faster on
@@ -213,11 +226,45 @@ def solve(cnf: Cnf, options: Options, *, want_model: bool = False) -> SatOutcome
     deterministic limit there is ``sat.max_conflicts = rlimit // CONFLICT_COST``. Without the
     executable, and for formulas under ``BINARY_MIN_CLAUSES`` clauses (where starting a process
     costs more than parsing), the Python API is used (``rlimit`` enforced).
+
+    With ``memo`` a sat / unsat answer is kept under a digest of the formula's text (and the
+    seed): when two checks ask Z3 the very same question, the second reads Z3's first answer.
+    Unknown answers are not kept.
     """
+    key = cnf.digest(options.seed) if memo else None
+    known = _known(key, want_model)
+    if known is not None:
+        return known
     exe = _binary_for(cnf)
     if exe is not None:
-        return _solve_binary(exe, cnf, options, want_model)
-    return _solve_api(cnf, options, want_model)
+        out = _solve_binary(exe, cnf, options, want_model)
+    else:
+        out = _solve_api(cnf, options, want_model)
+    _keep(key, out)
+    return out
+
+
+_MEMO: dict[str, SatOutcome] = {}
+
+
+def _known(key: str | None, want_model: bool) -> SatOutcome | None:
+    """The kept answer for ``key``, if it answers the question (a model when one is wanted)."""
+    known = None if key is None else _MEMO.get(key)
+    if known is None or (want_model and known.status is SatStatus.SAT and known.model is None):
+        return None
+    return known
+
+
+def _keep(key: str | None, out: SatOutcome) -> None:
+    if key is not None and out.status is not SatStatus.UNKNOWN:
+        if len(_MEMO) > 32:
+            _MEMO.clear()
+        _MEMO[key] = out
+
+
+def forget() -> None:
+    """Drop the answers kept by ``solve(..., memo=True)``."""
+    _MEMO.clear()
 
 
 def _binary_for(cnf: Cnf) -> str | None:
@@ -233,15 +280,18 @@ class Pending:
         outcome: SatOutcome | None = None,
         future: Future[SatOutcome] | None = None,
         tmp: str | None = None,
+        memo: str | None = None,
     ) -> None:
         self._outcome = outcome
         self._future = future
         self._tmp = tmp
+        self._memo = memo
 
     def result(self) -> SatOutcome:
         if self._outcome is None:
             assert self._future is not None
             self._outcome = self._future.result()
+            _keep(self._memo, self._outcome)
         return self._outcome
 
     def cancel(self) -> None:
@@ -262,16 +312,20 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-def submit(cnf: Cnf, options: Options, *, want_model: bool = False) -> Pending:
+def submit(cnf: Cnf, options: Options, *, want_model: bool = False, memo: bool = False) -> Pending:
     """``solve`` in the background. A formula for Z3's executable is written here (numpy, in
     the caller's thread) and then solved by one of ``Z3_JOBS`` worker threads, each waiting on
     its own Z3 process: independent queries run on both cores while the caller goes on (builds
     the next formula, runs the plain certificate checker). Formulas for the Python API (small,
     and Z3's Python context is not thread-safe) are solved at once. The answer is exactly
-    ``solve``'s: same formula, seed and limits."""
+    ``solve``'s: same formula, seed and limits (``memo`` as there)."""
     exe = _binary_for(cnf)
+    key = cnf.digest(options.seed) if memo else None
+    known = _known(key, want_model)
+    if known is not None:
+        return Pending(known)
     if Z3_JOBS <= 1 or exe is None:
-        return Pending(solve(cnf, options, want_model=want_model))
+        return Pending(solve(cnf, options, want_model=want_model, memo=memo))
     t0 = time.perf_counter()
     tmp = tempfile.mkdtemp(prefix="gv-z3-")
     try:
@@ -283,7 +337,7 @@ def submit(cnf: Cnf, options: Options, *, want_model: bool = False) -> Pending:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return Pending(future=future, tmp=tmp)
+    return Pending(future=future, tmp=tmp, memo=key)
 
 
 def _run_then_clean(

@@ -353,6 +353,7 @@ def forget() -> None:
     _PINNED.clear()
     _PROVEN.clear()
     _FACTS.clear()
+    cnf_mod.forget()
 
 
 def proven_equations(sys: OrderSystem, idx: IntArray) -> NDArray[np.bool_]:

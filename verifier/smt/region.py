@@ -25,7 +25,7 @@ from verifier.errors import NotApplicable
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.cnf import SatStatus, submit
 from verifier.smt.common import Answer, answers, culprit, names_of, refuted_at, result, screen
 from verifier.smt.encode import prefixpoint_cnf
 from verifier.smt.fixpoints import least
@@ -60,15 +60,22 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
     def refuted(i: int, why: str, **more: Any) -> CheckResult:
         return refuted_at(NAME, g, ans, t0, i, why, in_region=bool(w[i]), **more)
 
+    # the two Z3 questions go to Z3 at once; the linear certificate is checked meanwhile
+    asked = submit(prefixpoint_cnf(rules, must=w), options, want_model=True)
+    trapped = submit(prefixpoint_cnf(rules, pin=w), options)
+    layers = ans.remoteness
+    certs = list(iter_attractor(g, w.tolist(), None if layers is None else layers.tolist()))
     # 1. closed under the ranked rules: every rule-closed set contains W
-    der = solve(prefixpoint_cnf(rules, must=w), options, want_model=True)
+    der = asked.result()
+    if der.status is not SatStatus.UNSAT:
+        trapped.cancel()
     if der.status is SatStatus.UNKNOWN:
         return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({der.reason})", t0)
     if der.status is SatStatus.SAT and der.model is not None:
         closed = der.model[np.arange(g.n) + 2]
         return refuted(int(np.flatnonzero(w & ~closed)[0]), "not derivable: player 0 cannot force")
     # 2. the complement is a trap for player 0: W is closed under the rules
-    trap = solve(prefixpoint_cnf(rules, pin=w), options)
+    trap = trapped.result()
     if trap.status is SatStatus.UNKNOWN:
         return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({trap.reason})", t0)
     if trap.status is SatStatus.UNSAT:
@@ -77,8 +84,6 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
         i = int(out[0]) if len(out) else 0
         return refuted(i, "the complement is not a trap for player 0 (node belongs to W)")
     notes = ["Z3: W is contained in every rule-closed set", "Z3: the complement is a trap"]
-    layers = ans.remoteness
-    certs = list(iter_attractor(g, w.tolist(), None if layers is None else layers.tolist()))
     if certs:
         ids = np.unique([v.id for v in certs])
         i = culprit(g, ids)

@@ -343,17 +343,29 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
     must = np.zeros(2 * g.n, dtype=np.bool_)
     must[0::2] = labels == 1
     must[1::2] = labels == -1
-    der = solve(prefixpoint_cnf(derivation_system(g), must), options)
+    # the two Z3 questions are independent: both go to Z3 at once (smt-won-lost asks them too)
+    asked = submit(prefixpoint_cnf(derivation_system(g), must), options, memo=True)
+    idx = labels + 1
+    unknown = ~decided
+    enc: Encoding | None = None
+    other: Pending | None = None
+    if unknown.any():
+        near = unknown | predecessors_of(g, unknown)
+        enc = Encoding.build(sys, eq=near, var=unknown, fixed=idx)
+        enc.differs(np.flatnonzero(unknown), idx)
+        other = submit(enc.cnf, options, want_model=True, memo=True)
+    der = asked.result()
     if der.status is not SatStatus.UNSAT:
+        if other is not None:
+            other.cancel()
         v = Verdict.UNKNOWN
         return result(NAME, v, f"Z3 did not confirm the derivation ({der.status})", t0)
-    idx = labels + 1
     pin = pin_check(sys, idx, options, f"{NAME}: labels are a solution")
     if pin.status is not SatStatus.SAT:
+        if other is not None:
+            other.cancel()
         return result(NAME, Verdict.UNKNOWN, f"labels not confirmed ({pin.reason})", t0)
-    unknown = ~decided
-    near = unknown | predecessors_of(g, unknown)
-    if not unknown.any():
+    if other is None or enc is None:
         clash = _expect_clash(case, True, None)
         return result(
             NAME,
@@ -363,9 +375,7 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
             clash,
             unique=True,
         )
-    enc = Encoding.build(sys, eq=near, var=unknown, fixed=idx)
-    enc.differs(np.flatnonzero(unknown), idx)
-    out = solve(enc.cnf, options, want_model=True)
+    out = other.result()
     if out.status is SatStatus.UNKNOWN:
         return result(NAME, Verdict.UNKNOWN, f"Z3 unknown: {out.reason}", t0, reason=out.reason)
     if out.status is SatStatus.UNSAT or out.model is None:

@@ -21,13 +21,15 @@ import time
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from verifier.certificates import iter_won_lost
 from verifier.errors import NotApplicable
+from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.cnf import Pending, SatStatus, submit
 from verifier.smt.common import (
     Answer,
     answers,
@@ -89,8 +91,19 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     labelled = np.zeros(2 * g.n, dtype=np.bool_)
     labelled[0::2] = labels == 1
     labelled[1::2] = labels == -1
-    cnf = prefixpoint_cnf(rules, must=labelled)
-    der = solve(cnf, options, want_model=True)
+    # independent Z3 questions go to Z3 at once (smt-uniqueness asks the same two: memo);
+    # the linear rank certificate is checked meanwhile
+    asked = submit(prefixpoint_cnf(rules, must=labelled), options, want_model=True, memo=True)
+    unk = labels == 0
+    circular = _circular(sys, idx, unk, options) if unk.any() else None
+    bad_ranks = (
+        []
+        if ans.remoteness is None
+        else list(iter_won_lost(g, labels.tolist(), ans.remoteness.tolist()))
+    )
+    der = asked.result()
+    if der.status is not SatStatus.UNSAT and circular is not None:
+        circular[1].cancel()
     if der.status is SatStatus.UNKNOWN:
         return unknown(der.reason)
     if der.status is SatStatus.SAT and der.model is not None:
@@ -99,7 +112,6 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         return refuted(i, "label is not derivable by the ranked rules (circular reasoning)")
     notes = ["labels are a fixpoint of the rules (Z3)", "won/lost derivable (Z3, rank-free)"]
     if ans.remoteness is not None:
-        bad_ranks = list(iter_won_lost(g, labels.tolist(), ans.remoteness.tolist()))
         if bad_ranks:
             ids = np.unique([v.id for v in bad_ranks])
             i = culprit(g, ids)
@@ -129,13 +141,10 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
             f"(integer ranks in Z3 skipped above {RANK_LIMIT} rule nodes: they do not scale)"
         )
     # 4. circular labellings without ranks
-    unk = labels == 0
     extra: dict[str, Any] | None = None
-    if unk.any():
-        near = unk | predecessors_of(g, unk)
-        enc = Encoding.build(sys, eq=near, var=unk, fixed=idx)
-        enc.differs(np.flatnonzero(unk), idx)
-        out = solve(enc.cnf, options, want_model=True)
+    if circular is not None:
+        enc, pending = circular
+        out = pending.result()
         if out.status is SatStatus.SAT and out.model is not None:
             alt = enc.decode(out.model)
             ch = np.flatnonzero(alt != idx)[:50]
@@ -150,6 +159,16 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         circular_solution_without_ranks=extra,
         integer_ranks=bool(rules.n <= RANK_LIMIT),
     )
+
+
+def _circular(
+    sys: OrderSystem, idx: IntArray, unk: NDArray[np.bool_], options: Options
+) -> tuple[Encoding, Pending]:
+    """Z3 asked for a labelling of the unknown nodes that differs and satisfies the rules."""
+    near = unk | predecessors_of(sys.graph, unk)
+    enc = Encoding.build(sys, eq=near, var=unk, fixed=idx)
+    enc.differs(np.flatnonzero(unk), idx)
+    return enc, submit(enc.cnf, options, want_model=True, memo=True)
 
 
 @check(NAME, [Semantics.NORMAL], order=40)
