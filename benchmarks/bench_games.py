@@ -7,8 +7,9 @@ Usage::
     .venv/bin/python benchmarks/bench_games.py --quick    # leave out Connect Four 5x4
 
 Every game is built by its generator, solved by the seed-faithful retrograde analysis
-(``verifier.solvers.retrograde``) and by the numpy engine (``verifier.engine.retrograde``); the
-two must agree on every label and remoteness or the script stops. The counts come from
+(``verifier.solvers.retrograde``), by the numpy engine (``verifier.engine.retrograde``) and by the
+compiled queue (``verifier.engine.compiled``, timed after the kernels are loaded); the three must
+agree on every label, remoteness and move or the script stops. The counts come from
 ``verifier.games.summary.summarize``. Times are wall-clock seconds of this run (they go in the
 tables, so the tables change from run to run only in the time columns).
 """
@@ -26,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from verifier.engine.compiled import retrograde_compiled, warm_up
 from verifier.engine.retrograde import retrograde_numpy
 from verifier.games import chess_endgames, connect4, lgame, tictactoe
 from verifier.games.summary import summarize
@@ -49,12 +51,17 @@ def solve(
     t2 = time.perf_counter()
     eng = retrograde_numpy(case.graph)
     t3 = time.perf_counter()
-    if not (
-        np.array_equal(ref.label, eng.label) and np.array_equal(ref.remoteness, eng.remoteness)
-    ):
-        sys.exit(f"{case.id}: the reference and numpy retrograde disagree")
+    comp = retrograde_compiled(case.graph)
+    t4 = time.perf_counter()
+    for name, r in (("numpy", eng), ("compiled", comp)):
+        if not (
+            np.array_equal(ref.label, r.label)
+            and np.array_equal(ref.remoteness, r.remoteness)
+            and np.array_equal(ref.move, r.move)
+        ):
+            sys.exit(f"{case.id}: the reference and {name} retrograde disagree")
     summary = summarize(case, ref.label, ref.remoteness)
-    secs = {"generate": t1 - t0, "reference": t2 - t1, "numpy": t3 - t2}
+    secs = {"generate": t1 - t0, "reference": t2 - t1, "numpy": t3 - t2, "compiled": t4 - t3}
     print(f"{case.id}: {secs}", file=sys.stderr)
     return case, summary, ref.label, ref.remoteness, secs
 
@@ -78,8 +85,8 @@ GAMES: list[tuple[str, Callable[[], Case]]] = [
 def games_table(quick: bool) -> str:
     rows = [
         "| game | positions | moves | won | lost | drawn | longest (plies) | root "
-        "| generate s | retrograde s | numpy s |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| generate s | retrograde s | numpy s | compiled s |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     for title, make in GAMES:
         if quick and "5x4" in title:
@@ -94,7 +101,8 @@ def games_table(quick: bool) -> str:
             )
         rows.append(
             f"| {title} | {counts} | {s['max_remoteness']} | {s['root_value'] or '-'} "
-            f"| {secs['generate']:.2f} | {secs['reference']:.2f} | {secs['numpy']:.2f} |"
+            f"| {secs['generate']:.2f} | {secs['reference']:.2f} | {secs['numpy']:.2f} "
+            f"| {secs['compiled']:.2f} |"
         )
     return "\n".join(rows)
 
@@ -141,6 +149,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="update the tables in docs/games.md")
     ap.add_argument("--quick", action="store_true", help="leave out Connect Four 5x4")
     args = ap.parse_args()
+    warm_up()  # load (or compile) the kernels before anything is timed
     machine = f"{platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}"
     games = games_table(args.quick) + f"\n\nMeasured on: {machine}."
     chess = chess_table()
