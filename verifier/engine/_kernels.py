@@ -300,8 +300,6 @@ def first_match(ptr: Array, idx: Array, want: Array, code: Array) -> Array:
     n = ptr.shape[0] - 1
     move = np.full(n, -1, np.int64)
     for x in prange(n):
-        if x + AHEAD < n and ptr[x + AHEAD] < ptr[x + AHEAD + 1]:
-            prefetch(code, idx[ptr[x + AHEAD]])  # usually the first successor matches
         w = want[x]
         for e in range(ptr[x], ptr[x + 1]):
             if code[idx[e]] == w:
