@@ -256,3 +256,70 @@ def _hard() -> cnf_mod.Cnf:
         for a, b in itertools.combinations(range(n), 2):
             cnf.add_clause(np.array([-(2 + a * m + j), -(2 + b * m + j)]))
     return cnf
+
+
+@pytest.mark.parametrize("sem", [Semantics.MINIMAX, Semantics.REACHABILITY])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_derivation_query_decides_derivability(sem: Semantics, data: st.DataObject) -> None:
+    """``derivation_cnf`` is unsat exactly when its target is derivable: on the least fixpoint
+    of every threshold system (whole, or batch by batch of SCCs in reverse topological order)
+    and on the complement of the greatest; sat as soon as one more node is added."""
+    from verifier.smt.encode import derivation_cnf
+    from verifier.smt.fixpoints import BoolSystem, least
+
+    g = data.draw(graphs(sem))
+    sys = OrderSystem.for_graph(g)
+    _, rank, _ = common.component_order(g)
+    for k in range(1, sys.top + 1):
+        b = BoolSystem.threshold(sys, k)
+        for rules in (b, b.dual()):
+            lfp = least(rules)
+            assert solve(derivation_cnf(rules, lfp), OPTS).status is SatStatus.UNSAT
+            for part in common.batches(g, np.flatnonzero(lfp), rank, limit=2):
+                inside = np.zeros(g.n, dtype=np.bool_)
+                inside[part] = True
+                assert solve(derivation_cnf(rules, lfp, inside), OPTS).status is SatStatus.UNSAT
+            if not lfp.all():
+                more = lfp.copy()
+                more[data.draw(st.sampled_from(np.flatnonzero(~lfp).tolist()))] = True
+                assert solve(derivation_cnf(rules, more), OPTS).status is SatStatus.SAT
+
+
+def test_intervals_refute_a_wrong_least_fixpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the propagation claimed gfp as the least solution of Figure 1 (a = c = 2, also a
+    solution), Z3 refutes the derivation: a solution (a = c = -1) lies below it."""
+    from verifier.smt import uniqueness
+
+    common.forget()
+    sys = OrderSystem.minimax(figure1(-1, 2))
+    monkeypatch.setattr(uniqueness, "lfp", uniqueness.gfp)
+    iv = uniqueness.intervals(sys, OPTS)
+    assert iv.verdict is Verdict.REFUTED and "outside" in iv.detail
+    common.forget()
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_closure_query_decides_safety(data: st.DataObject) -> None:
+    """``closure_cnf`` (clauses only for the nodes of the pinned set) is sat exactly when the
+    set can be kept: no false constant in it, an ``OR`` node has a successor in it, an ``AND``
+    node has all its successors in it (checked directly)."""
+    from verifier.smt.encode import closure_cnf
+    from verifier.smt.rules import region_system
+    from verifier.smt.system import AND, CONST, OR
+
+    g = data.draw(graphs(Semantics.REACHABILITY))
+    for rules in (region_system(g), region_system(g).dual()):
+        stay = np.array(data.draw(st.lists(st.booleans(), min_size=g.n, max_size=g.n)))
+        ok = True
+        for x in np.flatnonzero(stay):
+            ys = rules.idx[rules.ptr[x] : rules.ptr[x + 1]]
+            if rules.kind[x] == CONST:
+                ok &= bool(rules.const[x])
+            elif rules.kind[x] == OR:
+                ok &= bool(stay[ys].any())
+            else:
+                assert rules.kind[x] == AND
+                ok &= bool(stay[ys].all())
+        assert (solve(closure_cnf(rules, stay), OPTS).status is SatStatus.SAT) is ok

@@ -21,9 +21,9 @@ import hashlib
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,6 +62,8 @@ __all__ = [
     "successors_of",
     "system_digest",
 ]
+
+P = TypeVar("P")
 
 BATCH_EDGES = 2_000_000
 """About this many edges (equations' literals) per Z3 query."""
@@ -253,15 +255,16 @@ class BatchResult:
     """``SAT`` if some batch was sat (the first one is reported), ``UNKNOWN`` if some batch was
     unknown and none sat, ``UNSAT`` if all were unsat."""
     reason: str = ""
-    batch: IntArray | None = None
+    batch: Any = None
+    """The batch (part) that decided, when one did."""
     outcome: SatOutcome | None = None
     queries: int = 0
     seconds: float = 0.0
 
 
 def run_batches(
-    parts: list[IntArray],
-    query: Callable[[IntArray], SatOutcome | Pending],
+    parts: Sequence[P],
+    query: Callable[[P], SatOutcome | Pending],
     options: Options,
     task: str,
     stop_on: SatStatus = SatStatus.SAT,

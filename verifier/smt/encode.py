@@ -25,7 +25,7 @@ from verifier.smt.cnf import TRUE, Cnf, long_clauses
 from verifier.smt.fixpoints import BoolSystem
 from verifier.smt.system import AND, CONST, OR, OrderSystem
 
-__all__ = ["Encoding", "closure_cnf", "prefixpoint_cnf"]
+__all__ = ["Encoding", "closure_cnf", "derivation_cnf", "prefixpoint_cnf"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,6 +252,42 @@ def prefixpoint_cnf(
     return cnf
 
 
+def derivation_cnf(
+    sys: BoolSystem, target: NDArray[np.bool_], inside: NDArray[np.bool_] | None = None
+) -> Cnf:
+    """CNF of "some set X closed under the rules of the nodes S = target ∩ inside misses a
+    node of S", where a rule only counts successors in ``target``, and the nodes of ``target``
+    outside ``inside`` are members of X (proved by an earlier query).
+
+    Unsatisfiable iff every node of S is derivable from the true constants and the target
+    nodes outside, through target nodes only: for the least fixpoint (``target`` = lfp, whose
+    derivation never leaves it) this is unit propagation, so Z3 refutes it without search. It
+    proves that every set closed under *all* the rules, in particular every fixpoint, contains
+    S (a closed set satisfies the clauses, which are some of the rules, weakened). The rules of
+    the other nodes and the edges out of ``target`` are left out: they cannot help derive S.
+    Asked for ``inside`` = batches of whole SCCs in reverse topological order, every target
+    successor outside a batch lies in an earlier batch."""
+    n = sys.n
+    here = target if inside is None else target & inside
+    ids = np.flatnonzero(here)
+    v = np.full(n, -TRUE, dtype=np.int64)  # non-target nodes: never in X by these rules
+    v[target & ~here] = TRUE
+    v[ids] = np.arange(len(ids), dtype=np.int64) + TRUE + 1
+    cnf = Cnf(len(ids) + TRUE)
+    kind = sys.kind[ids]
+    cnf.add_units(v[ids[(kind == CONST) & sys.const[ids]]])
+    ors = ids[kind == OR]
+    ptr, body = _rows(sys.ptr, sys.idx, ors)
+    keep = target[body]
+    head = np.repeat(v[ors], np.diff(ptr))
+    cnf.add_binary(-v[body[keep]], head[keep])  # y in X -> x in X
+    ands = ids[kind == AND]
+    ptr, body = _rows(sys.ptr, sys.idx, ands)
+    cnf.add_tokens(long_clauses(v[ands], ptr, -v[body]), len(ands))  # all y in X -> x in X
+    cnf.add_clause(-v[ids])
+    return cnf
+
+
 def closure_cnf(sys: BoolSystem, stay: NDArray[np.bool_]) -> Cnf:
     """CNF of "play can be kept inside ``stay``": the set is pinned, and from each of its nodes
     an ``OR`` node (the player keeping play inside) has a move that stays, an ``AND`` node
@@ -266,11 +302,13 @@ def closure_cnf(sys: BoolSystem, stay: NDArray[np.bool_]) -> Cnf:
     v = np.arange(n, dtype=np.int64) + 2
     deg = np.diff(sys.ptr)
     src = np.repeat(np.arange(n, dtype=np.int64), deg)
-    and_e = sys.kind[src] == AND
+    # every variable is pinned, so the clauses of a node outside ``stay`` (all of the form
+    # "x stays -> ...") hold by its pin: only the nodes of ``stay`` get clauses
+    and_e = (sys.kind[src] == AND) & stay[src]
     cnf.add_binary(-v[src[and_e]], v[sys.idx[and_e]])  # x stays -> every opponent move stays
-    rows = np.flatnonzero(sys.kind == OR)
+    rows = np.flatnonzero((sys.kind == OR) & stay)
     ptr, body = _rows(sys.ptr, sys.idx, rows)
     cnf.add_tokens(long_clauses(-v[rows], ptr, v[body]), len(rows))  # x stays -> a move stays
-    cnf.add_units(-v[(sys.kind == CONST) & ~sys.const])
+    cnf.add_units(-v[(sys.kind == CONST) & ~sys.const & stay])
     cnf.add_units(np.where(stay, v, -v))
     return cnf

@@ -48,10 +48,9 @@ from verifier.smt.common import (
     remember,
     result,
     run_batches,
-    successors_of,
 )
-from verifier.smt.encode import Encoding, prefixpoint_cnf
-from verifier.smt.fixpoints import gfp, kars_clamp, lfp, reach_backward
+from verifier.smt.encode import Encoding, derivation_cnf, prefixpoint_cnf
+from verifier.smt.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
 from verifier.smt.rules import derivation_system, derived_labels
 from verifier.smt.system import OrderSystem
 
@@ -118,20 +117,24 @@ def _intervals(sys: OrderSystem, options: Options) -> Intervals:
         if br.status is not SatStatus.SAT:
             verdict = Verdict.UNKNOWN if br.status is SatStatus.UNKNOWN else Verdict.REFUTED
             return Intervals(sys, lo, hi, verdict, f"{what} not confirmed: {br.reason}", queries)
-    _, rank, cyclic = component_order(g)
-    region = np.flatnonzero(cyclic | near)
+    # every solution s lies in [lfp, gfp]: for each threshold k, [s >= k] is a fixpoint of
+    # the threshold system, so it contains lfp_k (derivable) and lies inside gfp_k (the
+    # complement of gfp_k is derivable in the dual system); Z3 refutes a closed set missing
+    # a derived node, batch by batch of whole SCCs in reverse topological order
+    _, rank, _ = component_order(g)
+    jobs: list[tuple[BoolSystem, NDArray[np.bool_], IntArray]] = []
+    for k in range(1, sys.top + 1):
+        b = BoolSystem.threshold(sys, k)
+        for rules, target in ((b, lo >= k), (b.dual(), hi < k)):
+            jobs.extend((rules, target, part) for part in batches(g, np.flatnonzero(target), rank))
 
-    def query(part: IntArray) -> Pending:
-        mask = np.zeros(g.n, dtype=np.bool_)
-        mask[part] = True
-        boundary = successors_of(g, mask) & ~mask & free
-        enc = Encoding.build(sys, eq=mask, var=mask | boundary, fixed=lo)
-        enc.inside(np.flatnonzero(boundary), lo, hi)
-        enc.outside(part, lo, hi)
-        return submit(enc.cnf, options)
+    def query(job: tuple[BoolSystem, NDArray[np.bool_], IntArray]) -> Pending:
+        rules, target, part = job
+        inside = np.zeros(g.n, dtype=np.bool_)
+        inside[part] = True
+        return submit(derivation_cnf(rules, target, inside), options)
 
-    parts = list(batches(g, region, key=rank))
-    br = run_batches(parts, query, options, f"{NAME}: no solution leaves [lfp, gfp]")
+    br = run_batches(jobs, query, options, f"{NAME}: no solution leaves [lfp, gfp]")
     queries += br.queries
     if br.status is SatStatus.UNSAT:
         return Intervals(
