@@ -228,13 +228,6 @@ def attractor_compiled(g: GameGraph) -> CompiledAttractor:
     )
 
 
-def warm_up() -> None:
-    """Compile the kernels (or load them from numba's cache) by solving two tiny games."""
-    retrograde_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL))
-    g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
-    attractor_compiled(g)
-
-
 def _side_state(g: GameGraph, winner_is_max: bool, dtype: type[np.signedinteger[Any]]) -> Any:
     """Counters of one side's attractors: the winner's nodes need one successor in (counter 1,
     an OR node), the other player's all of them (counter = out-degree); leaves 0 until seeded."""
@@ -324,3 +317,15 @@ def grundy_compiled(g: GameGraph) -> CompiledGrundy:
     _k().joined_codes(st)
     height = (st >> 1).astype(np.int64)
     return CompiledGrundy(value=value, height=height, edges_scanned=int(edges))
+
+
+@cache
+def warm_up() -> None:
+    """Import numba, load every kernel (compiling it on first use after installation) and start
+    the threads, by solving tiny games of all four kinds; once per process (about 0.3 s)."""
+    retrograde_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL))
+    g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
+    attractor_compiled(g)
+    g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.MINIMAX, owner=[0, -1], value=[0, 1])
+    kars_compiled(g, remoteness=True)
+    grundy_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.IMPARTIAL))
