@@ -323,3 +323,24 @@ def test_closure_query_decides_safety(data: st.DataObject) -> None:
                 assert rules.kind[x] == AND
                 ok &= bool(stay[ys].all())
         assert (solve(closure_cnf(rules, stay), OPTS).status is SatStatus.SAT) is ok
+
+
+def test_won_lost_refutes_a_circular_labelling_naming_its_node() -> None:
+    """a <-> b with no way out: 'a won, b lost' satisfies the rules without ranks (a fixpoint),
+    but neither label is derivable; smt-won-lost refutes it (circular reasoning) and
+    smt-uniqueness reports that labelling as the second solution."""
+    from verifier.smt.common import Answer
+    from verifier.smt.uniqueness import uniqueness
+    from verifier.smt.wonlost import won_lost
+
+    common.forget()
+    g = GameGraph.from_successors({"a": ["b"], "b": ["a"]}, semantics=Semantics.NORMAL)
+    sys = OrderSystem.normal(g)
+    ans = Answer(("x",), np.array([1.0, -1.0]), np.ones(2, dtype=np.bool_), None, None)
+    r = won_lost(sys, ans, OPTS)
+    assert r.verdict is Verdict.REFUTED and r.witness is not None
+    assert "circular reasoning" in r.detail and r.witness["node"] in {"a", "b"}
+    u = uniqueness(case_of(g))
+    assert u.data["unique"] is False and u.witness is not None
+    assert set(u.witness["cycle"]) == {"a", "b"}
+    common.forget()

@@ -49,7 +49,7 @@ from verifier.smt.common import (
     result,
     run_batches,
 )
-from verifier.smt.encode import Encoding, derivation_cnf, prefixpoint_cnf
+from verifier.smt.encode import Encoding, derivation_cnf
 from verifier.smt.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
 from verifier.smt.rules import derivation_system, derived_labels
 from verifier.smt.system import OrderSystem
@@ -347,7 +347,7 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
     must[0::2] = labels == 1
     must[1::2] = labels == -1
     # the two Z3 questions are independent: both go to Z3 at once (smt-won-lost asks them too)
-    asked = submit(prefixpoint_cnf(derivation_system(g), must), options, memo=True)
+    asked = submit(derivation_cnf(derivation_system(g), must), options, memo=True)
     idx = labels + 1
     unknown = ~decided
     enc: Encoding | None = None

@@ -41,7 +41,7 @@ from verifier.smt.common import (
     result,
     screen,
 )
-from verifier.smt.encode import Encoding, prefixpoint_cnf
+from verifier.smt.encode import Encoding, derivation_cnf
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable, ranked_maximal
 from verifier.smt.rules import derivation_system
 from verifier.smt.system import OrderSystem
@@ -93,7 +93,9 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     labelled[1::2] = labels == -1
     # independent Z3 questions go to Z3 at once (smt-uniqueness asks the same two: memo);
     # the linear rank certificate is checked meanwhile
-    asked = submit(prefixpoint_cnf(rules, must=labelled), options, want_model=True, memo=True)
+    # (derivations through labelled nodes only: the labels are a fixpoint (1.), so every
+    # derivable node is labelled and no derivation needs another one)
+    asked = submit(derivation_cnf(rules, labelled), options, want_model=True, memo=True)
     unk = labels == 0
     circular = _circular(sys, idx, unk, options) if unk.any() else None
     bad_ranks = (
@@ -107,8 +109,9 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     if der.status is SatStatus.UNKNOWN:
         return unknown(der.reason)
     if der.status is SatStatus.SAT and der.model is not None:
-        closed = der.model[np.arange(2 * g.n) + 2]
-        i = int(np.flatnonzero(labelled & ~closed)[0]) // 2
+        ids = np.flatnonzero(labelled)  # derivation_cnf numbers them 2, 3, ...
+        closed = der.model[np.arange(len(ids)) + 2]
+        i = int(ids[~closed][0]) // 2
         return refuted(i, "label is not derivable by the ranked rules (circular reasoning)")
     notes = ["labels are a fixpoint of the rules (Z3)", "won/lost derivable (Z3, rank-free)"]
     if ans.remoteness is not None:
