@@ -344,3 +344,17 @@ def test_won_lost_refutes_a_circular_labelling_naming_its_node() -> None:
     assert u.data["unique"] is False and u.witness is not None
     assert set(u.witness["cycle"]) == {"a", "b"}
     common.forget()
+
+
+def test_remembered_facts_stay_bounded() -> None:
+    """Verifying many graphs in one run keeps the facts of the last few only."""
+    common.forget()
+    for b in range(-3, 3):  # six different graphs (b < 2: not unique; b >= 2: unique)
+        sys = OrderSystem.minimax(figure1(float(b), 2.0))
+        assert common.pin_check(sys, sys.const.clip(0), OPTS, "t") is not None
+        from verifier.smt.uniqueness import intervals
+
+        intervals(sys, OPTS)
+    assert len(common._PROVEN) <= common.KEEP_SYSTEMS
+    assert len(common._FACTS) <= common.KEEP_SYSTEMS
+    common.forget()

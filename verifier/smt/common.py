@@ -314,6 +314,8 @@ _FACTS: dict[tuple[str, str], Any] = {}
 _DIGESTS: weakref.WeakKeyDictionary[OrderSystem, str] = weakref.WeakKeyDictionary()
 KEEP_PROOFS = 8
 """Assignments remembered per system by ``pin_check``."""
+KEEP_SYSTEMS = 4
+"""Systems (graphs) whose proved facts are remembered: the cases verified last."""
 
 
 def system_digest(sys: OrderSystem) -> str:
@@ -341,9 +343,9 @@ def _digest(idx: IntArray, eq: NDArray[np.bool_] | None) -> str:
 
 def remember(what: str, sys: OrderSystem, fact: Any) -> None:
     """Keep a fact Z3 proved about the equations of ``sys`` (e.g. their solution intervals)."""
-    if len(_FACTS) > 16:
-        _FACTS.clear()
     _FACTS[(what, system_digest(sys))] = fact
+    while len(_FACTS) > KEEP_SYSTEMS:  # the oldest first: a folder of large cases stays bounded
+        del _FACTS[next(iter(_FACTS))]
 
 
 def recall(what: str, sys: OrderSystem) -> Any:
@@ -405,9 +407,12 @@ def pin_check(
             _PINNED.clear()
         _PINNED[key] = res
     if res.status is SatStatus.SAT:
-        kept = _PROVEN.setdefault(skey, [])
+        kept = _PROVEN.pop(skey, [])
         kept.insert(0, (idx.copy(), want))
         del kept[KEEP_PROOFS:]
+        _PROVEN[skey] = kept  # the most recent system last
+        while len(_PROVEN) > KEEP_SYSTEMS:
+            del _PROVEN[next(iter(_PROVEN))]
     return res
 
 
