@@ -50,7 +50,8 @@ class Options:
 
     engine: str = "auto"
     """``auto`` / ``reference`` (seed-faithful pure Python) / ``numpy`` (vectorized engine) /
-    ``compiled`` (the numba kernels where they exist, the numpy engine elsewhere)."""
+    ``compiled`` (the numba kernels instead of the numpy engine, which runs where numba is not
+    installed)."""
     rlimit: int = 50_000_000
     """Z3 resource limit per query (deterministic, unlike a wall-clock timeout)."""
     seed: int = 0

@@ -1,13 +1,15 @@
 """The numba kernels behind ``verifier.engine.compiled`` (imported only when they are used).
 
 Plain loops over CSR arrays, compiled to machine code by numba (``cache=True``: compiled once
-per installation, then loaded from ``__pycache__``). Three kernels:
+per installation, then loaded from ``__pycache__``). The kernels:
 
 - ``bucket_scatter`` + ``bucket_sort``: the predecessor CSR (a stable transposition), in two
   cache-friendly passes instead of one scatter over the whole edge array;
 - ``propagate``: the FIFO queue of Knuth's retrograde exercise (TAOCP 2.2.3 ex. 28) and of the
   attractor notes, over a packed per-node state;
-- ``first_match``: each node's first successor with a wanted key (the optimal moves).
+- ``first_match``: each node's first successor with a wanted key (the optimal moves);
+- ``retrograde_start`` / ``retrograde_keys`` / ``joined_codes``: the state before and after the
+  queue; ``mex_in_order``: Grundy values along the queue (children first).
 
 The two passes of the transposition and the moves are split over the threads (``prange``);
 the queue is sequential, as in the seeds.

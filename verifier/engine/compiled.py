@@ -4,13 +4,16 @@ The numpy engine (``verifier.engine.frontier``) moves whole frontiers with vecto
 scatters; numpy cannot fuse them, so it spends 40-50 ns per edge in temporary arrays. Here the
 same algorithms run as the seeds state them, one queue entry at a time, in loops numba compiles
 (``verifier.engine._kernels``): retrograde analysis with remoteness and moves (Knuth, TAOCP
-2.2.3 ex. 28) and attractors with layers and strategies (ICO notes). They are a third
-implementation beside the pure-Python references and the numpy frontiers, and are compared
-with both, node by node, in the tests and (``--engine auto``) in every verify.
+2.2.3 ex. 28), attractors with layers and strategies (ICO notes), Kars' score of every node
+(nested threshold attractors, proved in ``verifier.engine.kars``) and Grundy values of acyclic
+graphs (Sprague-Grundy). They are a third implementation beside the pure-Python references and
+the numpy frontiers, and are compared with both, node by node, in the tests and
+(``--engine auto``) in every verify.
 
 The predecessor CSR is built by a two-pass bucket transposition and the optimal moves by a
 first-match pass, both split over the threads; the queue is sequential. numba is imported on
-first use (importing it costs about 0.2 s); ``available()`` says whether it is installed.
+first use (``warm_up``: about half a second and 100 MB once per process); ``available()`` says
+whether it is installed.
 """
 
 from __future__ import annotations
