@@ -155,18 +155,8 @@ def _runner(task: str, impl: str, g: Any) -> Callable[[], str]:
             return lambda: _digest(
                 *_pick(compiled.retrograde_compiled(g.replace()), "label", "remoteness")
             )
-        if task == "kars":  # with remoteness and moves, as the solver kars-compiled reports
-
-            def kars() -> str:
-                from verifier.engine.kars import kars_moves_numpy
-
-                h = g.replace()
-                r = compiled.kars_compiled(h, remoteness=True)
-                assert r.remoteness is not None
-                kars_moves_numpy(h, r.score, r.remoteness)
-                return _digest(r.score)
-
-            return kars
+        if task == "kars":  # with remoteness and moves, like the reference ``kars_levels``
+            return lambda: _digest(compiled.kars_compiled(g.replace(), moves=True).score)
         if task == "grundy":
             return lambda: _digest(compiled.grundy_compiled(g.replace()).value)
         return lambda: _digest(compiled.attractor_compiled(g.replace()).layer)

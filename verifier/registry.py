@@ -70,12 +70,12 @@ class Options:
         limit = LINEAR_REFERENCE_LIMIT if linear else REFERENCE_LIMIT
         return self.engine == "reference" or (self.engine == "auto" and n <= limit)
 
-    def use_numpy(self, n: int, *, compiled_twin: bool = False) -> bool:
+    def use_numpy(self, n: int) -> bool:
         """Run the vectorized numpy engine? ``auto`` and ``numpy``: yes; ``reference``: no;
-        ``compiled``: only where no compiled solver does the same work (``compiled_twin``) or
-        the compiled kernels are not installed."""
+        ``compiled``: only where the compiled kernels (which do the same work) are not
+        installed."""
         if self.engine == "compiled":
-            return not (compiled_twin and _compiled_available())
+            return not _compiled_available()
         return self.engine in ("auto", "numpy")
 
     def use_compiled(self, n: int) -> bool:

@@ -12,6 +12,7 @@ from verifier.engine import (
     _kernels,
     attractor_numpy,
     compiled,
+    frontier,
     grundy_numpy,
     kars_numpy,
     predecessor_csr,
@@ -80,10 +81,11 @@ def _same_attractor(g: GameGraph) -> None:
 
 
 def _same_kars(g: GameGraph) -> None:
-    a, b = kars_compiled(g, remoteness=True), kars_numpy(g, moves=True)
+    a, b = kars_compiled(g, moves=True), kars_numpy(g, moves=True)
     assert np.array_equal(a.score, b.score)
     assert a.remoteness is not None and b.remoteness is not None
     assert np.array_equal(a.remoteness, b.remoteness)
+    assert a.move is not None and np.array_equal(a.move, b.move)
     assert a.levels == b.levels
     assert a.edges_scanned == b.edges_scanned
 
@@ -111,7 +113,7 @@ def test_kars_figure_one() -> None:
             owner={"a": MAX, "c": MIN},
             value={"b": b, "d": d},
         )
-        r = kars_compiled(g, remoteness=True)
+        r = kars_compiled(g, moves=True)
         assert r.score.tolist() == want
         assert r.remoteness is not None
         assert r.remoteness.tolist() == ([-1, -1, 0, 0] if b < 0 else [1, 2, 0, 0])
@@ -120,7 +122,7 @@ def test_kars_figure_one() -> None:
 @settings(max_examples=200, deadline=None)
 @given(graphs(Semantics.MINIMAX, max_nodes=14))
 def test_kars_agrees_with_the_threshold_reference(g: GameGraph) -> None:
-    a, b = kars_compiled(g, remoteness=True), kars_levels(g)
+    a, b = kars_compiled(g, moves=True), kars_levels(g)
     assert a.score.tolist() == b.value.tolist()
     assert a.remoteness is not None
     assert a.remoteness.tolist() == b.remoteness.tolist()
@@ -173,7 +175,7 @@ def test_grundy_agrees_with_numpy(g: GameGraph) -> None:
 def test_wide_indices_and_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """Graphs past 2^31 edges or 2^30 nodes use 64-bit indices and state: the same answers
     (forced here on a small graph)."""
-    monkeypatch.setattr(compiled, "_index_dtype", lambda n, m: np.int64)
+    monkeypatch.setattr(frontier, "_index_dtype", lambda n: np.int64)
     monkeypatch.setattr(compiled, "_state_dtype", lambda n, m: np.int64)
     _same_retrograde(random_case(Semantics.NORMAL, 5_000, 2.5, seed=3).graph)
     _same_attractor(random_case(Semantics.REACHABILITY, 5_000, 2.5, seed=3).graph)

@@ -29,8 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.engine.attractor import attacker_mask, attractor_move_keys
-from verifier.engine.frontier import Csr
-from verifier.engine.kars import leaf_levels, side_roles, validate_minimax
+from verifier.engine.frontier import Csr, successor_csr
+from verifier.engine.kars import kars_moves_numpy, leaf_levels, side_roles, validate_minimax
 from verifier.errors import CycleError
 from verifier.model.graph import GameGraph
 from verifier.model.results import AttractorResult, RetrogradeResult
@@ -111,18 +111,16 @@ class CompiledKars:
     remoteness: NDArray[np.int64] | None
     """For s(x) != 0 the layer of x in the attractor of its own threshold, -1 where s(x) = 0
     (as ``verifier.engine.kars.EngineKars.remoteness``); None unless asked for."""
+    move: NDArray[np.int64] | None
+    """An optimal successor (the rule of ``EngineKars.move``); None unless asked for."""
     levels: int
     edges_scanned: int
 
 
-def _index_dtype(n: int, m: int) -> type[np.signedinteger[Any]]:
-    return np.int32 if max(n, m) < 2**31 - 1 else np.int64
-
-
 def _csr(g: GameGraph) -> tuple[NDArray[np.int64], NDArray[Any]]:
-    """The successor CSR with compact indices (no copy when the graph's already fit)."""
-    dt = _index_dtype(g.n, g.m)
-    return np.asarray(g.succ_ptr, dtype=np.int64), g.succ_idx.astype(dt, copy=False)
+    """The successor CSR with compact indices, shared with the numpy engine (cached per graph)."""
+    c = successor_csr(g)
+    return c.ptr, c.idx
 
 
 def predecessor_csr_compiled(g: GameGraph) -> Csr:
@@ -134,11 +132,12 @@ def predecessor_csr_compiled(g: GameGraph) -> Csr:
 
 
 def _transpose(ptr: NDArray[np.int64], idx: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """``(pptr, pidx)``, both of ``idx``'s dtype."""
+    """``(pptr, pidx)``: ``pidx`` of ``idx``'s dtype, ``pptr`` too when ``m`` fits (int32:
+    half the cache footprint)."""
     k = _k()
     n, m = len(ptr) - 1, len(idx)
     start, src, low = k.bucket_scatter(ptr, idx, _threads())
-    pptr = np.empty(n + 1, dtype=idx.dtype)  # int32 when m fits: half the cache footprint
+    pptr = np.empty(n + 1, dtype=idx.dtype if m < 2**31 - 1 else np.int64)
     pptr[n] = m
     pidx = np.empty(m, dtype=idx.dtype)
     k.bucket_sort(start, src, low, pptr, pidx)
@@ -239,15 +238,16 @@ def _side_state(g: GameGraph, winner_is_max: bool, dtype: type[np.signedinteger[
     return st
 
 
-def kars_compiled(g: GameGraph, *, remoteness: bool = False) -> CompiledKars:
+def kars_compiled(g: GameGraph, *, moves: bool = False) -> CompiledKars:
     """Kars' score of every node of a ``minimax`` graph by the compiled queue, one pass per side.
 
     ``verifier.engine.kars`` proves that ``s(x) >= c > 0`` iff ``x`` is in Max's attractor of the
     leaves with ``t >= c`` and that the attractors are nested, so one queue serves all
     thresholds: seed the leaves of the largest positive value, run the queue dry (every node that
     joined scores that value), seed the next value's leaves with the counters as they are, and so
-    on; Min's side is the mirror image. ``remoteness``: one fresh attractor per distinct non-zero
-    score gives each node its layer in the attractor of its own threshold, O(k (n + m)).
+    on; Min's side is the mirror image. ``moves``: one fresh attractor per distinct non-zero
+    score gives each node its layer in the attractor of its own threshold (the remoteness),
+    O(k (n + m)); the optimal moves then follow by the numpy engine's rule (``kars_moves_numpy``).
 
     >>> g = GameGraph.from_successors({"a": ["b", "c"], "c": ["d", "a"]},
     ...     semantics=Semantics.MINIMAX, owner={"a": 0, "c": 1},
@@ -274,8 +274,8 @@ def kars_compiled(g: GameGraph, *, remoteness: bool = False) -> CompiledKars:
             score[queue[head:tail]] = c  # everything that joined from this value's leaves
             edges += int(e)
             levels += 1
-    rem = None
-    if remoteness:
+    rem = move = None
+    if moves:
         rem = np.full(g.n, -1, dtype=np.int64)
         leaf, t = g.is_terminal, g.value
         for c in np.unique(score[score != 0]).tolist():
@@ -286,7 +286,8 @@ def kars_compiled(g: GameGraph, *, remoteness: bool = False) -> CompiledKars:
             _run(pred, st, queue, len(seeds), alternate=False)
             mine = score == c
             rem[mine] = st[mine] >> 1  # code 2 * layer
-    return CompiledKars(score=score, remoteness=rem, levels=levels, edges_scanned=edges)
+        move = kars_moves_numpy(g, score, rem)
+    return CompiledKars(score=score, remoteness=rem, move=move, levels=levels, edges_scanned=edges)
 
 
 def grundy_compiled(g: GameGraph) -> CompiledGrundy:
@@ -330,5 +331,5 @@ def warm_up() -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
     attractor_compiled(g)
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.MINIMAX, owner=[0, -1], value=[0, 1])
-    kars_compiled(g, remoteness=True)
+    kars_compiled(g, moves=True)
     grundy_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.IMPARTIAL))

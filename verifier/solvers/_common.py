@@ -263,13 +263,11 @@ def require_reference(
     return g
 
 
-def require_engine(
-    case: Case, options: Options, semantics: Semantics, *, compiled_twin: bool = False
-) -> GameGraph:
+def require_engine(case: Case, options: Options, semantics: Semantics) -> GameGraph:
     """The case's graph, or ``NotApplicable`` if the semantics excludes it or the numpy engine
-    is off (``compiled_twin``: a compiled solver does the same work, see ``Options``)."""
+    is off."""
     g = _case_graph(case, semantics)
-    if not options.use_numpy(g.n, compiled_twin=compiled_twin):
+    if not options.use_numpy(g.n):
         raise NotApplicable(f"the numpy engine is off (engine {options.engine})")
     return g
 

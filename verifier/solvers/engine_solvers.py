@@ -39,7 +39,7 @@ from verifier.engine.compiled import (
     retrograde_compiled,
 )
 from verifier.engine.frontier import first_match_per_source, successor_csr
-from verifier.engine.kars import kars_moves_numpy
+from verifier.engine.kars import EngineKars
 from verifier.errors import CycleError
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
@@ -96,14 +96,14 @@ def _propagation_result(
 @solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER)
 def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis on the engine: view LABEL with remoteness and optimal moves."""
-    g = require_engine(case, options, Semantics.NORMAL, compiled_twin=True)
+    g = require_engine(case, options, Semantics.NORMAL)
     return _propagation_result("retrograde-numpy", g, retrograde_numpy, "rounds")
 
 
 @solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER)
 def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
     """The attractor on the engine: view REGION, remoteness = layer, move = strategies."""
-    g = require_engine(case, options, Semantics.REACHABILITY, compiled_twin=True)
+    g = require_engine(case, options, Semantics.REACHABILITY)
     return _propagation_result("attractor-numpy", g, attractor_numpy, "rounds")
 
 
@@ -124,43 +124,31 @@ def attractor_compiled_solver(case: Case, options: Options) -> SolverResult:
 @solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
 def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node on the engine (nested threshold attractors): view SCORE."""
-    g = require_engine(case, options, Semantics.MINIMAX, compiled_twin=True)
+    g = require_engine(case, options, Semantics.MINIMAX)
     r, seconds = timed(lambda: kars_numpy(g, moves=_few_values(g)))
-    return SolverResult(
-        solver="kars-numpy",
-        view=View.SCORE,
-        values=r.score,
-        seconds=seconds,
-        remoteness=r.remoteness,
-        move=r.move,
-        work={
-            "edges_scanned": r.edges_scanned,
-            "rounds": r.rounds,
-            "thresholds": r.levels,
-            "nodes": g.n,
-        },
-    )
+    return _score_result("kars-numpy", g, r, seconds, rounds=r.rounds)
 
 
 @solver("kars-compiled", [Semantics.MINIMAX], order=COMPILED_ORDER)
 def kars_compiled_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node by the compiled queue (nested threshold attractors)."""
     g = require_compiled(case, options, Semantics.MINIMAX)
+    r, seconds = timed(lambda: kars_compiled(g, moves=_few_values(g)))
+    return _score_result("kars-compiled", g, r, seconds)
 
-    def run() -> tuple[CompiledKars, IntArray | None]:
-        r = kars_compiled(g, remoteness=_few_values(g))
-        move = None if r.remoteness is None else kars_moves_numpy(g, r.score, r.remoteness)
-        return r, move
 
-    (r, move), seconds = timed(run)
+def _score_result(
+    name: str, g: GameGraph, r: EngineKars | CompiledKars, seconds: float, **work: int
+) -> SolverResult:
+    """Kars' scores (with remoteness and moves when computed) as solver ``name``'s answer."""
     return SolverResult(
-        solver="kars-compiled",
+        solver=name,
         view=View.SCORE,
         values=r.score,
         seconds=seconds,
         remoteness=r.remoteness,
-        move=move,
-        work={"edges_scanned": r.edges_scanned, "thresholds": r.levels, "nodes": g.n},
+        move=r.move,
+        work={"edges_scanned": r.edges_scanned, **work, "thresholds": r.levels, "nodes": g.n},
     )
 
 
@@ -173,7 +161,7 @@ def _few_values(g: GameGraph) -> bool:
 @solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER)
 def grundy_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Grundy values of an acyclic impartial graph on the engine; ``NotApplicable`` on a cycle."""
-    g = require_engine(case, options, Semantics.IMPARTIAL, compiled_twin=True)
+    g = require_engine(case, options, Semantics.IMPARTIAL)
     r, seconds = timed_unless(lambda: grundy_numpy(g), CycleError, NEEDS_ACYCLIC)
     work = {"edges_scanned": r.edges_scanned, "rounds": r.rounds, "nodes": g.n}
     return grundy_result("grundy-numpy", r.value, seconds, p_position_moves(g, r.value), work)
