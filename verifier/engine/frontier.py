@@ -49,12 +49,14 @@ __all__ = [
     "SCAN_FACTOR",
     "Csr",
     "Propagation",
+    "RowChunk",
     "attractor_propagation",
     "edge_chunks",
     "first_match_per_source",
     "gather",
     "height_classes",
     "predecessor_csr",
+    "row_chunks",
     "successor_csr",
 ]
 
@@ -187,23 +189,43 @@ def first_match_per_source(succ: Csr, want: NDArray[Any], code: NDArray[Any]) ->
     takes means "no move". Successor lists are sorted, so the first match of a row is its
     smallest qualifying successor. One O(m) pass, in chunks of ``CHUNK_EDGES`` edges.
     """
-    n = succ.n
-    move = np.full(n, -1, dtype=np.int64)
-    deg = succ.degree()
-    for u, v in edge_chunks(succ.ptr):
-        a, b = int(succ.ptr[u]), int(succ.ptr[v])
+    move = np.full(succ.n, -1, dtype=np.int64)
+    for c in row_chunks(succ):
+        eq = code[c.dst] == np.repeat(want[c.u : c.v], c.deg)
+        # first matching position of each non-empty row: min over the row of (pos if eq else b-a)
+        b_a = len(c.dst)
+        span = np.int32(b_a) if b_a < 2**31 - 1 else np.int64(b_a)
+        pos = np.where(eq, np.arange(b_a, dtype=span.dtype), span)
+        first = np.minimum.reduceat(pos, c.starts)
+        ok = first < span
+        move[c.u + c.rows[ok]] = c.dst[first[ok]]
+    return move
+
+
+@dataclass(frozen=True, eq=False)
+class RowChunk:
+    """Rows ``u..v-1`` of a CSR with their edges: ``dst`` (the neighbours, concatenated),
+    ``deg`` (per row), ``rows`` (the non-empty rows, relative to ``u``) and ``starts`` (where
+    each non-empty row begins in ``dst``), ready for ``np.ufunc.reduceat``."""
+
+    u: int
+    v: int
+    dst: NDArray[Any]
+    deg: Index
+    rows: Index
+    starts: Index
+
+
+def row_chunks(csr: Csr) -> Iterator[RowChunk]:
+    """The rows of ``csr`` in chunks of about ``CHUNK_EDGES`` edges, chunks without edges
+    skipped: the loop of every per-row reduction over the edges."""
+    deg = csr.degree()
+    for u, v in edge_chunks(csr.ptr, CHUNK_EDGES):  # read now: tests shrink it
+        a, b = int(csr.ptr[u]), int(csr.ptr[v])
         if a == b:
             continue
-        dst = succ.idx[a:b]
-        eq = code[dst] == np.repeat(want[u:v], deg[u:v])
-        # first matching position of each non-empty row: min over the row of (pos if eq else b-a)
-        span = np.int32(b - a) if b - a < 2**31 - 1 else np.int64(b - a)
-        pos = np.where(eq, np.arange(b - a, dtype=span.dtype), span)
         rows = np.flatnonzero(deg[u:v])
-        first = np.minimum.reduceat(pos, succ.ptr[u:v][rows] - a)
-        ok = first < span
-        move[u + rows[ok]] = dst[first[ok]]
-    return move
+        yield RowChunk(u, v, csr.idx[a:b], deg[u:v], rows, csr.ptr[u:v][rows] - a)
 
 
 class Propagation:

@@ -47,9 +47,9 @@ from verifier.engine.frontier import (
     Csr,
     Propagation,
     attractor_propagation,
-    edge_chunks,
     first_match_per_source,
     predecessor_csr,
+    row_chunks,
     successor_csr,
 )
 from verifier.model.graph import GameGraph, IntArray
@@ -213,14 +213,8 @@ def kars_moves_numpy(g: GameGraph, score: NDArray[np.float64], rem: IntArray) ->
 def _row_max_equal(succ: Csr, score: NDArray[np.float64], rem: IntArray) -> IntArray:
     """Per node: the greatest remoteness of a successor with the same score (-1 if none)."""
     out = np.full(succ.n, -1, dtype=np.int64)
-    deg = succ.degree()
-    for u, v in edge_chunks(succ.ptr):
-        a, b = int(succ.ptr[u]), int(succ.ptr[v])
-        if a == b:
-            continue
-        dst = succ.idx[a:b]
-        same = score[dst] == np.repeat(score[u:v], deg[u:v])
-        val = np.where(same, rem[dst], -1)
-        rows = np.flatnonzero(deg[u:v])
-        out[u + rows] = np.maximum.reduceat(val, succ.ptr[u:v][rows] - a)
+    for c in row_chunks(succ):
+        same = score[c.dst] == np.repeat(score[c.u : c.v], c.deg)
+        val = np.where(same, rem[c.dst], -1)
+        out[c.u + c.rows] = np.maximum.reduceat(val, c.starts)
     return out
