@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from verifier import Case, Expect, GameGraph, Semantics
+from verifier.checks.agreement import agreement_checks
+from verifier.checks.expect import expect_checks
 from verifier.model import MAX, MIN, CheckResult, SolverResult, Verdict
 from verifier.model.results import View
-from verifier.pipeline import CaseVerdict, agreement_checks, decide, expect_checks, summarize
+from verifier.pipeline import CaseVerdict, decide, summarize
 
 
 def fig1_case(expect: Expect | None = None) -> Case:

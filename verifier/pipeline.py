@@ -14,16 +14,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-import numpy as np
-
+from verifier.checks.agreement import agreement_checks
+from verifier.checks.expect import expect_checks, unanswered_expectations
 from verifier.errors import NotApplicable
-from verifier.model import Case, CheckResult, Semantics, SolverResult, Verdict
-from verifier.model.results import View
+from verifier.model import Case, CheckResult, SolverResult, Verdict
+from verifier.model.solution import Solution
 from verifier.registry import CheckContext, Options, checks_for, solvers_for
 
-__all__ = ["CaseReport", "CaseVerdict", "SolverRun", "run_case"]
-
-_LABEL_WORDS = {1: "won", -1: "lost", 0: "unknown"}
+__all__ = ["CaseReport", "CaseVerdict", "SolverRun", "decide", "run_case", "summarize"]
 
 
 class CaseVerdict(StrEnum):
@@ -51,6 +49,8 @@ class CaseReport:
     seconds: float
     stages: Mapping[str, float] = field(default_factory=dict)
     summary: Mapping[str, Any] = field(default_factory=dict)
+    solution: Solution | None = None
+    """The answer (``None`` when no solver answered in the semantics' view)."""
 
     @property
     def results(self) -> dict[str, SolverResult]:
@@ -98,9 +98,10 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
             checks.append(_crash(cspec.name, e, time.perf_counter() - c0))
     if smt:
         options.report(f"{case.id}: checks", len(cspecs), len(cspecs))
-        checks.extend(_unanswered_expectations(case, checks))
+        checks.extend(unanswered_expectations(case, checks))
     t_checks = time.perf_counter()
     verdict = decide(checks)
+    solution = Solution.from_results(case, results, checks)
     return CaseReport(
         case=case,
         solvers=tuple(runs),
@@ -112,7 +113,8 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
             "compare": t_compare - t_solve,
             "checks": t_checks - t_compare,
         },
-        summary=summarize(case, results),
+        summary=_summary(case, solution),
+        solution=solution,
     )
 
 
@@ -135,317 +137,13 @@ def _crash(name: str, e: BaseException, seconds: float) -> CheckResult:
     )
 
 
-# ---------------------------------------------------------------------- agreement between solvers
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
-        return True
-    return bool(a == b)
-
-
-def agreement_checks(case: Case, results: Mapping[str, SolverResult]) -> list[CheckResult]:
-    """Compare every pair (reference, other) of solvers with the same view, node by node."""
-    g = case.graph
-    out: list[CheckResult] = []
-    by_view: dict[View, list[SolverResult]] = {}
-    for r in results.values():
-        by_view.setdefault(r.view, []).append(r)
-    for view, rs in by_view.items():
-        if len(rs) < 2:
-            continue
-        ref = rs[0]
-        for other in rs[1:]:
-            t0 = time.perf_counter()
-            both = ref.covered_mask() & other.covered_mask()
-            witness: dict[str, Any] | None = None
-            what = "values"
-            diff = np.flatnonzero(both & ~_equal(ref.values, other.values))
-            if len(diff) == 0 and ref.remoteness is not None and other.remoteness is not None:
-                what = "remoteness"
-                diff = np.flatnonzero(both & (ref.remoteness != other.remoteness))
-                if len(diff):
-                    x = int(diff[0])
-                    witness = {
-                        "node": g.name(x),
-                        "remoteness": {
-                            ref.solver: int(ref.remoteness[x]),
-                            other.solver: int(other.remoteness[x]),
-                        },
-                        "successors": {
-                            g.name(int(y)): int(ref.remoteness[y]) for y in g.successors(x)
-                        },
-                    }
-            elif len(diff):
-                x = int(diff[0])
-                witness = {
-                    "node": g.name(x),
-                    "values": {
-                        ref.solver: _py(ref.values[x]),
-                        other.solver: _py(other.values[x]),
-                    },
-                    "successors": {
-                        g.name(int(y)): {
-                            ref.solver: _py(ref.values[y]),
-                            other.solver: _py(other.values[y]),
-                        }
-                        for y in g.successors(x)
-                    },
-                    "disagreements": len(diff),
-                }
-            name = f"agree {view.value}: {ref.solver} = {other.solver}"
-            secs = time.perf_counter() - t0
-            if witness is None:
-                out.append(
-                    CheckResult(
-                        name,
-                        Verdict.CONFIRMED,
-                        f"{int(both.sum())} nodes compared, values"
-                        + (
-                            " and remoteness"
-                            if ref.remoteness is not None and other.remoteness is not None
-                            else ""
-                        )
-                        + " identical",
-                        seconds=secs,
-                    )
-                )
-            else:
-                out.append(
-                    CheckResult(
-                        name,
-                        Verdict.REFUTED,
-                        f"{what} differ at node {witness['node']!r} ({len(diff)} node(s) in all)",
-                        witness=witness,
-                        seconds=secs,
-                    )
-                )
-    return out
-
-
-def _equal(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    eq = np.asarray(a == b)
-    if a.dtype.kind == "f" and b.dtype.kind == "f":
-        eq |= np.isnan(a) & np.isnan(b)
-    return eq
-
-
-def _py(v: Any) -> Any:
-    """A numpy scalar as a plain JSON value (integral floats as ints, NaN as None)."""
-    if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, float):
-        if np.isnan(v):
-            return None
-        if v.is_integer() and abs(v) < 2**53:
-            return int(v)
-    return v
-
-
-# ---------------------------------------------------------------------- expectations
-_VIEW_OF_EXPECT = {
-    "values": View.SCORE,
-    "labels": View.LABEL,
-    "winner": View.REGION,
-    "grundy": View.GRUNDY,
-}
-
-
-def _first(results: Mapping[str, SolverResult], view: View) -> SolverResult | None:
-    for r in results.values():
-        if r.view is view:
-            return r
-    return None
-
-
-def _shown(view: View, r: SolverResult, x: int) -> Any:
-    if view is View.LABEL:
-        return _LABEL_WORDS[int(r.values[x])]
-    if view is View.REGION:
-        return 0 if int(r.values[x]) == 1 else 1
-    display = r.extra.get("display")
-    if isinstance(display, Mapping) and x in display:
-        return display[x]
-    return _py(r.values[x])
-
-
-def expect_checks(case: Case, results: Mapping[str, SolverResult]) -> list[CheckResult]:
-    """Compare the case's ``expect`` block with the solvers' answers (every solver of the view)."""
-    exp = case.expect
-    if exp is None:
-        return []
-    g = case.graph
-    out: list[CheckResult] = []
-    fields: dict[str, Mapping[int, Any]] = {
-        "values": exp.values,
-        "labels": exp.labels,
-        "winner": exp.winner,
-        "grundy": exp.grundy,
-    }
-    if exp.root_value is not None and case.root is not None:
-        view = _native_view(case.semantics)
-        fields["root_value"] = {case.root: exp.root_value}
-    for key, wanted in fields.items():
-        if not wanted:
-            continue
-        view = _VIEW_OF_EXPECT.get(key, _native_view(case.semantics))
-        rs = [r for r in results.values() if r.view is view]
-        name = f"expect {key}"
-        if not rs:
-            msg = f"no solver produced {view.value} values"
-            out.append(CheckResult(name, Verdict.UNKNOWN, msg))
-            continue
-        bad: dict[str, Any] | None = None
-        compared = 0
-        for r in rs:
-            cov = r.covered_mask()
-            for x, v in wanted.items():
-                if not cov[x]:
-                    continue
-                compared += 1
-                got = _shown(view, r, x)
-                if not _matches(got, v):
-                    bad = {"node": g.name(x), "expected": v, "solver": r.solver, "got": got}
-                    break
-            if bad:
-                break
-        if bad:
-            out.append(
-                CheckResult(
-                    name,
-                    Verdict.REFUTED,
-                    f"node {bad['node']!r}: expected {bad['expected']!r}, "
-                    f"{bad['solver']} gives {bad['got']!r}",
-                    witness=bad,
-                )
-            )
-        elif compared == 0:
-            out.append(CheckResult(name, Verdict.UNKNOWN, "no solver covered the expected nodes"))
-        else:
-            out.append(
-                CheckResult(
-                    name,
-                    Verdict.CONFIRMED,
-                    f"{len(wanted)} expected node value(s) match {len(rs)} solver(s)",
-                )
-            )
-    if exp.remoteness:
-        out.append(_expect_remoteness(case, results, exp.remoteness))
-    return out
-
-
-def _matches(got: Any, want: Any) -> bool:
-    if isinstance(want, (int, float)) and isinstance(got, (int, float)):
-        return float(got) == float(want)
-    return str(got) == str(want)
-
-
-def _expect_remoteness(
-    case: Case, results: Mapping[str, SolverResult], wanted: Mapping[int, int]
-) -> CheckResult:
-    rs = [r for r in results.values() if r.remoteness is not None]
-    if not rs:
-        return CheckResult("expect remoteness", Verdict.UNKNOWN, "no solver reports remoteness")
-    for r in rs:
-        assert r.remoteness is not None
-        for x, v in wanted.items():
-            if r.covered_mask()[x] and int(r.remoteness[x]) != int(v):
-                w = {
-                    "node": case.graph.name(x),
-                    "expected": v,
-                    "solver": r.solver,
-                    "got": int(r.remoteness[x]),
-                }
-                return CheckResult(
-                    "expect remoteness",
-                    Verdict.REFUTED,
-                    f"node {w['node']!r}: expected remoteness {v}, {r.solver} gives {w['got']}",
-                    witness=w,
-                )
-    return CheckResult(
-        "expect remoteness", Verdict.CONFIRMED, f"{len(wanted)} remoteness value(s) match"
-    )
-
-
-def _unanswered_expectations(case: Case, checks: list[CheckResult]) -> list[CheckResult]:
-    """An expectation no check answered must not pass silently."""
-    exp = case.expect
-    if exp is None:
-        return []
-    out = []
-    answered = {k for c in checks for k in c.data}
-    if exp.unique is not None and "unique" not in answered:
-        out.append(
-            CheckResult(
-                "expect unique", Verdict.UNKNOWN, "no check decided uniqueness for this case"
-            )
-        )
-    if exp.intervals and "intervals" not in answered:
-        out.append(
-            CheckResult(
-                "expect intervals",
-                Verdict.UNKNOWN,
-                "no check computed solution intervals for this case",
-            )
-        )
-    if exp.sums and "sums" not in answered:
-        out.append(
-            CheckResult(
-                "expect sums", Verdict.UNKNOWN, "no check computed the values of the declared sums"
-            )
-        )
-    return out
-
-
-# ---------------------------------------------------------------------- summary
-def _native_view(sem: Semantics) -> View:
-    return {
-        Semantics.MINIMAX: View.SCORE,
-        Semantics.NORMAL: View.LABEL,
-        Semantics.REACHABILITY: View.REGION,
-        Semantics.IMPARTIAL: View.GRUNDY,
-    }[sem]
-
-
 def summarize(case: Case, results: Mapping[str, SolverResult]) -> dict[str, Any]:
-    """Whole-graph counts (``positions``, ``won``, ``lost``, ``drawn`` for the side to move,
-    ``max_remoteness``, ``root_value``; by symmetry class where the generator reduced symmetry).
+    """The ``summary`` block of the answer these results make (``Solution.summary``)."""
+    return _summary(case, Solution.from_results(case, results))
 
-    Won / lost is from the mover's view for ``normal`` and ``impartial`` (N / P positions; loopy
-    draws are drawn), from Max's view for ``minimax`` (score > 0 / < 0), and from player 0's view
-    for ``reachability`` (in W / not in W).
-    """
-    from verifier.games.summary import summarize as count_labels
 
-    g = case.graph
-    view = _native_view(case.semantics)
-    ref = _first(results, view)
-    if ref is None:
-        return {"positions": g.n, "moves": g.m}
-    vals = np.asarray(ref.values)
-    if view is View.GRUNDY:
-        sign = np.where(vals > 0, 1, np.where(vals == 0, -1, 0))
-        loopy = ref.extra.get("loopy")
-        if isinstance(loopy, Mapping):  # infinity(K) with 0 in K is a win for the mover
-            for x, k in loopy.items():
-                if 0 in k:
-                    sign[int(x)] = 1
-    elif view is View.REGION:
-        sign = np.where(vals == 1, 1, -1)
-    else:
-        sign = np.sign(np.nan_to_num(vals.astype(np.float64)))
-    sign = np.where(ref.covered_mask(), sign, 0)
-    rem = ref.remoteness
-    if rem is None:
-        rem = next((r.remoteness for r in results.values() if r.remoteness is not None), None)
-    if rem is None:
-        rem = np.full(g.n, -1, dtype=np.int64)
-    summary = count_labels(case, sign, rem)
-    summary["moves"] = g.m
-    if not ref.covered_mask().all():
-        summary["covered"] = int(ref.covered_mask().sum())
-    summary["root"] = g.name(case.root) if case.root is not None else None
-    summary["root_value"] = (
-        _shown(view, ref, case.root)
-        if case.root is not None and ref.covered_mask()[case.root]
-        else None
-    )
-    return summary
+def _summary(case: Case, solution: Solution | None) -> dict[str, Any]:
+    """``Solution.summary``, or the graph's size alone when no solver answered."""
+    if solution is None:
+        return {"positions": case.graph.n, "moves": case.graph.m}
+    return solution.summary(case)

@@ -30,21 +30,15 @@ import numpy as np
 
 from verifier.errors import VerifierError
 from verifier.model import Case, CheckResult, Semantics, SolverResult, Verdict
+from verifier.model.describe import describe
 from verifier.model.results import View
-from verifier.model.semantics import MAX, MIN
+from verifier.model.semantics import MIN
+from verifier.model.solution import Solution
 
 __all__ = ["RenderError", "render", "to_dot"]
 
 MAX_NODES = 2000
 """Refuse to draw larger graphs (a drawing of them helps nobody)."""
-
-_VIEW = {
-    Semantics.MINIMAX: View.SCORE,
-    Semantics.NORMAL: View.LABEL,
-    Semantics.REACHABILITY: View.REGION,
-    Semantics.IMPARTIAL: View.GRUNDY,
-}
-_WORDS = {View.LABEL: {1: "won", -1: "lost", 0: "unknown"}, View.REGION: {1: "W", 0: "-"}}
 
 
 class RenderError(VerifierError, ValueError):
@@ -77,8 +71,7 @@ def to_dot(case: Case, source: _Report | Mapping[str, SolverResult]) -> str:
         results = dict(source)
     else:
         results, checks = source.results, tuple(source.checks)
-    view = _VIEW[g.semantics]
-    answer = next((r for _, r in sorted(results.items()) if r.view is view), None)
+    answer = Solution.from_results(case, results, checks)
     refuted: set[str] = set()
     confirmed = bool(checks) and all(c.verdict is Verdict.CONFIRMED for c in checks)
     changed: set[str] = set()
@@ -97,10 +90,8 @@ def to_dot(case: Case, source: _Report | Mapping[str, SolverResult]) -> str:
     for x in range(g.n):
         name = g.name(x)
         parts = [name]
-        if answer is not None and answer.covered_mask()[x]:
-            v = float(answer.values[x])
-            word = _WORDS.get(view, {}).get(int(v)) if view in _WORDS else None
-            parts.append(word if word is not None else _fmt(v))
+        if answer is not None and answer.covered[x]:
+            parts.append(_value_text(answer, x))
         elif g.is_terminal[x] and not np.isnan(g.value[x]):
             parts.append(_fmt(float(g.value[x])))
         iv = intervals.get(name)
@@ -126,15 +117,23 @@ def to_dot(case: Case, source: _Report | Mapping[str, SolverResult]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _value_text(answer: Solution, x: int) -> str:
+    """The node's value as drawn: the label word, ``W`` / ``-`` for player 0's winning region,
+    a number, or ``inf(K)``."""
+    v = answer.value(x)
+    if answer.description.view is View.REGION:
+        return "W" if v == 0 else "-"
+    return _fmt(float(v)) if isinstance(v, (int, float)) else str(v)
+
+
 def _owner(case: Case, x: int) -> str:
     g = case.graph
     if g.is_terminal[x] and g.semantics is not Semantics.REACHABILITY:
         return "leaf"
-    if g.semantics is Semantics.MINIMAX:
-        return {MAX: "Max", MIN: "Min"}.get(int(g.owner[x]), "?")
-    if g.semantics is Semantics.REACHABILITY:
-        return "target" if g.target[x] else f"player {int(g.owner[x])}"
-    return ""
+    if g.target[x]:
+        return "target"
+    names = describe(g.semantics).owner_names
+    return names.get(int(g.owner[x]), "?") if names else ""
 
 
 def render(case: Case, source: _Report | Mapping[str, SolverResult], path: str | Path) -> Path:

@@ -12,7 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from verifier.model import SolverResult, Verdict
-from verifier.pipeline import CaseReport, CaseVerdict, _py, _shown
+from verifier.model.columns import LOOPY, VALUE, column_spec, to_plain
+from verifier.model.describe import describe_view
+from verifier.pipeline import CaseReport, CaseVerdict
 
 __all__ = ["jsonable", "print_report", "report_to_dict"]
 
@@ -36,7 +38,7 @@ def jsonable(x: Any) -> Any:
         items = sorted(x) if isinstance(x, (set, frozenset)) else x
         return [jsonable(v) for v in items]
     if isinstance(x, (np.generic, float)):
-        v = _py(x)
+        v = to_plain(x)
         if isinstance(v, float) and not math.isfinite(v):
             return None if math.isnan(v) else ("inf" if v > 0 else "-inf")
         return v
@@ -45,21 +47,31 @@ def jsonable(x: Any) -> Any:
     return x
 
 
+_JSON_KEY = {"move": "moves"}
+"""Column -> key of the per-solver block of ``--json`` (``moves`` by its old name)."""
+
+
 def _solver_dict(rep: CaseReport, r: SolverResult, values: bool) -> dict[str, Any]:
     g = rep.case.graph
     d: dict[str, Any] = {"view": r.view.value, "seconds": round(r.seconds, 6)}
     cov = r.covered_mask()
     d["covered"] = int(cov.sum())
     if values:
+        desc = describe_view(r.view)
         ids = np.flatnonzero(cov).tolist()
-        d["values"] = {g.name(x): jsonable(_shown(r.view, r, x)) for x in ids}
-        if r.remoteness is not None:
-            d["remoteness"] = {g.name(x): int(r.remoteness[x]) for x in ids if r.remoteness[x] >= 0}
-        if r.move is not None:
-            d["moves"] = {g.name(x): g.name(int(r.move[x])) for x in ids if r.move[x] >= 0}
+        d["values"] = {g.name(x): jsonable(desc.show_node(r.columns, x)) for x in ids}
+        for name, col in r.columns.items():
+            if name in (VALUE, LOOPY):
+                continue
+            show = column_spec(name).show
+            key = _JSON_KEY.get(name, name)
+            d[key] = {
+                g.name(x): jsonable(show(g, col.data[x]))
+                for x in np.flatnonzero(col.given).tolist()
+            }
     d["work"] = jsonable(dict(r.work))
     if r.extra:
-        d["extra"] = jsonable({k: v for k, v in r.extra.items() if k != "display"})
+        d["extra"] = jsonable(dict(r.extra))
     return d
 
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from sg_graphs import LOOPY_VALUES, impartial_graphs, loopy_graph
 
-from verifier.model import Case, GameGraph, Verdict
+from verifier.model import Case, GameGraph, Semantics, Verdict
+from verifier.model.describe import describe
 from verifier.registry import CheckContext, Options
 from verifier.solvers.loopy_grundy import (
     DRAW,
@@ -66,8 +67,10 @@ def test_solver_encoding() -> None:
     g = loopy_graph()
     res = loopy_grundy_solver(Case(graph=g, id="loopy"), Options())
     u, y = g.id_of("u"), g.id_of("y")
-    assert res.values[u] == INF and res.extra["loopy"][u] == [1]
-    assert res.extra["display"][y] == "inf(0)"
+    assert res.values[u] == INF and res.loopy is not None and res.loopy[u] == (1,)
+    # past the solver layer the infinite values are a column of K's, the value column is masked
+    assert res.columns["loopy"].at(u) == (1,) and res.columns["value"].at(u) is None
+    assert describe(Semantics.IMPARTIAL).show_node(res.columns, y) == "inf(0)"
     assert res.move is not None
     assert res.move[g.id_of("u")] == u  # a draw keeps the draw: stay in the loop
     assert res.move[g.id_of("x")] == g.id_of("t")

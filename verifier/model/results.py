@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 
 __all__ = [
     "AttractorResult",
@@ -65,11 +68,39 @@ class SolverResult:
     """How much work the solver did: rounds, nodes visited, edges scanned, ..."""
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """Anything else worth reporting (JSON-serialisable)."""
+    loopy: Mapping[int, tuple[int, ...]] | None = None
+    """``GRUNDY``: the set K of every node whose value is infinite (Smith's inf_K); ``values``
+    holds -1 there."""
+    more: Mapping[str, Column] = field(default_factory=lambda: MappingProxyType({}))
+    """Further named columns (registered in ``verifier.model.columns``) beyond the four above."""
 
     def covered_mask(self) -> NDArray[np.bool_]:
         if self.covered is None:
             return np.ones(len(self.values), dtype=np.bool_)
         return self.covered
+
+    @cached_property
+    def columns(self) -> Mapping[str, Column]:
+        """This answer as named, masked columns: the only form read past the solver layer.
+
+        ``value`` is given on the covered nodes (less the infinite Grundy values, which are in
+        ``loopy``), ``remoteness`` and ``move`` where the solver set them (the -1 of the fields
+        above becomes a masked entry), then the ``more`` columns."""
+        cov = self.covered_mask()
+        cols: dict[str, Column] = {}
+        value_given = cov
+        if self.loopy:
+            inf = Column.sparse(len(cov), {int(u): tuple(k) for u, k in self.loopy.items()})
+            cols[LOOPY] = inf.restrict(cov)
+            value_given = cov & ~inf.given
+        cols[VALUE] = Column(np.asarray(self.values), value_given)
+        if self.remoteness is not None:
+            cols[REMOTENESS] = Column(self.remoteness, cov & (self.remoteness >= 0))
+        if self.move is not None:
+            cols[MOVE] = Column(self.move, cov & (self.move >= 0))
+        for name, col in self.more.items():
+            cols[name] = col.restrict(cov)
+        return MappingProxyType(cols)
 
 
 @dataclass(frozen=True)

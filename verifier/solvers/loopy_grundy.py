@@ -279,8 +279,8 @@ def _moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
 
 @solver("grundy-loopy", [Semantics.IMPARTIAL], order=20)
 def loopy_grundy_solver(case: Case, options: Options) -> SolverResult:
-    """Registered solver (view GRUNDY): finite values, ``INF`` = -1, and in ``extra``:
-    ``loopy`` = {node id: K}, ``display`` = {node id: "inf(..)"}, ``counter``, ``rounds``."""
+    """Registered solver (view GRUNDY): finite values, ``INF`` = -1 with ``loopy`` = {node id:
+    K}, and in ``extra``: ``counter``, ``rounds``, ``draws``."""
     g = require_reference(case, options, Semantics.IMPARTIAL, linear=True)
     r, seconds = timed(lambda: loopy_grundy(g))
     classes = outcome_classes(r.values, r.kset)
@@ -291,9 +291,8 @@ def loopy_grundy_solver(case: Case, options: Options) -> SolverResult:
         seconds=seconds,
         move=_moves(g, classes),
         work={"rounds": r.rounds, "edges_scanned": r.edges_scanned, "nodes": g.n},
+        loopy={u: tuple(sorted(k)) for u, k in r.kset.items()},
         extra={
-            "loopy": {u: list(k) for u, k in r.kset.items()},
-            "display": {u: render(r.value(u)) for u in r.kset},
             "counter": r.counter.tolist(),
             "rounds": r.rounds,
             "draws": int(np.sum(classes == DRAW)),
@@ -311,8 +310,7 @@ def _loopy_result(ctx: CheckContext) -> LoopyGrundy:
     res = ctx.results.get("grundy-loopy")
     if res is None:
         return loopy_grundy(ctx.case.graph)
-    loopy = res.extra.get("loopy", {})
-    kset = {int(u): tuple(int(k) for k in ks) for u, ks in loopy.items()}
+    kset = {int(u): tuple(int(k) for k in ks) for u, ks in (res.loopy or {}).items()}
     return LoopyGrundy(
         values=np.asarray(res.values, dtype=np.int64),
         kset=kset,

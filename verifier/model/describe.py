@@ -1,0 +1,205 @@
+"""One description per semantics: what its answers mean and how they read.
+
+Everything that knows what a result *means* reads a ``Description``: the native view of its
+solvers, whose win a value means (the point of view), the words of its values, the names of the
+owners, the key of its ``expect`` block, how far a remoteness counts, and the factory of its
+equation system. Adding a semantics is one description here plus its readers, solvers and checks.
+
+>>> d = describe(Semantics.NORMAL)
+>>> d.view.value, d.expect_key, d.point_of_view, d.word(-1)
+('label', 'labels', 'the player to move', 'lost')
+>>> describe(Semantics.REACHABILITY).show(1)
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.model.columns import LOOPY, VALUE, Column
+from verifier.model.graph import GameGraph
+from verifier.model.results import View
+from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON, Semantics
+
+__all__ = [
+    "DESCRIPTIONS",
+    "LABEL_WORDS",
+    "Description",
+    "describe",
+    "describe_view",
+    "grundy_text",
+]
+
+LABEL_WORDS: Mapping[int, str] = MappingProxyType({WON: "won", LOST: "lost", UNKNOWN: "unknown"})
+"""The words of the won/lost labels (Knuth's ``unknown`` for what the rules leave undecided)."""
+
+WIN, LOSS, DRAW = 1, -1, 0
+"""Outcomes from a description's point of view."""
+
+
+def grundy_text(k: Iterable[int] | None, finite: int | None = None) -> str:
+    """A Grundy value as written in case files: ``"3"``, ``"inf"`` or ``"inf(0,2)"``."""
+    if finite is not None:
+        return str(finite)
+    ks = sorted(k or ())
+    return "inf(" + ",".join(map(str, ks)) + ")" if ks else "inf"
+
+
+def _plain_number(v: Any) -> Any:
+    v = float(v)
+    if v != v:
+        return None
+    return int(v) if v.is_integer() and abs(v) < 2**53 else v
+
+
+def _equations_minimax(g: GameGraph) -> Any:
+    from verifier.smt.system import OrderSystem
+
+    return OrderSystem.minimax(g)
+
+
+def _equations_normal(g: GameGraph) -> Any:
+    from verifier.smt.system import OrderSystem
+
+    return OrderSystem.normal(g)
+
+
+def _equations_reachability(g: GameGraph) -> Any:
+    from verifier.smt.system import OrderSystem
+
+    return OrderSystem.reachability(g)
+
+
+@dataclass(frozen=True)
+class Description:
+    """What the answers of one semantics mean (see the module docstring)."""
+
+    semantics: Semantics
+    view: View
+    """The view of the semantics' own solvers (others convert to it or are compared in theirs)."""
+    point_of_view: str
+    """Whose win a positive outcome means: ``Max``, ``player 0`` or ``the player to move``."""
+    expect_key: str
+    """The key of the ``expect`` block that holds per-node answers in this view."""
+    value_title: str
+    """What a value is called: ``score``, ``label``, ``winner``, ``Grundy value``."""
+    remoteness_title: str
+    """What the remoteness column counts for this semantics."""
+    words: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Stored value -> word, for semantics whose values are words (labels)."""
+    owner_names: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Owner code -> name, for semantics whose nodes have owners."""
+    equations: Callable[[GameGraph], Any] | None = None
+    """The factory of its equation system (an ``OrderSystem`` for the three two-valued-order
+    semantics; ``None`` for ``impartial``, whose mex equations are built by ``smt.mex``)."""
+
+    # -------------------------------------------------------------- one value
+    def word(self, stored: int) -> str:
+        """The word of a stored label (``ValueError`` if the semantics has no words)."""
+        if not self.words:
+            raise ValueError(f"{self.semantics.value} values are not words")
+        return self.words[int(stored)]
+
+    def show(self, stored: Any, kset: Iterable[int] | None = None) -> Any:
+        """One stored value as the case format writes it: a score, ``won`` / ``lost`` /
+        ``unknown``, the winner 0 / 1, a Grundy value (``"inf(K)"`` when ``kset`` is given)."""
+        if self.view is View.LABEL:
+            return self.word(int(stored))
+        if self.view is View.REGION:
+            return 0 if int(stored) == 1 else 1
+        if self.view is View.GRUNDY:
+            return grundy_text(kset) if kset is not None else int(stored)
+        return _plain_number(stored)
+
+    def show_node(self, columns: Mapping[str, Column], x: int) -> Any:
+        """Node ``x``'s value in an answer's columns, as ``show`` writes it (``None`` where the
+        answer has no value there): an infinite Grundy value reads ``"inf(K)"``."""
+        inf = columns.get(LOOPY)
+        if inf is not None and inf.given[x]:
+            return self.show(-1, kset=inf.data[x])
+        v = columns[VALUE]
+        return self.show(v.data[x]) if v.given[x] else None
+
+    def owner_name(self, code: int) -> str:
+        return self.owner_names.get(int(code), "")
+
+    # -------------------------------------------------------------- whole arrays
+    def outcome(
+        self, values: NDArray[Any], loopy: Mapping[int, Iterable[int]] | None = None
+    ) -> NDArray[np.int8]:
+        """Per node: +1 a win, -1 a loss, 0 a draw, from ``point_of_view``. For Grundy values
+        an N position (value > 0) is a win for the mover, a P position (0) a loss, an infinite
+        value inf(K) a win when 0 is in K and a draw otherwise (``loopy`` holds the K's)."""
+        v = np.asarray(values)
+        if self.view is View.REGION:
+            return np.where(v == 1, WIN, LOSS).astype(np.int8)
+        if self.view is View.GRUNDY:
+            out = np.where(v > 0, WIN, np.where(v == 0, LOSS, DRAW)).astype(np.int8)
+            for x, k in (loopy or {}).items():
+                out[int(x)] = WIN if 0 in set(k) else DRAW
+            return out
+        return np.sign(np.nan_to_num(v.astype(np.float64))).astype(np.int8)
+
+
+DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
+    {
+        Semantics.MINIMAX: Description(
+            Semantics.MINIMAX,
+            View.SCORE,
+            point_of_view="Max",
+            expect_key="values",
+            value_title="score",
+            remoteness_title="plies until the winner forces a leaf at least as good (Kars)",
+            owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
+            equations=_equations_minimax,
+        ),
+        Semantics.NORMAL: Description(
+            Semantics.NORMAL,
+            View.LABEL,
+            point_of_view="the player to move",
+            expect_key="labels",
+            value_title="label",
+            remoteness_title="plies to the end: the winner hurries, the loser delays",
+            words=LABEL_WORDS,
+            equations=_equations_normal,
+        ),
+        Semantics.REACHABILITY: Description(
+            Semantics.REACHABILITY,
+            View.REGION,
+            point_of_view="player 0",
+            expect_key="winner",
+            value_title="winner",
+            remoteness_title="attractor layer: moves player 0 needs to reach the target",
+            owner_names=MappingProxyType({MAX: "player 0", MIN: "player 1"}),
+            equations=_equations_reachability,
+        ),
+        Semantics.IMPARTIAL: Description(
+            Semantics.IMPARTIAL,
+            View.GRUNDY,
+            point_of_view="the player to move",
+            expect_key="grundy",
+            value_title="Grundy value",
+            remoteness_title="plies to the end",
+        ),
+    }
+)
+"""The description of every semantics."""
+
+
+def describe(semantics: Semantics) -> Description:
+    """The description of ``semantics``."""
+    return DESCRIPTIONS[semantics]
+
+
+def describe_view(view: View) -> Description:
+    """The description of the semantics whose native view is ``view``."""
+    for d in DESCRIPTIONS.values():
+        if d.view is view:
+            return d
+    raise KeyError(view)

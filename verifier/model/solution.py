@@ -1,0 +1,205 @@
+"""The answer for a case: typed per-node columns with their provenance.
+
+``Solution.from_results`` assembles it once from the solvers' results (and, after the checks, the
+checks that confirmed each column); the report, the summary, the drawing, the writers and the
+command line read it and nothing else rebuilds it.
+
+- the ``value`` column is read from the solver of the semantics' view that covers the most nodes
+  (registry order breaks ties); every other column from that solver if it gives it, else from
+  the first solver of the view whose values agree with it wherever both answer;
+- ``agreeing`` names every solver of the view whose values equal the solution's wherever it
+  answers, ``sources`` which solver each column was read from, ``confirmed`` which confirmed
+  checks of the column's proof contract (``ColumnSpec.checks``) vouch for it;
+- missing entries are masked (``Column.given``): no sentinel crosses into a ``Solution``.
+
+>>> from verifier.model import GameGraph, Semantics, Case, SolverResult, MAX
+>>> from verifier.model.results import View
+>>> import numpy as np
+>>> g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.MINIMAX,
+...                               owner={"a": MAX}, value={"b": 2})
+>>> r = SolverResult("x", View.SCORE, np.array([2.0, 2.0]), move=np.array([1, -1]))
+>>> s = Solution.from_results(Case(g, "tiny", root=0), {"x": r})
+>>> s.at("a")
+{'position': 'a', 'value': 2, 'outcome': 'win', 'move': 'b'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.model.case import Case
+from verifier.model.columns import LOOPY, VALUE, Column, column_spec, ordered
+from verifier.model.describe import Description, describe
+from verifier.model.graph import GameGraph
+from verifier.model.results import CheckResult, SolverResult, Verdict
+
+__all__ = ["OUTCOME_WORDS", "Solution"]
+
+OUTCOME_WORDS: Mapping[int, str] = MappingProxyType({1: "win", -1: "loss", 0: "draw"})
+"""Outcome from the description's point of view."""
+
+
+def _empty() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """The answer for one case (see the module docstring)."""
+
+    graph: GameGraph
+    root: int | None
+    description: Description
+    columns: Mapping[str, Column]
+    """Named per-node columns; always ``value`` (and ``loopy`` for infinite Grundy values)."""
+    covered: NDArray[np.bool_]
+    """Nodes the answer covers (its value, finite or infinite, is given)."""
+    sources: Mapping[str, str] = field(default_factory=_empty)
+    """Column -> the solver it was read from."""
+    agreeing: tuple[str, ...] = ()
+    """Solvers of the view whose values equal this answer wherever they answer."""
+    confirmed: Mapping[str, tuple[str, ...]] = field(default_factory=_empty)
+    """Column -> the confirmed checks of its proof contract."""
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_results(
+        cls,
+        case: Case,
+        results: Mapping[str, SolverResult],
+        checks: Sequence[CheckResult] = (),
+    ) -> Solution | None:
+        """The case's answer, or ``None`` when no solver answered in the semantics' view."""
+        d = describe(case.semantics)
+        rs = [r for r in results.values() if r.view is d.view]
+        if not rs:
+            return None
+        best = max(range(len(rs)), key=lambda i: (int(rs[i].covered_mask().sum()), -i))
+        src = rs[best]
+        agree = [r for r in rs if _agrees(src, r)]
+        cols: dict[str, Column] = dict(src.columns)
+        sources = dict.fromkeys(cols, src.solver)
+        for r in agree:
+            for name, col in r.columns.items():
+                if name not in cols:
+                    cols[name], sources[name] = col, r.solver
+        ok = {c.name for c in checks if c.verdict is Verdict.CONFIRMED}
+        confirmed = {
+            name: tuple(
+                sorted(c for c in ok if any(c.startswith(p) for p in column_spec(name).checks))
+            )
+            for name in cols
+        }
+        return cls(
+            graph=case.graph,
+            root=case.root,
+            description=d,
+            columns=MappingProxyType({k: cols[k] for k in ordered(cols)}),
+            covered=src.covered_mask(),
+            sources=MappingProxyType(sources),
+            agreeing=tuple(r.solver for r in agree),
+            confirmed=MappingProxyType(confirmed),
+        )
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def n(self) -> int:
+        return self.graph.n
+
+    def column(self, name: str) -> Column | None:
+        return self.columns.get(name)
+
+    def _id(self, position: str | int) -> int:
+        if isinstance(position, str):
+            return self.graph.id_of(position)
+        if not 0 <= int(position) < self.n:
+            raise KeyError(position)
+        return int(position)
+
+    def loopy_sets(self) -> dict[int, tuple[int, ...]]:
+        """Grundy: node id -> K of its infinite value."""
+        col = self.columns.get(LOOPY)
+        if col is None:
+            return {}
+        return {int(x): col.data[x] for x in np.flatnonzero(col.given)}
+
+    def value(self, position: str | int) -> Any:
+        """The value of a position in the words of the case format (``None`` if not covered)."""
+        return self.description.show_node(self.columns, self._id(position))
+
+    def outcome(self) -> NDArray[np.int8]:
+        """Per node +1 win, -1 loss, 0 draw (or not covered) from the point of view."""
+        v = self.columns[VALUE]
+        out = self.description.outcome(v.data, self.loopy_sets())
+        return np.where(self.covered, out, 0).astype(np.int8)
+
+    def at(self, position: str | int) -> dict[str, Any]:
+        """Everything known of one position: value, outcome and every other column."""
+        x = self._id(position)
+        row: dict[str, Any] = {"position": self.graph.name(x), "value": self.value(x)}
+        if self.covered[x]:
+            row["outcome"] = OUTCOME_WORDS[int(self.outcome()[x])]
+        for name, col in self.columns.items():
+            if name in (VALUE, LOOPY) or not col.given[x]:
+                continue
+            row[name] = column_spec(name).show(self.graph, col.data[x])
+        return row
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """One row per covered node (for writers): position, value, outcome, other columns
+        (``None`` where a column has no entry)."""
+        others = [c for c in self.columns if c not in (VALUE, LOOPY)]
+        outcome = self.outcome()
+        for x in np.flatnonzero(self.covered).tolist():
+            row: dict[str, Any] = {
+                "position": self.graph.name(x),
+                "value": self.value(x),
+                "outcome": OUTCOME_WORDS[int(outcome[x])],
+            }
+            for name in others:
+                col = self.columns[name]
+                row[name] = (
+                    column_spec(name).show(self.graph, col.data[x]) if col.given[x] else None
+                )
+            yield row
+
+    def summary(self, case: Case) -> dict[str, Any]:
+        """Whole-graph counts (``positions``, ``won``, ``lost``, ``drawn`` from the point of
+        view, ``max_remoteness``, ``root_value``; by symmetry class where the generator reduced
+        symmetry). Remoteness is the solution's own column."""
+        from verifier.games.summary import summarize as count_labels
+
+        g = self.graph
+        rem_col = self.columns.get("remoteness")
+        rem = np.full(g.n, -1, dtype=np.int64)
+        if rem_col is not None:
+            rem = np.where(rem_col.given, rem_col.data, -1).astype(np.int64)
+        out = count_labels(case, self.outcome(), rem)
+        out["moves"] = g.m
+        if not self.covered.all():
+            out["covered"] = int(self.covered.sum())
+        out["root"] = g.name(case.root) if case.root is not None else None
+        out["root_value"] = self.value(case.root) if case.root is not None else None
+        return out
+
+
+def _agrees(a: SolverResult, b: SolverResult) -> bool:
+    """``b`` gives the same values (finite and infinite) as ``a`` wherever both answer."""
+    both = a.covered_mask() & b.covered_mask()
+    for name in (VALUE, LOOPY):
+        ca, cb = a.columns.get(name), b.columns.get(name)
+        if ca is None and cb is None:
+            continue
+        if ca is None or cb is None:
+            if (ca or cb).given[both].any():  # type: ignore[union-attr]
+                return False
+            continue
+        if not column_spec(name).same(ca.restrict(both), cb.restrict(both)).all():
+            return False
+    return True
