@@ -17,6 +17,7 @@ from typing import Any
 from verifier.checks.agreement import agreement_checks
 from verifier.checks.expect import expect_checks, unanswered_expectations
 from verifier.errors import NotApplicable
+from verifier.games.summary import summarize_solution
 from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.solution import Solution
 from verifier.registry import CheckContext, Options, checks_for, solvers_for
@@ -143,7 +144,7 @@ def summarize(case: Case, results: Mapping[str, SolverResult]) -> dict[str, Any]
 
 
 def _summary(case: Case, solution: Solution | None) -> dict[str, Any]:
-    """``Solution.summary``, or the graph's size alone when no solver answered."""
+    """``summarize_solution``, or the graph's size alone when no solver answered."""
     if solution is None:
         return {"positions": case.graph.n, "moves": case.graph.m}
-    return solution.summary(case)
+    return summarize_solution(case, solution)

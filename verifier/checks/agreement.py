@@ -4,7 +4,9 @@ compared node by node, column by column, with each column's registered comparato
 The first solver of a view (registry order) is the reference. A column is compared where both
 solvers give it and its spec says it is comparable (``ColumnSpec.agree``: optimal moves are not
 unique, so they are proved by ``smt-strategy`` instead); the first column that differs refutes
-the pair with a witness naming the node, both answers and the successors' answers.
+the pair with a witness naming the node, both answers and the successors' answers. A column the
+reference does not give is compared between the solvers that give it, the first of them being
+its reference (one check per pair, named after the column).
 """
 
 from __future__ import annotations
@@ -32,15 +34,24 @@ def agreement_checks(case: Case, results: Mapping[str, SolverResult]) -> list[Ch
     for view, rs in by_view.items():
         for other in rs[1:]:
             out.append(_compare(case, view, rs[0], other))
+        extra = {c for r in rs[1:] for c in r.columns} - set(rs[0].columns) - {LOOPY}
+        for col in ordered(c for c in extra if column_spec(c).agree):
+            holders = [r for r in rs if col in r.columns]
+            for other in holders[1:]:
+                out.append(_compare(case, view, holders[0], other, only=col))
     return out
 
 
-def _compare(case: Case, view: View, ref: SolverResult, other: SolverResult) -> CheckResult:
+def _compare(
+    case: Case, view: View, ref: SolverResult, other: SolverResult, only: str | None = None
+) -> CheckResult:
+    """One pair of solvers, on every comparable column both give (or on column ``only``)."""
     t0 = time.perf_counter()
     both = ref.covered_mask() & other.covered_mask()
-    name = f"agree {view.value}: {ref.solver} = {other.solver}"
+    name = f"agree {view.value}{' ' + only if only else ''}: {ref.solver} = {other.solver}"
     compared: list[str] = []
-    for col in ordered(set(ref.columns) | set(other.columns)):
+    cols = [only] if only else ordered(set(ref.columns) | set(other.columns))
+    for col in cols:
         spec = column_spec(col)
         a, b = ref.columns.get(col), other.columns.get(col)
         if not spec.agree or ((a is None or b is None) and col != LOOPY):

@@ -18,8 +18,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from verifier.model import Case
+from verifier.model.columns import REMOTENESS, Column
+from verifier.model.solution import Solution
 
-__all__ = ["ROOT_VALUE_NAMES", "class_sizes", "summarize"]
+__all__ = ["ROOT_VALUE_NAMES", "class_sizes", "summarize", "summarize_solution"]
 
 ROOT_VALUE_NAMES = {1: "won", -1: "lost", 0: "draw"}
 """How a root label reads in the summary (label 0 in a game graph: a draw, by a drawn end or
@@ -54,7 +56,7 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
     return None
 
 
-def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike) -> dict[str, Any]:
+def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike | Column) -> dict[str, Any]:
     """Counts of a solved game: ``positions``, ``won``, ``lost``, ``drawn`` (for the side to
     move; ``drawn`` counts label 0: drawn ends and play that never ends), ``max_remoteness``
     (the longest win or loss in plies, -1 if none), ``root_value`` (``won`` / ``lost`` /
@@ -62,9 +64,12 @@ def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike) -> dict[str,
 
     ``labels`` are +1 / -1 / 0 per node (a score works too: its sign is used). When the case is
     reduced by symmetry the counts are of classes (nodes) and ``symmetry`` adds the same counts
-    over all positions, each class weighted by its size.
+    over all positions, each class weighted by its size. ``remoteness`` is a masked ``Column``
+    (a ``Solution``'s) or an array with -1 where there is none (a solver's own result).
     """
     lab = np.sign(np.asarray(labels, dtype=np.float64)).astype(np.int64)
+    if isinstance(remoteness, Column):
+        remoteness = np.where(remoteness.given, remoteness.data, -1)
     rem = np.asarray(remoteness, dtype=np.int64)
     n = case.graph.n
     if lab.shape != (n,) or rem.shape != (n,):
@@ -81,6 +86,21 @@ def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike) -> dict[str,
     sizes = class_sizes(case)
     if sizes is not None:
         out["symmetry"] = {"classes": n, **_counts(lab, sizes)}
+    return out
+
+
+def summarize_solution(case: Case, solution: Solution) -> dict[str, Any]:
+    """The ``summary`` block of a case's answer: ``summarize`` over the solution's outcomes
+    (won / lost / drawn from its point of view) and its own remoteness column, plus ``moves``,
+    ``covered`` (for a partial answer), ``root`` and ``root_value`` in the case format's words."""
+    g = case.graph
+    none = Column(np.zeros(g.n, dtype=np.int64), np.zeros(g.n, dtype=np.bool_))
+    out = summarize(case, solution.outcome(), solution.columns.get(REMOTENESS, none))
+    out["moves"] = g.m
+    if not solution.covered.all():
+        out["covered"] = int(solution.covered.sum())
+    out["root"] = g.name(case.root) if case.root is not None else None
+    out["root_value"] = solution.value(case.root) if case.root is not None else None
     return out
 
 

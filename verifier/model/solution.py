@@ -169,25 +169,6 @@ class Solution:
                 )
             yield row
 
-    def summary(self, case: Case) -> dict[str, Any]:
-        """Whole-graph counts (``positions``, ``won``, ``lost``, ``drawn`` from the point of
-        view, ``max_remoteness``, ``root_value``; by symmetry class where the generator reduced
-        symmetry). Remoteness is the solution's own column."""
-        from verifier.games.summary import summarize as count_labels
-
-        g = self.graph
-        rem_col = self.columns.get("remoteness")
-        rem = np.full(g.n, -1, dtype=np.int64)
-        if rem_col is not None:
-            rem = np.where(rem_col.given, rem_col.data, -1).astype(np.int64)
-        out = count_labels(case, self.outcome(), rem)
-        out["moves"] = g.m
-        if not self.covered.all():
-            out["covered"] = int(self.covered.sum())
-        out["root"] = g.name(case.root) if case.root is not None else None
-        out["root_value"] = self.value(case.root) if case.root is not None else None
-        return out
-
 
 def _agrees(a: SolverResult, b: SolverResult) -> bool:
     """``b`` gives the same values (finite and infinite) as ``a`` wherever both answer."""
