@@ -5,12 +5,12 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Callable
 from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -18,8 +18,9 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 
 from verifier.errors import UsageError, VerifierError
 from verifier.model import Case
-from verifier.pipeline import CaseReport, CaseVerdict, run_case
+from verifier.pipeline import CaseReport, run_case
 from verifier.registry import Options
+from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "EXIT_OK", "EXIT_REFUTED", "app", "main"]
 
@@ -75,14 +76,18 @@ def collect(paths: list[Path]) -> list[Path]:
     return files
 
 
+EXIT_OF = {
+    "verified": EXIT_OK,
+    "refuted": EXIT_REFUTED,
+    "inconclusive": EXIT_INCONCLUSIVE,
+    "bad-input": EXIT_BAD_INPUT,
+}
+"""The overall verdict of a run (``writers.overall_verdict``) -> its exit code."""
+
+
 def exit_code(reports: list[CaseReport], bad_inputs: int) -> int:
-    if bad_inputs:
-        return EXIT_BAD_INPUT
-    if any(r.verdict is CaseVerdict.REFUTED for r in reports):
-        return EXIT_REFUTED
-    if any(r.verdict is CaseVerdict.INCONCLUSIVE for r in reports):
-        return EXIT_INCONCLUSIVE
-    return EXIT_OK
+    """The exit code of a run: its worst outcome."""
+    return EXIT_OF[overall_verdict(reports, bad_inputs)]
 
 
 def _progress_options(options: Options, progress: Progress | None) -> Options:
@@ -107,26 +112,25 @@ def _progress_options(options: Options, progress: Progress | None) -> Options:
 def run_verify(
     paths: list[Path],
     *,
-    as_json: bool,
+    fmt: Format,
     values: bool,
     engine: Engine,
     rlimit: int,
     seed: int,
     verbose: bool,
 ) -> int:
-    from verifier.report import print_report, print_totals, report_to_dict
-
+    """Verify every case under ``paths`` and write them in format ``fmt``; the exit code."""
     out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
     err = Console(stderr=True)
+    writer = make_writer(fmt, Settings(console=out, values=values, verbose=verbose))
     options = Options(engine=engine.value, rlimit=rlimit, seed=seed)
     files = collect(paths)
     if not files:
         _err(err, f"{' '.join(map(str, paths))}: $: no case files found")
         return EXIT_BAD_INPUT
     reports: list[CaseReport] = []
-    dicts: list[dict[str, Any]] = []
     errors: list[str] = []
-    show_bar = not as_json and sys.stderr.isatty()
+    show_bar = fmt is Format.table and sys.stderr.isatty()
     for f in files:
         try:
             case = load(f)
@@ -153,32 +157,24 @@ def run_verify(
         with progress if progress is not None else nullcontext():
             rep = run_case(case, _progress_options(options, progress))
         reports.append(rep)
-        if as_json:
-            dicts.append(report_to_dict(rep, values=values))
-        else:
-            print_report(rep, out, verbose=verbose)
-    code = exit_code(reports, len(errors))
-    if as_json:
-        if len(files) == 1 and len(dicts) == 1:
-            doc: Any = dicts[0]
-        else:
-            worst = {
-                EXIT_OK: "verified",
-                EXIT_REFUTED: "refuted",
-                EXIT_INCONCLUSIVE: "inconclusive",
-                EXIT_BAD_INPUT: "bad-input",
-            }[code]
-            doc = {"verdict": worst, "cases": dicts, "errors": errors}
-        sys.stdout.write(json.dumps(doc, indent=1, allow_nan=False) + "\n")
-    elif len(files) > 1:
-        print_totals(reports, len(errors), out)
-    return code
+        writer.write_case(rep)
+    writer.finish(reports, errors)
+    return exit_code(reports, len(errors))
 
 
 PathsArg = Annotated[
     list[Path], typer.Argument(help="Case files (.json, .npz, .graphml, .gml) or folders of them.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the machine report (JSON) only.")]
+FormatOpt = Annotated[
+    Format | None,
+    typer.Option(
+        "--format",
+        help="table (readable), json (the machine report) or csv (one row per node; grundy: "
+        "heap,value; prove writes no csv).",
+        show_default="table",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="The same as --format json.")]
 ValuesOpt = Annotated[
     bool, typer.Option("--values/--no-values", help="Include per-node values in --json.")
 ]
@@ -199,6 +195,7 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list ski
 @app.command("verify")
 def verify_cmd(
     paths: PathsArg,
+    fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
     engine: EngineOpt = Engine.auto,
@@ -213,7 +210,7 @@ def verify_cmd(
     raise typer.Exit(
         run_verify(
             paths,
-            as_json=as_json,
+            fmt=pick_format(fmt, as_json),
             values=values,
             engine=engine,
             rlimit=rlimit,
@@ -232,6 +229,19 @@ verify_app.command()(verify_cmd)
 def _fail(msg: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     _err(Console(stderr=True), msg)
     return typer.Exit(code)
+
+
+def pick_format(
+    fmt: Format | None, as_json: bool, allowed: tuple[Format, ...] = tuple(Format)
+) -> Format:
+    """The output format from ``--format`` and its synonym ``--json`` (exit 2 on a conflict or
+    a format the command does not write)."""
+    if as_json and fmt not in (None, Format.json):
+        raise _fail(f"--json and --format {fmt}: give one of them")
+    chosen = Format.json if as_json else fmt or Format.table
+    if chosen not in allowed:
+        raise _fail(f"--format {chosen}: this command writes {' or '.join(allowed)}")
+    return chosen
 
 
 def _load_or_exit(path: Path) -> Case:
@@ -254,6 +264,7 @@ class SolveEngine(StrEnum):
 @app.command("solve")
 def solve_cmd(
     path: Annotated[Path, typer.Argument(help="Case file (.json, .npz, .graphml, .gml).")],
+    fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
     engine: Annotated[
@@ -275,8 +286,7 @@ def solve_cmd(
     ] = None,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
-    from verifier.report import print_report, report_to_dict
-
+    writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
     case = _load_or_exit(path)
     if engine is SolveEngine.dask:
         try:
@@ -289,31 +299,22 @@ def solve_cmd(
             )
         except VerifierError as e:
             raise _fail(str(e)) from None
-        doc = {
-            "case": case.id,
-            "semantics": case.semantics.value,
-            "nodes": case.graph.n,
-            "edges": case.graph.m,
-            "engine": "dask",
-            "supersteps": res.supersteps,
-            "messages": res.messages,
-            "seconds": round(res.seconds, 6),
-            "summary": dict(res.summary),
-            "out": str(res.out) if res.out else None,
-        }
-        if as_json:
-            from verifier.report import jsonable
+        from verifier.writers.documents import distributed_document
 
-            sys.stdout.write(json.dumps(jsonable(doc), indent=1) + "\n")
-        else:
-            Console().print(doc)
+        _write(writer.write_document, distributed_document(case, res))
         raise typer.Exit(EXIT_OK)
     rep = run_case(case, Options(engine=engine.value), smt=False)
-    if as_json:
-        sys.stdout.write(json.dumps(report_to_dict(rep, values=values), indent=1) + "\n")
-    else:
-        print_report(rep, Console())
+    writer.write_case(rep)
+    writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+def _write(write: Callable[[Document], None], doc: Document) -> None:
+    """Write a document (exit 2 with one line if the writer cannot)."""
+    try:
+        write(doc)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
 
 
 @app.command("generate")
@@ -427,38 +428,19 @@ def grundy_cmd(
         str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
     ],
     upto: Annotated[int, typer.Option(help="Compute heaps 0..upto.")] = 100,
+    fmt: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print the Grundy value sequence of a game family and its (pre-period, period)."""
     from verifier.games.catalog import analyse_sequence
+    from verifier.writers.documents import sequence_document
 
+    writer = make_writer(pick_format(fmt, as_json))
     try:
         rep = analyse_sequence(game, upto)
     except ValueError as e:
         raise _fail(f"{game}: {e}") from None
-    per = rep.periodicity
-    doc = {
-        "game": rep.game,
-        "upto": upto,
-        "values": list(rep.values),
-        "preperiod": per.preperiod if per else None,
-        "period": per.period if per else None,
-        "certified": per.certified if per else False,
-        "reason": per.reason if per else "no period found in the computed values",
-    }
-    if as_json:
-        sys.stdout.write(json.dumps(doc) + "\n")
-        return
-    con = Console()
-    con.print(f"{rep.game}: g(0..{upto}) =", markup=False)
-    con.print(" ".join(map(str, rep.values)), markup=False)
-    if per:
-        state = "proved by the periodicity theorem" if per.certified else "observed only"
-        con.print(
-            f"pre-period {per.preperiod}, period {per.period} ({state}: {per.reason})", markup=False
-        )
-    else:
-        con.print(doc["reason"], markup=False)
+    _write(writer.write_document, sequence_document(rep, upto))
 
 
 class Theorem(StrEnum):
@@ -472,6 +454,7 @@ def prove_cmd(
     piles: Annotated[int, typer.Option(help="bouton: number of piles.")] = 3,
     bits: Annotated[int, typer.Option(help="Bits per pile / per Grundy value.")] = 8,
     rlimit: RlimitOpt = 0,
+    fmt: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ask Z3 to prove a theorem symbolically (the negation must be unsat).
@@ -480,40 +463,16 @@ def prove_cmd(
     """
     from verifier.model import Verdict
     from verifier.smt.theorems import prove_bouton, prove_xor_rule
+    from verifier.writers.documents import proof_document
 
+    writer = make_writer(pick_format(fmt, as_json, (Format.table, Format.json)))
     if piles < 1 or bits < 1:
         raise _fail("--piles and --bits must be at least 1")
     opts = Options(rlimit=rlimit)
     res = (
         prove_bouton(piles, bits, opts) if theorem is Theorem.bouton else prove_xor_rule(bits, opts)
     )
-    if as_json:
-        from verifier.report import jsonable
-
-        doc = {
-            "theorem": res.theorem,
-            "statement": res.statement,
-            "verdict": res.verdict.value,
-            "seconds": round(res.seconds, 6),
-            "params": dict(res.params),
-            "parts": [
-                {
-                    "claim": p.claim,
-                    "status": p.status,
-                    "seconds": round(p.seconds, 6),
-                    "counterexample": p.counterexample,
-                    "reason": p.reason,
-                }
-                for p in res.parts
-            ],
-        }
-        sys.stdout.write(json.dumps(jsonable(doc)) + "\n")
-    else:
-        con = Console()
-        con.print(f"{res.theorem}: {res.statement}", markup=False)
-        for p in res.parts:
-            con.print(f"  {p.claim}: {p.status} ({p.seconds:.2f} s) {p.reason}", markup=False)
-        con.print(f"{res.verdict.value} in {res.seconds:.2f} s", markup=False)
+    _write(writer.write_document, proof_document(res))
     raise typer.Exit(
         {Verdict.CONFIRMED: EXIT_OK, Verdict.REFUTED: EXIT_REFUTED}.get(
             res.verdict, EXIT_INCONCLUSIVE

@@ -1,0 +1,223 @@
+"""The writers behind ``--format table|json|csv``: the JSON report unchanged, the CSV rows worked
+out by hand, a folder's CSV with its case column, ``--json`` as ``--format json``, conflicts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from verifier.cli import app, verify_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "cases"
+runner = CliRunner()
+
+MAX_A = {
+    "semantics": "minimax",
+    "id": "max-a",
+    "root": "a",
+    "nodes": {
+        "a": {"owner": "max", "moves": ["b", "c"]},
+        "b": {"value": 1},
+        "c": {"value": -1},
+    },
+}
+"""A Max node ``a`` with leaf successors ``b = 1`` and ``c = -1``."""
+
+MAX_A_ROWS = [
+    ["position", "value", "outcome", "remoteness", "move"],
+    ["a", "1", "win", "1", "b"],  # max(1, -1) = 1, won in one move, by moving to b
+    ["b", "1", "win", "0", ""],  # leaves: their own value, no move
+    ["c", "-1", "loss", "0", ""],
+]
+
+
+def _write_case(folder: Path, doc: dict[str, Any], name: str | None = None) -> Path:
+    f = folder / (name or f"{doc['id']}.json")
+    f.write_text(json.dumps(doc))
+    return f
+
+
+def _rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def _without_times(x: Any) -> Any:
+    """A JSON document without its timings (``seconds``, ``stages``)."""
+    if isinstance(x, dict):
+        return {k: _without_times(v) for k, v in x.items() if k not in ("seconds", "stages")}
+    if isinstance(x, list):
+        return [_without_times(v) for v in x]
+    return x
+
+
+def test_json_report_keys_and_values_unchanged() -> None:
+    r = runner.invoke(verify_app, [str(CASES / "knuth-won-lost-unknown.json"), "--format", "json"])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    doc = json.loads(r.stdout)
+    assert list(doc) == [
+        "case",
+        "file",
+        "source",
+        "semantics",
+        "nodes",
+        "edges",
+        "root",
+        "verdict",
+        "seconds",
+        "stages",
+        "summary",
+        "solvers",
+        "skipped",
+        "checks",
+    ]
+    assert (doc["case"], doc["semantics"], doc["nodes"], doc["edges"]) == (
+        "knuth-won-lost-unknown",
+        "normal",
+        12,
+        12,
+    )
+    assert doc["verdict"] == "verified"
+    assert {k: doc["summary"][k] for k in ("positions", "won", "lost", "drawn")} == {
+        "positions": 12,
+        "won": 4,
+        "lost": 4,
+        "drawn": 4,
+    }
+    retro = doc["solvers"]["retrograde"]
+    assert set(retro) >= {"view", "seconds", "covered", "values", "remoteness", "moves", "work"}
+    assert retro["values"]["e"] == "lost" and retro["remoteness"]["e"] == 4
+    assert retro["moves"]["e"] == "d"
+    for c in doc["checks"]:
+        assert list(c)[:5] == ["name", "verdict", "detail", "witness", "seconds"]
+
+
+def test_report_module_still_gives_the_json_and_table_writers() -> None:
+    from verifier import report
+    from verifier.writers import json as json_writer
+    from verifier.writers import table
+
+    assert report.report_to_dict is json_writer.report_to_dict
+    assert report.jsonable is json_writer.jsonable
+    assert report.print_report is table.print_report
+
+
+def test_json_flag_is_format_json() -> None:
+    case = str(CASES / "kars-figure1-b-lt-d.json")
+    a = runner.invoke(verify_app, [case, "--json"])
+    b = runner.invoke(verify_app, [case, "--format", "json"])
+    c = runner.invoke(verify_app, [case, "--json", "--format", "json"])
+    assert a.exit_code == b.exit_code == c.exit_code == 0
+    docs = [_without_times(json.loads(r.stdout)) for r in (a, b, c)]
+    assert docs[0] == docs[1] == docs[2]
+
+
+@pytest.mark.parametrize("other", ["table", "csv"])
+@pytest.mark.parametrize("command", ["verify", "solve", "grundy"])
+def test_json_with_another_format_is_a_usage_error(command: str, other: str) -> None:
+    arg = "nim" if command == "grundy" else str(CASES / "kars-figure1-b-lt-d.json")
+    r = runner.invoke(app, [command, arg, "--json", "--format", other])
+    assert r.exit_code == 2
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert lines == [f"--json and --format {other}: give one of them"]
+    assert r.stdout == "" and "Traceback" not in r.stderr
+
+
+def test_prove_writes_no_csv() -> None:
+    r = runner.invoke(app, ["prove", "bouton", "--piles", "2", "--bits", "2", "--format", "csv"])
+    assert r.exit_code == 2
+    assert [ln for ln in r.stderr.splitlines() if ln.strip()] == [
+        "--format csv: this command writes table or json"
+    ]
+
+
+def test_prove_format_json_is_json() -> None:
+    r = runner.invoke(app, ["prove", "bouton", "--piles", "2", "--bits", "2", "--format", "json"])
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["verdict"] == "confirmed"
+
+
+@pytest.mark.parametrize("command", ["verify", "solve"])
+def test_csv_of_a_small_minimax_case(tmp_path: Path, command: str) -> None:
+    f = _write_case(tmp_path, MAX_A)
+    r = runner.invoke(app, [command, str(f), "--format", "csv"])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    assert _rows(r.stdout) == MAX_A_ROWS
+    assert r.stdout.startswith("position,value,outcome,remoteness,move\n")
+
+
+def test_csv_quotes_names_rfc4180(tmp_path: Path) -> None:
+    doc = {
+        "semantics": "minimax",
+        "id": "quoted",
+        "nodes": {
+            "a": {"owner": "max", "moves": ['b,"1"']},
+            'b,"1"': {"value": 1},
+        },
+    }
+    r = runner.invoke(verify_app, [str(_write_case(tmp_path, doc)), "--format", "csv"])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[1:] == ['a,1,win,1,"b,""1"""', '"b,""1""",1,win,0,']
+
+
+def test_csv_of_a_folder_has_a_case_column(tmp_path: Path) -> None:
+    _write_case(tmp_path, MAX_A)
+    shutil.copy(CASES / "knuth-won-lost-unknown.json", tmp_path / "knuth.json")
+    (tmp_path / "bad.json").write_text("[]")
+    r = runner.invoke(verify_app, [str(tmp_path), "--format", "csv"])
+    assert r.exit_code == 2  # the bad file: its one line is on stderr, the others are written
+    assert "bad.json" in r.stderr and "Traceback" not in r.stderr
+    rows = _rows(r.stdout)
+    assert rows[0] == ["case", *MAX_A_ROWS[0]]
+    knuth = [row for row in rows[1:] if row[0] == "knuth-won-lost-unknown"]
+    assert len(knuth) == 12
+    assert ["knuth-won-lost-unknown", "e", "lost", "loss", "4", "d"] in knuth
+    assert [row[1:] for row in rows[1:] if row[0] == "max-a"] == MAX_A_ROWS[1:]
+
+
+def test_csv_header_without_any_case(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("[]")
+    r = runner.invoke(verify_app, [str(tmp_path), "--format", "csv"])
+    assert r.exit_code == 2
+    assert r.stdout == "case,position,value,outcome\n"
+
+
+def test_grundy_csv_heap_value_rows() -> None:
+    r = runner.invoke(app, ["grundy", "subtraction:1,2,3", "--upto", "9", "--format", "csv"])
+    assert r.exit_code == 0
+    assert _rows(r.stdout) == [["heap", "value"]] + [[str(n), str(n % 4)] for n in range(10)]
+
+
+def test_csv_of_a_loopy_impartial_case_writes_infinite_values() -> None:
+    r = runner.invoke(verify_app, [str(CASES / "impartial-loopy-smith.json"), "--format", "csv"])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    rows = _rows(r.stdout)
+    assert rows[0][:3] == ["position", "value", "outcome"]
+    assert any(row[1].startswith("inf") for row in rows[1:])
+    assert {row[2] for row in rows[1:]} <= {"win", "loss", "draw"}
+
+
+def test_distributed_document_csv_matches_the_in_memory_answer() -> None:
+    from verifier.distributed import LocalEngine, solve_distributed
+    from verifier.io import load_any
+    from verifier.writers.csv import write_records
+    from verifier.writers.documents import distributed_document
+
+    case = load_any(CASES / "knuth-won-lost-unknown.json")
+    doc = distributed_document(case, solve_distributed(case, engine=LocalEngine()))
+    assert doc.fields["engine"] == "dask" and doc.fields["nodes"] == 12
+    assert doc.records is not None
+    out = io.StringIO()
+    write_records(doc.records, out)
+    knuth = str(CASES / "knuth-won-lost-unknown.json")
+    mem = runner.invoke(app, ["solve", knuth, "--format", "csv"])
+    assert mem.exit_code == 0
+    # the distributed engine gives no moves: every other column is the same
+    assert _rows(out.getvalue()) == [row[:4] for row in _rows(mem.stdout)]

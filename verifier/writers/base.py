@@ -1,0 +1,94 @@
+"""The writers' common ground: the formats, the writer interface and what writers are given."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from rich.console import Console
+
+from verifier.pipeline import CaseReport, CaseVerdict
+
+__all__ = [
+    "Document",
+    "Format",
+    "Records",
+    "Settings",
+    "Writer",
+    "overall_verdict",
+    "single_case",
+]
+
+
+class Format(StrEnum):
+    """An output format of the command line (``--format``)."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+@dataclass(frozen=True)
+class Records:
+    """Rows for the CSV writer: the column names and one mapping per row (a missing key or
+    ``None`` is an empty cell)."""
+
+    columns: tuple[str, ...]
+    rows: Iterable[Mapping[str, Any]] = ()
+
+
+@dataclass(frozen=True)
+class Document:
+    """A command's result that is not a case report (a distributed run, a Grundy sequence, a
+    proof), in each form a writer may write it."""
+
+    fields: Mapping[str, Any]
+    """The JSON document (the JSON writer makes it serialisable with ``jsonable``)."""
+    lines: tuple[str, ...] | None = None
+    """The table form as plain lines of text; ``None``: ``fields`` pretty-printed by rich."""
+    records: Records | None = None
+    """The CSV form; ``None``: the command has none."""
+    indent: int | None = 1
+    """Indentation of the JSON text (``None``: one line)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a writer is told by the command line."""
+
+    console: Console = field(default_factory=Console)
+    """Where the table writer prints."""
+    values: bool = True
+    """JSON: include the per-node values of every solver."""
+    verbose: bool = False
+    """Table: also list the skipped solvers."""
+
+
+class Writer(Protocol):
+    """One output format: cases are handed over as they finish, then all at once."""
+
+    def write_case(self, report: CaseReport) -> None:
+        """Called as each case is done (a streaming format writes it now)."""
+
+    def finish(self, reports: Sequence[CaseReport], errors: Sequence[str]) -> None:
+        """Called once after the last case, with every report and every bad-input message."""
+
+    def write_document(self, doc: Document) -> None:
+        """Write a result that is not a case report."""
+
+
+def overall_verdict(reports: Sequence[CaseReport], errors: int) -> str:
+    """The worst outcome of a run: ``bad-input``, ``refuted``, ``inconclusive`` or ``verified``."""
+    if errors:
+        return "bad-input"
+    for verdict in (CaseVerdict.REFUTED, CaseVerdict.INCONCLUSIVE):
+        if any(r.verdict is verdict for r in reports):
+            return verdict.value
+    return CaseVerdict.VERIFIED.value
+
+
+def single_case(reports: Sequence[CaseReport], errors: Sequence[str]) -> bool:
+    """One case was asked for and read: its output stands alone (no folder wrapper)."""
+    return len(reports) == 1 and not errors

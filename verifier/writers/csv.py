@@ -1,0 +1,89 @@
+"""The CSV writer: the case's answer, one row per covered node (``position``, ``value``,
+``outcome``, then every other column of the ``Solution`` by name, empty where it has no entry);
+for several cases one table with a leading ``case`` column. The header is always written;
+quoting is RFC 4180's (the ``csv`` module's), lines end in ``\\n``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from verifier.errors import UsageError
+from verifier.model.columns import LOOPY, VALUE, ordered
+from verifier.model.solution import Solution
+from verifier.pipeline import CaseReport
+from verifier.writers.base import Document, Records, Settings, single_case
+
+__all__ = ["CsvWriter", "case_records", "solution_columns", "solution_records", "write_records"]
+
+LEADING = ("position", "value", "outcome")
+"""The first columns of every row of an answer (``Solution.records``)."""
+
+
+def solution_columns(solution: Solution | None) -> tuple[str, ...]:
+    """The columns of ``Solution.records``: the leading ones, then the answer's other columns."""
+    others = [] if solution is None else [c for c in solution.columns if c not in (VALUE, LOOPY)]
+    return LEADING + tuple(others)
+
+
+def solution_records(solution: Solution | None) -> Records:
+    """An answer's rows (none, under the leading header, when no solver answered)."""
+    rows = () if solution is None else solution.records()
+    return Records(solution_columns(solution), rows)
+
+
+def _with_case(reports: Sequence[CaseReport]) -> Iterator[Mapping[str, Any]]:
+    for r in reports:
+        if r.solution is not None:
+            for row in r.solution.records():
+                yield {"case": r.case.id, **row}
+
+
+def case_records(reports: Sequence[CaseReport], errors: Sequence[str]) -> Records:
+    """The rows of one case, or of several under a leading ``case`` column (the union of their
+    columns, in the registry's order)."""
+    if single_case(reports, errors):
+        return solution_records(reports[0].solution)
+    names = {c for r in reports for c in solution_columns(r.solution)} - set(LEADING)
+    return Records(("case", *LEADING, *ordered(names)), _with_case(reports))
+
+
+def _cell(v: Any) -> Any:
+    """A value as a CSV cell: ``None`` empty, lists and mappings as JSON, the rest as is."""
+    if v is None:
+        return ""
+    if isinstance(v, (list, tuple, dict)):
+        return json.dumps(v)
+    return v
+
+
+def write_records(records: Records, out: TextIO) -> None:
+    """Write the header and the rows."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(records.columns)
+    for row in records.rows:
+        w.writerow([_cell(row.get(c)) for c in records.columns])
+
+
+@dataclass(frozen=True)
+class CsvWriter:
+    """Writes one CSV table to standard output once everything is done."""
+
+    settings: Settings = field(default_factory=Settings)
+
+    def write_case(self, report: CaseReport) -> None:
+        """Nothing yet: the table is written whole by ``finish`` (its columns are their union)."""
+
+    def finish(self, reports: Sequence[CaseReport], errors: Sequence[str]) -> None:
+        """Write the answer of the case, or of every case (bad inputs are on standard error)."""
+        write_records(case_records(reports, errors), sys.stdout)
+
+    def write_document(self, doc: Document) -> None:
+        """Write the document's rows."""
+        if doc.records is None:
+            raise UsageError("--format csv: this command writes no CSV")
+        write_records(doc.records, sys.stdout)
