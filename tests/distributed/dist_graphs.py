@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from verifier.model import MAX, MIN, GameGraph, Semantics
+from verifier.distributed import DistributedResult
+from verifier.model import MAX, MIN, Case, GameGraph, Semantics
+from verifier.model.columns import REMOTENESS, VALUE
 from verifier.solvers.attractor import attractor
 from verifier.solvers.kars_iteration import kars_iteration
 from verifier.solvers.retrograde import retrograde
@@ -100,3 +103,35 @@ def reference(g: GameGraph, *, large: bool = False) -> tuple[NDArray[Any], NDArr
         return r.label, r.remoteness
     a = attractor(g)
     return a.win.astype(np.int8), a.layer
+
+
+SMALL_CASES = ("kars-figure1-b-lt-d", "knuth-won-lost-unknown", "ico-reachability")
+"""One small corpus case of each semantics the distributed engine solves."""
+
+
+def load_corpus_case(stem: str) -> Case:
+    """A case of the corpus in ``cases/`` by its file's stem."""
+    from verifier.io.formats import load_any
+
+    return load_any(Path(__file__).parents[2] / "cases" / f"{stem}.json")
+
+
+def assert_same_answer(dist: DistributedResult, case: Case) -> None:
+    """The run's ``Solution`` reads as the in-memory pipeline's: the value and remoteness
+    columns (data and masks), every position's value, and the summary."""
+    from verifier.pipeline import run_case
+
+    mem = run_case(case, smt=False).solution
+    got = dist.solution
+    assert mem is not None and got is not None
+    assert got.description is mem.description and got.agreeing == (dist.solver,)
+    for name in (VALUE, REMOTENESS):
+        a, b = mem.columns[name], got.columns[name]
+        assert np.array_equal(a.given, b.given), name
+        assert np.array_equal(a.data[a.given], b.data[b.given]), name
+    assert [got.value(x) for x in range(case.graph.n)] == [
+        mem.value(x) for x in range(case.graph.n)
+    ]
+    assert got.summary(case) == mem.summary(case)
+    run_keys = {"engine", "supersteps", "messages"}
+    assert {k: v for k, v in dist.summary.items() if k not in run_keys} == mem.summary(case)

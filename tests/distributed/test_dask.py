@@ -9,7 +9,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dist_graphs import SEMANTICS, figure_1, random_graph, reference
+from dist_graphs import (
+    SEMANTICS,
+    SMALL_CASES,
+    assert_same_answer,
+    figure_1,
+    load_corpus_case,
+    random_graph,
+    reference,
+)
 
 from verifier.distributed import solve_distributed
 from verifier.distributed.__main__ import main
@@ -133,6 +141,33 @@ def test_parquet_in_and_out(client: Any, tmp_path: Path) -> None:
     assert summary["root_value"] == {1: "won", -1: "lost", 0: "unknown"}[int(want_label[5])]
     assert summary["won"] + summary["lost"] + summary["drawn"] == 2000
     assert summary == dict(r.summary)
+
+
+@pytest.mark.parametrize("stem", SMALL_CASES)
+def test_solution_equals_the_pipelines(client: Any, stem: str) -> None:
+    case = load_corpus_case(stem)
+    assert_same_answer(solve_distributed(case, client=client, partitions=3), case)
+
+
+def test_results_left_on_the_workers(client: Any, tmp_path: Path) -> None:
+    from verifier.distributed.dask_backend import DaskEngine
+
+    g = random_graph(Semantics.REACHABILITY, 400, seed=9)
+    engine = DaskEngine(client, out=tmp_path, collect=False)
+    r = solve_distributed(g, engine=engine, partitions=3, out=tmp_path)
+    assert r.solution is None and len(r.values) == 0 and r.remoteness is None
+    assert dict(r.summary) == {
+        "positions": 400,
+        "moves": g.m,
+        "engine": "DaskEngine",
+        "supersteps": r.supersteps,
+        "messages": r.messages,
+    }
+    table = pq.read_table(tmp_path / "nodes").sort_by("id")
+    assert table.column_names == ["id", "name", "region", "remoteness"]
+    want_region, want_layer = reference(g)
+    assert np.array_equal(table.column("region").to_numpy(), want_region)
+    assert np.array_equal(table.column("remoteness").to_numpy(), want_layer)
 
 
 def test_case_json_and_module_entry_point(

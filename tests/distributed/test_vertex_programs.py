@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from dist_graphs import SEMANTICS, figure_1, random_graph, reference, small_graphs
+from dist_graphs import (
+    SEMANTICS,
+    SMALL_CASES,
+    assert_same_answer,
+    figure_1,
+    load_corpus_case,
+    random_graph,
+    reference,
+    small_graphs,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +25,7 @@ from verifier.distributed.kernels import (
     ranges_index,
     segment_reduce,
 )
-from verifier.model import GameGraph, Semantics
+from verifier.model import Case, GameGraph, Semantics
 
 
 def run_local(g: GameGraph, parts: int) -> tuple[np.ndarray, np.ndarray | None, int]:
@@ -146,3 +155,23 @@ def test_local_engine_through_solve_distributed() -> None:
     r = solve_distributed(figure_1(-1, 2), engine=LocalEngine(), partitions=2)
     assert r.values.tolist() == [0, 0, -1, 2]
     assert r.summary["won"] == 1 and r.summary["lost"] == 1 and r.summary["drawn"] == 2
+
+
+@pytest.mark.parametrize("stem", SMALL_CASES)
+def test_solution_equals_the_pipelines(stem: str) -> None:
+    case = load_corpus_case(stem)
+    assert_same_answer(solve_distributed(case, engine=LocalEngine(), partitions=2), case)
+
+
+@pytest.mark.parametrize("sem", SEMANTICS)
+def test_solution_equals_the_pipelines_on_a_random_graph(sem: Semantics) -> None:
+    case = Case(graph=random_graph(sem, 300, seed=5), id="random", root=7)
+    assert_same_answer(solve_distributed(case, engine=LocalEngine(), partitions=3), case)
+
+
+def test_remoteness_column_is_masked_where_the_raw_field_says_none() -> None:
+    r = solve_distributed(figure_1(-1, 2), engine=LocalEngine(), partitions=2)
+    assert r.remoteness is not None and r.solution is not None
+    rem = r.solution.columns["remoteness"]
+    assert np.array_equal(rem.given, r.remoteness >= 0)
+    assert rem.at(0) is None and rem.at(2) == 0  # a is a draw: no remoteness

@@ -21,6 +21,7 @@ __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Solve the case named on the command line and print its summary; the exit code."""
     ap = argparse.ArgumentParser(prog="python -m verifier.distributed", description=__doc__)
     ap.add_argument("case", type=Path, help="case file or directory of Parquet tables")
     ap.add_argument("--scheduler", help="address of a Dask scheduler (default: LocalCluster)")

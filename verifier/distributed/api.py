@@ -15,12 +15,13 @@ Solving Kars' Figure 1 (b = -1, d = 2) on a throw-away two-worker LocalCluster::
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from numpy.typing import NDArray
 
@@ -29,34 +30,34 @@ from verifier.distributed.programs import program_for
 from verifier.distributed.superstep import RunOutput, SuperstepEngine
 from verifier.errors import UsageError
 from verifier.model.case import Case
+from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import SolverResult, View
 from verifier.model.semantics import Semantics
-from verifier.pipeline import summarize
+from verifier.model.solution import Solution
 
 if TYPE_CHECKING:
     from distributed import Client
 
 __all__ = ["DistributedResult", "load_input", "solve_distributed"]
 
-SOLVER_NAME = {
-    Semantics.MINIMAX: "dask-kars",
-    Semantics.NORMAL: "dask-retrograde",
-    Semantics.REACHABILITY: "dask-attractor",
-}
-
 
 @dataclass(frozen=True, eq=False)
 class DistributedResult:
-    """What a distributed run computed, with the run's cost."""
+    """What a distributed run computed, with the run's cost.
+
+    ``solution`` is the answer as any other engine gives it (masked named columns, summary):
+    read it, or ``to_solver_result().columns``, from outside this package. ``values`` and
+    ``remoteness`` are the raw arrays the partitions returned (``remoteness`` with -1 where
+    undefined), for this package, its tests and the benchmarks."""
 
     semantics: Semantics
-    view: View
-    """``SCORE`` (minimax), ``LABEL`` (normal) or ``REGION`` (reachability)."""
     values: NDArray[Any]
-    """One value per node id (empty when the run was not collected to the driver)."""
+    """One value per node id in the semantics' view (empty when the run was not collected to
+    the driver)."""
     remoteness: IntArray | None
-    """Remoteness (``normal``) or attractor layer (``reachability``), -1 where undefined."""
+    """Raw: remoteness (``normal``, ``minimax``) or attractor layer (``reachability``), -1 where
+    undefined. Outside the package read ``solution.columns["remoteness"]`` (masked)."""
     supersteps: int
     """Supersteps executed, including the first and the final quiet one."""
     messages: int
@@ -69,15 +70,28 @@ class DistributedResult:
     partitions: int
     workers: int
     summary: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """The ``verify`` summary keys: positions, moves, won, lost, drawn, max_remoteness, root,
-    root_value."""
+    """The ``verify`` summary keys (``Solution.summary``: positions, moves, won, lost, drawn,
+    max_remoteness, root, root_value) plus ``engine``, ``supersteps`` and ``messages``."""
     out: Path | None = None
     """Directory holding ``nodes/part-*.parquet`` and ``summary.json``, if written."""
+    solution: Solution | None = None
+    """The case's answer built from this run (``None`` when the per-node results stayed on the
+    workers, in the Parquet parts)."""
+
+    @property
+    def view(self) -> View:
+        """``SCORE`` (minimax), ``LABEL`` (normal) or ``REGION`` (reachability)."""
+        return describe(self.semantics).view
+
+    @property
+    def solver(self) -> str:
+        """The name the run's answer goes by: ``dask-kars``, ``dask-retrograde``, ..."""
+        return program_for(self.semantics).solver
 
     def to_solver_result(self) -> SolverResult:
         """The run as a ``SolverResult`` (to compare it with the in-memory solvers)."""
         return SolverResult(
-            solver=SOLVER_NAME[self.semantics],
+            solver=self.solver,
             view=self.view,
             values=self.values,
             seconds=self.seconds,
@@ -85,6 +99,16 @@ class DistributedResult:
             work=MappingProxyType({"supersteps": self.supersteps, "messages": self.messages}),
             extra=MappingProxyType({"partitions": self.partitions, "workers": self.workers}),
         )
+
+
+class _Ran(NamedTuple):
+    """A run's output with where and how long it ran."""
+
+    run: RunOutput
+    partitions: int
+    workers: int
+    seconds: float
+    """The run itself (scatter, supersteps, collection), not loading and partitioning."""
 
 
 def load_input(
@@ -105,28 +129,6 @@ def load_input(
     from verifier.io.formats import load_any
 
     return load_any(path)  # .json (either encoding), .npz, .graphml, .gml
-
-
-@contextlib.contextmanager
-def _client(scheduler: str | None, workers: int) -> Iterator[Client]:
-    import distributed
-
-    dd: Any = distributed  # the distributed API is only partly typed
-    if scheduler is not None:
-        with dd.Client(scheduler) as client:
-            yield client
-        return
-    with (
-        dd.LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        dd.Client(cluster) as client,
-    ):
-        yield client
 
 
 def solve_distributed(
@@ -152,67 +154,69 @@ def solve_distributed(
     the run itself (scatter, supersteps, collection), not loading and partitioning.
     """
     case = load_input(case_or_path, semantics)
-    graph = case.graph
-    program = program_for(graph.semantics)
+    program_for(case.semantics)  # ValueError before any work for a semantics without one
     if workers < 1 or (partitions is not None and partitions < 1):
         raise UsageError("workers and partitions must be at least 1")
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        for old in (out / "nodes").glob("part-*.parquet"):
-            old.unlink()
+        _clear_out(out)
     if engine is not None:
-        parts = partition_graph(graph, partitions or workers)
-        t0 = time.perf_counter()
-        run = engine.run(parts)
-        seconds, n_workers = time.perf_counter() - t0, 1
-        if out is not None and len(run.values) == graph.n:
-            _write_local(out, parts, program.view, run)
+        ran = _run_in_process(engine, case.graph, partitions or workers, out)
     elif client is not None:
-        parts, run, seconds, n_workers = _run_dask(client, graph, partitions, out)
+        ran = _run_dask(client, case.graph, partitions, out)
     else:
         with _client(scheduler, workers) as c:
-            parts, run, seconds, n_workers = _run_dask(c, graph, partitions, out)
-    as_solver = SolverResult(
-        solver=SOLVER_NAME[graph.semantics],
-        view=program.view,
-        values=run.values,
-        seconds=seconds,
-        remoteness=run.remoteness,
-    )
-    summary: dict[str, Any]
-    if len(run.values) == graph.n:
-        summary = summarize(case, {as_solver.solver: as_solver})
-    else:  # the per-node results stayed on the workers (Parquet parts)
-        summary = {"positions": graph.n, "moves": graph.m}
-    summary.update(
-        engine="dask" if engine is None else type(engine).__name__,
-        supersteps=run.supersteps,
-        messages=run.messages,
-    )
+            ran = _run_dask(c, case.graph, partitions, out)
+    result = _result(case, ran, out)
+    summary = _summary(case, result.solution, ran.run, engine)
     if out is not None:
-        import json
-
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return DistributedResult(
-        semantics=graph.semantics,
-        view=program.view,
-        values=run.values,
-        remoteness=run.remoteness,
-        supersteps=run.supersteps,
-        messages=run.messages,
-        changed=run.changed,
-        step_seconds=run.step_seconds,
-        seconds=seconds,
-        partitions=len(parts),
-        workers=n_workers,
-        summary=MappingProxyType(summary),
-        out=out,
-    )
+    return replace(result, summary=MappingProxyType(summary))
 
 
-def _run_dask(
-    client: Client, graph: GameGraph, partitions: int | None, out: Path | None
-) -> tuple[list[PartitionData], RunOutput, float, int]:
+def _clear_out(out: Path) -> None:
+    """Create the output directory and remove the Parquet parts of an earlier run."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in (out / "nodes").glob("part-*.parquet"):
+        old.unlink()
+
+
+@contextlib.contextmanager
+def _client(scheduler: str | None, workers: int) -> Iterator[Client]:
+    """A client of the scheduler at ``scheduler``, or of a throw-away loopback LocalCluster."""
+    import distributed
+
+    dd: Any = distributed  # the distributed API is only partly typed
+    if scheduler is not None:
+        with dd.Client(scheduler) as client:
+            yield client
+        return
+    with (
+        dd.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        dd.Client(cluster) as client,
+    ):
+        yield client
+
+
+def _run_in_process(
+    engine: SuperstepEngine, graph: GameGraph, partitions: int, out: Path | None
+) -> _Ran:
+    """Partition and run on ``engine`` in this process; write the Parquet parts if asked."""
+    parts = partition_graph(graph, partitions)
+    t0 = time.perf_counter()
+    run = engine.run(parts)
+    seconds = time.perf_counter() - t0
+    if out is not None and len(run.values) == graph.n:
+        _write_local(out, parts, run)
+    return _Ran(run, len(parts), 1, seconds)
+
+
+def _run_dask(client: Client, graph: GameGraph, partitions: int | None, out: Path | None) -> _Ran:
     """Partition (default: one node range per worker of the cluster) and run on ``client``."""
     from verifier.distributed.dask_backend import DaskEngine
 
@@ -220,12 +224,52 @@ def _run_dask(
     parts = partition_graph(graph, partitions or max(1, n_workers))
     t0 = time.perf_counter()
     run = DaskEngine(client, out=out).run(parts)
-    return parts, run, time.perf_counter() - t0, n_workers
+    return _Ran(run, len(parts), n_workers, time.perf_counter() - t0)
 
 
-def _write_local(out: Path, parts: list[PartitionData], view: View, run: RunOutput) -> None:
+def _write_local(out: Path, parts: list[PartitionData], run: RunOutput) -> None:
+    """Write the Parquet part of every partition from results collected in this process."""
     from verifier.distributed.parquet_io import write_result_part
 
     for part in parts:
         rem = None if run.remoteness is None else run.remoteness[part.lo : part.hi]
-        write_result_part(out, part, view, run.values[part.lo : part.hi], rem)
+        write_result_part(out, part, run.values[part.lo : part.hi], rem)
+
+
+def _result(case: Case, ran: _Ran, out: Path | None) -> DistributedResult:
+    """The run as a ``DistributedResult`` with its ``Solution`` (if the results came back)."""
+    run = ran.run
+    result = DistributedResult(
+        semantics=case.semantics,
+        values=run.values,
+        remoteness=run.remoteness,
+        supersteps=run.supersteps,
+        messages=run.messages,
+        changed=run.changed,
+        step_seconds=run.step_seconds,
+        seconds=ran.seconds,
+        partitions=ran.partitions,
+        workers=ran.workers,
+        out=out,
+    )
+    if len(run.values) != case.graph.n:  # the per-node results stayed on the workers
+        return result
+    solution = Solution.from_results(case, {result.solver: result.to_solver_result()})
+    return replace(result, solution=solution)
+
+
+def _summary(
+    case: Case, solution: Solution | None, run: RunOutput, engine: SuperstepEngine | None
+) -> dict[str, Any]:
+    """The ``verify`` summary of the answer (the graph's size alone if it stayed on the
+    workers), plus the engine, the supersteps and the messages."""
+    if solution is None:
+        summary: dict[str, Any] = {"positions": case.graph.n, "moves": case.graph.m}
+    else:
+        summary = solution.summary(case)
+    summary.update(
+        engine="dask" if engine is None else type(engine).__name__,
+        supersteps=run.supersteps,
+        messages=run.messages,
+    )
+    return summary

@@ -31,6 +31,7 @@ import uuid
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ import distributed
 import numpy as np
 from dask.sizeof import sizeof
 from distributed import Client, Future
+from numpy.typing import NDArray
 
 from verifier.distributed.parquet_io import write_result_part
 from verifier.distributed.partition import Messages, PartitionData
@@ -77,10 +79,12 @@ _LOCK = threading.Lock()
 
 
 def _key(run: str, p: int) -> str:
+    """The key of partition ``p`` of run ``run`` in the worker-local state table."""
     return f"{run}/{p}"
 
 
 def _start(run: str, part: PartitionData, parts: int) -> StepOutput:
+    """Create the partition's program state on this worker and run the first superstep."""
     state, out = start_program(part, parts)
     with _LOCK:
         _STATES[_key(run, part.index)] = (state, part)
@@ -88,6 +92,7 @@ def _start(run: str, part: PartitionData, parts: int) -> StepOutput:
 
 
 def _step(run: str, p: int, superstep: int, parts: int, *batches: Messages) -> StepOutput:
+    """One superstep of partition ``p`` on the batches addressed to it."""
     try:
         state, part = _STATES[_key(run, p)]
     except KeyError:
@@ -98,34 +103,205 @@ def _step(run: str, p: int, superstep: int, parts: int, *batches: Messages) -> S
 
 
 def _pick(out: StepOutput, q: int) -> Messages:
+    """The batch a sender's output addresses to partition ``q`` (``pick`` routing)."""
     return out.batches[q]
 
 
 def _step_direct(run: str, q: int, superstep: int, parts: int, *outs: StepOutput) -> StepOutput:
+    """One superstep of partition ``q``, reading its batch from every sender's whole output."""
     return _step(run, q, superstep, parts, *(o.batches[q] for o in outs))
 
 
 def _info(out: StepOutput) -> tuple[int, tuple[int, ...]]:
+    """The tiny record the driver gathers: nodes changed, and the sizes of the batches."""
     return out.changed, tuple(b.size for b in out.batches)
 
 
 def _finish(run: str, p: int, out_dir: str | None, collect: bool) -> tuple[Any, Any]:
+    """Free the partition's state; write its Parquet part and return its results if asked."""
     with _LOCK:
         state, part = _STATES.pop(_key(run, p))
     values, remoteness = state.output()
     if out_dir is not None:
-        write_result_part(Path(out_dir), part, state.view, values, remoteness)
+        write_result_part(Path(out_dir), part, values, remoteness)
     if not collect:
         return None, None
     return values, remoteness
 
 
 def _drop(run: str, p: int) -> None:
+    """Free the partition's state after a failed run (no-op if it is gone)."""
     with _LOCK:
         _STATES.pop(_key(run, p), None)
 
 
 # ---------------------------------------------------------------------- driver side
+@dataclass
+class _Tally:
+    """What the driver counted over the supersteps it has gathered."""
+
+    changed: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    messages: int = 0
+    clock: float = field(default_factory=time.perf_counter)
+
+    def add(self, info: Info) -> bool:
+        """Count one superstep's records; true if it changed nothing (stability detected)."""
+        self.changed.append(sum(ch for ch, _ in info))
+        self.messages += sum(sum(sizes) for _, sizes in info)
+        now = time.perf_counter()
+        self.seconds.append(now - self.clock)
+        self.clock = now
+        return self.changed[-1] == 0
+
+
+@dataclass(frozen=True, eq=False)
+class _Job:
+    """One run on the cluster: its id, the worker of every partition, and how batches travel."""
+
+    client: Any  # the distributed API is only partly typed
+    run: str
+    where: tuple[str, ...]
+    """The worker address of every partition."""
+    routing: str
+    """``direct`` or ``pick`` (see the module docstring)."""
+    lookahead: int
+    poll: float
+
+    @property
+    def parts(self) -> int:
+        """Number of partitions."""
+        return len(self.where)
+
+    def submit(self, fn: Any, *args: Any, key: str, on: int) -> Future[Any]:
+        """Submit a task pinned to the worker of partition ``on``."""
+        fut: Future[Any] = self.client.submit(
+            fn, *args, key=key, workers=[self.where[on]], allow_other_workers=False, pure=False
+        )
+        return fut
+
+    def start(self, parts: Sequence[PartitionData]) -> list[Future[Any]]:
+        """Scatter every partition to its worker, once, and submit its first superstep."""
+        c = self.client
+        data = [
+            c.scatter(part, workers=[self.where[i]], hash=False) for i, part in enumerate(parts)
+        ]
+        return [
+            self.submit(_start, self.run, data[i], self.parts, key=f"start-{self.run}-{i}", on=i)
+            for i in range(self.parts)
+        ]
+
+    def superstep(self, k: int, outs: list[Future[Any]], sizes: Info | None) -> list[Future[Any]]:
+        """Submit superstep ``k`` fed by the outputs of superstep ``k - 1`` (routing)."""
+        return [self._step_task(k, q, outs, sizes) for q in range(self.parts)]
+
+    def _step_task(
+        self, k: int, q: int, outs: list[Future[Any]], sizes: Info | None
+    ) -> Future[Any]:
+        """The step task of partition ``q``, fed by the senders that (may) have a batch for it."""
+        senders = [p for p in range(self.parts) if sizes is None or sizes[p][1][q]]
+        if self.routing == "pick":  # cut the batch out on the sender's worker
+            inputs = [
+                self.submit(_pick, outs[p], q, key=f"pick-{self.run}-{k}-{p}-{q}", on=p)
+                for p in senders
+            ]
+            fn: Any = _step
+        else:  # the receiver reads its batch from each sender's whole output
+            inputs, fn = [outs[p] for p in senders], _step_direct
+        return self.submit(
+            fn, self.run, q, k, self.parts, *inputs, key=f"step-{self.run}-{k}-{q}", on=q
+        )
+
+    def infos(self, k: int, outs: list[Future[Any]]) -> list[Future[Any]]:
+        """Submit the info task of every partition's output of superstep ``k``."""
+        return [
+            self.submit(_info, o, key=f"info-{self.run}-{k}-{i}", on=i) for i, o in enumerate(outs)
+        ]
+
+    def gather(self, futures: list[Future[Any]]) -> Any:
+        """Gather, failing (not hanging) if a worker holding a partition left the cluster."""
+        c = self.client
+        while True:
+            try:
+                _DD.wait(futures, timeout=self.poll)
+                return c.gather(futures)
+            except (TimeoutError, CancelledError) as err:
+                lost = set(self.where) - set(c.scheduler_info()["workers"])
+                if lost:
+                    raise RuntimeError(
+                        f"worker(s) {', '.join(sorted(lost))} left the cluster: the run's "
+                        "state on them is lost, restart the run"
+                    ) from None
+                if isinstance(err, CancelledError):
+                    raise
+
+    def until_quiet(self, outs: list[Future[Any]], tally: _Tally) -> None:
+        """Run supersteps until one changes nothing (Kars' stability detection).
+
+        Up to ``lookahead`` supersteps stay in flight ahead of the counts the driver has seen;
+        those submitted after the quiet one run on empty inboxes and must change nothing."""
+        pending: deque[tuple[int, list[Future[Any]]]] = deque([(0, self.infos(0, outs))])
+        submitted = 0
+        while True:
+            k, fut = pending.popleft()
+            info: Info = self.gather(fut)
+            if tally.add(info):
+                break
+            while submitted < k + 1 + self.lookahead:
+                submitted += 1
+                known = info if submitted == k + 1 else None
+                outs = self.superstep(submitted, outs, known)
+                pending.append((submitted, self.infos(submitted, outs)))
+        self.drain(pending)
+
+    def drain(self, pending: deque[tuple[int, list[Future[Any]]]]) -> None:
+        """Let the speculative supersteps after the quiet one finish: they must be no-ops."""
+        for k, fut in pending:
+            if any(ch for ch, _ in self.gather(fut)):
+                raise RuntimeError(f"superstep {k} changed values after a quiet superstep")
+
+    def finish(self, out: Path | None, collect: bool) -> list[tuple[Any, Any]]:
+        """Write every partition's Parquet part (if ``out``) and gather the results (if
+        ``collect``); the state on the workers is freed."""
+        out_dir = None if out is None else str(out)
+        finals: list[tuple[Any, Any]] = self.gather(
+            [
+                self.submit(
+                    _finish, self.run, i, out_dir, collect, key=f"finish-{self.run}-{i}", on=i
+                )
+                for i in range(self.parts)
+            ]
+        )
+        return finals
+
+    def drop(self) -> None:
+        """Free the state on the workers that are still there; never wait for the others."""
+        _DD.fire_and_forget(
+            [
+                self.submit(_drop, self.run, i, key=f"drop-{self.run}-{i}", on=i)
+                for i in range(self.parts)
+            ]
+        )
+
+
+def _assemble(finals: list[tuple[Any, Any]] | None, tally: _Tally) -> RunOutput:
+    """The run's output: the partitions' results in id order (empty if not collected)."""
+    values: NDArray[np.generic] = np.empty(0)
+    remoteness = None
+    if finals is not None:
+        values = np.concatenate([v for v, _ in finals])
+        rems = [r for _, r in finals]
+        remoteness = None if rems[0] is None else np.concatenate(rems)
+    return RunOutput(
+        values=values,
+        remoteness=remoteness,
+        supersteps=len(tally.changed),
+        messages=tally.messages,
+        changed=tuple(tally.changed),
+        step_seconds=tuple(tally.seconds),
+    )
+
+
 class DaskEngine:
     """Run vertex programs on a ``distributed.Client`` (a LocalCluster or a real cluster).
 
@@ -155,121 +331,39 @@ class DaskEngine:
         """Seconds between checks that the partitions' workers are still alive."""
 
     def _workers(self) -> list[str]:
+        """The cluster's worker addresses, sorted (``RuntimeError`` if there are none)."""
         workers = sorted(self.client.scheduler_info()["workers"])
         if not workers:
             raise RuntimeError("the Dask cluster has no workers")
         return workers
 
-    def run(self, parts: Sequence[PartitionData]) -> RunOutput:
-        c: Any = self.client  # the distributed API is only partly typed
-        p_count = len(parts)
+    def plan(self, parts: Sequence[PartitionData]) -> _Job:
+        """Place the partitions on the workers (round robin) and choose the routing."""
         workers = self._workers()
-        where = [workers[i % len(workers)] for i in range(p_count)]
-        run = f"{parts[0].semantics.value}-{uuid.uuid4().hex[:12]}"
+        where = tuple(workers[i % len(workers)] for i in range(len(parts)))
         routing = self.routing
         if routing == "auto":
-            routing = "direct" if p_count <= DIRECT_LIMIT else "pick"
-        # picks of unknown size would all have to be submitted: no lookahead with picks
-        lookahead = self.lookahead if routing == "direct" else 0
-
-        def submit(fn: Any, *args: Any, key: str, on: int) -> Future[Any]:
-            fut: Future[Any] = c.submit(
-                fn, *args, key=key, workers=[where[on]], allow_other_workers=False, pure=False
-            )
-            return fut
-
-        def superstep(k: int, outs: list[Future[Any]], sizes: Info | None) -> list[Future[Any]]:
-            """Submit superstep ``k`` fed by the outputs of superstep ``k - 1``."""
-            new: list[Future[Any]] = []
-            for q in range(p_count):
-                senders = [p for p in range(p_count) if sizes is None or sizes[p][1][q]]
-                if routing == "pick":  # cut the batch out on the sender's worker
-                    inputs = [
-                        submit(_pick, outs[p], q, key=f"pick-{run}-{k}-{p}-{q}", on=p)
-                        for p in senders
-                    ]
-                    fn: Any = _step
-                else:  # the receiver reads its batch from each sender's whole output
-                    inputs, fn = [outs[p] for p in senders], _step_direct
-                new.append(submit(fn, run, q, k, p_count, *inputs, key=f"step-{run}-{k}-{q}", on=q))
-            return new
-
-        def infos(k: int, outs: list[Future[Any]]) -> list[Future[Any]]:
-            return [submit(_info, o, key=f"info-{run}-{k}-{i}", on=i) for i, o in enumerate(outs)]
-
-        def collect(futures: list[Future[Any]]) -> Any:
-            """Gather, failing (not hanging) if a worker holding a partition left the cluster."""
-            while True:
-                try:
-                    _DD.wait(futures, timeout=self.poll)
-                    return c.gather(futures)
-                except (TimeoutError, CancelledError) as err:
-                    lost = set(where) - set(c.scheduler_info()["workers"])
-                    if lost:
-                        raise RuntimeError(
-                            f"worker(s) {', '.join(sorted(lost))} left the cluster: the run's "
-                            "state on them is lost, restart the run"
-                        ) from None
-                    if isinstance(err, CancelledError):
-                        raise
-
-        t0 = time.perf_counter()
-        data = [c.scatter(part, workers=[where[i]], hash=False) for i, part in enumerate(parts)]
-        outs = [
-            submit(_start, run, data[i], p_count, key=f"start-{run}-{i}", on=i)
-            for i in range(p_count)
-        ]
-        # supersteps in flight: (k, info futures); later ones are submitted before the driver
-        # knows whether k changed anything (if not, they run on empty inboxes and change nothing)
-        pending: deque[tuple[int, list[Future[Any]]]] = deque([(0, infos(0, outs))])
-        changed: list[int] = []
-        seconds: list[float] = []
-        messages = 0
-        try:
-            submitted = 0
-            while True:
-                k, fut = pending.popleft()
-                info: Info = collect(fut)
-                changed.append(sum(ch for ch, _ in info))
-                messages += sum(sum(sizes) for _, sizes in info)
-                now = time.perf_counter()
-                seconds.append(now - t0)
-                t0 = now
-                if changed[-1] == 0:
-                    break
-                while submitted < k + 1 + lookahead:
-                    submitted += 1
-                    known = info if submitted == k + 1 else None
-                    outs = superstep(submitted, outs, known)
-                    pending.append((submitted, infos(submitted, outs)))
-            for k, fut in pending:  # let the speculative supersteps finish: they are no-ops
-                if any(ch for ch, _ in collect(fut)):
-                    raise RuntimeError(f"superstep {k} changed values after a quiet superstep")
-            outs.clear()
-            out_dir = None if self.out is None else str(self.out)
-            finals = collect(
-                [
-                    submit(_finish, run, i, out_dir, self.collect, key=f"finish-{run}-{i}", on=i)
-                    for i in range(p_count)
-                ]
-            )
-        except BaseException:
-            # free the state on the workers that are still there; never wait for the others
-            _DD.fire_and_forget(
-                [submit(_drop, run, i, key=f"drop-{run}-{i}", on=i) for i in range(p_count)]
-            )
-            raise
-        if self.collect:
-            values = np.concatenate([v for v, _ in finals])
-            rems = [r for _, r in finals]
-            remoteness = None if rems[0] is None else np.concatenate(rems)
-        else:
-            values, remoteness = np.empty(0), None
-        return RunOutput(
-            values=values,
-            remoteness=remoteness,
-            supersteps=len(changed),
-            messages=messages,
-            changed=tuple(changed),
-            step_seconds=tuple(seconds),
+            routing = "direct" if len(parts) <= DIRECT_LIMIT else "pick"
+        return _Job(
+            client=self.client,
+            run=f"{parts[0].semantics.value}-{uuid.uuid4().hex[:12]}",
+            where=where,
+            routing=routing,
+            # picks of unknown size would all have to be submitted: no lookahead with picks
+            lookahead=self.lookahead if routing == "direct" else 0,
+            poll=self.poll,
         )
+
+    def run(self, parts: Sequence[PartitionData]) -> RunOutput:
+        """Scatter, run supersteps until a quiet one, then write and collect the results."""
+        job = self.plan(parts)
+        tally = _Tally()
+        try:
+            outs = job.start(parts)
+            job.until_quiet(outs, tally)
+            outs.clear()
+            finals = job.finish(self.out, self.collect)
+        except BaseException:
+            job.drop()
+            raise
+        return _assemble(finals if self.collect else None, tally)

@@ -22,9 +22,10 @@ by ``write_parquet_graph``) unless the caller passes it; an optional ``root`` ke
 start position's id.
 
 Output (``write_result_part``): ``OUT/nodes/part-PPPPP.parquet``, one part per partition, with
-``id`` int64, ``name`` string, then ``value`` float64 (``minimax``: Kars' score), ``label`` int8
+``id`` int64, ``name`` string, then the values under the semantics' ``column_name``
+(``verifier.model.describe``): ``value`` float64 (``minimax``: Kars' score), ``label`` int8
 (``normal``: +1 won / -1 lost / 0 unknown) or ``region`` int8 (``reachability``: 1 if player 0
-wins), and ``remoteness`` int64 (``normal``, ``reachability``; -1 where undefined).
+wins), and ``remoteness`` int64 (-1 where undefined: a file format, so the sentinel stays).
 """
 
 from __future__ import annotations
@@ -38,16 +39,16 @@ from numpy.typing import NDArray
 
 from verifier.distributed.partition import PartitionData
 from verifier.errors import CaseError
+from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
-from verifier.model.results import View
 from verifier.model.semantics import NOBODY, Semantics
 
 __all__ = ["read_parquet_graph", "result_column", "write_parquet_graph", "write_result_part"]
 
 
-def result_column(view: View) -> str:
-    """The name of the per-node result column for a view."""
-    return {View.SCORE: "value", View.LABEL: "label", View.REGION: "region"}[view]
+def result_column(semantics: Semantics) -> str:
+    """The name of the per-node result column of ``semantics`` (its description's)."""
+    return describe(semantics).column_name
 
 
 def write_parquet_graph(graph: GameGraph, path: Path, *, root: int | None = None) -> Path:
@@ -82,38 +83,19 @@ def read_parquet_graph(
     nodes = pq.read_table(nodes_path)
     edges = pq.read_table(edges_path, columns=["src", "dst"])
     meta = {k.decode(): v.decode() for k, v in (nodes.schema.metadata or {}).items()}
-    sem_name = semantics.value if semantics is not None else meta.get("semantics")
-    if sem_name is None:
-        raise CaseError(str(nodes_path), "$.metadata", "no semantics given or stored")
-    try:
-        sem = Semantics(sem_name)
-    except ValueError:
-        raise CaseError(str(nodes_path), "$.metadata.semantics", f"unknown {sem_name!r}") from None
-    if "id" not in nodes.column_names:
-        raise CaseError(str(nodes_path), "$.id", "the nodes table needs an id column")
-    ids = nodes.column("id").to_numpy().astype(np.int64)
-    n = len(ids)
-    order = np.argsort(ids, kind="stable")
-    if not np.array_equal(ids[order], np.arange(n)):
-        raise CaseError(str(nodes_path), "$.id", f"ids are not exactly 0..{n - 1}")
-
-    def column(name: str, dtype: type[np.generic], fill: object) -> NDArray[np.generic] | None:
-        if name not in nodes.column_names:
-            return None
-        col = nodes.column(name).fill_null(fill).to_numpy()
-        return np.asarray(col, dtype=dtype)[order]
-
-    owner = column("owner", np.int8, NOBODY)
-    value = column("value", np.float64, np.nan)
-    target = column("target", np.bool_, False)
-    names: list[str] | int = n
-    if "name" in nodes.column_names:
-        names = [str(x) for x in np.asarray(nodes.column("name").to_pylist(), dtype=object)[order]]
+    sem = _semantics(nodes_path, meta, semantics)
+    order = _id_order(nodes_path, nodes)
     src = edges.column("src").to_numpy().astype(np.int64)
     dst = edges.column("dst").to_numpy().astype(np.int64)
     try:
         graph = GameGraph.from_edges(
-            names, src, dst, semantics=sem, owner=owner, value=value, target=target
+            _names(nodes, order),
+            src,
+            dst,
+            semantics=sem,
+            owner=_node_column(nodes, order, "owner", np.int8, NOBODY),
+            value=_node_column(nodes, order, "value", np.float64, np.nan),
+            target=_node_column(nodes, order, "target", np.bool_, False),
         )
     except ValueError as err:
         raise CaseError(str(edges_path), "$", str(err)) from None
@@ -121,12 +103,48 @@ def read_parquet_graph(
     return graph, root
 
 
+def _semantics(nodes_path: Path, meta: dict[str, str], given: Semantics | None) -> Semantics:
+    """The semantics the caller gave, else the one stored in the nodes table's metadata."""
+    name = given.value if given is not None else meta.get("semantics")
+    if name is None:
+        raise CaseError(str(nodes_path), "$.metadata", "no semantics given or stored")
+    try:
+        return Semantics(name)
+    except ValueError:
+        raise CaseError(str(nodes_path), "$.metadata.semantics", f"unknown {name!r}") from None
+
+
+def _id_order(nodes_path: Path, nodes: pa.Table) -> IntArray:
+    """The row order that sorts the nodes table by id (the ids must be exactly 0..n-1)."""
+    if "id" not in nodes.column_names:
+        raise CaseError(str(nodes_path), "$.id", "the nodes table needs an id column")
+    ids = nodes.column("id").to_numpy().astype(np.int64)
+    n = len(ids)
+    order = np.argsort(ids, kind="stable")
+    if not np.array_equal(ids[order], np.arange(n)):
+        raise CaseError(str(nodes_path), "$.id", f"ids are not exactly 0..{n - 1}")
+    return order.astype(np.int64)
+
+
+def _node_column(
+    nodes: pa.Table, order: IntArray, name: str, dtype: type[np.generic], fill: object
+) -> NDArray[np.generic] | None:
+    """An optional column of the nodes table in id order, nulls filled (``None`` if absent)."""
+    if name not in nodes.column_names:
+        return None
+    col = nodes.column(name).fill_null(fill).to_numpy()
+    return np.asarray(col, dtype=dtype)[order]
+
+
+def _names(nodes: pa.Table, order: IntArray) -> list[str] | int:
+    """The node names in id order, or the node count when the table has no names."""
+    if "name" not in nodes.column_names:
+        return len(order)
+    return [str(x) for x in np.asarray(nodes.column("name").to_pylist(), dtype=object)[order]]
+
+
 def write_result_part(
-    out: Path,
-    part: PartitionData,
-    view: View,
-    values: NDArray[np.generic],
-    remoteness: IntArray | None,
+    out: Path, part: PartitionData, values: NDArray[np.generic], remoteness: IntArray | None
 ) -> Path:
     """Write one partition's results as ``out/nodes/part-PPPPP.parquet`` (schema above)."""
     folder = out / "nodes"
@@ -136,7 +154,7 @@ def write_result_part(
     cols: dict[str, pa.Array] = {
         "id": pa.array(ids),
         "name": pa.array(names, type=pa.string()),
-        result_column(view): pa.array(values),
+        result_column(part.semantics): pa.array(values),
     }
     if remoteness is not None:
         cols["remoteness"] = pa.array(remoteness)

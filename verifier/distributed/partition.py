@@ -43,6 +43,7 @@ class Messages(NamedTuple):
 
     @staticmethod
     def empty() -> Messages:
+        """A batch of no messages."""
         return Messages(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
 
     @property
@@ -88,6 +89,7 @@ class PartitionData:
 
     @property
     def out_degree(self) -> IntArray:
+        """The number of moves out of every owned node."""
         return np.diff(self.succ_ptr)
 
     def name(self, local: int) -> str:

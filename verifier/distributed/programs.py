@@ -18,10 +18,15 @@ detection, done by the driver by summing the counts).
 - ``AttractorProgram`` (``reachability``): layer 0 is the target set; a player-0 node joins W
   in the layer after its first successor joined, a player-1 node with moves in the layer after
   its last successor joined.
+
+A program's values are in its semantics' view (``describe(semantics).view``); ``solver`` is the
+name a run reports them under, as a ``SolverResult``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import ClassVar, Protocol
 
 import numpy as np
@@ -36,12 +41,13 @@ from verifier.distributed.kernels import (
 )
 from verifier.distributed.partition import Messages, PartitionData
 from verifier.model.graph import IntArray
-from verifier.model.results import View
 from verifier.model.semantics import MAX, MIN, PLAYER0, PLAYER1, Semantics
 
 __all__ = [
+    "PROGRAMS",
     "AttractorProgram",
     "KarsProgram",
+    "Program",
     "ProgramState",
     "RetrogradeProgram",
     "program_for",
@@ -50,8 +56,6 @@ __all__ = [
 
 class ProgramState(Protocol):
     """The per-partition state of a vertex program (see the module docstring)."""
-
-    view: ClassVar[View]
 
     def start(self) -> IntArray:
         """The first superstep; local ids of the nodes that changed."""
@@ -66,14 +70,16 @@ class ProgramState(Protocol):
         ...
 
     def output(self) -> tuple[NDArray[np.generic], IntArray | None]:
-        """Per owned node: the value (in ``view``) and the remoteness / layer (or ``None``)."""
+        """Per owned node: the value (in the semantics' view) and the remoteness / layer, -1
+        where undefined (or ``None``)."""
         ...
 
 
 class KarsProgram:
     """Kars' Def. 4.1 as a vertex program (one processor per position, sec. 5)."""
 
-    view: ClassVar[View] = View.SCORE
+    semantics: ClassVar[Semantics] = Semantics.MINIMAX
+    solver: ClassVar[str] = "dask-kars"
 
     def __init__(self, part: PartitionData) -> None:
         self.part = part
@@ -133,8 +139,6 @@ class _LayerProgram:
     attractor node has only the rule of its owner.
     """
 
-    view: ClassVar[View]
-
     def __init__(
         self,
         part: PartitionData,
@@ -176,7 +180,8 @@ class _LayerProgram:
 class RetrogradeProgram(_LayerProgram):
     """Retrograde analysis (``normal``): won +1 / lost -1 / unknown 0, remoteness = layer."""
 
-    view: ClassVar[View] = View.LABEL
+    semantics: ClassVar[Semantics] = Semantics.NORMAL
+    solver: ClassVar[str] = "dask-retrograde"
 
     def __init__(self, part: PartitionData) -> None:
         n = part.n
@@ -200,7 +205,8 @@ class RetrogradeProgram(_LayerProgram):
 class AttractorProgram(_LayerProgram):
     """The attractor W of the target set (``reachability``): region 1 inside W, layer."""
 
-    view: ClassVar[View] = View.REGION
+    semantics: ClassVar[Semantics] = Semantics.REACHABILITY
+    solver: ClassVar[str] = "dask-attractor"
 
     def __init__(self, part: PartitionData) -> None:
         n = part.n
@@ -223,17 +229,16 @@ class AttractorProgram(_LayerProgram):
         return self.label, self.layer
 
 
-PROGRAMS: dict[Semantics, type[KarsProgram] | type[RetrogradeProgram] | type[AttractorProgram]]
-PROGRAMS = {
-    Semantics.MINIMAX: KarsProgram,
-    Semantics.NORMAL: RetrogradeProgram,
-    Semantics.REACHABILITY: AttractorProgram,
-}
+Program = type[KarsProgram] | type[RetrogradeProgram] | type[AttractorProgram]
+"""A vertex program class: constructed from a partition, it is that partition's state."""
+
+PROGRAMS: Mapping[Semantics, Program] = MappingProxyType(
+    {p.semantics: p for p in (KarsProgram, RetrogradeProgram, AttractorProgram)}
+)
+"""The program of every semantics the distributed engine solves."""
 
 
-def program_for(
-    semantics: Semantics,
-) -> type[KarsProgram] | type[RetrogradeProgram] | type[AttractorProgram]:
+def program_for(semantics: Semantics) -> Program:
     """The vertex program solving ``semantics`` (``ValueError`` for ``impartial``)."""
     try:
         return PROGRAMS[semantics]

@@ -103,6 +103,7 @@ class LocalEngine:
     """Every partition in this process, one after the other."""
 
     def run(self, parts: Sequence[PartitionData]) -> RunOutput:
+        """Run every partition's supersteps here, in turn, until a quiet superstep."""
         p = len(parts)
         t0 = time.perf_counter()
         started = [start_program(part, p) for part in parts]

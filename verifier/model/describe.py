@@ -98,6 +98,9 @@ class Description:
     equations: Callable[[GameGraph], Any] | None = None
     """The factory of its equation system (an ``OrderSystem`` for the three two-valued-order
     semantics; ``None`` for ``impartial``, whose mex equations are built by ``smt.mex``)."""
+    column_name: str = "value"
+    """A short name for a table column of these values (the Parquet output of
+    ``verifier.distributed``): ``value``, ``label``, ``region`` or ``grundy``."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -158,6 +161,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="plies until the winner forces a leaf at least as good (Kars)",
             owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
             equations=_equations_minimax,
+            column_name="value",
         ),
         Semantics.NORMAL: Description(
             Semantics.NORMAL,
@@ -168,6 +172,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="plies to the end: the winner hurries, the loser delays",
             words=LABEL_WORDS,
             equations=_equations_normal,
+            column_name="label",
         ),
         Semantics.REACHABILITY: Description(
             Semantics.REACHABILITY,
@@ -178,6 +183,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="attractor layer: moves player 0 needs to reach the target",
             owner_names=MappingProxyType({MAX: "player 0", MIN: "player 1"}),
             equations=_equations_reachability,
+            column_name="region",
         ),
         Semantics.IMPARTIAL: Description(
             Semantics.IMPARTIAL,
@@ -186,6 +192,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             expect_key="grundy",
             value_title="Grundy value",
             remoteness_title="plies to the end",
+            column_name="grundy",
         ),
     }
 )
