@@ -145,11 +145,12 @@ def check(
 
 
 def load_plugins() -> None:
-    """Import every module of ``verifier.solvers`` and ``verifier.smt`` so they register."""
+    """Import every module of ``verifier.solvers``, ``verifier.smt`` and ``verifier.checks``
+    so they register."""
     global _LOADED
     if _LOADED:
         return
-    for pkg_name in ("verifier.solvers", "verifier.smt"):
+    for pkg_name in ("verifier.solvers", "verifier.smt", "verifier.checks"):
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
             importlib.import_module(info.name)

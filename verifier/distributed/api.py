@@ -29,6 +29,7 @@ from verifier.distributed.partition import PartitionData, partition_graph
 from verifier.distributed.programs import program_for
 from verifier.distributed.superstep import RunOutput, SuperstepEngine
 from verifier.errors import UsageError
+from verifier.games.summary import summarize_solution
 from verifier.model.case import Case
 from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
@@ -266,7 +267,7 @@ def _summary(
     if solution is None:
         summary: dict[str, Any] = {"positions": case.graph.n, "moves": case.graph.m}
     else:
-        summary = solution.summary(case)
+        summary = summarize_solution(case, solution)
     summary.update(
         engine="dask" if engine is None else type(engine).__name__,
         supersteps=run.supersteps,

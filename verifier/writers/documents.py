@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from verifier.model.case import Case
-from verifier.model.solution import Solution
 from verifier.writers.base import Document, Records
 from verifier.writers.csv import solution_columns, solution_records
 
@@ -31,9 +30,8 @@ def distributed_document(case: Case, res: DistributedResult) -> Document:
         "summary": dict(res.summary),
         "out": str(res.out) if res.out else None,
     }
-    if len(res.values) == case.graph.n:
-        r = res.to_solver_result()
-        records = solution_records(Solution.from_results(case, {r.solver: r}))
+    if res.solution is not None:
+        records = solution_records(res.solution)
     else:  # the per-node results stayed on the workers
         records = Records(solution_columns(None))
     return Document(fields, records=records)

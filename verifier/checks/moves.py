@@ -1,0 +1,186 @@
+"""The move contract: every move a solver publishes is legal, present where the semantics asks
+for one, and optimal in the exact sense of its semantics, judged against that solver's own
+values and remoteness (each proved by its own checks).
+
+| semantics | position | its move must go to |
+|---|---|---|
+| minimax | score s != 0, winner to move | a successor of score s, remoteness r - 1 (hurry) |
+| minimax | score s != 0, loser to move | a successor of score s, greatest remoteness (delay) |
+| minimax | draw (s = 0) | a successor of score 0 |
+| normal | won, remoteness r | a lost successor of remoteness r - 1 |
+| normal | lost, remoteness r | a won successor of remoteness r - 1 (the longest defence) |
+| normal | unknown (a draw) | an unknown successor (a won one hands the opponent the win) |
+| reachability | player 0 inside W, off the target | a successor in W one layer lower |
+| reachability | player 1 outside W | a successor outside W |
+| impartial | N position (value > 0), or inf(K) with 0 in K | a P position (value 0) |
+| impartial | inf(K), 0 not in K | a successor of infinite value (keep the draw) |
+
+Every inner position of minimax and normal play names a move; reachability and impartial name
+one where the table has a row (elsewhere every move is as good). A solver that publishes moves
+but no remoteness is judged on values alone. Vectorized over the edges: linear, any size.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.errors import NotApplicable
+from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
+from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
+from verifier.model.describe import describe
+from verifier.model.semantics import MAX, Semantics
+from verifier.registry import CheckContext, check
+
+__all__ = ["NAME", "move_faults"]
+
+NAME = "moves"
+
+Bools = NDArray[np.bool_]
+
+
+def _row_max(g: GameGraph, per_edge: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Per node the maximum of ``per_edge`` over its out-edges (-1 for dead ends)."""
+    out = np.full(g.n, -1, dtype=np.int64)
+    rows = np.flatnonzero(g.out_degree > 0)
+    if len(rows):
+        out[rows] = np.maximum.reduceat(per_edge, g.succ_ptr[rows])
+    return out
+
+
+def _is_successor(g: GameGraph, x: NDArray[np.int64], y: NDArray[np.int64]) -> Bools:
+    """Whether ``y[i]`` is a successor of ``x[i]`` (rows of the CSR are sorted)."""
+    if g.m == 0:
+        return np.zeros(len(x), dtype=np.bool_)
+    keys = g.edge_src * g.n + g.succ_idx  # sorted: CSR rows sorted by (source, target)
+    q = x * g.n + y
+    at = np.minimum(np.searchsorted(keys, q), g.m - 1)
+    return np.asarray(keys[at] == q)
+
+
+def _given(col: Column | None, n: int) -> Bools:
+    return col.given if col is not None else np.zeros(n, dtype=np.bool_)
+
+
+def move_faults(g: GameGraph, r: SolverResult) -> tuple[NDArray[np.int64], list[str]]:
+    """Ids of the nodes whose move breaks the contract (in id order) and, per node, why."""
+    cols = r.columns
+    mv = cols[MOVE]
+    cov = r.covered_mask()
+    inner = g.out_degree > 0
+    needs = _needs_move(g, r) & cov & inner
+    has = mv.given & cov
+    missing = needs & ~has
+    src = np.flatnonzero(has)
+    dst = mv.data[src].astype(np.int64)
+    legal = np.zeros(g.n, dtype=np.bool_)
+    inside = (dst >= 0) & (dst < g.n)
+    legal[src[inside]] = _is_successor(g, src[inside], dst[inside])
+    illegal = has & ~legal
+    target = np.zeros(g.n, dtype=np.int64)
+    target[src] = np.where(inside, dst, 0)
+    wrong = has & legal & needs & ~_optimal(g, r, target)
+    bad = missing | illegal | wrong
+    why = np.where(missing, "no move named", np.where(illegal, "not a move", "not optimal"))
+    ids = np.flatnonzero(bad)
+    return ids, [str(why[i]) for i in ids.tolist()]
+
+
+def _needs_move(g: GameGraph, r: SolverResult) -> Bools:
+    """Where the semantics publishes a move (the rows of the table above)."""
+    cols = r.columns
+    v = cols[VALUE]
+    if g.semantics in (Semantics.MINIMAX, Semantics.NORMAL):
+        return np.ones(g.n, dtype=np.bool_)
+    if g.semantics is Semantics.REACHABILITY:
+        in_w = v.given & (v.data == 1)
+        p0 = g.owner == MAX
+        return np.asarray(~g.target & ((p0 & in_w) | (~p0 & ~in_w)))
+    inf = _given(cols.get(LOOPY), g.n)
+    return np.asarray(inf | (v.given & (v.data > 0)))
+
+
+def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
+    """Per node: is the move to ``y[x]`` optimal (meaningful where a legal move is named)."""
+    cols = r.columns
+    v, rem = cols[VALUE], cols.get(REMOTENESS)
+    vx, vy = v.data, v.data[y]
+    known = v.given & v.given[y]
+    if g.semantics is Semantics.IMPARTIAL:
+        inf = cols.get(LOOPY)
+        inf_g = _given(inf, g.n)
+        zero_k = np.zeros(g.n, dtype=np.bool_)
+        if inf is not None:
+            for x in np.flatnonzero(inf_g).tolist():
+                zero_k[x] = 0 in inf.data[x]
+        to_p = v.given[y] & (vy == 0)
+        return np.where(inf_g & ~zero_k, inf_g[y], to_p)
+    if g.semantics is Semantics.REACHABILITY:
+        in_w = v.given & (v.data == 1)
+        ok = np.where(in_w, in_w[y], ~in_w[y])
+        if rem is not None:
+            ok &= ~in_w | (rem.given[y] & (rem.data[y] == rem.data - 1))
+        return np.asarray(ok)
+    if g.semantics is Semantics.NORMAL:
+        ok = known & (vy == -vx)
+        if rem is not None:
+            ok &= (vx == 0) | (rem.given & rem.given[y] & (rem.data[y] == rem.data - 1))
+        return np.asarray(ok)
+    ok = known & (vy == vx)  # minimax: keep the score
+    if rem is not None:
+        winner = (vx > 0) == (g.owner == MAX)
+        same = v.given[g.succ_idx] & (v.data[g.succ_idx] == vx[g.edge_src])
+        longest = _row_max(g, np.where(same & rem.given[g.succ_idx], rem.data[g.succ_idx], -1))
+        want = np.where(winner, rem.data - 1, longest)
+        ok &= (vx == 0) | (rem.given[y] & (rem.data[y] == want))
+    return np.asarray(ok)
+
+
+@check(NAME, list(Semantics), order=55)
+def check_moves(ctx: CheckContext) -> list[CheckResult]:
+    """The move contract for every solver of the case's view that names moves."""
+    g = ctx.case.graph
+    view = describe(g.semantics).view
+    found = {k: r for k, r in ctx.results.items() if r.view is view and MOVE in r.columns}
+    if not found:
+        raise NotApplicable("no solver names moves")
+    return [_judge(g, found[k]) for k in sorted(found)]
+
+
+def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
+    t0 = time.perf_counter()
+    ids, why = move_faults(g, r)
+    name = f"{NAME} ({r.solver})"
+    if len(ids) == 0:
+        n = r.columns[MOVE].count
+        return CheckResult(
+            name,
+            Verdict.CONFIRMED,
+            f"{n} moves legal, present where required and optimal (winner hurries, loser delays)",
+            seconds=time.perf_counter() - t0,
+        )
+    x = int(ids[0])
+    mv = r.columns[MOVE].at(x)
+    witness = {
+        "node": g.name(x),
+        "reason": why[0],
+        "move": g.name(int(mv)) if mv is not None and 0 <= int(mv) < g.n else mv,
+        "successors": {
+            g.name(int(y)): describe(g.semantics).show_node(r.columns, int(y))
+            for y in g.successors(x)
+        },
+        "faults": len(ids),
+    }
+    if REMOTENESS in r.columns:
+        rem = r.columns[REMOTENESS]
+        witness["remoteness"] = rem.at(x)
+        witness["successors_remoteness"] = {g.name(int(y)): rem.at(int(y)) for y in g.successors(x)}
+    return CheckResult(
+        name,
+        Verdict.REFUTED,
+        f"move at {g.name(x)!r}: {why[0]} ({len(ids)} node(s) in all)",
+        witness=witness,
+        seconds=time.perf_counter() - t0,
+    )
