@@ -197,7 +197,7 @@ def test_kars_least_from_the_intervals_agrees_with_its_own_query(data: st.DataOb
     vals = np.asarray(ref.values).copy()
     if data.draw(st.booleans()):
         vals[data.draw(st.integers(0, g.n - 1))] = data.draw(st.sampled_from(sys.levels.tolist()))
-    ans = Answer(("x",), vals, np.ones(g.n, dtype=np.bool_), None, None)
+    ans = Answer.of(("x",), vals, np.ones(g.n, dtype=np.bool_), None, None)
     common.forget()
     shared = kars.kars_least(sys, ans, OPTS)
 
@@ -336,7 +336,7 @@ def test_won_lost_refutes_a_circular_labelling_naming_its_node() -> None:
     common.forget()
     g = GameGraph.from_successors({"a": ["b"], "b": ["a"]}, semantics=Semantics.NORMAL)
     sys = OrderSystem.normal(g)
-    ans = Answer(("x",), np.array([1.0, -1.0]), np.ones(2, dtype=np.bool_), None, None)
+    ans = Answer.of(("x",), np.array([1.0, -1.0]), np.ones(2, dtype=np.bool_), None, None)
     r = won_lost(sys, ans, OPTS)
     assert r.verdict is Verdict.REFUTED and r.witness is not None
     assert "circular reasoning" in r.detail and r.witness["node"] in {"a", "b"}

@@ -10,6 +10,11 @@ equation system. Adding a semantics is one description here plus its readers, so
 ('label', 'labels', 'the player to move', 'lost')
 >>> describe(Semantics.REACHABILITY).show(1)
 0
+>>> describe(Semantics.NORMAL).wins(np.array([1, -1, 0])).tolist()
+[True, False, False]
+>>> from verifier.model.semantics import NOBODY
+>>> describe(Semantics.REACHABILITY).to_move(np.array([MAX, MIN, NOBODY]), MAX).tolist()
+[True, False, True]
 """
 
 from __future__ import annotations
@@ -101,6 +106,10 @@ class Description:
     column_name: str = "value"
     """A short name for a table column of these values (the Parquet output of
     ``verifier.distributed``): ``value``, ``label``, ``region`` or ``grundy``."""
+    others_move: int | None = None
+    """The owner code of the player who moves at the nodes of every other code (``reachability``:
+    player 0, whose nodes are the ``OR`` nodes of its equations); ``None``: each player moves at
+    its own nodes only."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -130,7 +139,17 @@ class Description:
         return self.show(v.data[x]) if v.given[x] else None
 
     def owner_name(self, code: int) -> str:
+        """The name of owner code ``code`` (``""`` if the semantics has no such owner)."""
         return self.owner_names.get(int(code), "")
+
+    def to_move(self, owner: NDArray[Any], code: int) -> NDArray[np.bool_]:
+        """Per node: the player of owner code ``code`` chooses the move there (its own nodes,
+        and those of any other code when it is ``others_move``)."""
+        o = np.asarray(owner)
+        if code != self.others_move:
+            return np.asarray(o == code, dtype=np.bool_)
+        rivals = [c for c in self.owner_names if c != code]
+        return np.asarray(~np.isin(o, rivals), dtype=np.bool_)
 
     # -------------------------------------------------------------- whole arrays
     def outcome(
@@ -148,6 +167,19 @@ class Description:
                 out[int(x)] = WIN if 0 in set(k) else DRAW
             return out
         return np.sign(np.nan_to_num(v.astype(np.float64))).astype(np.int8)
+
+    def wins(
+        self, values: NDArray[Any], loopy: Mapping[int, Iterable[int]] | None = None
+    ) -> NDArray[np.bool_]:
+        """Per node: the ``point_of_view`` player wins (a won label, a node of W, a positive
+        score, an N position)."""
+        return np.asarray(self.outcome(values, loopy) == WIN, dtype=np.bool_)
+
+    def loses(
+        self, values: NDArray[Any], loopy: Mapping[int, Iterable[int]] | None = None
+    ) -> NDArray[np.bool_]:
+        """Per node: the ``point_of_view`` player loses (so the other player wins there)."""
+        return np.asarray(self.outcome(values, loopy) == LOSS, dtype=np.bool_)
 
 
 DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
@@ -184,6 +216,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             owner_names=MappingProxyType({MAX: "player 0", MIN: "player 1"}),
             equations=_equations_reachability,
             column_name="region",
+            others_move=MAX,
         ),
         Semantics.IMPARTIAL: Description(
             Semantics.IMPARTIAL,

@@ -21,16 +21,18 @@ import hashlib
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from verifier.engine.scc import condensation
+from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column, same_entries
 from verifier.model.graph import GameGraph, IntArray
-from verifier.model.results import CheckResult, SolverResult, Verdict, View
+from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.topology import find_cycle
 from verifier.registry import CheckContext, Options
 from verifier.smt import cnf as cnf_mod
@@ -41,6 +43,7 @@ from verifier.smt.system import OrderSystem
 
 __all__ = [
     "BATCH_EDGES",
+    "NONE",
     "Answer",
     "BatchResult",
     "answers",
@@ -61,6 +64,7 @@ __all__ = [
     "screen",
     "successors_of",
     "system_digest",
+    "with_sentinel",
 ]
 
 P = TypeVar("P")
@@ -69,53 +73,91 @@ BATCH_EDGES = 2_000_000
 """About this many edges (equations' literals) per Z3 query."""
 
 
+NONE = -1
+"""The "no entry" of the integer arrays the algorithms and certificate checkers read."""
+
+
+def with_sentinel(col: Column) -> IntArray:
+    """An integer column as the algorithms read it: its entries, ``NONE`` (-1) where not given."""
+    return np.where(col.given, col.data, NONE).astype(np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class Answer:
-    """One distinct answer among the solvers of a view (solvers that agree share it)."""
+    """One distinct answer among the solvers of a view (solvers that agree share it): their
+    masked columns (``verifier.model.columns``)."""
 
     solvers: tuple[str, ...]
-    values: NDArray[Any]
-    covered: NDArray[np.bool_]
-    remoteness: IntArray | None
-    move: IntArray | None
+    columns: Mapping[str, Column]
+
+    @classmethod
+    def of(
+        cls,
+        solvers: tuple[str, ...],
+        values: ArrayLike,
+        covered: ArrayLike,
+        remoteness: IntArray | None = None,
+        move: IntArray | None = None,
+    ) -> Answer:
+        """An answer from arrays as a solver gives them (-1 = none in ``remoteness``/``move``)."""
+        cov = np.asarray(covered, dtype=np.bool_)
+        cols = {VALUE: Column.where(values, cov)}
+        for name, a in ((REMOTENESS, remoteness), (MOVE, move)):
+            if a is not None:
+                cols[name] = Column.where(a, cov & (a >= 0))
+        return cls(tuple(solvers), MappingProxyType(cols))
 
     @property
     def label(self) -> str:
+        """The solvers of the answer, joined by ``+``."""
         return "+".join(self.solvers)
+
+    @property
+    def values(self) -> NDArray[Any]:
+        """The value column's data (meaningful on ``covered`` only)."""
+        return self.columns[VALUE].data
+
+    @property
+    def covered(self) -> NDArray[np.bool_]:
+        """Where the answer gives a value."""
+        return self.columns[VALUE].given
+
+    def array(self, name: str) -> IntArray | None:
+        """Integer column ``name`` as the algorithms read it (``with_sentinel``), if given."""
+        col = self.columns.get(name)
+        return None if col is None else with_sentinel(col)
+
+    @property
+    def ranks(self) -> IntArray | None:
+        """The remoteness column (the ranks of the certificates), -1 where not given."""
+        return self.array(REMOTENESS)
+
+    @property
+    def moves(self) -> IntArray | None:
+        """The optimal-move column, -1 where not given."""
+        return self.array(MOVE)
 
 
 def answers(ctx: CheckContext, view: View) -> list[Answer]:
     """The distinct answers of the given view in ``ctx.results`` (solvers in order of names)."""
-    groups: list[tuple[list[str], SolverResult]] = []
+    groups: list[tuple[list[str], Mapping[str, Column]]] = []
     for name in sorted(ctx.results):
         r = ctx.results[name]
         if r.view is not view:
             continue
+        cols = r.columns
         for names, first in groups:
-            if _same(first, r):
+            if _same(first, cols):
                 names.append(name)
                 break
         else:
-            groups.append(([name], r))
-    return [
-        Answer(tuple(names), np.asarray(r.values), r.covered_mask(), r.remoteness, r.move)
-        for names, r in groups
-    ]
+            groups.append(([name], cols))
+    return [Answer(tuple(names), cols) for names, cols in groups]
 
 
-def _same(a: SolverResult, b: SolverResult) -> bool:
-    return (
-        np.array_equal(a.covered_mask(), b.covered_mask())
-        and np.array_equal(np.asarray(a.values), np.asarray(b.values), equal_nan=True)
-        and _same_opt(a.remoteness, b.remoteness)
-        and _same_opt(a.move, b.move)
-    )
-
-
-def _same_opt(a: IntArray | None, b: IntArray | None) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    return bool(np.array_equal(a, b))
+def _same(a: Mapping[str, Column], b: Mapping[str, Column]) -> bool:
+    """The same columns, equal entry by entry: exactly (the first solver's is the one proved)."""
+    return a.keys() == b.keys() and all(bool(same_entries(a[k], b[k]).all()) for k in a)
 
 
 def node_witness(g: GameGraph, i: int, reason: str, **more: Any) -> dict[str, Any]:

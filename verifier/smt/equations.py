@@ -11,9 +11,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numpy.typing import NDArray
 
+from verifier.model.describe import describe
 from verifier.model.graph import IntArray
-from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatStatus, solve
@@ -29,13 +31,8 @@ from verifier.smt.common import (
 from verifier.smt.encode import Encoding
 from verifier.smt.system import OrderSystem
 
-__all__ = ["VIEW_OF", "check_equations", "equations_hold"]
+__all__ = ["check_equations", "equations_hold"]
 
-VIEW_OF = {
-    Semantics.MINIMAX: View.SCORE,
-    Semantics.NORMAL: View.LABEL,
-    Semantics.REACHABILITY: View.REGION,
-}
 NAME = "smt-equations"
 
 
@@ -44,35 +41,11 @@ def equations_hold(
 ) -> CheckResult:
     """Z3 decides whether the answer (on the nodes it covers) satisfies the equations."""
     t0 = time.perf_counter()
-    g = sys.graph
     idx, bad = sys.to_index(ans.values)
-    cov = ans.covered
-    bad &= cov
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        return result(
-            name,
-            Verdict.REFUTED,
-            f"{ans.label}: value of {g.name(i)!r} is not in the value set",
-            t0,
-            node_witness(
-                g,
-                i,
-                "value outside the value set",
-                value=float(ans.values[i]),
-                levels=sys.levels.tolist(),
-            ),
-            solvers=list(ans.solvers),
-        )
-    if cov.all():
-        br = pin_check(sys, idx, options, f"{name} ({ans.label})")
-        status, reason, queries = br.status, br.reason, br.queries
-        ok = SatStatus.SAT
-    else:  # a partial answer: some solution must extend it
-        enc = Encoding.build(sys)
-        enc.pin(idx, np.flatnonzero(cov))
-        out = solve(enc.cnf, options)
-        status, reason, queries, ok = out.status, out.reason, 1, SatStatus.SAT
+    outside = _outside_value_set(sys, ans, bad & ans.covered, name, t0)
+    if outside is not None:
+        return outside
+    status, reason, queries = _ask(sys, ans, idx, options, name)
     if status is SatStatus.UNKNOWN:
         return result(
             name,
@@ -82,28 +55,86 @@ def equations_hold(
             solvers=list(ans.solvers),
             reason=reason,
         )
+    cov = ans.covered
     viol = sys.violations(idx) if cov.all() else _partial_culprit(sys, idx, cov)
-    if status is ok:
-        if len(viol) and cov.all():
-            i = int(viol[0])
-            return result(
-                name,
-                Verdict.UNKNOWN,
-                f"{ans.label}: Z3 says the equations hold but {g.name(i)!r}'s fails on "
-                "evaluation (internal disagreement)",
-                t0,
-                node_witness(g, i, "disagreement"),
-                solvers=list(ans.solvers),
-            )
-        what = "every equation holds" if cov.all() else "some solution extends the answer"
+    if status is SatStatus.SAT:
+        return _holds(sys, ans, viol, queries, name, t0)
+    return _fails(sys, ans, idx, viol, name, t0)
+
+
+def _outside_value_set(
+    sys: OrderSystem, ans: Answer, bad: NDArray[np.bool_], name: str, t0: float
+) -> CheckResult | None:
+    """Refuted at the first covered node whose value is not in the value set (if any)."""
+    if not bad.any():
+        return None
+    g = sys.graph
+    i = int(np.flatnonzero(bad)[0])
+    return result(
+        name,
+        Verdict.REFUTED,
+        f"{ans.label}: value of {g.name(i)!r} is not in the value set",
+        t0,
+        node_witness(
+            g,
+            i,
+            "value outside the value set",
+            value=float(ans.values[i]),
+            levels=sys.levels.tolist(),
+        ),
+        solvers=list(ans.solvers),
+    )
+
+
+def _ask(
+    sys: OrderSystem, ans: Answer, idx: IntArray, options: Options, name: str
+) -> tuple[SatStatus, str, int]:
+    """Z3's status (``SAT``: the equations hold), its reason and the number of queries: a
+    complete answer is pinned; a partial one must be extended by some solution."""
+    cov = ans.covered
+    if cov.all():
+        br = pin_check(sys, idx, options, f"{name} ({ans.label})")
+        return br.status, br.reason, br.queries
+    enc = Encoding.build(sys)
+    enc.pin(idx, np.flatnonzero(cov))
+    out = solve(enc.cnf, options)
+    return out.status, out.reason, 1
+
+
+def _holds(
+    sys: OrderSystem, ans: Answer, viol: IntArray, queries: int, name: str, t0: float
+) -> CheckResult:
+    """Z3 says the equations hold: confirmed, unless evaluation disagrees at some node."""
+    g = sys.graph
+    complete = bool(ans.covered.all())
+    if len(viol) and complete:
+        i = int(viol[0])
         return result(
             name,
-            Verdict.CONFIRMED,
-            f"{ans.label}: Z3 confirms {what} ({queries} queries)",
+            Verdict.UNKNOWN,
+            f"{ans.label}: Z3 says the equations hold but {g.name(i)!r}'s fails on "
+            "evaluation (internal disagreement)",
             t0,
+            node_witness(g, i, "disagreement"),
             solvers=list(ans.solvers),
-            queries=queries,
         )
+    what = "every equation holds" if complete else "some solution extends the answer"
+    return result(
+        name,
+        Verdict.CONFIRMED,
+        f"{ans.label}: Z3 confirms {what} ({queries} queries)",
+        t0,
+        solvers=list(ans.solvers),
+        queries=queries,
+    )
+
+
+def _fails(
+    sys: OrderSystem, ans: Answer, idx: IntArray, viol: IntArray, name: str, t0: float
+) -> CheckResult:
+    """Z3 says the equations fail: refuted at the culprit among the failing nodes (or, for a
+    partial answer no solution extends, naming the covered nodes)."""
+    g = sys.graph
     if len(viol) == 0:
         return result(
             name,
@@ -112,7 +143,7 @@ def equations_hold(
             t0,
             {
                 "reason": "no solution extends the covered values",
-                "nodes": [g.name(int(i)) for i in np.flatnonzero(cov)[:20]],
+                "nodes": [g.name(int(i)) for i in np.flatnonzero(ans.covered)[:20]],
             },
             solvers=list(ans.solvers),
         )
@@ -136,7 +167,7 @@ def equations_hold(
     )
 
 
-def _partial_culprit(sys: OrderSystem, idx: IntArray, cov: np.ndarray) -> IntArray:
+def _partial_culprit(sys: OrderSystem, idx: IntArray, cov: NDArray[np.bool_]) -> IntArray:
     """For a partial answer: covered nodes outside [lfp, gfp] (monotone systems only)."""
     if sys.negamax:
         return np.zeros(0, dtype=np.int64)
@@ -152,8 +183,9 @@ def check_equations(ctx: CheckContext) -> list[CheckResult]:
     from verifier.errors import NotApplicable
 
     g = ctx.case.graph
-    found = answers(ctx, VIEW_OF[g.semantics])
+    view = describe(g.semantics).view
+    found = answers(ctx, view)
     if not found:
-        raise NotApplicable(f"no solver answered with the {VIEW_OF[g.semantics].value} view")
+        raise NotApplicable(f"no solver answered with the {view.value} view")
     sys = OrderSystem.for_graph(g)
     return [equations_hold(sys, a, ctx.options) for a in found]

@@ -16,17 +16,18 @@ so they are constrained that way (``docs/smt.md``).
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import numpy as np
 
+from verifier.model.describe import describe
 from verifier.model.graph import IntArray
-from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatOutcome, SatStatus, solve
 from verifier.smt.common import (
     Answer,
+    BatchResult,
     answers,
     batches,
     component_order,
@@ -43,7 +44,7 @@ from verifier.smt.encode import Encoding
 from verifier.smt.fixpoints import gfp, kars_clamp, lfp
 from verifier.smt.system import OrderSystem
 from verifier.smt.uniqueness import NAME as UNIQUENESS
-from verifier.smt.uniqueness import intervals
+from verifier.smt.uniqueness import Intervals, intervals
 
 __all__ = ["check_kars_least", "kars_least"]
 
@@ -53,8 +54,6 @@ NAME = "smt-kars-least"
 def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     """Z3: the answer satisfies (T+MM) and is the least solution in Kars' order <=_V."""
     t0 = time.perf_counter()
-    g = sys.graph
-    who = ans.label
     kars, early = screen(
         NAME,
         sys,
@@ -66,45 +65,88 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     )
     if early is not None:
         return early
+    pin = _solution(sys, ans, kars, options, t0)
+    if isinstance(pin, CheckResult):
+        return pin
+    iv = intervals(sys, options)
+    if iv.verdict is Verdict.CONFIRMED and np.array_equal(kars, iv.kars):
+        return _least_by_intervals(ans, pin, iv, t0)
+    br, alt = _least_query(sys, ans, kars, options)
+    if br.status is SatStatus.UNKNOWN:
+        return result(NAME, Verdict.UNKNOWN, f"{ans.label}: Z3 unknown ({br.reason})", t0)
+    if br.status is SatStatus.SAT:
+        assert alt is not None
+        return _closer(sys, ans, kars, alt, t0)
+    return result(
+        NAME,
+        Verdict.CONFIRMED,
+        f"{ans.label}: Z3 confirms (T+MM) and that no solution is closer to the draw "
+        f"({pin.queries + br.queries} queries); the least solution in <=_1 is unique",
+        t0,
+        solvers=list(ans.solvers),
+        least=True,
+        least_solutions=1,
+    )
+
+
+def _solution(
+    sys: OrderSystem, ans: Answer, kars: IntArray, options: Options, t0: float
+) -> CheckResult | BatchResult:
+    """Z3 pins the answer in (T+MM): its batches, or the result that ends the check."""
+    g = sys.graph
+    who = ans.label
     pin = pin_check(sys, kars, options, f"{NAME} ({who}): (T+MM)")
     if pin.status is SatStatus.UNKNOWN:
         return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({pin.reason})", t0)
-    if pin.status is SatStatus.UNSAT:
-        viol = sys.violations(kars)
-        if len(viol) == 0:
-            return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 and evaluation disagree", t0)
-        i = culprit(g, viol)
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: not a solution of (T+MM) at {g.name(i)!r}",
-            t0,
-            node_witness(
-                g,
-                i,
-                "equation fails",
-                failing_nodes=names_of(g, viol, first=i),
-                differs_from_least=_off(sys, kars),
-            ),
-        )
-    iv = intervals(sys, options)
-    if iv.verdict is Verdict.CONFIRMED and np.array_equal(kars, iv.kars):
-        # Z3 proved every solution s' lies in [lfp, gfp]; the answer is max(lfp, min(gfp, 0)),
-        # so where it is > 0 it is lfp <= s', where < 0 it is gfp >= s': kars <=_1 s'.
-        return result(
-            NAME,
-            Verdict.CONFIRMED,
-            f"{who}: Z3 confirms (T+MM) ({pin.queries} queries) and that no solution leaves "
-            f"[lfp, gfp] ({iv.queries} queries, shared with {UNIQUENESS}); the answer is "
-            "max(lfp, min(gfp, 0)), so no solution is closer to the draw; the least solution "
-            "in <=_1 is unique",
-            t0,
-            solvers=list(ans.solvers),
-            least=True,
-            least_solutions=1,
-        )
+    if pin.status is SatStatus.SAT:
+        return pin
+    viol = sys.violations(kars)
+    if len(viol) == 0:
+        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 and evaluation disagree", t0)
+    i = culprit(g, viol)
+    return result(
+        NAME,
+        Verdict.REFUTED,
+        f"{who}: not a solution of (T+MM) at {g.name(i)!r}",
+        t0,
+        node_witness(
+            g,
+            i,
+            "equation fails",
+            failing_nodes=names_of(g, viol, first=i),
+            differs_from_least=_off(sys, kars),
+        ),
+    )
+
+
+def _least_by_intervals(ans: Answer, pin: BatchResult, iv: Intervals, t0: float) -> CheckResult:
+    """Least from Z3's interval proof (shared with smt-uniqueness), when the answer is the
+    clamp max(lfp, min(gfp, 0))."""
+    # Z3 proved every solution s' lies in [lfp, gfp]; the answer is max(lfp, min(gfp, 0)),
+    # so where it is > 0 it is lfp <= s', where < 0 it is gfp >= s': kars <=_1 s'.
+    return result(
+        NAME,
+        Verdict.CONFIRMED,
+        f"{ans.label}: Z3 confirms (T+MM) ({pin.queries} queries) and that no solution leaves "
+        f"[lfp, gfp] ({iv.queries} queries, shared with {UNIQUENESS}); the answer is "
+        "max(lfp, min(gfp, 0)), so no solution is closer to the draw; the least solution "
+        "in <=_1 is unique",
+        t0,
+        solvers=list(ans.solvers),
+        least=True,
+        least_solutions=1,
+    )
+
+
+def _least_query(
+    sys: OrderSystem, ans: Answer, kars: IntArray, options: Options
+) -> tuple[BatchResult, IntArray | None]:
+    """Z3 looks for a solution s' with NOT (kars <=_1 s'), batch by batch of whole SCCs in
+    reverse topological order (the successors outside a batch satisfy kars <=_1 s'); its
+    status and the solution it found, if any."""
+    g = sys.graph
     _, rank, _ = component_order(g)
-    found: dict[str, Any] = {}
+    found: dict[str, IntArray] = {}
 
     def query(part: IntArray) -> SatOutcome:
         mask = np.zeros(g.n, dtype=np.bool_)
@@ -119,38 +161,30 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         return out
 
     parts = list(batches(g, np.arange(g.n, dtype=np.int64), key=rank))
-    br = run_batches(parts, query, options, f"{NAME} ({who}): least in <=_1")
-    if br.status is SatStatus.UNKNOWN:
-        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({br.reason})", t0)
-    if br.status is SatStatus.SAT:
-        alt = found["alt"]
-        z = sys.zero
-        closer = ((kars > z) & (alt < kars)) | ((kars < z) & (alt > kars))
-        i = int(np.flatnonzero(closer)[0])
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{who}: another solution s' has NOT (kars <=_1 s') at {g.name(i)!r}",
-            t0,
-            node_witness(
-                g,
-                i,
-                "another solution is not above it in Kars' order <=_1",
-                value=float(sys.levels[kars[i]]),
-                other_value=float(sys.levels[alt[i]]),
-                differs_from_least=_off(sys, kars),
-            ),
-            solvers=list(ans.solvers),
-        )
+    br = run_batches(parts, query, options, f"{NAME} ({ans.label}): least in <=_1")
+    return br, found.get("alt")
+
+
+def _closer(sys: OrderSystem, ans: Answer, kars: IntArray, alt: IntArray, t0: float) -> CheckResult:
+    """Refuted: Z3's solution ``alt`` is closer to the draw than the answer at some node."""
+    g = sys.graph
+    z = sys.zero
+    closer = ((kars > z) & (alt < kars)) | ((kars < z) & (alt > kars))
+    i = int(np.flatnonzero(closer)[0])
     return result(
         NAME,
-        Verdict.CONFIRMED,
-        f"{who}: Z3 confirms (T+MM) and that no solution is closer to the draw "
-        f"({pin.queries + br.queries} queries); the least solution in <=_1 is unique",
+        Verdict.REFUTED,
+        f"{ans.label}: another solution s' has NOT (kars <=_1 s') at {g.name(i)!r}",
         t0,
+        node_witness(
+            g,
+            i,
+            "another solution is not above it in Kars' order <=_1",
+            value=float(sys.levels[kars[i]]),
+            other_value=float(sys.levels[alt[i]]),
+            differs_from_least=_off(sys, kars),
+        ),
         solvers=list(ans.solvers),
-        least=True,
-        least_solutions=1,
     )
 
 
@@ -166,8 +200,8 @@ def check_kars_least(ctx: CheckContext) -> list[CheckResult]:
     """Kars' score of every SCORE solver (or the fixpoint clamp if none ran) is least in <=_1."""
     g = ctx.case.graph
     sys = OrderSystem.minimax(g)
-    found = answers(ctx, View.SCORE)
+    found = answers(ctx, describe(g.semantics).view)
     if not found:
         clamp = sys.to_values(kars_clamp(sys, lfp(sys), gfp(sys)))
-        found = [Answer(("fixpoint-clamp",), clamp, np.ones(g.n, dtype=np.bool_), None, None)]
+        found = [Answer.of(("fixpoint-clamp",), clamp, np.ones(g.n, dtype=np.bool_))]
     return [kars_least(sys, a, ctx.options) for a in found]

@@ -36,9 +36,12 @@ import z3
 from verifier.errors import NotApplicable
 from verifier.games.heaps import mex
 from verifier.model import CheckResult, GameGraph, IntArray, Semantics, Verdict
-from verifier.model.results import View
+from verifier.model.columns import VALUE
+from verifier.model.describe import describe
+from verifier.model.results import SolverResult
 from verifier.model.topology import is_acyclic
 from verifier.registry import CheckContext, Options, check
+from verifier.smt.common import with_sentinel
 
 __all__ = [
     "MAX_TERMS",
@@ -329,23 +332,30 @@ def check_counter(
     return CheckResult(name, Verdict.REFUTED, detail, witness, secs)
 
 
+def _claimed(r: SolverResult) -> IntArray:
+    """A Grundy answer as the mex checks read it: its finite values, ``INF`` (-1) where the
+    value is infinite (its ``loopy`` column) or not given."""
+    return with_sentinel(r.columns[VALUE])
+
+
 @check("grundy-z3-mex", [Semantics.IMPARTIAL], order=40)
 def mex_check(ctx: CheckContext) -> list[CheckResult]:
     """Every GRUNDY solver's values against the mex constraints, then the solution count."""
     g = ctx.case.graph
-    results = [r for r in ctx.results.values() if r.view is View.GRUNDY]
+    view = describe(g.semantics).view
+    results = [r for r in ctx.results.values() if r.view is view]
     if not results:
         raise NotApplicable("no solver produced Grundy values")
     out: list[CheckResult] = []
+    claimed = [(r.solver, _claimed(r)) for r in results]
     groups: list[tuple[IntArray, list[str]]] = []  # solvers with identical values: one query
-    for r in results:
-        vals = np.asarray(r.values, dtype=np.int64)
+    for solver, vals in claimed:
         for seen, names in groups:
             if np.array_equal(seen, vals):
-                names.append(r.solver)
+                names.append(solver)
                 break
         else:
-            groups.append((vals, [r.solver]))
+            groups.append((vals, [solver]))
     for vals, names in groups:
         out.append(
             check_values(
@@ -357,13 +367,13 @@ def mex_check(ctx: CheckContext) -> list[CheckResult]:
         if cyclic:  # B is what tells the generalized function from other mex solutions
             name = f"generalized Sprague-Grundy condition B of {', '.join(names)} (Z3 counter)"
             out.append(check_counter(g, vals, ctx.options, name=name))
-    finite = next((r.values for r in results if not np.any(r.values < 0)), None)
+    finite = next((vals for _, vals in claimed if not np.any(vals < 0)), None)
     exp = ctx.case.expect
     out.append(
         count_solutions(
             g,
             ctx.options,
-            None if finite is None else np.asarray(finite, dtype=np.int64),
+            finite,
             expect_unique=exp.unique if exp is not None else None,
         )
     )

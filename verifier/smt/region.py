@@ -22,7 +22,8 @@ import numpy as np
 
 from verifier.certificates import iter_attractor
 from verifier.errors import NotApplicable
-from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.describe import describe
+from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatStatus, submit
@@ -54,7 +55,7 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
     )
     if early is not None:
         return early
-    w = idx == 1
+    w = describe(g.semantics).wins(sys.to_values(idx))  # W: player 0 wins
     rules = region_system(g)
 
     def refuted(i: int, why: str, **more: Any) -> CheckResult:
@@ -63,7 +64,7 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
     # the two Z3 questions go to Z3 at once; the linear certificate is checked meanwhile
     asked = submit(prefixpoint_cnf(rules, must=w), options, want_model=True)
     trapped = submit(prefixpoint_cnf(rules, pin=w), options)
-    layers = ans.remoteness
+    layers = ans.ranks
     certs = list(iter_attractor(g, w.tolist(), None if layers is None else layers.tolist()))
     # 1. closed under the ranked rules: every rule-closed set contains W
     der = asked.result()
@@ -106,8 +107,9 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
 @check(NAME, [Semantics.REACHABILITY], order=40)
 def check_attractor_certificate(ctx: CheckContext) -> list[CheckResult]:
     """The attractor certificate for each distinct REGION answer."""
-    found = answers(ctx, View.REGION)
+    g = ctx.case.graph
+    found = answers(ctx, describe(g.semantics).view)
     if not found:
         raise NotApplicable("no solver answered with a region")
-    sys = OrderSystem.reachability(ctx.case.graph)
+    sys = OrderSystem.reachability(g)
     return [attractor_certificate(sys, a, ctx.options) for a in found]

@@ -10,13 +10,18 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
+from verifier.model.semantics import Semantics
 from verifier.smt.fixpoints import BoolSystem, attractor
 from verifier.smt.system import AND, CONST, OR, OrderSystem
 
-__all__ = ["derivation_system", "derived_labels", "region_system"]
+__all__ = ["derivation_system", "derived_labels", "labelled_nodes", "region_system"]
 
 
 def derivation_system(g: GameGraph) -> BoolSystem:
@@ -41,6 +46,16 @@ def derivation_system(g: GameGraph) -> BoolSystem:
     const[0::2] = term & (lab == 1)
     const[1::2] = term & (lab == -1)
     return BoolSystem(ptr, idx, kind, const)
+
+
+def labelled_nodes(labels: NDArray[Any]) -> NDArray[np.bool_]:
+    """The nodes of ``derivation_system`` a labelling claims: ``2x`` where x is won, ``2x + 1``
+    where x is lost (``normal``'s description says which labels those are)."""
+    d = describe(Semantics.NORMAL)
+    out = np.zeros(2 * len(labels), dtype=np.bool_)
+    out[0::2] = d.wins(labels)
+    out[1::2] = d.loses(labels)
+    return out
 
 
 def derived_labels(g: GameGraph) -> tuple[IntArray, IntArray]:

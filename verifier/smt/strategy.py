@@ -1,6 +1,6 @@
 """Check 6: strategy certificates, in Z3 and in the plain-Python checker.
 
-The optimal moves a solver reports (``SolverResult.move``) are restricted into the rule system
+The optimal moves a solver reports (its ``move`` column) are restricted into the rule system
 (``BoolSystem.restrict``: the winner keeps only its chosen move) and Z3 proves, without ranks:
 
 - the winner wins by following them: every set closed under the restricted rules contains the
@@ -17,24 +17,27 @@ strictly decrease along the winner's moves), so it can be verified without Z3.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from verifier import certificates
 from verifier.errors import NotApplicable
-from verifier.model.graph import IntArray
-from verifier.model.results import CheckResult, Verdict
-from verifier.model.semantics import MAX, MIN, Semantics
+from verifier.model.columns import MOVE
+from verifier.model.describe import Description, describe
+from verifier.model.graph import GameGraph, IntArray
+from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.semantics import MAX, MIN, PLAYER0, PLAYER1, Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Cnf, SatStatus, submit
 from verifier.smt.common import Answer, answers, node_witness, result
 from verifier.smt.encode import closure_cnf, prefixpoint_cnf
-from verifier.smt.equations import VIEW_OF
 from verifier.smt.fixpoints import BoolSystem
-from verifier.smt.rules import derivation_system, region_system
+from verifier.smt.rules import derivation_system, labelled_nodes, region_system
 from verifier.smt.system import OrderSystem
 
-__all__ = ["check_strategies", "strategy_certificate"]
+__all__ = ["QUERIES", "RANKED", "RANKLESS", "check_strategies", "strategy_certificate"]
 
 NAME = "smt-strategy"
 
@@ -43,80 +46,121 @@ Query = tuple[str, Cnf, SatStatus, np.ndarray | None]
 
 
 def _win_query(what: str, rules: BoolSystem, move: IntArray, must: np.ndarray) -> Query:
+    """Z3 refutes a set closed under the rules restricted to ``move`` that misses ``must``."""
     return (what, prefixpoint_cnf(rules.restrict(move), must=must), SatStatus.UNSAT, must)
 
 
-def _queries(sys: OrderSystem, ans: Answer, idx: IntArray) -> list[Query]:
+def _label_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
+    """``normal``: following its moves the mover wins from its won nodes: the won nodes stay
+    derivable when the mover keeps only its move there, the lost ones with all their moves."""
     g = sys.graph
-    assert ans.move is not None
-    mv = np.asarray(ans.move, dtype=np.int64)
+    vals = sys.to_values(idx)
+    rules = derivation_system(g)
+    move2 = np.full(2 * g.n, -1, dtype=np.int64)
+    chosen = d.wins(vals) & (mv >= 0)
+    move2[0::2][chosen] = 2 * mv[chosen] + 1
+    must = labelled_nodes(vals)
+    return [_win_query("following the moves the winner wins", rules, move2, must)]
+
+
+def _region_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
+    """``reachability``: player 0's moves reach the targets from W, player 1's keep play
+    outside W."""
+    g = sys.graph
+    w = d.wins(sys.to_values(idx))
+    rules = region_system(g)
+    m0 = np.where(w & d.to_move(g.owner, PLAYER0), mv, -1)
+    m1 = np.where(~w & d.to_move(g.owner, PLAYER1), mv, -1)
+    stay = closure_cnf(rules.dual().restrict(m1), ~w)
+    return [
+        _win_query(f"{d.owner_name(PLAYER0)}'s moves reach the targets", rules, m0, w),
+        (f"{d.owner_name(PLAYER1)}'s moves stay outside W", stay, SatStatus.SAT, None),
+    ]
+
+
+def _score_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
+    """``minimax``: each threshold a side forces it forces by its moves; each side keeps the
+    draw where it holds one."""
+    g = sys.graph
+    mmax = np.where(d.to_move(g.owner, MAX), mv, -1)
+    mmin = np.where(d.to_move(g.owner, MIN), mv, -1)
+    return [
+        *_threshold_queries(d, sys, idx, mmax, mmin),
+        *_draw_queries(d, sys, idx, mmax, mmin),
+    ]
+
+
+def _threshold_queries(
+    d: Description, sys: OrderSystem, idx: IntArray, mmax: IntArray, mmin: IntArray
+) -> list[Query]:
+    """Per threshold k: Max's moves force >= levels[k] where the value is, Min's force
+    <= levels[k - 1] where the value is."""
     out: list[Query] = []
-    if g.semantics is Semantics.NORMAL:
-        lab = idx - 1
-        rules = derivation_system(g)
-        move2 = np.full(2 * g.n, -1, dtype=np.int64)
-        won = (lab == 1) & (mv >= 0)
-        move2[0::2][won] = 2 * mv[won] + 1
-        must = np.zeros(2 * g.n, dtype=np.bool_)
-        must[0::2], must[1::2] = lab == 1, lab == -1
-        out.append(_win_query("following the moves the winner wins", rules, move2, must))
-    elif g.semantics is Semantics.REACHABILITY:
-        w = idx == 1
-        rules = region_system(g)
-        m0 = np.where(w & (g.owner != MIN), mv, -1)
-        out.append(_win_query("player 0's moves reach the targets", rules, m0, w))
-        m1 = np.where(~w & (g.owner == MIN), mv, -1)
-        stay = closure_cnf(rules.dual().restrict(m1), ~w)
-        out.append(("player 1's moves stay outside W", stay, SatStatus.SAT, None))
-    else:
-        z = sys.zero
-        for k in range(1, sys.top + 1):
-            b = BoolSystem.threshold(sys, k)
-            if sys.levels[k] > 0 and (idx >= k).any():
-                mmax = np.where(g.owner == MAX, mv, -1)
-                out.append(_win_query(f"Max forces >= {sys.levels[k]:g}", b, mmax, idx >= k))
-            if sys.levels[k - 1] < 0 and (idx < k).any():
-                mmin = np.where(g.owner == MIN, mv, -1)
-                out.append(
-                    _win_query(f"Min forces <= {sys.levels[k - 1]:g}", b.dual(), mmin, idx < k)
-                )
-        if z > 0:  # Max's draw strategy: the value never drops below 0
-            b = BoolSystem.threshold(sys, z)
-            mmax = np.where(g.owner == MAX, mv, -1)
-            out.append(
-                (
-                    "Max keeps the value >= 0",
-                    closure_cnf(b.restrict(mmax), idx >= z),
-                    SatStatus.SAT,
-                    None,
-                )
-            )
-        if z < sys.top:  # Min's: the value never rises above 0
-            b = BoolSystem.threshold(sys, z + 1).dual()
-            mmin = np.where(g.owner == MIN, mv, -1)
-            out.append(
-                (
-                    "Min keeps the value <= 0",
-                    closure_cnf(b.restrict(mmin), idx <= z),
-                    SatStatus.SAT,
-                    None,
-                )
-            )
+    top, bottom = d.owner_name(MAX), d.owner_name(MIN)
+    for k in range(1, sys.top + 1):
+        b = BoolSystem.threshold(sys, k)
+        if sys.levels[k] > 0 and (idx >= k).any():
+            out.append(_win_query(f"{top} forces >= {sys.levels[k]:g}", b, mmax, idx >= k))
+        if sys.levels[k - 1] < 0 and (idx < k).any():
+            what = f"{bottom} forces <= {sys.levels[k - 1]:g}"
+            out.append(_win_query(what, b.dual(), mmin, idx < k))
     return out
 
 
-def _plain(sys: OrderSystem, ans: Answer, idx: IntArray) -> certificates.Violation | None:
+def _draw_queries(
+    d: Description, sys: OrderSystem, idx: IntArray, mmax: IntArray, mmin: IntArray
+) -> list[Query]:
+    """The draw strategies: Max's moves never let the value drop below 0, Min's never let it
+    rise above 0."""
+    out: list[Query] = []
+    z = sys.zero
+    if z > 0:
+        b = BoolSystem.threshold(sys, z)
+        keep = closure_cnf(b.restrict(mmax), idx >= z)
+        out.append((f"{d.owner_name(MAX)} keeps the value >= 0", keep, SatStatus.SAT, None))
+    if z < sys.top:
+        b = BoolSystem.threshold(sys, z + 1).dual()
+        keep = closure_cnf(b.restrict(mmin), idx <= z)
+        out.append((f"{d.owner_name(MIN)} keeps the value <= 0", keep, SatStatus.SAT, None))
+    return out
+
+
+QUERIES: Mapping[View, Callable[[Description, OrderSystem, IntArray, IntArray], list[Query]]] = {
+    View.LABEL: _label_queries,
+    View.REGION: _region_queries,
+    View.SCORE: _score_queries,
+}
+"""The Z3 queries of a strategy certificate, per view (the algorithm of each semantics)."""
+
+Rankless = Callable[[GameGraph, list[Any], list[int]], certificates.Violation | None]
+"""A linear strategy checker that needs no ranks: (graph, values, moves)."""
+Ranked = Callable[[GameGraph, list[Any], list[int], list[int]], certificates.Violation | None]
+"""A linear strategy checker that reads ranks: (graph, values, ranks, moves)."""
+
+RANKLESS: Mapping[View, Rankless] = {View.SCORE: certificates.check_strategy_minimax}
+"""The linear strategy checkers that need no ranks, per view."""
+RANKED: Mapping[View, Ranked] = {
+    View.LABEL: certificates.check_strategy_normal,
+    View.REGION: certificates.check_strategy_region,
+}
+"""The linear strategy checkers that read the ranks (the remoteness), per view."""
+
+
+def _plain(
+    sys: OrderSystem, ans: Answer, idx: IntArray, view: View
+) -> certificates.Violation | None:
+    """The linear certificate checker on the answer's moves (``None``: no violation, or no
+    ranks for a checker that needs them)."""
     g = sys.graph
-    assert ans.move is not None
-    mv = ans.move.tolist()
-    if g.semantics is Semantics.MINIMAX:
-        return certificates.check_strategy_minimax(g, sys.to_values(idx).tolist(), mv)
-    if ans.remoteness is None:
+    mv = ans.moves
+    assert mv is not None
+    vals = sys.to_values(idx)
+    if view in RANKLESS:
+        return RANKLESS[view](g, vals.tolist(), mv.tolist())
+    ranks = ans.ranks
+    if ranks is None:
         return None
-    rk = ans.remoteness.tolist()
-    if g.semantics is Semantics.NORMAL:
-        return certificates.check_strategy_normal(g, (idx - 1).tolist(), rk, mv)
-    return certificates.check_strategy_region(g, (idx == 1).astype(int).tolist(), rk, mv)
+    return RANKED[view](g, vals.astype(np.int64).tolist(), ranks.tolist(), mv.tolist())
 
 
 def _bad_move(sys: OrderSystem, mv: IntArray) -> int | None:
@@ -140,10 +184,11 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
     t0 = time.perf_counter()
     g = sys.graph
     who = ans.label
+    d = describe(g.semantics)
     idx, bad = sys.to_index(ans.values)
-    if ans.move is None or not ans.covered.all() or bad.any():
+    mv = ans.moves
+    if mv is None or not ans.covered.all() or bad.any():
         return result(NAME, Verdict.UNKNOWN, f"{who}: no complete answer with moves", t0)
-    mv = np.asarray(ans.move, dtype=np.int64)
 
     def refuted(i: int, why: str) -> CheckResult:
         return result(
@@ -165,9 +210,9 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
     # runs meanwhile; answers are read in order, so the outcome is the sequential one
     asked = [
         (what, submit(cnf, options, want_model=must is not None), ok, must)
-        for what, cnf, ok, must in _queries(sys, ans, idx)
+        for what, cnf, ok, must in QUERIES[d.view](d, sys, idx, mv)
     ]
-    plain = _plain(sys, ans, idx)
+    plain = _plain(sys, ans, idx, d.view)
     for k, (what, pending, ok, must) in enumerate(asked):
         out = pending.result()
         if out.status is SatStatus.UNKNOWN or out.status is not ok:
@@ -185,7 +230,7 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
         return refuted(plain.id, f"certificate: {plain.reason}")
     note = (
         ""
-        if ans.remoteness is not None or g.semantics is Semantics.MINIMAX
+        if ans.ranks is not None or d.view in RANKLESS
         else (" (no ranks given: rank decrease proved by Z3 only)")
     )
     return result(
@@ -223,7 +268,7 @@ def _culprit(
 def check_strategies(ctx: CheckContext) -> list[CheckResult]:
     """Strategy certificates for every distinct answer that reports moves."""
     g = ctx.case.graph
-    found = [a for a in answers(ctx, VIEW_OF[g.semantics]) if a.move is not None]
+    found = [a for a in answers(ctx, describe(g.semantics).view) if MOVE in a.columns]
     if not found:
         raise NotApplicable("no solver reported moves")
     sys = OrderSystem.for_graph(g)

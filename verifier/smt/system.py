@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
-from verifier.model.semantics import MAX, MIN, Semantics
+from verifier.model.semantics import MAX, MIN
 
 __all__ = ["AND", "CONST", "OR", "OrderSystem"]
 
@@ -51,14 +52,13 @@ class OrderSystem:
     # ------------------------------------------------------------------ construction
     @classmethod
     def for_graph(cls, g: GameGraph) -> OrderSystem:
-        """The system of the graph's own semantics (``impartial`` has none here)."""
-        if g.semantics is Semantics.MINIMAX:
-            return cls.minimax(g)
-        if g.semantics is Semantics.NORMAL:
-            return cls.normal(g)
-        if g.semantics is Semantics.REACHABILITY:
-            return cls.reachability(g)
-        raise ValueError(f"no order system for {g.semantics.value} graphs")
+        """The system of the graph's own semantics, built by its description's ``equations``
+        factory (``impartial`` has none here)."""
+        factory = describe(g.semantics).equations
+        if factory is None:
+            raise ValueError(f"no order system for {g.semantics.value} graphs")
+        out: OrderSystem = factory(g)
+        return out
 
     @classmethod
     def minimax(cls, g: GameGraph) -> OrderSystem:

@@ -32,12 +32,14 @@ from numpy.typing import NDArray
 
 from verifier.errors import NotApplicable
 from verifier.model.case import Case
+from verifier.model.describe import LABEL_WORDS
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Pending, SatStatus, solve, submit
 from verifier.smt.common import (
+    BatchResult,
     batches,
     component_order,
     cycle_within,
@@ -51,7 +53,7 @@ from verifier.smt.common import (
 )
 from verifier.smt.encode import Encoding, derivation_cnf
 from verifier.smt.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
-from verifier.smt.rules import derivation_system, derived_labels
+from verifier.smt.rules import derivation_system, derived_labels, labelled_nodes
 from verifier.smt.system import OrderSystem
 
 __all__ = ["MAX_SOURCES", "Freedom", "Intervals", "check_uniqueness", "intervals", "uniqueness"]
@@ -232,14 +234,9 @@ def _named(g: GameGraph, idx: IntArray, sys: OrderSystem, mask: NDArray[np.bool_
 def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
     """Uniqueness of (T+MM), the intervals, the witness and the sources of freedom."""
     t0 = time.perf_counter()
-    g = case.graph
-    sys = OrderSystem.minimax(g)
+    sys = OrderSystem.minimax(case.graph)
     iv = intervals(sys, options)
-    lv = sys.levels
-    ivdata = {
-        g.name(int(i)): [float(lv[iv.lo[i]]), float(lv[iv.hi[i]])]
-        for i in (range(g.n) if g.n <= SHOW_NODES else np.flatnonzero(iv.lo != iv.hi)[:SHOW_NODES])
-    }
+    ivdata = _interval_data(iv)
     free = iv.lo != iv.hi
     if iv.verdict is not Verdict.CONFIRMED:
         return result(NAME, iv.verdict, iv.detail, t0, queries=iv.queries)
@@ -257,6 +254,23 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
             **base,
             queries=iv.queries,
         )
+    return _not_unique(case, iv, base, options, t0)
+
+
+def _interval_data(iv: Intervals) -> dict[str, list[float]]:
+    """Node name -> [lfp, gfp] values: every node of a small graph, else the free ones (up to
+    ``SHOW_NODES``)."""
+    g, lv = iv.sys.graph, iv.sys.levels
+    ids = range(g.n) if g.n <= SHOW_NODES else np.flatnonzero(iv.lo != iv.hi)[:SHOW_NODES]
+    return {g.name(int(i)): [float(lv[iv.lo[i]]), float(lv[iv.hi[i]])] for i in ids}
+
+
+def _not_unique(
+    case: Case, iv: Intervals, base: dict[str, Any], options: Options, t0: float
+) -> CheckResult:
+    """lfp != gfp: the sources of freedom and a second solution, verified, as the witness."""
+    sys, g = iv.sys, iv.sys.graph
+    free = iv.lo != iv.hi
     found, wit, asked, reason = _sources(iv, options)
     kars = iv.kars
     if wit is None:
@@ -267,10 +281,8 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
         )
         return result(NAME, Verdict.UNKNOWN, msg, t0, **base)
     changed = wit != kars
-    viol = sys.violations(wit)
-    near = changed | predecessors_of(g, changed)
-    pin = pin_check(sys, wit, options, f"{NAME}: witness is a solution", near)
-    if len(viol) or not changed.any() or pin.status is not SatStatus.SAT:
+    pin = _second_solution(sys, wit, changed, options)
+    if pin is None:
         return result(
             NAME,
             Verdict.UNKNOWN,
@@ -278,25 +290,7 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
             t0,
             **base,
         )
-    cyc = list(found[0].cycle)
-    witness = {
-        "reason": "a second solution of (T+MM)",
-        "node": g.name(int(np.flatnonzero(changed)[0])),
-        "differs_at": [g.name(int(i)) for i in np.flatnonzero(changed)[:SHOW_NODES]],
-        "values": _named(g, wit, sys, changed),
-        "kars": _named(g, kars, sys, changed),
-        "cycle": [g.name(i) for i in cyc],
-    }
-    if g.n <= SHOW_NODES:
-        witness["solution"] = _named(g, wit, sys, np.ones(g.n, dtype=np.bool_))
-    freedom = [
-        {
-            "component": [g.name(i) for i in f.component[:SHOW_NODES]],
-            "changed": [g.name(i) for i in f.changed[:SHOW_NODES]],
-            "cycle": [g.name(i) for i in f.cycle],
-        }
-        for f in found
-    ]
+    witness = _witness(sys, wit, kars, changed, found[0])
     clash = _expect_clash(case, False, iv)
     by_level = _solutions_by_level(iv, options) if g.n <= SHOW_NODES else None
     detail = (
@@ -311,11 +305,55 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
         t0,
         clash or witness,
         **base,
-        freedom=freedom,
+        freedom=_freedom(g, found),
         components_asked=asked,
         queries=iv.queries + asked + pin.queries,
         solutions_by_level=by_level,
     )
+
+
+def _second_solution(
+    sys: OrderSystem, wit: IntArray, changed: NDArray[np.bool_], options: Options
+) -> BatchResult | None:
+    """The second solution verified by evaluation and by Z3 (its pin query), or ``None``."""
+    g = sys.graph
+    viol = sys.violations(wit)
+    near = changed | predecessors_of(g, changed)
+    pin = pin_check(sys, wit, options, f"{NAME}: witness is a solution", near)
+    if len(viol) or not changed.any() or pin.status is not SatStatus.SAT:
+        return None
+    return pin
+
+
+def _witness(
+    sys: OrderSystem, wit: IntArray, kars: IntArray, changed: NDArray[np.bool_], first: Freedom
+) -> dict[str, Any]:
+    """The witness of non-uniqueness: where the second solution differs from Kars' score, the
+    values of both there, and a cycle of the first source of freedom."""
+    g = sys.graph
+    witness = {
+        "reason": "a second solution of (T+MM)",
+        "node": g.name(int(np.flatnonzero(changed)[0])),
+        "differs_at": [g.name(int(i)) for i in np.flatnonzero(changed)[:SHOW_NODES]],
+        "values": _named(g, wit, sys, changed),
+        "kars": _named(g, kars, sys, changed),
+        "cycle": [g.name(i) for i in first.cycle],
+    }
+    if g.n <= SHOW_NODES:
+        witness["solution"] = _named(g, wit, sys, np.ones(g.n, dtype=np.bool_))
+    return witness
+
+
+def _freedom(g: GameGraph, found: list[Freedom]) -> list[dict[str, list[str]]]:
+    """The sources of freedom by name: component, changed nodes, one cycle."""
+    return [
+        {
+            "component": [g.name(i) for i in f.component[:SHOW_NODES]],
+            "changed": [g.name(i) for i in f.changed[:SHOW_NODES]],
+            "cycle": [g.name(i) for i in f.cycle],
+        }
+        for f in found
+    ]
 
 
 def _solutions_by_level(iv: Intervals, options: Options) -> dict[str, Any] | None:
@@ -343,9 +381,7 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
     sys = OrderSystem.normal(g)
     labels, _ = derived_labels(g)
     decided = labels != 0
-    must = np.zeros(2 * g.n, dtype=np.bool_)
-    must[0::2] = labels == 1
-    must[1::2] = labels == -1
+    must = labelled_nodes(labels)
     # the two Z3 questions are independent: both go to Z3 at once (smt-won-lost asks them too)
     asked = submit(derivation_cnf(derivation_system(g), must), options, memo=True)
     idx = labels + 1
@@ -396,12 +432,12 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
     if len(sys.violations(alt)) or not changed.any():
         return result(NAME, Verdict.UNKNOWN, "Z3's second solution did not verify", t0)
     cyc = cycle_within(g, changed)
-    names = {-1: "lost", 0: "unknown", 1: "won"}
     witness = {
         "reason": "a circular labelling also satisfies the rules without ranks",
         "node": g.name(int(np.flatnonzero(changed)[0])),
         "labels": {
-            g.name(int(i)): names[int(alt[i]) - 1] for i in np.flatnonzero(changed)[:SHOW_NODES]
+            g.name(int(i)): LABEL_WORDS[int(alt[i]) - 1]
+            for i in np.flatnonzero(changed)[:SHOW_NODES]
         },
         "cycle": [g.name(i) for i in cyc],
     }

@@ -18,15 +18,17 @@ For each distinct LABEL answer (+1 won / -1 lost / 0 unknown, mover's view):
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.certificates import iter_won_lost
+from verifier.certificates import Violation, iter_won_lost
 from verifier.errors import NotApplicable
+from verifier.model.describe import LABEL_WORDS, describe
 from verifier.model.graph import IntArray
-from verifier.model.results import CheckResult, Verdict, View
+from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Pending, SatStatus, submit
@@ -42,21 +44,53 @@ from verifier.smt.common import (
     screen,
 )
 from verifier.smt.encode import Encoding, derivation_cnf
+from verifier.smt.fixpoints import BoolSystem
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable, ranked_maximal
-from verifier.smt.rules import derivation_system
+from verifier.smt.rules import derivation_system, labelled_nodes
 from verifier.smt.system import OrderSystem
 
 __all__ = ["check_won_lost_rules", "won_lost"]
 
 NAME = "smt-won-lost"
-NAMES = {1: "won", -1: "lost", 0: "unknown"}
+
+Notes = list[str]
+"""What a step proved, for the detail of a confirmed check."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Labelling:
+    """One LABEL answer under check: its value indices and how its outcomes are written."""
+
+    sys: OrderSystem
+    ans: Answer
+    idx: IntArray
+    t0: float
+
+    @property
+    def labels(self) -> IntArray:
+        """+1 won, -1 lost, 0 unknown (the negamax system's values)."""
+        return self.idx - 1
+
+    def refuted(self, i: int, why: str, **more: Any) -> CheckResult:
+        """Refuted at node ``i`` (the witness names its label)."""
+        word = LABEL_WORDS[int(self.labels[i])]
+        return refuted_at(NAME, self.sys.graph, self.ans, self.t0, i, why, label=word, **more)
+
+    def unknown(self, reason: str) -> CheckResult:
+        """Z3 did not decide."""
+        return result(
+            NAME,
+            Verdict.UNKNOWN,
+            f"{self.ans.label}: Z3 unknown ({reason})",
+            self.t0,
+            reason=reason,
+        )
 
 
 def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     """Ranked won/lost rules, maximality and the rank-free circular witness for one answer."""
     t0 = time.perf_counter()
     g = sys.graph
-    who = ans.label
     idx, early = screen(
         NAME,
         sys,
@@ -68,100 +102,132 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     )
     if early is not None:
         return early
-    labels = idx - 1
-
-    def refuted(i: int, why: str, **more: Any) -> CheckResult:
-        return refuted_at(NAME, g, ans, t0, i, why, label=NAMES[int(labels[i])], **more)
-
-    def unknown(reason: str) -> CheckResult:
-        return result(NAME, Verdict.UNKNOWN, f"{who}: Z3 unknown ({reason})", t0, reason=reason)
-
-    # 1. fixpoint of the rules (negamax form)
-    pin = pin_check(sys, idx, options, f"{NAME} ({who}): rules hold")
-    if pin.status is SatStatus.UNKNOWN:
-        return unknown(pin.reason)
-    if pin.status is SatStatus.UNSAT:
-        viol = sys.violations(idx)
-        if len(viol) == 0:
-            return unknown("Z3 refutes the rules but no node's rule fails (internal error)")
-        i = culprit(g, viol)
-        return refuted(i, "the won/lost rule fails", failing_nodes=names_of(g, viol, first=i))
-    # 2. derivable without circular reasoning (rank-free) and the given ranks
+    run = _Labelling(sys, ans, idx, t0)
+    fixpoint = _rules_hold(run, options)
+    if isinstance(fixpoint, CheckResult):
+        return fixpoint
     rules = derivation_system(g)
-    labelled = np.zeros(2 * g.n, dtype=np.bool_)
-    labelled[0::2] = labels == 1
-    labelled[1::2] = labels == -1
+    labelled = labelled_nodes(run.labels)
     # independent Z3 questions go to Z3 at once (smt-uniqueness asks the same two: memo);
     # the linear rank certificate is checked meanwhile
     # (derivations through labelled nodes only: the labels are a fixpoint (1.), so every
     # derivable node is labelled and no derivation needs another one)
     asked = submit(derivation_cnf(rules, labelled), options, want_model=True, memo=True)
-    unk = labels == 0
+    unk = run.labels == 0
     circular = _circular(sys, idx, unk, options) if unk.any() else None
-    bad_ranks = (
-        []
-        if ans.remoteness is None
-        else list(iter_won_lost(g, labels.tolist(), ans.remoteness.tolist()))
+    ranks = ans.ranks
+    bad_ranks = [] if ranks is None else list(iter_won_lost(g, run.labels.tolist(), ranks.tolist()))
+    derived = _derivable(run, labelled, asked, circular)
+    if isinstance(derived, CheckResult):
+        return derived
+    ranked = _ranks_hold(run, bad_ranks)
+    if isinstance(ranked, CheckResult):
+        return ranked
+    maximal = _maximal(run, rules, labelled, options)
+    if isinstance(maximal, CheckResult):
+        return maximal
+    return result(
+        NAME,
+        Verdict.CONFIRMED,
+        f"{ans.label}: " + "; ".join([*fixpoint, *derived, *ranked, *maximal]),
+        t0,
+        solvers=list(ans.solvers),
+        maximal=True,
+        circular_solution_without_ranks=_circular_labelling(run, circular),
+        integer_ranks=bool(rules.n <= RANK_LIMIT),
     )
+
+
+def _rules_hold(run: _Labelling, options: Options) -> CheckResult | Notes:
+    """1. The labels are a fixpoint of the rules (negamax form, Z3)."""
+    sys, g = run.sys, run.sys.graph
+    pin = pin_check(sys, run.idx, options, f"{NAME} ({run.ans.label}): rules hold")
+    if pin.status is SatStatus.UNKNOWN:
+        return run.unknown(pin.reason)
+    if pin.status is SatStatus.UNSAT:
+        viol = sys.violations(run.idx)
+        if len(viol) == 0:
+            return run.unknown("Z3 refutes the rules but no node's rule fails (internal error)")
+        i = culprit(g, viol)
+        return run.refuted(i, "the won/lost rule fails", failing_nodes=names_of(g, viol, first=i))
+    return ["labels are a fixpoint of the rules (Z3)"]
+
+
+def _derivable(
+    run: _Labelling,
+    labelled: NDArray[np.bool_],
+    asked: Pending,
+    circular: tuple[Encoding, Pending] | None,
+) -> CheckResult | Notes:
+    """2. Every won and lost label is derivable without circular reasoning (Z3, rank-free):
+    every closed set of the rules contains them."""
     der = asked.result()
     if der.status is not SatStatus.UNSAT and circular is not None:
         circular[1].cancel()
     if der.status is SatStatus.UNKNOWN:
-        return unknown(der.reason)
+        return run.unknown(der.reason)
     if der.status is SatStatus.SAT and der.model is not None:
         ids = np.flatnonzero(labelled)  # derivation_cnf numbers them 2, 3, ...
         closed = der.model[np.arange(len(ids)) + 2]
         i = int(ids[~closed][0]) // 2
-        return refuted(i, "label is not derivable by the ranked rules (circular reasoning)")
-    notes = ["labels are a fixpoint of the rules (Z3)", "won/lost derivable (Z3, rank-free)"]
-    if ans.remoteness is not None:
-        if bad_ranks:
-            ids = np.unique([v.id for v in bad_ranks])
-            i = culprit(g, ids)
-            why = next(v.reason for v in bad_ranks if v.id == i)
-            return refuted(
-                i, why, rank=int(ans.remoteness[i]), failing_nodes=names_of(g, ids, first=i)
-            )
-        notes.append("remoteness checked as ranks (linear certificate)")
-    # 3. maximality
-    if rules.n <= RANK_LIMIT:
-        rd = ranked_derivable(rules, labelled, options)
-        if rd.status is SatStatus.UNKNOWN:
-            return unknown(rd.reason)
-        if rd.status is SatStatus.UNSAT:
-            i = int(np.flatnonzero(labelled)[0]) // 2
-            return refuted(i, "Z3 finds no integer ranks deriving the labels")
-        mx, node = ranked_maximal(rules, labelled, options)
-        if mx.status is SatStatus.UNKNOWN:
-            return unknown(mx.reason)
-        if mx.status is SatStatus.SAT:
-            i = (node or 0) // 2
-            return refuted(i, "a ranked derivation labels a node the solver left unknown")
-        notes.append("Z3 with integer ranks: ranks exist and no ranked derivation labels more")
-    else:
-        notes.append(
+        return run.refuted(i, "label is not derivable by the ranked rules (circular reasoning)")
+    return ["won/lost derivable (Z3, rank-free)"]
+
+
+def _ranks_hold(run: _Labelling, bad_ranks: list[Violation]) -> CheckResult | Notes:
+    """2'. The solver's remoteness, checked as ranks by the linear certificate checker."""
+    ranks = run.ans.ranks
+    if ranks is None:
+        return []
+    if bad_ranks:
+        g = run.sys.graph
+        ids = np.unique([v.id for v in bad_ranks])
+        i = culprit(g, ids)
+        why = next(v.reason for v in bad_ranks if v.id == i)
+        return run.refuted(i, why, rank=int(ranks[i]), failing_nodes=names_of(g, ids, first=i))
+    return ["remoteness checked as ranks (linear certificate)"]
+
+
+def _maximal(
+    run: _Labelling, rules: BoolSystem, labelled: NDArray[np.bool_], options: Options
+) -> CheckResult | Notes:
+    """3. Maximality: no ranked derivation labels a node the solver left unknown (Z3 with
+    integer ranks up to ``RANK_LIMIT`` rule nodes; above, by the theory)."""
+    if rules.n > RANK_LIMIT:
+        return [
             f"maximal because a fixpoint with derivable labels is the least fixpoint "
             f"(integer ranks in Z3 skipped above {RANK_LIMIT} rule nodes: they do not scale)"
-        )
-    # 4. circular labellings without ranks
-    extra: dict[str, Any] | None = None
-    if circular is not None:
-        enc, pending = circular
-        out = pending.result()
-        if out.status is SatStatus.SAT and out.model is not None:
-            alt = enc.decode(out.model)
-            ch = np.flatnonzero(alt != idx)[:50]
-            extra = {g.name(int(i)): NAMES[int(alt[i]) - 1] for i in ch}
-    return result(
-        NAME,
-        Verdict.CONFIRMED,
-        f"{who}: " + "; ".join(notes),
-        t0,
-        solvers=list(ans.solvers),
-        maximal=True,
-        circular_solution_without_ranks=extra,
-        integer_ranks=bool(rules.n <= RANK_LIMIT),
-    )
+        ]
+    rd = ranked_derivable(rules, labelled, options)
+    if rd.status is SatStatus.UNKNOWN:
+        return run.unknown(rd.reason)
+    if rd.status is SatStatus.UNSAT:
+        i = int(np.flatnonzero(labelled)[0]) // 2
+        return run.refuted(i, "Z3 finds no integer ranks deriving the labels")
+    mx, node = ranked_maximal(rules, labelled, options)
+    if mx.status is SatStatus.UNKNOWN:
+        return run.unknown(mx.reason)
+    if mx.status is SatStatus.SAT:
+        i = (node or 0) // 2
+        return run.refuted(i, "a ranked derivation labels a node the solver left unknown")
+    return ["Z3 with integer ranks: ranks exist and no ranked derivation labels more"]
+
+
+def _circular_labelling(
+    run: _Labelling, circular: tuple[Encoding, Pending] | None
+) -> dict[str, Any] | None:
+    """4. Z3's circular labelling of the unknown nodes, which the rules allow without ranks
+    (node name -> label, up to 50 changed nodes; ``None`` if there is none)."""
+    if circular is None:
+        return None
+    enc, pending = circular
+    out = pending.result()
+    if out.status is not SatStatus.SAT or out.model is None:
+        return None
+    alt = enc.decode(out.model)
+    g = run.sys.graph
+    ch = np.flatnonzero(alt != run.idx)[:50]
+    return {g.name(int(i)): LABEL_WORDS[int(alt[i]) - 1] for i in ch}
 
 
 def _circular(
@@ -177,8 +243,9 @@ def _circular(
 @check(NAME, [Semantics.NORMAL], order=40)
 def check_won_lost_rules(ctx: CheckContext) -> list[CheckResult]:
     """Ranked won/lost rules and maximality for each distinct LABEL answer."""
-    found = answers(ctx, View.LABEL)
+    g = ctx.case.graph
+    found = answers(ctx, describe(g.semantics).view)
     if not found:
         raise NotApplicable("no solver answered with won/lost labels")
-    sys = OrderSystem.normal(ctx.case.graph)
+    sys = OrderSystem.normal(g)
     return [won_lost(sys, a, ctx.options) for a in found]
