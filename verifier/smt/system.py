@@ -110,7 +110,7 @@ class OrderSystem:
         """Value indices of an answer, and a mask of values that are not in ``levels``."""
         v = np.asarray(values, dtype=np.float64)
         idx = np.clip(np.searchsorted(self.levels, v), 0, self.top)
-        bad = ~np.isclose(self.levels[idx], v, rtol=0.0, atol=1e-9) | np.isnan(v)
+        bad = (self.levels[idx] != v) | np.isnan(v)  # exact: a score is one of the t(F) or 0
         return idx.astype(np.int64), bad
 
     def to_values(self, idx: IntArray) -> NDArray[np.float64]:

@@ -215,7 +215,7 @@ def _expect_clash(case: Case, unique: bool, iv: Intervals | None) -> dict[str, A
     if iv is not None:
         for i, (a, b) in sorted(e.intervals.items()):
             got = (float(iv.sys.levels[iv.lo[i]]), float(iv.sys.levels[iv.hi[i]]))
-            if not (np.isclose(got[0], a) and np.isclose(got[1], b)):
+            if got != (float(a), float(b)):  # exact, like every value on the proof path
                 return node_witness(
                     g,
                     i,
