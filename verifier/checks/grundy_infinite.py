@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from verifier.errors import NotApplicable
+from verifier.checks.common import per_solver
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import grundy_text
@@ -50,10 +50,7 @@ def infinite_faults(g: GameGraph, r: SolverResult) -> list[tuple[int, str]]:
 @check(NAME, [Semantics.IMPARTIAL], order=35)
 def check_grundy_infinite(ctx: CheckContext) -> list[CheckResult]:
     """Every GRUNDY solver's infinite values against the contract above."""
-    rs = [r for r in ctx.results.values() if r.view is View.GRUNDY]
-    if not rs:
-        raise NotApplicable("no Grundy values")
-    return [_judge(ctx.case.graph, r) for r in sorted(rs, key=lambda r: r.solver)]
+    return per_solver(ctx, View.GRUNDY, VALUE, _judge)
 
 
 def _judge(g: GameGraph, r: SolverResult) -> CheckResult:

@@ -27,7 +27,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
+from verifier.checks.common import per_solver
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
@@ -141,12 +141,7 @@ def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
 @check(NAME, list(Semantics), order=55)
 def check_moves(ctx: CheckContext) -> list[CheckResult]:
     """The move contract for every solver of the case's view that names moves."""
-    g = ctx.case.graph
-    view = describe(g.semantics).view
-    found = {k: r for k, r in ctx.results.items() if r.view is view and MOVE in r.columns}
-    if not found:
-        raise NotApplicable("no solver names moves")
-    return [_judge(g, found[k]) for k in sorted(found)]
+    return per_solver(ctx, describe(ctx.case.semantics).view, MOVE, _judge)
 
 
 def _judge(g: GameGraph, r: SolverResult) -> CheckResult:

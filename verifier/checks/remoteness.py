@@ -17,7 +17,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
+from verifier.checks.common import per_solver
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import REMOTENESS, VALUE
 from verifier.model.results import View
@@ -87,10 +87,7 @@ def kars_remoteness(
 @check(NAME, [Semantics.MINIMAX], order=35)
 def check_minimax_remoteness(ctx: CheckContext) -> list[CheckResult]:
     """Every SCORE solver's remoteness against the attractor layers of its own scores."""
-    rs = [r for r in ctx.results.values() if r.view is View.SCORE and REMOTENESS in r.columns]
-    if not rs:
-        raise NotApplicable("no solver reports minimax remoteness")
-    return [_judge(ctx.case.graph, r) for r in sorted(rs, key=lambda r: r.solver)]
+    return per_solver(ctx, View.SCORE, REMOTENESS, _judge)
 
 
 def _judge(g: GameGraph, r: SolverResult) -> CheckResult:

@@ -1,0 +1,26 @@
+"""Plumbing shared by the field checks: one check result per solver that publishes a column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from verifier.errors import NotApplicable
+from verifier.model import CheckResult, GameGraph, SolverResult
+from verifier.model.results import View
+from verifier.registry import CheckContext
+
+__all__ = ["per_solver"]
+
+
+def per_solver(
+    ctx: CheckContext,
+    view: View,
+    column: str,
+    judge: Callable[[GameGraph, SolverResult], CheckResult],
+) -> list[CheckResult]:
+    """``judge`` every solver of ``view`` that gives ``column`` (by name); ``NotApplicable``
+    when none does."""
+    rs = [r for r in ctx.results.values() if r.view is view and column in r.columns]
+    if not rs:
+        raise NotApplicable(f"no solver gives {view.value} {column}s")
+    return [judge(ctx.case.graph, r) for r in sorted(rs, key=lambda r: r.solver)]
