@@ -1,5 +1,6 @@
-"""Registry of solvers and checks: modules under ``verifier.solvers`` and ``verifier.smt``
-register themselves with the decorators below and the ``verify`` pipeline runs what applies.
+"""Registry of solvers and checks: modules under ``verifier.solvers`` (solvers),
+``verifier.checks`` and ``verifier.smt`` (checks) register themselves with the decorators below
+and the ``verify`` pipeline runs what applies.
 
 A solver is ``fn(case, options) -> SolverResult``; it raises ``NotApplicable`` to be skipped
 (e.g. the DAG solver on a graph with a cycle). A check is ``fn(ctx) -> list[CheckResult]`` where
@@ -145,12 +146,12 @@ def check(
 
 
 def load_plugins() -> None:
-    """Import every module of ``verifier.solvers``, ``verifier.smt`` and ``verifier.checks``
-    so they register."""
+    """Import every module of ``verifier.solvers``, ``verifier.checks`` and ``verifier.smt`` so
+    they register."""
     global _LOADED
     if _LOADED:
         return
-    for pkg_name in ("verifier.solvers", "verifier.smt", "verifier.checks"):
+    for pkg_name in ("verifier.solvers", "verifier.checks", "verifier.smt"):
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
             importlib.import_module(info.name)

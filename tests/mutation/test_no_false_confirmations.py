@@ -125,8 +125,8 @@ def test_at_least_500_corruptions_over_the_corpus_and_random_graphs() -> None:
     from verifier.io import load_case
 
     corpus = [replace(load_case(p), expect=None) for p in CORPUS]
-    cases = [*random_cases(range(4), 16), decimal_case(), *corpus]
-    counts, missed = sweep(cases, ENGINES, nodes=4)
+    cases = [*random_cases(range(3), 16), decimal_case(), *corpus]
+    counts, missed = sweep(cases, ENGINES, nodes=3)
     assert sum(counts.values()) >= 500
     assert {k[0] for k in counts} == {s.value for s in Semantics}
     assert {k[3] for k in counts} == set(ENGINES)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from sg_graphs import LOOPY_VALUES, impartial_graphs, loopy_graph
 
+from verifier.checks.loopy_classes import loopy_classes_check
 from verifier.model import Case, GameGraph, Semantics, Verdict
 from verifier.model.describe import describe
 from verifier.registry import CheckContext, Options
@@ -18,7 +19,6 @@ from verifier.solvers.loopy_grundy import (
     WIN,
     GValue,
     gsg_violations,
-    loopy_classes_check,
     loopy_grundy,
     loopy_grundy_solver,
     normal_view,

@@ -16,10 +16,9 @@ from types import MappingProxyType
 from verifier.games import chess_endgames, lgame, tictactoe
 from verifier.io.case_json import Encoding
 from verifier.model import Case, Expect
+from verifier.model.describe import LABEL_WORDS
 
 __all__ = ["CORPUS", "expected_case", "write_corpus"]
-
-_LABEL_WORDS = {1: "won", -1: "lost", 0: "unknown"}
 
 CORPUS: dict[str, tuple[Callable[[], Case], Encoding]] = {
     "game-tictactoe": (tictactoe.generate, "readable"),
@@ -37,7 +36,7 @@ def expected_case(case: Case) -> Case:
     from verifier.solvers.retrograde import retrograde
 
     r = retrograde(case.graph)
-    labels = {i: _LABEL_WORDS[int(v)] for i, v in enumerate(r.label.tolist())}
+    labels = {i: LABEL_WORDS[int(v)] for i, v in enumerate(r.label.tolist())}
     rem = {i: int(v) for i, v in enumerate(r.remoteness.tolist()) if v >= 0}
     root = None if case.root is None else labels[case.root]
     expect = Expect(

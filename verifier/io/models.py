@@ -55,6 +55,8 @@ GrundyValue = (
 ValueWord = Literal["win", "draw", "loss"]
 LabelWord = Literal["won", "lost", "draw"]
 SolvedLabel = Literal["won", "lost", "unknown"]
+"""The words of ``verifier.model.describe.LABEL_WORDS``, spelled out for pydantic and the schema
+(``tests/io/test_expect_words.py`` keeps the two equal)."""
 NodeName = Annotated[str, Field(min_length=1)]
 
 

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.io.models import MAX_ABS_VALUE, ExpectModel
 from verifier.model import NOBODY, Expect, GameGraph, Semantics
-from verifier.model.case import GrundyValue
+from verifier.model.describe import DESCRIPTIONS, describe
 
 __all__ = [
     "EXPECT_FIELDS",
@@ -42,18 +42,11 @@ Where = Callable[[int, str], tuple[PathPart, ...]]
 
 EXPECT_FIELDS: Mapping[str, frozenset[Semantics]] = MappingProxyType(
     {
-        "values": frozenset({Semantics.MINIMAX}),
-        "intervals": frozenset({Semantics.MINIMAX}),
-        "labels": frozenset({Semantics.NORMAL}),
-        "winner": frozenset({Semantics.REACHABILITY}),
-        "grundy": frozenset({Semantics.IMPARTIAL}),
-        "sums": frozenset({Semantics.IMPARTIAL}),
-        "remoteness": frozenset({Semantics.NORMAL, Semantics.REACHABILITY}),
-        "unique": frozenset({Semantics.MINIMAX, Semantics.NORMAL, Semantics.IMPARTIAL}),
-        "root_value": frozenset(Semantics),
+        key: frozenset(s for s, d in DESCRIPTIONS.items() if key in d.expect_keys)
+        for key in ExpectModel.model_fields
     }
 )
-"""Which ``expect`` fields fit which semantics."""
+"""Which ``expect`` fields fit which semantics: those whose description names the field."""
 
 
 def first(mask: NDArray[np.bool_]) -> int | None:
@@ -266,20 +259,6 @@ def _check_root_value(v: float | str, semantics: Semantics, root: int | None, fi
     where = ("expect", "root_value")
     if root is None:
         fail(file, where, "root_value needs a root")
-    if semantics is Semantics.MINIMAX:
-        ok, want = isinstance(v, float), "a number"
-    elif semantics is Semantics.NORMAL:
-        ok, want = v in ("won", "lost", "unknown"), "'won', 'lost' or 'unknown'"
-    elif semantics is Semantics.REACHABILITY:
-        ok, want = v in (0.0, 1.0) and isinstance(v, float), "the winner, 0 or 1"
-    else:
-        ok = _is_grundy(v)
-        want = "a Grundy value (an integer >= 0, 'inf' or 'inf(0,2)')"
-    if not ok:
-        fail(file, where, f"{semantics.value} root_value must be {want} (got {shown(v)})")
-
-
-def _is_grundy(v: GrundyValue | float) -> bool:
-    if isinstance(v, str):
-        return re.fullmatch(r"inf(\([0-9]+(,[0-9]+)*\))?", v) is not None
-    return float(v).is_integer() and v >= 0
+    d = describe(semantics)
+    if not d.fits(v):
+        fail(file, where, f"{semantics.value} root_value must be {d.value_shape} (got {shown(v)})")

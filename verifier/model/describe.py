@@ -19,6 +19,7 @@ equation system. Adding a semantics is one description here plus its readers, so
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -35,10 +36,12 @@ from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON, Semantics
 __all__ = [
     "DESCRIPTIONS",
     "LABEL_WORDS",
+    "ROOT_VALUE",
     "Description",
     "describe",
     "describe_view",
     "grundy_text",
+    "is_grundy_value",
 ]
 
 LABEL_WORDS: Mapping[int, str] = MappingProxyType({WON: "won", LOST: "lost", UNKNOWN: "unknown"})
@@ -47,6 +50,11 @@ LABEL_WORDS: Mapping[int, str] = MappingProxyType({WON: "won", LOST: "lost", UNK
 WIN, LOSS, DRAW = 1, -1, 0
 """Outcomes from a description's point of view."""
 
+ROOT_VALUE = "root_value"
+"""The key of the ``expect`` block that holds the root's value, in every semantics."""
+
+_GRUNDY_TEXT = re.compile(r"inf(\([0-9]+(,[0-9]+)*\))?")
+
 
 def grundy_text(k: Iterable[int] | None, finite: int | None = None) -> str:
     """A Grundy value as written in case files: ``"3"``, ``"inf"`` or ``"inf(0,2)"``."""
@@ -54,6 +62,20 @@ def grundy_text(k: Iterable[int] | None, finite: int | None = None) -> str:
         return str(finite)
     ks = sorted(k or ())
     return "inf(" + ",".join(map(str, ks)) + ")" if ks else "inf"
+
+
+def is_grundy_value(v: float | str) -> bool:
+    """Is ``v`` a Grundy value of a case file: a whole number ``>= 0``, ``"inf"`` or
+    ``"inf(K)"`` (``grundy_text`` of an infinite value)?"""
+    if isinstance(v, str):
+        return _GRUNDY_TEXT.fullmatch(v) is not None
+    return float(v).is_integer() and v >= 0
+
+
+def _one_of(words: Iterable[str]) -> str:
+    """``'won', 'lost' or 'unknown'``: the words quoted, for messages."""
+    quoted = [repr(w) for w in words]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
 def _plain_number(v: Any) -> Any:
@@ -110,6 +132,11 @@ class Description:
     """The owner code of the player who moves at the nodes of every other code (``reachability``:
     player 0, whose nodes are the ``OR`` nodes of its equations); ``None``: each player moves at
     its own nodes only."""
+    expect_extra: frozenset[str] = frozenset()
+    """The other keys of the ``expect`` block that fit this semantics, beyond ``expect_key``
+    and ``root_value`` (which fits every semantics): ``intervals``, ``remoteness``, ..."""
+    value_shape: str = ""
+    """What one value looks like in a case file (``root_value``), for messages."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -150,6 +177,22 @@ class Description:
             return np.asarray(o == code, dtype=np.bool_)
         rivals = [c for c in self.owner_names if c != code]
         return np.asarray(~np.isin(o, rivals), dtype=np.bool_)
+
+    @property
+    def expect_keys(self) -> frozenset[str]:
+        """Every key of the ``expect`` block that fits this semantics."""
+        return frozenset({self.expect_key, ROOT_VALUE}) | self.expect_extra
+
+    def fits(self, v: float | str) -> bool:
+        """Is ``v``, a value as read from a case file (every number a float), one value of this
+        semantics (see ``value_shape``)?"""
+        if self.view is View.LABEL:
+            return v in self.words.values()
+        if self.view is View.REGION:
+            return isinstance(v, float) and v in (0.0, 1.0)
+        if self.view is View.GRUNDY:
+            return is_grundy_value(v)
+        return isinstance(v, float)
 
     # -------------------------------------------------------------- whole arrays
     def outcome(
@@ -194,6 +237,8 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
             equations=_equations_minimax,
             column_name="value",
+            expect_extra=frozenset({"intervals", "unique"}),
+            value_shape="a number",
         ),
         Semantics.NORMAL: Description(
             Semantics.NORMAL,
@@ -205,6 +250,8 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             words=LABEL_WORDS,
             equations=_equations_normal,
             column_name="label",
+            expect_extra=frozenset({"remoteness", "unique"}),
+            value_shape=_one_of(LABEL_WORDS.values()),
         ),
         Semantics.REACHABILITY: Description(
             Semantics.REACHABILITY,
@@ -217,6 +264,8 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             equations=_equations_reachability,
             column_name="region",
             others_move=MAX,
+            expect_extra=frozenset({"remoteness"}),
+            value_shape="the winner, 0 or 1",
         ),
         Semantics.IMPARTIAL: Description(
             Semantics.IMPARTIAL,
@@ -226,6 +275,8 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             value_title="Grundy value",
             remoteness_title="plies to the end",
             column_name="grundy",
+            expect_extra=frozenset({"sums", "unique"}),
+            value_shape="a Grundy value (an integer >= 0, 'inf' or 'inf(0,2)')",
         ),
     }
 )

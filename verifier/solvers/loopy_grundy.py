@@ -49,28 +49,26 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
 from verifier.games.heaps import mex
 from verifier.model import (
     Case,
-    CheckResult,
     GameGraph,
     GrundyValue,
     IntArray,
     Semantics,
     SolverResult,
-    Verdict,
 )
+from verifier.model.columns import LOOPY, VALUE
 from verifier.model.results import View
-from verifier.registry import CheckContext, Options, check, solver
+from verifier.registry import Options, solver
 from verifier.solvers._common import require_reference, timed
-from verifier.solvers.retrograde import retrograde
 
 __all__ = [
     "DRAW",
@@ -79,12 +77,14 @@ __all__ = [
     "WIN",
     "GValue",
     "LoopyGrundy",
+    "encode",
     "gsg_violations",
     "loopy_grundy",
     "loopy_grundy_solver",
     "normal_view",
     "outcome_classes",
     "parse_value",
+    "read_answer",
     "render",
 ]
 
@@ -224,6 +224,30 @@ def loopy_grundy(g: GameGraph) -> LoopyGrundy:
     )
 
 
+def read_answer(res: SolverResult) -> LoopyGrundy:
+    """The labelling in a ``grundy-loopy`` answer, read back from its columns (the finite values
+    and the K of the infinite ones) and the counter it reports."""
+    cols = res.columns
+    value = cols[VALUE]
+    inf = cols.get(LOOPY)
+    kset: dict[int, tuple[int, ...]] = {}
+    if inf is not None:
+        kset = {u: tuple(int(k) for k in inf.data[u]) for u in np.flatnonzero(inf.given).tolist()}
+    counter = res.extra.get("counter", [-1] * len(value))
+    return LoopyGrundy(
+        values=np.where(value.given, value.data, INF).astype(np.int64),
+        kset=kset,
+        counter=np.asarray(counter, dtype=np.int64),
+        rounds=int(res.extra.get("rounds", 0)),
+        edges_scanned=0,
+    )
+
+
+def encode(values: Sequence[GValue]) -> IntArray:
+    """Generalized values as ``LoopyGrundy.values`` holds them (``INF`` for infinite ones)."""
+    return np.array([INF if v.finite is None else v.finite for v in values], dtype=np.int64)
+
+
 def outcome_classes(values: IntArray, kset: dict[int, tuple[int, ...]]) -> NDArray[np.int8]:
     """Per node ``WIN`` (+1, N), ``LOSS`` (-1, P) or ``DRAW`` (0, D)."""
     out = np.where(values > 0, WIN, LOSS).astype(np.int8)
@@ -304,63 +328,3 @@ def normal_view(g: GameGraph) -> GameGraph:
     """The same moves as a ``normal`` game: every terminal is lost for the mover."""
     value = np.where(g.is_terminal, -1.0, np.nan)
     return g.replace(semantics=Semantics.NORMAL, value=value, owner=np.full(g.n, -1, np.int8))
-
-
-def _loopy_result(ctx: CheckContext) -> LoopyGrundy:
-    res = ctx.results.get("grundy-loopy")
-    if res is None:
-        return loopy_grundy(ctx.case.graph)
-    kset = {int(u): tuple(int(k) for k in ks) for u, ks in (res.loopy or {}).items()}
-    return LoopyGrundy(
-        values=np.asarray(res.values, dtype=np.int64),
-        kset=kset,
-        counter=np.asarray(res.extra.get("counter", [-1] * ctx.case.graph.n), dtype=np.int64),
-        rounds=int(res.extra.get("rounds", 0)),
-        edges_scanned=0,
-    )
-
-
-_CLASS_WORD = {WIN: "N", LOSS: "P", DRAW: "D"}
-_LABEL_WORD = {1: "won", -1: "lost", 0: "unknown"}
-
-
-@check("grundy-loopy-classes", [Semantics.IMPARTIAL], order=30)
-def loopy_classes_check(ctx: CheckContext) -> list[CheckResult]:
-    """P / N / D of the generalized Sprague-Grundy function = retrograde's lost / won / unknown
-    on the same moves played as a ``normal`` game, and Fraenkel's conditions A-C."""
-    g = ctx.case.graph
-    if not ctx.options.use_reference(g.n, linear=True):
-        raise NotApplicable(f"reference solvers are off for {g.n} nodes")
-    r, seconds = timed(lambda: _loopy_result(ctx))
-    classes = outcome_classes(r.values, r.kset)
-    labels, s2 = timed(lambda: retrograde(normal_view(g)).label)
-    diff = np.flatnonzero(classes != labels)
-    out: list[CheckResult] = []
-    name = "grundy P/N/D = retrograde lost/won/unknown"
-    if len(diff):
-        x = int(diff[0])
-        witness = {
-            "node": g.name(x),
-            "grundy": render(r.value(x)),
-            "class": _CLASS_WORD[int(classes[x])],
-            "retrograde": _LABEL_WORD[int(labels[x])],
-            "disagreements": len(diff),
-        }
-        detail = (
-            f"node {g.name(x)!r}: gamma = {witness['grundy']} ({witness['class']}) but "
-            f"retrograde says {witness['retrograde']}"
-        )
-        out.append(CheckResult(name, Verdict.REFUTED, detail, witness, seconds + s2))
-    else:
-        counts = {w: int(np.sum(classes == c)) for c, w in _CLASS_WORD.items()}
-        detail = f"{g.n} nodes agree (N {counts['N']}, P {counts['P']}, D {counts['D']})"
-        out.append(CheckResult(name, Verdict.CONFIRMED, detail, seconds=seconds + s2))
-    bad, s3 = timed(lambda: gsg_violations(g, r.values, r.kset, r.counter))
-    name = "generalized Sprague-Grundy conditions A-C (Fraenkel)"
-    if bad:
-        detail = f"node {bad[0]['node']!r} violates condition {bad[0]['condition']}"
-        out.append(CheckResult(name, Verdict.REFUTED, detail, bad[0], s3))
-    else:
-        detail = f"A, B (with the solver's counter), C and K hold at all {g.n} nodes"
-        out.append(CheckResult(name, Verdict.CONFIRMED, detail, seconds=s3))
-    return out
