@@ -156,3 +156,28 @@ def test_attractor_layers_by_hand() -> None:
     assert dict(zip(g.names, layers.tolist(), strict=True)) == {"a": 1, "c": -1, "b": 0, "d": -1}
     layers = attractor_layers(g, MAX, np.asarray(g.value >= 0))
     assert dict(zip(g.names, layers.tolist(), strict=True)) == {"a": 1, "c": 1, "b": 0, "d": 0}
+
+
+def test_sum_values_judge_every_solvers_components() -> None:
+    # nim heaps 0..3 (heap k moves to every smaller heap): g(k) = k; the sum 1+2+3 is
+    # 1 xor 2 xor 3 = 0. Every solver claiming g(3) = 2 (an N position still, so the sum would be
+    # 1 xor 2 xor 2 = 1) is refuted by the product game, naming the sum and the solver.
+    from verifier.checks.sums import sums_check
+    from verifier.model import SumSpec
+
+    g = GameGraph.from_successors(
+        {"3": ["2", "1", "0"], "2": ["1", "0"], "1": ["0"]}, semantics=Semantics.IMPARTIAL
+    )
+    spec = SumSpec("1+2+3", (g.id_of("1"), g.id_of("2"), g.id_of("3")))
+    case = Case(graph=g, id="nim-sum", sums=(spec,))
+    rep = run_case(case, Options(engine="reference"))
+    assert rep.verdict is CaseVerdict.VERIFIED
+    name = "sum '1+2+3': every solver's component values give it"
+    [ok] = [c for c in rep.checks if c.name == name]
+    assert ok.verdict is Verdict.CONFIRMED and ok.detail.endswith(": 0")
+    three = g.id_of("3")
+    bad = {k: replace(_with(r, values=(three, 2)), loopy=r.loopy) for k, r in rep.results.items()}
+    [judged] = [c for c in sums_check(CheckContext(case, bad)) if c.name == name]
+    assert judged.verdict is Verdict.REFUTED and judged.witness is not None
+    assert judged.witness["by_the_rule"] == "1" and judged.witness["expected"] == "0"
+    assert judged.witness["components"] == {"1": "1", "2": "2", "3": "2"}

@@ -9,7 +9,11 @@ The rule and the product are in ``verifier.solvers.sums``. Independent validatio
 2. retrograde analysis of the product as a ``normal`` game: lost / won / unknown must be the
    rule's P / N / D;
 3. Z3: the rule's values satisfy the mex constraints on the product (finite positions);
-4. ``expect.sums`` of the case, if given.
+4. ``expect.sums`` of the case, if given;
+5. every GRUNDY solver's answer: the XOR rule over *its* values of the components must give the
+   sum's value on the product (``product`` below; the rule over the check's own labelling when
+   the product is too large to build), so a wrong component value in every solver at once is
+   refuted here, naming the sum, the solver and the components.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from verifier.model import CheckResult, GameGraph, Semantics, SumSpec, Verdict
+from verifier.model import CheckResult, GameGraph, Semantics, SolverResult, SumSpec, Verdict
+from verifier.model.columns import LOOPY, VALUE
+from verifier.model.results import View
 from verifier.model.topology import is_acyclic
 from verifier.registry import CheckContext, check
 from verifier.smt.mex import check_values
@@ -50,6 +56,7 @@ def sum_check(
     value = sum_value([component.value(x) for x in spec.positions])
     shown = render(value)
     out: list[CheckResult] = []
+    truth, basis = value, "the XOR rule over the check's own labelling (no product built)"
     try:
         prod = product_game(g, spec.positions)
     except ValueError as e:
@@ -62,6 +69,7 @@ def sum_check(
         rule = sum_values(component, prod.states)
         rule_text = [render(v) for v in rule]
         solved = loopy_grundy(pg)
+        truth, basis = solved.value(0), f"the product game ({pg.n} positions)"
         methods: list[tuple[str, list[str]]] = [
             ("generalized Sprague-Grundy", [render(solved.value(x)) for x in range(pg.n)])
         ]
@@ -94,6 +102,7 @@ def sum_check(
             name=f"{label}: XOR values satisfy mex on the product (Z3)",
         )
         out.append(z3res)
+    out.append(_solvers_sum(g, spec, ctx, truth, basis))
     if expected is not None:
         name = f"{label}: expected value"
         try:
@@ -112,6 +121,48 @@ def sum_check(
         CheckResult(c.name, c.verdict, c.detail, c.witness, c.seconds or secs, c.data) for c in out
     ]
     return out, value
+
+
+def _component_value(r: SolverResult, x: int) -> GValue | None:
+    """Solver ``r``'s value of node ``x`` (``None`` where it gives none)."""
+    inf = r.columns.get(LOOPY)
+    if inf is not None and inf.given[x]:
+        return GValue(None, frozenset(int(k) for k in inf.data[x]))
+    val = r.columns[VALUE]
+    return GValue(int(val.data[x])) if val.given[x] else None
+
+
+def _solvers_sum(
+    g: GameGraph, spec: SumSpec, ctx: CheckContext, truth: GValue, basis: str
+) -> CheckResult:
+    """Every GRUNDY solver's components, summed by the rule, against ``truth`` (from ``basis``)."""
+    name = f"sum {spec.name!r}: every solver's component values give it"
+    judged: list[str] = []
+    for solver in sorted(ctx.results):
+        r = ctx.results[solver]
+        if r.view is not View.GRUNDY:
+            continue
+        parts = [_component_value(r, x) for x in spec.positions]
+        known = [p for p in parts if p is not None]
+        if len(known) < len(parts):
+            continue
+        got = sum_value(known)
+        if render(got) != render(truth):
+            comps = zip(spec.positions, known, strict=True)
+            w = {
+                "sum": spec.name,
+                "solver": solver,
+                "components": {g.name(x): render(p) for x, p in comps},
+                "by_the_rule": render(got),
+                "expected": render(truth),
+            }
+            detail = f"{solver}'s components sum to {render(got)}, {basis} says {render(truth)}"
+            return CheckResult(name, Verdict.REFUTED, detail, w)
+        judged.append(solver)
+    if not judged:
+        return CheckResult(name, Verdict.UNKNOWN, "no solver gave every component's value")
+    detail = f"{len(judged)} solver(s) agree with {basis}: {render(truth)}"
+    return CheckResult(name, Verdict.CONFIRMED, detail)
 
 
 @check("grundy-sums", [Semantics.IMPARTIAL], order=50)
