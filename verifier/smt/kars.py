@@ -51,9 +51,59 @@ __all__ = ["check_kars_least", "kars_least"]
 NAME = "smt-kars-least"
 
 
+def _partial_least(sys: OrderSystem, ans: Answer, options: Options, t0: float) -> CheckResult:
+    """A partial answer (Alg. 6.7 / 7.2 from some roots, or a capped search) is judged on the
+    nodes it covers: each must carry Kars' score there, max(lfp, min(gfp, 0)), with [lfp, gfp]
+    proved by Z3 (``uniqueness.intervals``, shared with smt-uniqueness)."""
+    g = sys.graph
+    idx, wrong = sys.to_index(ans.values)
+    cov = ans.covered
+    outside = np.flatnonzero(cov & wrong)
+    if len(outside):
+        i = int(outside[0])
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{ans.label}: {g.name(i)!r} has a value outside t(F) ∪ {{0}}",
+            t0,
+            node_witness(g, i, "value outside the value set", value=float(ans.values[i])),
+        )
+    iv = intervals(sys, options)
+    if iv.verdict is not Verdict.CONFIRMED:
+        why = f"the solution intervals are not proved ({iv.detail})"
+        return result(NAME, Verdict.UNKNOWN, f"{ans.label}: {why}", t0)
+    kars = iv.kars
+    diff = np.flatnonzero(cov & (idx != kars))
+    if len(diff):
+        i = int(diff[0])
+        return result(
+            NAME,
+            Verdict.REFUTED,
+            f"{ans.label}: {g.name(i)!r} is not Kars' score ({len(diff)} covered node(s) in all)",
+            t0,
+            node_witness(
+                g,
+                i,
+                "not max(lfp, min(gfp, 0))",
+                value=float(ans.values[i]),
+                kars=float(sys.levels[kars[i]]),
+                interval=[float(sys.levels[iv.lo[i]]), float(sys.levels[iv.hi[i]])],
+            ),
+        )
+    return result(
+        NAME,
+        Verdict.CONFIRMED,
+        f"{ans.label}: the {int(cov.sum())} covered node(s) carry Kars' score "
+        "max(lfp, min(gfp, 0)), [lfp, gfp] proved by Z3",
+        t0,
+    )
+
+
 def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     """Z3: the answer satisfies (T+MM) and is the least solution in Kars' order <=_V."""
     t0 = time.perf_counter()
+    if not ans.covered.all():
+        return _partial_least(sys, ans, options, t0)
     kars, early = screen(
         NAME,
         sys,
