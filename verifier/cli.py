@@ -187,7 +187,13 @@ EngineOpt = Annotated[
         "(which still runs where numba is not installed)."
     ),
 ]
-RlimitOpt = Annotated[int, typer.Option(help="Z3 resource limit per query (deterministic).")]
+RlimitOpt = Annotated[
+    int,
+    typer.Option(
+        help="Z3 resource limit per query, the ceiling: a query left unknown at 50,000,000 is "
+        "asked again with 4x the limit up to this one (deterministic)."
+    ),
+]
 SeedOpt = Annotated[int, typer.Option(help="Z3 random seed.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list skipped solvers.")]
 
@@ -199,7 +205,7 @@ def verify_cmd(
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
     engine: EngineOpt = Engine.auto,
-    rlimit: RlimitOpt = 50_000_000,
+    rlimit: RlimitOpt = 800_000_000,
     seed: SeedOpt = 0,
     verbose: VerboseOpt = False,
 ) -> None:

@@ -53,8 +53,12 @@ class Options:
     """``auto`` / ``reference`` (seed-faithful pure Python) / ``numpy`` (vectorized engine) /
     ``compiled`` (the numba kernels instead of the numpy engine, which runs where numba is not
     installed)."""
-    rlimit: int = 50_000_000
-    """Z3 resource limit per query (deterministic, unlike a wall-clock timeout)."""
+    rlimit: int = 800_000_000
+    """Z3 resource limit per query, the hard ceiling (deterministic, unlike a wall-clock
+    timeout): a query Z3 leaves unknown at ``first_rlimit`` is asked again with four times the
+    limit, up to this one (``smt.cnf.limits``)."""
+    first_rlimit: int = 50_000_000
+    """The resource limit of a query's first attempt (lowered to ``rlimit`` if that is less)."""
     seed: int = 0
     """Z3 random seed."""
     exponential_limit: int = 40

@@ -26,8 +26,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -236,11 +237,44 @@ def solve(
     if known is not None:
         return known
     exe = _binary_for(cnf)
-    if exe is not None:
-        out = _solve_binary(exe, cnf, options, want_model)
-    else:
-        out = _solve_api(cnf, options, want_model)
+
+    def attempt(o: Options) -> SatOutcome:
+        if exe is not None:
+            return _solve_binary(exe, cnf, o, want_model)
+        return _solve_api(cnf, o, want_model)
+
+    out = escalating(attempt, options)
     _keep(key, out)
+    return out
+
+
+ESCALATION = 4
+"""Each new attempt at a query Z3 left unknown multiplies the resource limit by this."""
+
+
+def limits(options: Options) -> list[int]:
+    """The resource limits a query is tried with, in order: ``first_rlimit`` (at most the
+    ceiling ``rlimit``), then ``ESCALATION`` times the previous one, ending at ``rlimit``."""
+    ceiling = max(int(options.rlimit), 1)
+    out = [min(max(int(options.first_rlimit), 1), ceiling)]
+    while out[-1] < ceiling:
+        out.append(min(out[-1] * ESCALATION, ceiling))
+    return out
+
+
+def escalating(attempt: Callable[[Options], SatOutcome], options: Options) -> SatOutcome:
+    """``attempt`` with each of ``limits(options)`` until Z3 decides; an answer that stays
+    unknown names every limit tried (the seed stays the user's: answers are reproducible)."""
+    tried: list[int] = []
+    out = SatOutcome(SatStatus.UNKNOWN, "not run")
+    for lim in limits(options):
+        out = attempt(replace(options, rlimit=lim))
+        tried.append(lim)
+        if out.status is not SatStatus.UNKNOWN:
+            return out
+    if len(tried) > 1:
+        tries = ", ".join(f"{t:,}" for t in tried)
+        out = replace(out, reason=f"{out.reason}; tried rlimit {tries} (--rlimit is the ceiling)")
     return out
 
 
@@ -344,7 +378,7 @@ def _run_then_clean(
     exe: str, src: Path, nc: int, nv: int, options: Options, want_model: bool, t0: float
 ) -> SatOutcome:
     try:
-        return _run_binary(exe, src, nc, nv, options, want_model, t0)
+        return escalating(lambda o: _run_binary(exe, src, nc, nv, o, want_model, t0), options)
     finally:
         shutil.rmtree(src.parent, ignore_errors=True)
 
