@@ -1,5 +1,6 @@
 """gamegraph-verifier: solve finite two-player game graphs and prove the answers with Z3."""
 
+from verifier.api import load, solve, verify
 from verifier.errors import CaseError, CycleError, NotApplicable, VerifierError
 from verifier.model import Case, Expect, GameGraph, Semantics, SumSpec
 
@@ -13,6 +14,9 @@ __all__ = [
     "Semantics",
     "SumSpec",
     "VerifierError",
+    "load",
+    "solve",
+    "verify",
 ]
 
 __version__ = "0.1.0"

@@ -54,6 +54,11 @@ class CaseReport:
     """The answer (``None`` when no solver answered in the semantics' view)."""
 
     @property
+    def witness(self) -> Mapping[str, Any] | None:
+        """The witness of the first refuted check (``None`` when nothing was refuted)."""
+        return next((c.witness for c in self.checks if c.verdict is Verdict.REFUTED), None)
+
+    @property
     def results(self) -> dict[str, SolverResult]:
         return {r.name: r.result for r in self.solvers if r.result is not None}
 

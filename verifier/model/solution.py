@@ -39,7 +39,7 @@ from verifier.model.describe import Description, describe
 from verifier.model.graph import GameGraph
 from verifier.model.results import CheckResult, SolverResult, Verdict
 
-__all__ = ["OUTCOME_WORDS", "Solution"]
+__all__ = ["OUTCOME_WORDS", "Position", "Solution"]
 
 OUTCOME_WORDS: Mapping[int, str] = MappingProxyType({1: "win", -1: "loss", 0: "draw"})
 """Outcome from the description's point of view."""
@@ -151,6 +151,71 @@ class Solution:
             row[name] = column_spec(name).show(self.graph, col.data[x])
         return row
 
+    def __getitem__(self, position: str | int) -> Position:
+        """``solution["a"]``: the position's answer (``KeyError`` for an unknown name)."""
+        row = self.at(position)
+        known = {"position", "value", "outcome", "remoteness", "move"}
+        return Position(
+            name=row["position"],
+            value=row["value"],
+            outcome=row.get("outcome"),
+            remoteness=row.get("remoteness"),
+            move=row.get("move"),
+            columns=MappingProxyType({k: v for k, v in row.items() if k not in known}),
+            solution=self,
+        )
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[str]:
+        """The position names, in id order."""
+        return (self.graph.name(x) for x in range(self.n))
+
+    def line(self, position: str | int, plies: int = 20) -> list[str]:
+        """The principal variation from ``position`` (see ``Position.line``)."""
+        moves = self.columns.get("move")
+        x = self._id(position)
+        out, seen = [self.graph.name(x)], {x}
+        while moves is not None and moves.given[x] and len(out) <= plies:
+            x = int(moves.data[x])
+            out.append(self.graph.name(x))
+            if x in seen:
+                break
+            seen.add(x)
+        return out
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """Position name -> its record (``records()`` keyed by position)."""
+        return {r.pop("position"): r for r in self.records()}
+
+    def to_pandas(self) -> Any:
+        """The records as a ``pandas.DataFrame`` indexed by position (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - pandas comes with the dask extra
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from e
+        return pd.DataFrame.from_records(list(self.records()), index="position")
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: who wins from where, one row per position (the first 50)."""
+        from html import escape
+
+        rows = list(self.records())
+        head = list(rows[0]) if rows else ["position", "value", "outcome"]
+        d = self.description
+        cells = "".join(f"<th>{escape(h)}</th>" for h in head)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(r.get(h, '')))}</td>" for h in head) + "</tr>"
+            for r in rows[:50]
+        )
+        more = f"<p>... {len(rows) - 50} more positions</p>" if len(rows) > 50 else ""
+        title = (
+            f"<p><b>{escape(d.semantics.value)}</b>: values from the view of "
+            f"{escape(d.point_of_view)}; {len(rows)} of {self.n} positions answered</p>"
+        )
+        return f"{title}<table><tr>{cells}</tr>{body}</table>{more}"
+
     def records(self) -> Iterator[dict[str, Any]]:
         """One row per covered node (for writers): position, value, outcome, other columns
         (``None`` where a column has no entry)."""
@@ -168,6 +233,30 @@ class Solution:
                     column_spec(name).show(self.graph, col.data[x]) if col.given[x] else None
                 )
             yield row
+
+
+@dataclass(frozen=True)
+class Position:
+    """One position of a ``Solution``: its answer in the words of the case format."""
+
+    name: str
+    value: Any
+    """Score, ``won`` / ``lost`` / ``unknown``, winner 0 / 1, Grundy value or ``"inf(K)"``;
+    ``None`` where the answer does not cover the position."""
+    outcome: str | None
+    """``win`` / ``loss`` / ``draw`` from the description's point of view."""
+    remoteness: int | None
+    move: str | None
+    """An optimal move: the name of the successor to play."""
+    columns: Mapping[str, Any]
+    """Every other column's entry (registered columns beyond the four above)."""
+    solution: Solution = field(repr=False, compare=False)
+
+    def line(self, plies: int = 20) -> list[str]:
+        """The principal variation from here: the positions optimal play goes through,
+        following the published moves, ending at a position without a move, at a repetition
+        (the repeated position ends the list), or after ``plies`` moves."""
+        return self.solution.line(self.name, plies)
 
 
 def _agrees(a: SolverResult, b: SolverResult) -> bool:
