@@ -10,8 +10,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from verifier.model import Verdict
+from verifier.model import CheckResult, Verdict
 from verifier.pipeline import CaseReport, CaseVerdict
+from verifier.writers.answer import answer_lines
 from verifier.writers.base import Document, Settings
 
 __all__ = ["TableWriter", "print_report", "print_totals"]
@@ -39,10 +40,12 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
         f"[/{_STYLE[rep.verdict]}]  ({rep.seconds:.2f} s)"
     )
     console.print(head)
+    for line in answer_lines(rep):
+        console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     s = rep.summary
     if "won" in s:
         parts = [f"won {s['won']}", f"lost {s['lost']}", f"drawn {s['drawn']}"]
-        if s.get("max_remoteness") is not None:
+        if s.get("max_remoteness") is not None and s["max_remoteness"] >= 0:
             parts.append(f"longest win {s['max_remoteness']} plies")
         if s.get("root") is not None:
             parts.append(f"root {s['root']} = {s.get('root_value')}")
@@ -58,25 +61,66 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     t.add_column("verdict")
     t.add_column("seconds", justify="right")
     t.add_column("detail", overflow="fold")
-    for run in rep.solvers:
-        if run.result is not None:
+    ran = [run for run in rep.solvers if run.result is not None]
+    if verbose:
+        for run in ran:
+            assert run.result is not None
             t.add_row(
                 f"  {run.name}", "ran", f"{run.result.seconds:.3f}", _fmt_work(run.result.work)
             )
-        elif verbose or (run.skipped or "").startswith("crashed"):
-            t.add_row(f"  {run.name}", "skipped", "", escape(run.skipped or ""))
-    for c in rep.checks:
-        st = _STYLE[c.verdict]
-        detail = c.detail
-        if c.verdict is Verdict.REFUTED and c.witness:
-            detail += f"  witness: {dict(c.witness)}"
+    elif ran:
+        secs = sum(run.result.seconds for run in ran if run.result is not None)
         t.add_row(
-            f"  {escape(c.name)}",
-            f"[{st}]{c.verdict.value}[/{st}]",
-            f"{c.seconds:.3f}",
-            escape(detail),
+            f"  solvers ({len(ran)})", "ran", f"{secs:.3f}", ", ".join(run.name for run in ran)
         )
+    for run in rep.solvers:
+        if run.result is None and (verbose or (run.skipped or "").startswith("crashed")):
+            t.add_row(f"  {run.name}", "skipped", "", escape(run.skipped or ""))
+    for name, group in _grouped(rep.checks, verbose):
+        _check_row(t, name, group)
     console.print(t)
+
+
+def _kind(name: str) -> str:
+    """The kind of a check: its name without the solvers it judged (``agree score: a = b``
+    and ``moves (a)`` are kinds ``agree score`` and ``moves``)."""
+    if name.startswith("agree "):
+        return name.split(":")[0]
+    return name.split(" (")[0] if name.endswith(")") else name
+
+
+def _grouped(checks: Sequence[CheckResult], verbose: bool) -> list[tuple[str, list[CheckResult]]]:
+    """One group per kind of check in order of appearance; every check alone with ``verbose``,
+    and every check that is not confirmed alone always (it carries its own detail)."""
+    groups: dict[str, list[CheckResult]] = {}
+    out: list[tuple[str, list[CheckResult]]] = []
+    for c in checks:
+        if verbose or c.verdict is not Verdict.CONFIRMED:
+            out.append((c.name, [c]))
+            continue
+        kind = _kind(c.name)
+        if kind not in groups:
+            groups[kind] = []
+            out.append((kind, groups[kind]))
+        groups[kind].append(c)
+    return out
+
+
+def _check_row(t: Table, name: str, group: list[CheckResult]) -> None:
+    c = group[0]
+    st = _STYLE[c.verdict]
+    detail = c.detail
+    if c.verdict is Verdict.REFUTED and c.witness:
+        detail += f"  witness: {dict(c.witness)}"
+    if len(group) > 1:
+        name = f"{name} ({len(group)})"
+        detail = f"all confirmed; first: {detail}"
+    t.add_row(
+        f"  {escape(name)}",
+        f"[{st}]{c.verdict.value}[/{st}]",
+        f"{sum(g.seconds for g in group):.3f}",
+        escape(detail),
+    )
 
 
 def print_totals(reports: Sequence[CaseReport], errors: int, console: Console) -> None:
