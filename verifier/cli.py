@@ -428,6 +428,36 @@ def render_cmd(
     Console(stderr=True).print(f"wrote {written}", markup=False, highlight=False)
 
 
+@app.command("query")
+def query_cmd(
+    path: Annotated[Path, typer.Argument(help="Case file.")],
+    positions: Annotated[list[str], typer.Argument(help="Positions to ask about, by name.")],
+    engine: EngineOpt = Engine.auto,
+    smt: Annotated[
+        bool,
+        typer.Option("--smt/--no-smt", help="Run the Z3 checks (intervals, vouching checks)."),
+    ] = True,
+    fmt: FormatOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Everything known of some positions: value, who wins, remoteness, every move with what it
+    leads to (best first), the line of play, the interval over all solutions, the checks that
+    vouch for it."""
+    from verifier.writers.query import query_document
+
+    f = pick_format(fmt, as_json)
+    if f is Format.csv:
+        raise _fail("--format csv: this command writes table or json")
+    case = _load_or_exit(path)
+    ids = []
+    for name in positions:
+        if not case.graph.has_node(name):
+            raise _fail(f"{path}: $.nodes: no position named {name!r}")
+        ids.append(case.graph.id_of(name))
+    rep = run_case(case, Options(engine=engine.value), smt=smt)
+    _write(make_writer(f).write_document, query_document(rep, ids))
+
+
 @app.command("grundy")
 def grundy_cmd(
     game: Annotated[

@@ -193,19 +193,33 @@ register_column(
             "smt-won-lost",
             "smt-attractor",
             "grundy-z3-mex",
+            "grundy mex",
             "grundy P/N/D",
+            "sum ",
         ),
     )
 )
 register_column(
-    ColumnSpec(LOOPY, "infinite Grundy value's K", checks=("agree", "generalized Sprague-Grundy"))
+    ColumnSpec(
+        LOOPY,
+        "infinite Grundy value's K",
+        checks=("agree", "grundy-infinite", "generalized Sprague-Grundy"),
+    )
 )
 register_column(
     ColumnSpec(
         REMOTENESS,
         "remoteness (plies)",
-        checks=("agree", "expect remoteness", "smt-won-lost", "smt-attractor"),
+        checks=(
+            "agree",
+            "expect remoteness",
+            "minimax-remoteness",
+            "smt-won-lost",
+            "smt-attractor",
+        ),
     )
 )
 # optimal moves are not unique (solvers may break ties differently): proved, not compared
-register_column(ColumnSpec(MOVE, "move", show=_node_name, checks=("smt-strategy",), agree=False))
+register_column(
+    ColumnSpec(MOVE, "move", show=_node_name, checks=("moves", "smt-strategy"), agree=False)
+)

@@ -15,7 +15,7 @@ from verifier.pipeline import CaseReport, CaseVerdict
 from verifier.writers.answer import answer_lines
 from verifier.writers.base import Document, Settings
 
-__all__ = ["TableWriter", "print_report", "print_totals"]
+__all__ = ["TableWriter", "check_kind", "print_report", "print_totals"]
 
 _STYLE = {
     Verdict.CONFIRMED: "green",
@@ -81,7 +81,7 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     console.print(t)
 
 
-def _kind(name: str) -> str:
+def check_kind(name: str) -> str:
     """The kind of a check: its name without the solvers it judged (``agree score: a = b``
     and ``moves (a)`` are kinds ``agree score`` and ``moves``)."""
     if name.startswith("agree "):
@@ -98,7 +98,7 @@ def _grouped(checks: Sequence[CheckResult], verbose: bool) -> list[tuple[str, li
         if verbose or c.verdict is not Verdict.CONFIRMED:
             out.append((c.name, [c]))
             continue
-        kind = _kind(c.name)
+        kind = check_kind(c.name)
         if kind not in groups:
             groups[kind] = []
             out.append((kind, groups[kind]))
