@@ -4,9 +4,19 @@ different folders may share a name); the folders' helper modules (``gamesolve``,
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 for _folder in sorted(Path(__file__).resolve().parent.iterdir()):
     if _folder.is_dir() and not _folder.name.startswith((".", "_")):
         sys.path.insert(0, str(_folder))
+
+# CI (CI=true) runs the property tests on hypothesis' derandomized examples: a red CI then
+# means a regression, not a new random example; local runs keep exploring (and a failure found
+# there becomes a regression test, as the hand-made graphs in the test files).
+if os.environ.get("CI"):
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    settings.load_profile("ci")
