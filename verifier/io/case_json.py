@@ -336,7 +336,7 @@ def _int_array(
         return np.fromiter(items, dtype=np.int64, count=len(items))
     except OverflowError:
         k = next(k for k, v in enumerate(items) if not -(2**63) <= v < 2**63)
-        fail(file, (*where, k), f"integer out of range (got {items[k]})")
+        fail(file, (*where, k), f"integer out of range (got {shown(items[k])})")
 
 
 def _id_array(
