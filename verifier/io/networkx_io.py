@@ -204,6 +204,7 @@ _READ_ERRORS = (
     KeyError,
     TypeError,
     IndexError,
+    LookupError,
     AttributeError,
     OSError,
     RecursionError,

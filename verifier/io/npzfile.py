@@ -12,9 +12,12 @@ beyond it is cut off (``zipfile`` stops at the declared size; the CRC is checked
 
 from __future__ import annotations
 
+import lzma
 import math
 import struct
+import tokenize
 import zipfile
+import zlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +36,20 @@ MAX_ENTRIES = 64
 _MAX_HEADER = 10_000
 _CHUNK = 1 << 22
 _LOCAL_HEADER = struct.Struct("<4s22xHH")
-_ZIP_ERRORS = (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError, struct.error)
+_ZIP_ERRORS = (
+    OSError,
+    ValueError,
+    EOFError,
+    zipfile.BadZipFile,
+    KeyError,
+    struct.error,
+    SyntaxError,
+    tokenize.TokenError,  # numpy tokenizes a version 1.0 .npy header
+    zlib.error,
+    lzma.LZMAError,
+    NotImplementedError,  # zipfile: an unsupported compression method
+    RuntimeError,  # zipfile: an encrypted entry
+)
 
 
 @dataclass(frozen=True)
