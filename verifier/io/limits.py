@@ -58,8 +58,9 @@ DEFAULT_MEMORY_SHARE: Final = 0.5
 """The share of the machine's memory the default ``--max-positions`` lets one case use."""
 
 TEXT_EXPANSION: Final = MappingProxyType({".json": 16, ".graphml": 48, ".gml": 48})
-"""Peak memory of parsing, per byte of text, by suffix (measured on generated cases with about
-a third of that; GraphML and GML go through networkx, which keeps a dict per node and edge)."""
+"""Peak memory of parsing, per byte of text, by suffix: estimates with margin, not measurements
+(JSON makes a Python object of a few dozen bytes per short token; GraphML and GML go through
+networkx, which also keeps an element tree and a dict per node and edge)."""
 
 
 def memory_bytes() -> int:
