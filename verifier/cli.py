@@ -56,11 +56,13 @@ def _err(console: Console, msg: str) -> None:
     console.print(msg, markup=False, highlight=False, soft_wrap=True)
 
 
-def load(path: Path) -> Case:
-    """Read a case file of any supported kind (one-line ``CaseError`` on bad input)."""
-    from verifier.io import load_any
+def load(path: Path, max_positions: int | None = None) -> Case:
+    """Read a case file of any supported kind (one-line ``CaseError`` on bad input, or on a
+    case of more than ``max_positions`` nodes + moves; default: sized to the machine)."""
+    from verifier.io import Limits, load_any
 
-    return load_any(path)
+    limits = Limits() if max_positions is None else Limits(max_positions)
+    return load_any(path, limits=limits)
 
 
 def collect(paths: list[Path]) -> list[Path]:
@@ -118,6 +120,7 @@ def run_verify(
     rlimit: int,
     seed: int,
     verbose: bool,
+    max_positions: int | None = None,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code."""
     out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
@@ -133,7 +136,7 @@ def run_verify(
     show_bar = fmt is Format.table and sys.stderr.isatty()
     for f in files:
         try:
-            case = load(f)
+            case = load(f, max_positions)
         except VerifierError as e:
             errors.append(str(e))
             _err(err, str(e))
@@ -196,6 +199,17 @@ RlimitOpt = Annotated[
 ]
 SeedOpt = Annotated[int, typer.Option(help="Z3 random seed.")]
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list skipped solvers.")]
+MaxPositionsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-positions",
+        min=1,
+        help="Refuse (exit 2, one line) a case of more positions than this, counting nodes + "
+        "moves, before reading its arrays. Default: sized to the machine, half its memory at "
+        "512 bytes per position (docs/hostile-input.md).",
+        show_default=False,
+    ),
+]
 
 
 @app.command("verify")
@@ -208,6 +222,7 @@ def verify_cmd(
     rlimit: RlimitOpt = 800_000_000,
     seed: SeedOpt = 0,
     verbose: VerboseOpt = False,
+    max_positions: MaxPositionsOpt = None,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
 
@@ -222,6 +237,7 @@ def verify_cmd(
             rlimit=rlimit,
             seed=seed,
             verbose=verbose,
+            max_positions=max_positions,
         )
     )
 
@@ -250,9 +266,9 @@ def pick_format(
     return chosen
 
 
-def _load_or_exit(path: Path) -> Case:
+def _load_or_exit(path: Path, max_positions: int | None) -> Case:
     try:
-        return load(path)
+        return load(path, max_positions)
     except VerifierError as e:
         raise _fail(str(e)) from None
     except OSError as e:
@@ -290,10 +306,11 @@ def solve_cmd(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="--engine dask: write Parquet results here.")
     ] = None,
+    max_positions: MaxPositionsOpt = None,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
-    case = _load_or_exit(path)
+    case = _load_or_exit(path, max_positions)
     if engine is SolveEngine.dask:
         try:
             from verifier.distributed.api import solve_distributed
@@ -413,11 +430,12 @@ def render_cmd(
             "--smt/--no-smt", help="Run the Z3 checks to show verdicts and the uniqueness witness."
         ),
     ] = True,
+    max_positions: MaxPositionsOpt = None,
 ) -> None:
     """Draw a small case: each node's value, owner and verdict, the uniqueness witness."""
     from verifier.render import render
 
-    case = _load_or_exit(path)
+    case = _load_or_exit(path, max_positions)
     if case.graph.n > 2000:
         raise _fail(f"{path}: $: {case.graph.n} nodes are too many to draw (at most 2000)")
     rep = run_case(case, Options(), smt=smt)

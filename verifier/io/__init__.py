@@ -14,6 +14,7 @@ from verifier.io.case_json import (
     parse_case,
 )
 from verifier.io.formats import SUFFIXES, load_any, save_any
+from verifier.io.limits import Limits
 from verifier.io.networkx_io import (
     case_from_networkx,
     from_networkx,
@@ -24,6 +25,7 @@ from verifier.io.networkx_io import (
 
 __all__ = [
     "SUFFIXES",
+    "Limits",
     "case_from_data",
     "case_from_networkx",
     "case_to_dict",

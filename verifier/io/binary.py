@@ -14,8 +14,10 @@ successors are stored sorted, and that is verified). The file holds
 ``names`` (optional)
     UTF-8 JSON list of the node names.
 
-Nothing is pickled (``allow_pickle=False``). A corrupt or foreign file is a ``CaseError`` whose
-path names the array, e.g. ``$.succ_idx[17]``.
+Nothing is pickled: arrays of Python objects are refused. The archive is read by
+:mod:`~verifier.io.npzfile`, which checks the sizes every entry declares (against each other and
+against :class:`~verifier.io.limits.Limits`) before it allocates anything. A corrupt or foreign
+file is a ``CaseError`` whose path names the array, e.g. ``$.succ_idx[17]``.
 """
 
 from __future__ import annotations
@@ -32,15 +34,19 @@ from pydantic import Field, ValidationError
 from verifier.io.case_json import expect_to_dict, finish_case, resolve_positions
 from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_json
+from verifier.io.limits import Limits
 from verifier.io.models import CaseFields, CompactSumModel
+from verifier.io.npzfile import NpyEntry, read_npz
 from verifier.io.rules import check_nodes, check_values_finite, compact_key, first, graph_from_csr
 from verifier.model import Case, Semantics
 
-__all__ = ["FORMAT", "VERSION", "NpzHeader", "load_npz", "save_npz"]
+__all__ = ["ARRAY_NAMES", "FORMAT", "VERSION", "NpzHeader", "load_npz", "save_npz"]
 
 FORMAT = "gamegraph-verifier-case"
 VERSION = 1
 _INT32_MAX = 2**31 - 1
+ARRAY_NAMES = ("header", "names", "succ_ptr", "succ_idx", "owner", "value", "target")
+"""The arrays of a case; other entries of the archive are not read."""
 
 
 class NpzHeader(CaseFields):
@@ -94,10 +100,10 @@ def _json_bytes(obj: Any) -> NDArray[np.uint8]:
     return np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
 
 
-def load_npz(path: str | Path) -> Case:
-    """Read and check a case written by :func:`save_npz`."""
+def load_npz(path: str | Path, *, limits: Limits | None = None) -> Case:
+    """Read and check a case written by :func:`save_npz` (refused above ``limits``)."""
     file = str(path)
-    arrays = _read_arrays(Path(path), file)
+    arrays = _read_arrays(Path(path), file, limits or Limits())
     data = parse_json(_text(arrays, "header", file), file)
     if not isinstance(data, dict):
         fail(file, ("header",), "the header must be a JSON object")
@@ -139,22 +145,22 @@ def load_npz(path: str | Path) -> Case:
     return finish_case(header, graph, root, sums, compact_key(n), file, Path(path))
 
 
-def _read_arrays(path: Path, file: str) -> dict[str, NDArray[Any]]:
+def _read_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]]:
     if not path.is_file():
         fail(file, (), "cannot read the file: no such file")
     if not zipfile.is_zipfile(path):
         fail(file, (), "not an .npz case file (not a zip archive)")
-    arrays: dict[str, NDArray[Any]] = {}
-    problem = ""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            for k in z.files:
-                arrays[k] = z[k]
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
-        problem = " ".join(str(e).split()) or type(e).__name__
-    if problem:
-        fail(file, (), f"not an .npz case file: {problem}")
-    return arrays
+
+    def check(entries: dict[str, NpyEntry]) -> None:
+        """Refuse declared sizes above the limits before any array is read."""
+        nodes = max(entries["succ_ptr"].count - 1, 0) if "succ_ptr" in entries else 0
+        moves = entries["succ_idx"].count if "succ_idx" in entries else 0
+        limits.check_positions(
+            nodes + moves, file, what=f"{nodes:,} nodes and {moves:,} moves declared"
+        )
+        limits.check_bytes(sum(e.nbytes for e in entries.values()), file, "arrays")
+
+    return read_npz(path, file, ARRAY_NAMES, check)
 
 
 def _array(
@@ -184,7 +190,7 @@ def _per_node(
         fail(file, (name,), f"expected dtype {np.dtype(dtype)}, got {a.dtype}")
     if len(a) != n:
         fail(file, (name,), f"{len(a)} entries for {n} nodes")
-    return a
+    return np.array(a)  # an owned copy, not a view of the (memory-mapped) file
 
 
 def _check_csr(ptr: NDArray[np.int64], idx: NDArray[np.int64], n: int, file: str) -> None:

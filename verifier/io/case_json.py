@@ -38,6 +38,7 @@ from verifier.errors import UsageError
 from verifier.io.fastjson import parse_json_arrays
 from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, from_validation_error, paused_gc, shown
+from verifier.io.limits import Limits
 from verifier.io.models import (
     CompactCaseModel,
     ExpectModel,
@@ -82,24 +83,42 @@ OWNER_CODES: dict[Any, int] = {"max": MAX, "min": MIN, None: NOBODY}
 
 
 # ====================================================================== reading
-def load_case(path: str | Path) -> Case:
-    """Read a case file (either encoding). The file is only read, never written."""
+def load_case(path: str | Path, *, limits: Limits | None = None) -> Case:
+    """Read a case file (either encoding). The file is only read, never written; one too big
+    for ``limits`` (default: sized to the machine) is refused before it is read."""
     p = Path(path)
+    limits = limits or Limits()
+    limits.check_text_file(p, str(path))
     try:
         raw = p.read_bytes()
     except OSError as e:
         fail(str(path), (), f"cannot read the file: {e.strerror or e}")
-    return parse_case(raw, str(path), path=p)
+    return parse_case(raw, str(path), path=p, limits=limits)
 
 
-def parse_case(text: str | bytes, file: str = "<input>", *, path: Path | None = None) -> Case:
+def parse_case(
+    text: str | bytes,
+    file: str = "<input>",
+    *,
+    path: Path | None = None,
+    limits: Limits | None = None,
+) -> Case:
     """Parse the text of a case file; ``file`` names it in error messages."""
+    limits = limits or Limits()
+    limits.check_text_size(len(text), file)
     with paused_gc():
-        return case_from_data(parse_json_arrays(text, file), file, path=path)
+        return case_from_data(parse_json_arrays(text, file), file, path=path, limits=limits)
 
 
-def case_from_data(data: Any, file: str = "<input>", *, path: Path | None = None) -> Case:
-    """Validate an already parsed case object (e.g. built from a networkx graph)."""
+def case_from_data(
+    data: Any,
+    file: str = "<input>",
+    *,
+    path: Path | None = None,
+    limits: Limits | None = None,
+) -> Case:
+    """Validate an already parsed case object (e.g. built from a networkx graph); a graph of
+    more positions than ``limits`` allow is refused before its arrays are built."""
     if not isinstance(data, dict):
         fail(file, (), f"a case must be a JSON object (got {shown(data)})")
     encoding = data.get("encoding", "readable")
@@ -112,8 +131,16 @@ def case_from_data(data: Any, file: str = "<input>", *, path: Path | None = None
     except ValidationError as e:
         raise from_validation_error(e, shape, file) from None
     if isinstance(model, ReadableCaseModel):
+        moves = sum(len(node.get("moves", ())) for node in model.nodes.values())
+        (limits or Limits()).check_positions(
+            len(model.nodes) + moves, file, what=f"{len(model.nodes):,} nodes and {moves:,} moves"
+        )
         return _from_readable(model, file, path)
     assert isinstance(model, CompactCaseModel)
+    moves = len(arrays.get(("edges", "src"), model.edges.src))
+    (limits or Limits()).check_positions(
+        model.nodes + moves, file, ("nodes",), f"{model.nodes:,} nodes and {moves:,} moves"
+    )
     return _from_compact(model, data, arrays, file, path)
 
 
@@ -336,7 +363,7 @@ def _int_array(
         return np.fromiter(items, dtype=np.int64, count=len(items))
     except OverflowError:
         k = next(k for k, v in enumerate(items) if not -(2**63) <= v < 2**63)
-        fail(file, (*where, k), f"integer out of range (got {items[k]})")
+        fail(file, (*where, k), f"integer out of range (got {shown(items[k])})")
 
 
 def _id_array(

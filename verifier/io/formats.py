@@ -18,6 +18,7 @@ from verifier.errors import UsageError
 from verifier.io.binary import load_npz, save_npz
 from verifier.io.case_json import Encoding, dump_case, load_case
 from verifier.io.jsonpath import fail
+from verifier.io.limits import Limits
 from verifier.io.networkx_io import GRAPH_SUFFIXES, read_graph_file, write_graph_file
 from verifier.model import Case
 
@@ -27,16 +28,18 @@ SUFFIXES = (".json", ".npz", *GRAPH_SUFFIXES)
 """The file suffixes :func:`load_any` reads."""
 
 
-def load_any(path: str | Path) -> Case:
-    """Read a case from any supported file, by suffix; every problem is a ``CaseError``."""
+def load_any(path: str | Path, *, limits: Limits | None = None) -> Case:
+    """Read a case from any supported file, by suffix; every problem is a ``CaseError``, a file
+    too big for ``limits`` (default: sized to the machine) among them."""
     p = Path(path)
     suffix = p.suffix.lower()
+    limits = limits or Limits()
     if suffix == ".json":
-        return load_case(p)
+        return load_case(p, limits=limits)
     if suffix == ".npz":
-        return load_npz(p)
+        return load_npz(p, limits=limits)
     if suffix in GRAPH_SUFFIXES:
-        return read_graph_file(p)
+        return read_graph_file(p, limits=limits)
     fail(str(path), (), f"unknown file type {p.suffix!r} (expected {', '.join(SUFFIXES)})")
 
 

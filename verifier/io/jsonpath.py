@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import json
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -28,6 +29,7 @@ from pydantic import ValidationError
 from verifier.errors import CaseError
 
 __all__ = [
+    "MAX_INT_DIGITS",
     "PathPart",
     "case_error",
     "fail",
@@ -41,6 +43,8 @@ __all__ = [
 PathPart = str | int
 """One step of a JSON path: an object key or a list index."""
 
+MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
+"""Python refuses to convert longer integer literals (quadratic time); so does the reader."""
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SHOWN = 40
 """At most this many characters of an offending value are quoted in a message."""
@@ -130,10 +134,30 @@ def parse_json(text: str | bytes, file: str) -> Any:
         fail(file, (), f"not UTF-8 text: {e.reason} at byte {e.start}")
     except RecursionError:
         fail(file, (), "invalid JSON: nested too deeply")
+    except ValueError:  # only int(): more digits than sys.get_int_max_str_digits()
+        fail(file, (), _long_integer(text))
     if seen_duplicate:
         parts, dup = _find_duplicate(data)
         fail(file, (*parts, dup), f"duplicate key {shown(dup)}")
     return data
+
+
+_LONG_DIGITS = re.compile(rb"-?[0-9]{%d,}" % (MAX_INT_DIGITS + 1))
+
+
+def _long_integer(text: str | bytes) -> str:
+    """The message for an integer literal too long to convert, with its line and column."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    m = _LONG_DIGITS.search(raw)
+    if m is None:  # pragma: no cover - json only fails this way on such a literal
+        return f"invalid JSON: an integer literal of more than {MAX_INT_DIGITS} digits"
+    line = raw.count(b"\n", 0, m.start()) + 1
+    column = m.start() - (raw.rfind(b"\n", 0, m.start()) + 1) + 1
+    digits = len(m.group().lstrip(b"-"))
+    return (
+        f"invalid JSON at line {line} column {column}: an integer literal of {digits} digits "
+        f"(at most {MAX_INT_DIGITS})"
+    )
 
 
 def _find_duplicate(data: Any) -> tuple[tuple[PathPart, ...], str]:

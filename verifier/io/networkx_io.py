@@ -36,7 +36,8 @@ import numpy as np
 from verifier.errors import UsageError
 from verifier.io.case_json import case_from_data, default_case_id
 from verifier.io.files import write_atomically
-from verifier.io.jsonpath import fail, paused_gc, shown
+from verifier.io.jsonpath import MAX_INT_DIGITS, fail, paused_gc, shown
+from verifier.io.limits import Limits
 from verifier.model import MAX, NOBODY, Case, GameGraph, Semantics
 
 __all__ = [
@@ -175,8 +176,14 @@ def _flag(v: Any, file: str, where: tuple[str, ...]) -> bool:
 
 
 # ---------------------------------------------------------------------- files
-def read_graph_file(path: str | Path, semantics: Semantics | str | None = None) -> Case:
-    """Read a GraphML (``.graphml``) or GML (``.gml``) game graph as a ``Case``."""
+def read_graph_file(
+    path: str | Path,
+    semantics: Semantics | str | None = None,
+    *,
+    limits: Limits | None = None,
+) -> Case:
+    """Read a GraphML (``.graphml``) or GML (``.gml``) game graph as a ``Case``; a file too big
+    for ``limits`` (default: sized to the machine) is refused before it is read."""
     p = Path(path)
     file = str(path)
     suffix = p.suffix.lower()
@@ -184,19 +191,51 @@ def read_graph_file(path: str | Path, semantics: Semantics | str | None = None) 
         fail(file, (), f"not a GraphML or GML file (suffix {p.suffix!r})")
     if not p.is_file():
         fail(file, (), "cannot read the file: no such file")
+    limits = limits or Limits()
+    limits.check_text_file(p, file)
     with paused_gc():
-        return _read_graph(p, suffix, semantics, file)
+        return _read_graph(p, suffix, semantics, file, limits)
 
 
-def _read_graph(p: Path, suffix: str, semantics: Semantics | str | None, file: str) -> Case:
+_READ_ERRORS = (
+    nx.NetworkXError,
+    ET.ParseError,
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    LookupError,
+    AttributeError,
+    OSError,
+    RecursionError,
+)
+"""What networkx's GraphML and GML parsers raise on malformed text."""
+
+
+def _read_graph(
+    p: Path, suffix: str, semantics: Semantics | str | None, file: str, limits: Limits
+) -> Case:
+    kind = "GraphML" if suffix == ".graphml" else "GML"
     try:
         G = nx.read_graphml(p) if suffix == ".graphml" else nx.read_gml(p)
-    except (nx.NetworkXError, ET.ParseError, ValueError, KeyError, TypeError, OSError) as e:
-        kind = "GraphML" if suffix == ".graphml" else "GML"
-        fail(file, (), f"invalid {kind}: {' '.join(str(e).split()) or type(e).__name__}")
+    except _READ_ERRORS as e:
+        fail(file, (), f"invalid {kind}: {_parse_problem(e)}")
+    if isinstance(G, nx.Graph):
+        nodes, moves = G.number_of_nodes(), G.number_of_edges()
+        limits.check_positions(nodes + moves, file, what=f"{nodes:,} nodes and {moves:,} moves")
     data = _as_case_data(G, semantics, file)
     data.setdefault("id", default_case_id(file))
-    return case_from_data(data, file, path=p)
+    return case_from_data(data, file, path=p, limits=limits)
+
+
+def _parse_problem(e: BaseException) -> str:
+    """One line saying what the parser found wrong."""
+    if isinstance(e, RecursionError):
+        return "nested too deeply"
+    text = " ".join(str(e).split())
+    if "integer string conversion" in text:
+        return f"an integer literal of more than {MAX_INT_DIGITS} digits"
+    return text or type(e).__name__
 
 
 def write_graph_file(case: Case, path: str | Path) -> Path:

@@ -1,0 +1,286 @@
+"""Structure-aware mutation of valid case files of every format, for the reader fuzz tests.
+
+Each format starts from the valid examples of ``io_examples.VALID`` written by the project's own
+writers, and is damaged the way an attacker would: at the level of its structure (JSON values,
+zip entries and ``.npy`` headers, XML / GML tokens: wrong types, huge numbers, huge strings,
+size fields that lie) and at the level of its bytes (truncation, bit flips, spliced text).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+import struct
+import warnings
+import zipfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+from io_examples import VALID
+from io_mutations import mutate
+
+from verifier.io import parse_case, save_any
+
+FORMATS = (".json", ".npz", ".graphml", ".gml")
+
+HOSTILE_TEXT = [
+    b"9" * 5000,
+    b"-" + b"9" * 4400,
+    b"99999999999999999999",
+    b"2147483648",
+    b"-1",
+    b"1e400",
+    b"-1e400",
+    b"1" + b"0" * 400 + b".5",
+    b"NaN",
+    b"Infinity",
+    b"null",
+    b"true",
+    b"0.5",
+    b'"' + b"x" * 200_000 + b'"',
+    b"x" * 200_000,
+    b"[" * 3000 + b"]" * 3000,
+    b"{" * 3000,
+    b"\xff\xfe",
+    b"\x00",
+    b"\\u0000",
+    b"&lt;&#0;&amp;",
+    b"<!ENTITY x 'y'>",
+    b"]]>",
+    b"[ [ [",
+]
+"""Snippets spliced into text: huge literals and strings, wrong types, deep nesting, bad bytes."""
+
+
+@cache
+def seeds(suffix: str) -> tuple[bytes, ...]:
+    """The valid example files of one format, as bytes."""
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, doc in sorted(VALID.items()):
+            if suffix == ".json":
+                out.append(json.dumps(doc, indent=1).encode())
+                continue
+            if suffix != ".npz" and "compact" in name:
+                continue  # the graph formats keep no encoding: one seed per semantics
+            case = parse_case(json.dumps(doc), f"{name}.json")
+            path = save_any(case, Path(tmp) / f"{name}{suffix}")
+            out.append(path.read_bytes())
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- bytes
+@st.composite
+def damaged_bytes(draw: st.DrawFn, raw: bytes) -> bytes:
+    """``raw`` truncated, with bits flipped, or with a hostile snippet spliced in."""
+    op = draw(st.sampled_from(["truncate", "flip", "splice", "delete", "repeat"]))
+    k = draw(st.integers(0, len(raw)))
+    if op == "truncate":
+        return raw[:k]
+    if op == "flip" and raw:
+        k = min(k, len(raw) - 1)
+        return raw[:k] + bytes([raw[k] ^ (1 << draw(st.integers(0, 7)))]) + raw[k + 1 :]
+    if op == "splice":
+        j = draw(st.integers(k, min(len(raw), k + 16)))
+        return raw[:k] + draw(st.sampled_from(HOSTILE_TEXT)) + raw[j:]
+    if op == "delete":
+        return raw[:k] + raw[k + draw(st.integers(1, 64)) :]
+    j = draw(st.integers(k, min(len(raw), k + 64)))
+    return raw[:k] + raw[k:j] * draw(st.integers(2, 50)) + raw[j:]
+
+
+# ---------------------------------------------------------------------- JSON
+_PLACEHOLDER = "\x00hostile\x00"
+
+
+@st.composite
+def json_mutants(draw: st.DrawFn) -> bytes:
+    """A valid case mutated in its structure (and sometimes its bytes)."""
+    doc: Any = copy.deepcopy(VALID[draw(st.sampled_from(sorted(VALID)))])
+    data = draw(st.data())
+    for _ in range(draw(st.integers(0, 3))):
+        doc = mutate(doc, data)
+    snippet = None
+    if draw(st.booleans()):  # a hostile literal in a random slot of the structure
+        doc = _put(doc, data, _PLACEHOLDER)
+        snippet = draw(st.sampled_from(HOSTILE_TEXT))
+    raw = json.dumps(doc).encode()
+    if snippet is not None:
+        raw = raw.replace(json.dumps(_PLACEHOLDER).encode(), snippet)
+    if draw(st.integers(0, 3)) == 0:
+        raw = draw(damaged_bytes(raw))
+    return raw
+
+
+def _put(doc: Any, data: st.DataObject, value: Any) -> Any:
+    """``doc`` with ``value`` at a random place (a key of an object or an item of a list)."""
+    from io_mutations import containers
+
+    node: Any = doc
+    for step in data.draw(st.sampled_from(containers(doc))):
+        node = node[step]
+    if isinstance(node, dict):
+        keys = [*node, "nodes", "value", "src", "root"]
+        node[data.draw(st.sampled_from(keys))] = value
+    elif node:
+        node[data.draw(st.integers(0, len(node) - 1))] = value
+    else:
+        node.append(value)
+    return doc
+
+
+# ---------------------------------------------------------------------- .npz
+_CENTRAL = b"PK\x01\x02"
+
+
+def _npy(a: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, a, allow_pickle=False)
+    return buf.getvalue()
+
+
+_ODD_ARRAYS = [
+    np.zeros(0, dtype=np.int32),
+    np.zeros((2, 2), dtype=np.int64),
+    np.array([2**40, -1], dtype=np.int64),
+    np.array([0.5, np.nan, np.inf]),
+    np.array([1, 0], dtype=">i4"),
+    np.array([True]),
+    np.array([b"ab"], dtype="S2"),
+    np.array(["ab"], dtype="U2"),
+    np.arange(10, dtype=np.uint64),
+    np.frombuffer(b'{"semantics": "impartial"}', dtype=np.uint8),
+    np.frombuffer(b"[1, 2", dtype=np.uint8),
+]
+
+
+@st.composite
+def npz_mutants(draw: st.DrawFn) -> bytes:
+    """A valid ``.npz`` case whose entries, ``.npy`` headers, zip sizes or bytes are damaged."""
+    with zipfile.ZipFile(io.BytesIO(draw(st.sampled_from(seeds(".npz"))))) as z:
+        entries = {i.filename: z.read(i) for i in z.infolist()}
+    names = sorted(entries)
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(names))
+        op = draw(
+            st.sampled_from(["drop", "rename", "odd", "header", "shape", "bytes", "json", "dup"])
+        )
+        if op == "drop":
+            entries.pop(name, None)
+        elif op == "rename" and name in entries:
+            entries[draw(st.sampled_from([*names, "x.npy", "succ_idx"]))] = entries.pop(name)
+        elif op == "odd":
+            entries[name] = _npy(draw(st.sampled_from(_ODD_ARRAYS)))
+        elif op in ("header", "shape") and name in entries:
+            entries[name] = _lying_npy_header(draw, entries[name], op == "shape")
+        elif op == "bytes" and name in entries:
+            entries[name] = draw(damaged_bytes(entries[name]))
+        elif op == "json" and "header.npy" in entries:
+            entries["header.npy"] = _mutated_header(draw, entries["header.npy"])
+        elif op == "dup":
+            entries[name + "\x00dup"] = entries.get(name, b"")
+    raw = _zip(entries, draw(st.booleans()))
+    op = draw(st.sampled_from(["none", "none", "sizes", "bytes"]))
+    if op == "sizes":
+        raw = _lying_sizes(draw, raw)
+    elif op == "bytes":
+        raw = draw(damaged_bytes(raw))
+    return raw
+
+
+def _lying_npy_header(draw: st.DrawFn, entry: bytes, shape_only: bool) -> bytes:
+    """The entry with its ``.npy`` header's shape (or dtype) replaced: sizes that lie."""
+    m = re.search(rb"\{.*?\}", entry[:256])
+    if m is None:
+        return entry
+    head = m.group().decode("latin-1")
+    if shape_only:
+        n = draw(st.sampled_from([0, 1, 7, 10**6, 10**12, 2**62, -1]))
+        new = re.sub(r"'shape': \([^)]*\)", f"'shape': ({n},)", head)
+    else:
+        descr = draw(st.sampled_from(["'|O'", "'<f16'", "'<c16'", "'|V8'", "'<M8[s]'", "'xx'"]))
+        new = re.sub(r"'descr': '[^']*'", f"'descr': {descr}", head)
+    return entry[: m.start()] + new.encode("latin-1") + entry[m.end() :]
+
+
+def _mutated_header(draw: st.DrawFn, entry: bytes) -> bytes:
+    """The header entry with its JSON mutated like a case."""
+    try:
+        doc = json.loads(np.lib.format.read_array(io.BytesIO(entry)).tobytes())
+    except Exception:
+        return entry
+    doc = mutate(doc, draw(st.data()))
+    return _npy(np.frombuffer(json.dumps(doc).encode(), dtype=np.uint8))
+
+
+def _zip(entries: dict[str, bytes], deflate: bool) -> bytes:
+    buf = io.BytesIO()
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with zipfile.ZipFile(buf, "w", method) as z:
+            for name, data in entries.items():
+                z.writestr(name.removesuffix("\x00dup"), data)
+    return buf.getvalue()
+
+
+def _lying_sizes(draw: st.DrawFn, raw: bytes) -> bytes:
+    """``raw`` with a central directory record's compressed or uncompressed size changed."""
+    starts = [m.start() for m in re.finditer(re.escape(_CENTRAL), raw)]
+    if not starts:
+        return raw
+    at = draw(st.sampled_from(starts)) + draw(st.sampled_from([20, 24]))
+    size = draw(st.sampled_from([0, 1, 100, 2**20, 2**31, 2**32 - 1]))
+    return raw[:at] + struct.pack("<I", size) + raw[at + 4 :]
+
+
+# ---------------------------------------------------------------------- GraphML / GML
+_GRAPHML_TOKENS = re.compile(rb'"[^"<>]*"|>[^<>]*<|<[a-z]+ ')
+_GML_TOKENS = re.compile(rb'"[^"]*"|-?[0-9][0-9.eE+-]*|[A-Za-z_]+|\[|\]')
+
+
+@st.composite
+def graph_mutants(draw: st.DrawFn, suffix: str) -> bytes:
+    """A valid GraphML or GML case with tokens replaced, removed or repeated (and bytes)."""
+    raw = draw(st.sampled_from(seeds(suffix)))
+    tokens = _GRAPHML_TOKENS if suffix == ".graphml" else _GML_TOKENS
+    for _ in range(draw(st.integers(1, 3))):
+        spans = [m.span() for m in tokens.finditer(raw)]
+        if not spans:
+            break
+        a, b = draw(st.sampled_from(spans))
+        op = draw(st.sampled_from(["replace", "replace", "drop", "repeat", "line"]))
+        if op == "replace":
+            snippet = draw(st.sampled_from(HOSTILE_TEXT))
+            if suffix == ".graphml" and raw[a : a + 1] in b'">':
+                edge = raw[a : a + 1], raw[b - 1 : b]
+                snippet = edge[0] + snippet.replace(b'"', b"&quot;") + edge[1]
+            raw = raw[:a] + snippet + raw[b:]
+        elif op == "drop":
+            raw = raw[:a] + raw[b:]
+        elif op == "repeat":
+            raw = raw[:b] + raw[a:b] * draw(st.integers(1, 3)) + raw[b:]
+        else:
+            lines = raw.split(b"\n")
+            k = draw(st.integers(0, len(lines) - 1))
+            lines.insert(draw(st.integers(0, len(lines))), lines[k])
+            raw = b"\n".join(lines)
+    if draw(st.integers(0, 3)) == 0:
+        raw = draw(damaged_bytes(raw))
+    return raw
+
+
+def mutants(suffix: str) -> st.SearchStrategy[bytes]:
+    """Mutated files of one format (by suffix)."""
+    if suffix == ".json":
+        return json_mutants()
+    if suffix == ".npz":
+        return npz_mutants()
+    return graph_mutants(suffix)
