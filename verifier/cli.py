@@ -457,6 +457,7 @@ def query_cmd(
     ] = True,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
+    max_positions: MaxPositionsOpt = None,
 ) -> None:
     """Everything known of some positions: value, who wins, remoteness, every move with what it
     leads to (best first), the line of play, the interval over all solutions, the checks that
@@ -466,7 +467,7 @@ def query_cmd(
     f = pick_format(fmt, as_json)
     if f is Format.csv:
         raise _fail("--format csv: this command writes table or json")
-    case = _load_or_exit(path)
+    case = _load_or_exit(path, max_positions)
     ids = []
     for name in positions:
         if not case.graph.has_node(name):
