@@ -22,6 +22,7 @@ NAMES = {
     "attractor-compiled": Semantics.REACHABILITY,
     "kars-compiled": Semantics.MINIMAX,
     "grundy-compiled": Semantics.IMPARTIAL,
+    "grundy-loopy-compiled": Semantics.IMPARTIAL,
 }
 
 
@@ -50,6 +51,7 @@ RUNS = {
         "attractor-compiled",
         "kars-compiled",
         "grundy-compiled",
+        "grundy-loopy-compiled",
     },
     ("auto", True): set(NAMES),
     ("reference", True): set(),
@@ -99,6 +101,8 @@ def test_pipeline_agreement(sem: Semantics, seed: int) -> None:
         assert mine, [c.name for c in agree]
     if sem is not Semantics.IMPARTIAL or acyclic:
         assert [c for c in agree if "-compiled" in c.name], [c.name for c in agree]
+    if sem is Semantics.IMPARTIAL:  # the loopy labelling runs on cycles too, compared as well
+        assert [c for c in agree if "grundy-loopy-compiled" in c.name], [c.name for c in agree]
 
 
 def test_kars_numpy_moves_only_for_few_values() -> None:

@@ -9,7 +9,9 @@ per installation, then loaded from ``__pycache__``). The kernels:
   attractor notes, over a packed per-node state;
 - ``first_match``: each node's first successor with a wanted key (the optimal moves);
 - ``retrograde_start`` / ``retrograde_keys`` / ``joined_codes``: the state before and after the
-  queue; ``mex_in_order``: Grundy values along the queue (children first).
+  queue; ``mex_in_order``: Grundy values along the queue (children first);
+- ``loopy_labels`` + ``loopy_ksets``: Fraenkel and Yesha's labelling of loopy impartial games
+  (the generalized Sprague-Grundy function, ``verifier.solvers.loopy_grundy``) and its K-sets.
 
 The two passes of the transposition and the moves are split over the threads (``prange``);
 the queue is sequential, as in the seeds.
@@ -36,6 +38,8 @@ __all__ = [
     "bucket_sort",
     "first_match",
     "joined_codes",
+    "loopy_ksets",
+    "loopy_labels",
     "mex_in_order",
     "propagate",
     "retrograde_keys",
@@ -308,3 +312,143 @@ def first_match(ptr: Array, idx: Array, want: Array, code: Array) -> Array:
                 move[x] = idx[e]
                 break
     return move
+
+
+UNLABELLED = -2
+"""``label`` of a node ``loopy_labels`` has not labelled yet (-1 is ``inf``, as in
+``verifier.solvers.loopy_grundy``)."""
+
+
+@njit(cache=True)
+def _loopy_counts(
+    ptr: Array, idx: Array, label: Array, todo: Array, k: int, cnt: Array, queue: Array
+) -> tuple[int, int]:
+    """Start of a round: ``cnt[u]`` = options of ``u`` unlabelled or ``inf``, for ``u`` in
+    ``todo[:k]``; those with none enter the queue. Returns ``(tail, edges)``."""
+    tail = 0
+    edges = 0
+    for j in range(k):
+        u = todo[j]
+        c = 0
+        for e in range(ptr[u], ptr[u + 1]):
+            if label[idx[e]] < 0:
+                c += 1
+        edges += ptr[u + 1] - ptr[u]
+        cnt[u] = c
+        if c == 0:
+            queue[tail] = u
+            tail += 1
+    return tail, edges
+
+
+@njit(cache=True)
+def loopy_labels(
+    ptr: Array, idx: Array, pptr: Array, pidx: Array, label: Array, counter: Array
+) -> tuple[int, int]:
+    """Fraenkel and Yesha's labelling, as ``verifier.solvers.loopy_grundy.loopy_grundy`` states
+    it (same queue order, so the same labels and counters): fills ``label`` (finite value, -1 for
+    ``inf``) and ``counter`` (-1 on ``inf``); returns ``(rounds, edges scanned)``.
+
+    Round ``i``: ``cnt[u]`` counts the options of ``u`` that are unlabelled or ``inf`` and have
+    no option labelled ``i`` yet; ``u`` is labelled ``i`` when it reaches 0 while no option of
+    ``u`` is labelled ``i`` (``marked``); then every unlabelled, unmarked node becomes ``inf``.
+    The marks of a round are undone from the list of the nodes marked in it."""
+    n = ptr.shape[0] - 1
+    todo = np.arange(n).astype(idx.dtype)
+    cnt = np.zeros(n, idx.dtype)
+    marked = np.zeros(n, np.bool_)
+    touched = np.empty(n, idx.dtype)
+    queue = np.empty(n, idx.dtype)
+    for u in range(n):
+        label[u] = UNLABELLED
+        counter[u] = -1
+    k = n
+    m = 0
+    i = 0
+    scanned = 0
+    while k > 0:
+        tail, edges = _loopy_counts(ptr, idx, label, todo, k, cnt, queue)
+        scanned += edges
+        head = 0
+        nt = 0
+        while head < tail:  # step 1: label i
+            u = queue[head]
+            head += 1
+            if marked[u] or label[u] != UNLABELLED:
+                continue
+            label[u] = i
+            counter[u] = m
+            m += 1
+            for e in range(pptr[u], pptr[u + 1]):
+                v = pidx[e]
+                scanned += 1
+                if label[v] >= 0 or marked[v]:
+                    continue
+                marked[v] = True
+                touched[nt] = v
+                nt += 1
+                for f in range(pptr[v], pptr[v + 1]):
+                    w = pidx[f]
+                    scanned += 1
+                    if label[w] == UNLABELLED:
+                        cnt[w] -= 1
+                        if cnt[w] == 0 and not marked[w]:
+                            queue[tail] = w
+                            tail += 1
+        still = 0
+        for j in range(k):  # step 2: inf for the unlabelled without an option labelled i
+            u = todo[j]
+            if label[u] != UNLABELLED:
+                continue
+            if marked[u]:
+                todo[still] = u
+                still += 1
+            else:
+                label[u] = -1
+        k = still
+        for j in range(nt):
+            marked[touched[j]] = False
+        i += 1
+    return i, scanned
+
+
+@njit(cache=True)
+def loopy_ksets(ptr: Array, idx: Array, label: Array) -> tuple[Array, Array]:
+    """``K`` of every ``inf`` node (``label`` -1): the distinct finite labels of its options,
+    sorted, as a CSR ``(kptr, kval)`` over all nodes (empty rows elsewhere). A finite value is
+    at most its node's out-degree, so ``max out-degree + 1`` flags find the distinct ones."""
+    n = ptr.shape[0] - 1
+    width = 1
+    for x in range(n):
+        width = max(width, ptr[x + 1] - ptr[x] + 1)
+    seen = np.zeros(width, np.bool_)
+    kptr = np.zeros(n + 1, np.int64)
+    for u in range(n):
+        c = 0
+        if label[u] == -1:
+            for e in range(ptr[u], ptr[u + 1]):
+                v = label[idx[e]]
+                if v >= 0 and not seen[v]:
+                    seen[v] = True
+                    c += 1
+            for e in range(ptr[u], ptr[u + 1]):
+                v = label[idx[e]]
+                if v >= 0:
+                    seen[v] = False
+        kptr[u + 1] = kptr[u] + c
+    kval = np.empty(kptr[n], np.int64)
+    for u in range(n):
+        a = kptr[u]
+        if kptr[u + 1] == a:
+            continue
+        t = a
+        for e in range(ptr[u], ptr[u + 1]):
+            v = label[idx[e]]
+            if v >= 0 and not seen[v]:
+                seen[v] = True
+                kval[t] = v
+                t += 1
+        for j in range(a, t):
+            seen[kval[j]] = False
+        kval[a:t] = np.sort(kval[a:t])
+    return kptr, kval

@@ -5,10 +5,11 @@ scatters; numpy cannot fuse them, so it spends 40-50 ns per edge in temporary ar
 same algorithms run as the seeds state them, one queue entry at a time, in loops numba compiles
 (``verifier.engine._kernels``): retrograde analysis with remoteness and moves (Knuth, TAOCP
 2.2.3 ex. 28), attractors with layers and strategies (ICO notes), Kars' score of every node
-(nested threshold attractors, proved in ``verifier.engine.kars``) and Grundy values of acyclic
-graphs (Sprague-Grundy). They are a third implementation beside the pure-Python references and
-the numpy frontiers, and are compared with both, node by node, in the tests and
-(``--engine auto``) in every verify.
+(nested threshold attractors, proved in ``verifier.engine.kars``), Grundy values of acyclic
+graphs (Sprague-Grundy) and the generalized Sprague-Grundy function of loopy impartial graphs
+(Fraenkel and Yesha's labelling, ``verifier.solvers.loopy_grundy``). They are a third
+implementation beside the pure-Python references and the numpy frontiers, and are compared with
+both, node by node, in the tests and (``--engine auto``) in every verify.
 
 The predecessor CSR is built by a two-pass bucket transposition and the optimal moves by a
 first-match pass, both split over the threads; the queue is sequential. numba is imported on
@@ -41,11 +42,14 @@ __all__ = [
     "CompiledAttractor",
     "CompiledGrundy",
     "CompiledKars",
+    "CompiledLoopy",
     "CompiledRetrograde",
     "attractor_compiled",
     "available",
+    "first_match_compiled",
     "grundy_compiled",
     "kars_compiled",
+    "loopy_grundy_compiled",
     "predecessor_csr_compiled",
     "retrograde_compiled",
     "warm_up",
@@ -115,6 +119,33 @@ class CompiledKars:
     """An optimal successor (the rule of ``EngineKars.move``); None unless asked for."""
     levels: int
     edges_scanned: int
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledLoopy:
+    """The generalized Sprague-Grundy function of a graph, as ``loopy_grundy`` gives it."""
+
+    value: NDArray[np.int64]
+    """Finite values ``>= 0``; -1 (``INF``) for infinite ones."""
+    kptr: NDArray[np.int64]
+    kval: NDArray[np.int64]
+    """``K`` of node ``u`` (sorted): ``kval[kptr[u]:kptr[u + 1]]``; empty rows on finite nodes."""
+    counter: NDArray[np.int64]
+    """Fraenkel's counter ``c(u)`` (the order of the finite labels); -1 on infinite nodes."""
+    rounds: int
+    edges_scanned: int
+
+    def kset(self) -> dict[int, tuple[int, ...]]:
+        """``{node: K}`` over the infinite nodes (the ``loopy`` field of a ``SolverResult``)."""
+        ptr, val = self.kptr.tolist(), self.kval.tolist()
+        return {u: tuple(val[ptr[u] : ptr[u + 1]]) for u in np.flatnonzero(self.value < 0).tolist()}
+
+    def zero_in_k(self) -> NDArray[np.bool_]:
+        """Per node: ``0`` is in ``K`` (K is sorted, so it would come first)."""
+        row = self.kptr[:-1]
+        first = self.kval[np.minimum(row, max(len(self.kval) - 1, 0))] if len(self.kval) else row
+        out: NDArray[np.bool_] = (self.kptr[1:] > row) & (first == 0)
+        return out
 
 
 def _csr(g: GameGraph) -> tuple[NDArray[np.int64], NDArray[Any]]:
@@ -323,6 +354,41 @@ def grundy_compiled(g: GameGraph) -> CompiledGrundy:
     return CompiledGrundy(value=value, height=height, edges_scanned=int(edges))
 
 
+def loopy_grundy_compiled(g: GameGraph) -> CompiledLoopy:
+    """The generalized Sprague-Grundy function (finite values and ``inf(K)``) of any graph,
+    cycles included, by Fraenkel and Yesha's labelling compiled: the same rounds, queue order
+    and counter as ``verifier.solvers.loopy_grundy.loopy_grundy``, O((n + m) * rounds).
+
+    >>> g = GameGraph.from_successors({"u": ["v"], "v": ["u"], "w": ["u", "t"], "t": []},
+    ...                               semantics=Semantics.IMPARTIAL)
+    >>> r = loopy_grundy_compiled(g)
+    >>> r.value.tolist(), r.kset()
+    ([-1, -1, -1, 0], {0: (), 1: (), 2: (0,)})
+    """
+    ptr, idx = _csr(g)
+    pptr, pidx = _transpose(ptr, idx)
+    value = np.empty(g.n, dtype=np.int64)
+    counter = np.empty(g.n, dtype=np.int64)
+    rounds, edges = _k().loopy_labels(ptr, idx, pptr, pidx, value, counter)
+    del pptr, pidx
+    kptr, kval = _k().loopy_ksets(ptr, idx, value)
+    return CompiledLoopy(
+        value=value,
+        kptr=kptr,
+        kval=kval,
+        counter=counter,
+        rounds=int(rounds),
+        edges_scanned=int(edges),
+    )
+
+
+def first_match_compiled(g: GameGraph, want: NDArray[Any], code: NDArray[Any]) -> NDArray[Any]:
+    """For every node its first successor ``y`` with ``code[y] == want[x]``, else -1."""
+    ptr, idx = _csr(g)
+    out: NDArray[Any] = _k().first_match(ptr, idx, want, code)
+    return out
+
+
 @cache
 def warm_up() -> None:
     """Import numba, load every kernel (compiling it on first use after installation) and start
@@ -333,3 +399,4 @@ def warm_up() -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.MINIMAX, owner=[0, -1], value=[0, 1])
     kars_compiled(g, moves=True)
     grundy_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.IMPARTIAL))
+    loopy_grundy_compiled(GameGraph.from_edges(2, [0, 1], [1, 0], semantics=Semantics.IMPARTIAL))

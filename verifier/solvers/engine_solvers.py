@@ -14,6 +14,7 @@ engine result with its reference node by node (values, and remoteness where both
 | ``attractor-compiled`` | reachability | REGION | attractor layer | strategies |
 | ``kars-compiled`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
 | ``grundy-compiled`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
+| ``grundy-loopy-compiled`` | impartial (any) | GRUNDY, ``inf(K)`` | -- | ``grundy-loopy``'s rule |
 
 The ``-compiled`` solvers are the seeds' FIFO queues compiled by numba
 (``verifier.engine.compiled``); they run when ``options.use_compiled(n)`` says so.
@@ -29,13 +30,17 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from verifier.engine import attractor_numpy, grundy_numpy, kars_numpy, retrograde_numpy
 from verifier.engine.compiled import (
     CompiledKars,
+    CompiledLoopy,
     attractor_compiled,
+    first_match_compiled,
     grundy_compiled,
     kars_compiled,
+    loopy_grundy_compiled,
     retrograde_compiled,
 )
 from verifier.engine.frontier import first_match_per_source, successor_csr
@@ -52,15 +57,19 @@ from verifier.solvers._common import (
     timed_unless,
 )
 from verifier.solvers.grundy import NEEDS_ACYCLIC
+from verifier.solvers.loopy_grundy import DRAW, LOSS, WIN
 
 __all__ = [
     "KARS_MOVES_LIMIT",
     "attractor_compiled_solver",
     "attractor_numpy_solver",
     "grundy_compiled_solver",
+    "grundy_loopy_compiled_solver",
     "grundy_numpy_solver",
     "kars_compiled_solver",
     "kars_numpy_solver",
+    "loopy_classes",
+    "loopy_moves",
     "p_position_moves",
     "retrograde_compiled_solver",
     "retrograde_numpy_solver",
@@ -175,3 +184,39 @@ def grundy_compiled_solver(case: Case, options: Options) -> SolverResult:
     r, seconds = timed_unless(lambda: grundy_compiled(g), CycleError, NEEDS_ACYCLIC)
     work = {"edges_scanned": r.edges_scanned, "nodes": g.n}
     return grundy_result("grundy-compiled", r.value, seconds, p_position_moves(g, r.value), work)
+
+
+def loopy_classes(r: CompiledLoopy) -> NDArray[np.int8]:
+    """Per node ``WIN`` (N), ``LOSS`` (P) or ``DRAW`` (D), as ``outcome_classes``: finite
+    ``> 0`` is N, ``0`` is P, ``inf(K)`` is N if ``0`` is in ``K``, else D."""
+    finite = np.where(r.value > 0, WIN, LOSS)
+    infinite = np.where(r.zero_in_k(), WIN, DRAW)
+    return np.where(r.value >= 0, finite, infinite).astype(np.int8)
+
+
+def loopy_moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
+    """``grundy-loopy``'s rule: N: the first option in P; D: the first option in D (keeps the
+    draw); P: -1."""
+    want = np.select([classes == WIN, classes == DRAW], [LOSS, DRAW], 2).astype(np.int8)
+    out: IntArray = first_match_compiled(g, want, classes)
+    return out
+
+
+@solver("grundy-loopy-compiled", [Semantics.IMPARTIAL], order=COMPILED_ORDER)
+def grundy_loopy_compiled_solver(case: Case, options: Options) -> SolverResult:
+    """The generalized Sprague-Grundy function of any impartial graph by the compiled
+    labelling, published as ``grundy-loopy`` publishes it: finite values, -1 with ``loopy`` =
+    {node id: K} on infinite ones, and ``counter``, ``rounds``, ``draws`` in ``extra``."""
+    g = require_compiled(case, options, Semantics.IMPARTIAL)
+    r, seconds = timed(lambda: loopy_grundy_compiled(g))
+    classes = loopy_classes(r)
+    return SolverResult(
+        solver="grundy-loopy-compiled",
+        view=View.GRUNDY,
+        values=r.value,
+        seconds=seconds,
+        move=loopy_moves(g, classes),
+        work={"rounds": r.rounds, "edges_scanned": r.edges_scanned, "nodes": g.n},
+        loopy=r.kset(),
+        extra={"counter": r.counter, "rounds": r.rounds, "draws": int(np.sum(classes == DRAW))},
+    )

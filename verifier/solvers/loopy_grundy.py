@@ -78,6 +78,7 @@ __all__ = [
     "GValue",
     "LoopyGrundy",
     "encode",
+    "gsg_bad_nodes",
     "gsg_violations",
     "loopy_grundy",
     "loopy_grundy_solver",
@@ -257,14 +258,19 @@ def outcome_classes(values: IntArray, kset: dict[int, tuple[int, ...]]) -> NDArr
 
 
 def gsg_violations(
-    g: GameGraph, values: IntArray, kset: dict[int, tuple[int, ...]], counter: IntArray
+    g: GameGraph,
+    values: IntArray,
+    kset: dict[int, tuple[int, ...]],
+    counter: IntArray,
+    nodes: Sequence[int] | None = None,
 ) -> list[dict[str, Any]]:
     """Every violation of Fraenkel's conditions A, B, C (module docstring) and of the
-    definition of ``K``; ``[]`` means the values are the generalized Sprague-Grundy function."""
+    definition of ``K`` (at ``nodes`` only, if given); ``[]`` means the values are the
+    generalized Sprague-Grundy function."""
     ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
     val, cnt = values.tolist(), counter.tolist()
     bad: list[dict[str, Any]] = []
-    for u in range(g.n):
+    for u in range(g.n) if nodes is None else nodes:
         opts = idx[ptr[u] : ptr[u + 1]]
         finite = {val[v] for v in opts if val[v] >= 0}
         mu = mex(finite)
@@ -287,6 +293,79 @@ def gsg_violations(
             ):
                 bad.append({"node": g.name(u), "condition": "C", "mex": mu})
     return bad
+
+
+def gsg_bad_nodes(
+    g: GameGraph, values: IntArray, kset: dict[int, tuple[int, ...]], counter: IntArray
+) -> IntArray:
+    """The nodes :func:`gsg_violations` reports, in id order, vectorized over the edges
+    (O(m log m), any size): sorted keys ``(node, finite option value)`` give each node's mex
+    (the first rank whose value differs from it), its set of finite option values (``K``, C's
+    test) and, per key, the least counter among those options (B's test).
+
+    A value larger than the largest out-degree is never a mex: such values are clipped to
+    ``max out-degree + 1`` (their node fails A, which is reported either way)."""
+    n, val, cnt = g.n, np.asarray(values, dtype=np.int64), np.asarray(counter, dtype=np.int64)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    top = int(g.out_degree.max()) + 1
+    width = top + 1
+    src, dst = g.edge_src.astype(np.int64), g.succ_idx.astype(np.int64)
+    clipped = np.minimum(val, top)
+    fin = clipped[dst] >= 0
+    keys = src[fin] * width + clipped[dst[fin]]
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    head = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else keys
+    pairs = keys[head]  # sorted unique (node, finite option value)
+    least = np.minimum.reduceat(cnt[dst[fin]][order], head) if len(keys) else keys
+    pnode, pval = pairs // width, pairs % width
+    rank = np.arange(len(pairs)) - np.searchsorted(pnode, pnode)
+    mu = np.bincount(pnode, minlength=n).astype(np.int64)
+    off = pval != rank
+    np.minimum.at(mu, pnode[off], rank[off])
+
+    def lookup(q: NDArray[np.int64]) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
+        at = np.minimum(np.searchsorted(pairs, q), max(len(pairs) - 1, 0))
+        found = pairs[at] == q if len(pairs) else np.zeros(len(q), dtype=np.bool_)
+        return found, at
+
+    finite, inf = val >= 0, val < 0
+    bad_a = finite & (val != mu)
+    need = finite[src] & ~bad_a[src] & ((val[dst] < 0) | (val[dst] > val[src]))
+    found, at = lookup(dst[need] * width + clipped[src[need]])
+    ok = found & (least[at] < cnt[src[need]]) if len(pairs) else found
+    bad_b = np.zeros(n, dtype=np.bool_)
+    bad_b[src[need][~ok]] = True
+    bad_k = inf & _k_differs(n, width, top, inf, pairs[inf[pnode]], kset)
+    edge = inf[src] & inf[dst]
+    found, _ = lookup(dst[edge] * width + mu[src[edge]])
+    has_c = np.zeros(n, dtype=np.bool_)
+    has_c[src[edge][~found]] = True
+    bad_c = inf & ~bad_k & ~has_c
+    return np.flatnonzero(bad_a | bad_b | bad_k | bad_c).astype(np.int64)
+
+
+def _k_differs(
+    n: int,
+    width: int,
+    top: int,
+    inf: NDArray[np.bool_],
+    real: NDArray[np.int64],
+    kset: dict[int, tuple[int, ...]],
+) -> NDArray[np.bool_]:
+    """Per node: the claimed ``K`` is not the sorted tuple of the keys ``real`` (node, finite
+    option value) of the infinite nodes (a claim that is not strictly increasing differs)."""
+    out = np.zeros(n, dtype=np.bool_)
+    rows = [(u, k) for u, k in kset.items() if 0 <= u < n and inf[u]]
+    lens = np.array([len(k) for _, k in rows], dtype=np.int64)
+    nodes = np.repeat(np.array([u for u, _ in rows], dtype=np.int64), lens)
+    flat = np.fromiter((v for _, k in rows for v in k), dtype=np.int64, count=int(lens.sum()))
+    claim = nodes * width + np.clip(flat, -1, top)
+    unsorted = np.r_[np.diff(claim) <= 0, False] & (np.r_[nodes[1:], -1] == nodes)
+    out[nodes[unsorted | (flat < 0)]] = True
+    out[np.setxor1d(claim[flat >= 0], real) // width] = True
+    return out
 
 
 def _moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
