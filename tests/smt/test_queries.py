@@ -536,15 +536,17 @@ def test_proof_cache_reuses_only_equations_whose_successors_kept_their_values(
     engine: str,
 ) -> None:
     # Figure 1 (b = -1, d = 2), a = c = 0 proved. Then a = c = 2: no equation of a (reads c)
-    # or c (reads a) is the same instance; b and d are
+    # or c (reads a) is the same instance; b and d are. With a = 0, c = 2 a keeps its value
+    # but its successor c does not: a = max(-1, 2) = 2 fails, and a's old proof must not count
     sys = OrderSystem.minimax(figure1(-1, 2))
     g = sys.graph
     zero = levels_of(sys, a=0, c=0, b=-1, d=2)
     two = levels_of(sys, a=2, c=2, b=-1, d=2)
-    half = levels_of(sys, a=2, c=0, b=-1, d=2)  # not a solution
+    moved = levels_of(sys, a=0, c=2, b=-1, d=2)
     assert pin_check(sys, zero, OPTS, "test").status is SAT
     assert proven_equations(sys, two).tolist() == mask(g, "b", "d").tolist()
-    assert pin_check(sys, half, OPTS, "test").status is UNSAT
+    assert proven_equations(sys, moved).tolist() == mask(g, "b", "d").tolist()
+    assert pin_check(sys, moved, OPTS, "test", mask(g, "a")).status is UNSAT
     assert pin_check(sys, two, OPTS, "test").status is SAT
 
 
