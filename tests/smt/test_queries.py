@@ -36,7 +36,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from smt_reference import figure1
+from smt_reference import case_of, figure1
 
 from verifier.model import MAX, MIN, GameGraph, Semantics, Verdict
 from verifier.model.describe import describe
@@ -55,7 +55,7 @@ from verifier.smt.common import (
 )
 from verifier.smt.encode import Encoding, derivation_cnf
 from verifier.smt.equations import extension_query
-from verifier.smt.fixpoints import gfp, lfp
+from verifier.smt.fixpoints import BoolSystem, gfp, lfp
 from verifier.smt.kars import closer_query
 from verifier.smt.mex import check_counter, check_values, count_solutions
 from verifier.smt.ranks import ranked_derivable, ranked_maximal
@@ -255,8 +255,6 @@ def test_derivation_cnf_inside_a_batch(engine: str) -> None:
     # gfp_k only through each other: the target {d} is derivable, {a, c, d} is not
     sys = OrderSystem.minimax(figure1(-1, 2))
     g = sys.graph
-    from verifier.smt.fixpoints import BoolSystem
-
     b = BoolSystem.threshold(sys, 2)
     assert ask(derivation_cnf(b, mask(g, "d"))) is UNSAT
     assert ask(derivation_cnf(b, mask(g, "a", "c", "d"))) is SAT
@@ -339,8 +337,6 @@ def test_circular_query_finds_none_where_the_draw_is_forced(engine: str) -> None
 
 def test_normal_uniqueness_queries() -> None:
     # the same two graphs through normal_uniqueness (derivation, pin and circular queries)
-    from smt_reference import case_of
-
     cyc = uniqueness.uniqueness(case_of(normal({"x": ["y"], "y": ["x"]}, {})), OPTS)
     assert cyc.verdict is Verdict.CONFIRMED and cyc.data["unique"] is False
     loop = uniqueness.uniqueness(case_of(normal({"x": ["y"], "y": ["y"]}, {})), OPTS)
