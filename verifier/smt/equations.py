@@ -18,7 +18,7 @@ from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import SatStatus, solve
+from verifier.smt.cnf import Cnf, SatStatus, solve
 from verifier.smt.common import (
     Answer,
     answers,
@@ -31,7 +31,7 @@ from verifier.smt.common import (
 from verifier.smt.encode import Encoding
 from verifier.smt.system import OrderSystem
 
-__all__ = ["check_equations", "equations_hold"]
+__all__ = ["check_equations", "equations_hold", "extension_query"]
 
 NAME = "smt-equations"
 
@@ -95,10 +95,16 @@ def _ask(
     if cov.all():
         br = pin_check(sys, idx, options, f"{name} ({ans.label})")
         return br.status, br.reason, br.queries
-    enc = Encoding.build(sys)
-    enc.pin(idx, np.flatnonzero(cov))
-    out = solve(enc.cnf, options)
+    out = solve(extension_query(sys, idx, cov), options)
     return out.status, out.reason, 1
+
+
+def extension_query(sys: OrderSystem, idx: IntArray, covered: NDArray[np.bool_]) -> Cnf:
+    """Z3 question for a partial answer: a solution of the equations with the values ``idx`` on
+    the ``covered`` nodes (``SAT``: some solution extends the answer)."""
+    enc = Encoding.build(sys)
+    enc.pin(idx, np.flatnonzero(covered))
+    return enc.cnf
 
 
 def _holds(

@@ -46,7 +46,7 @@ from verifier.smt.system import OrderSystem
 from verifier.smt.uniqueness import NAME as UNIQUENESS
 from verifier.smt.uniqueness import Intervals, intervals
 
-__all__ = ["check_kars_least", "kars_least"]
+__all__ = ["check_kars_least", "closer_query", "kars_least"]
 
 NAME = "smt-kars-least"
 
@@ -199,12 +199,7 @@ def _least_query(
     found: dict[str, IntArray] = {}
 
     def query(part: IntArray) -> SatOutcome:
-        mask = np.zeros(g.n, dtype=np.bool_)
-        mask[part] = True
-        boundary = successors_of(g, mask) & ~mask
-        enc = Encoding.build(sys, eq=mask, var=mask | boundary, fixed=kars)
-        enc.above_kars(np.flatnonzero(boundary), kars)
-        enc.not_above_kars(part, kars)
+        enc = closer_query(sys, kars, part)
         out = solve(enc.cnf, options, want_model=True)
         if out.status is SatStatus.SAT and out.model is not None:
             found["alt"] = enc.decode(out.model)
@@ -213,6 +208,20 @@ def _least_query(
     parts = list(batches(g, np.arange(g.n, dtype=np.int64), key=rank))
     br = run_batches(parts, query, options, f"{NAME} ({ans.label}): least in <=_1")
     return br, found.get("alt")
+
+
+def closer_query(sys: OrderSystem, kars: IntArray, part: IntArray) -> Encoding:
+    """Z3 question for one batch ``part`` (whole SCCs): a solution s' of the batch's equations,
+    its successors outside the batch above ``kars`` in <=_1 (proved by earlier batches), with
+    NOT (kars <=_1 s') at some node of the batch (``UNSAT``: none is closer to the draw)."""
+    g = sys.graph
+    mask = np.zeros(g.n, dtype=np.bool_)
+    mask[part] = True
+    boundary = successors_of(g, mask) & ~mask
+    enc = Encoding.build(sys, eq=mask, var=mask | boundary, fixed=kars)
+    enc.above_kars(np.flatnonzero(boundary), kars)
+    enc.not_above_kars(part, kars)
+    return enc
 
 
 def _closer(sys: OrderSystem, ans: Answer, kars: IntArray, alt: IntArray, t0: float) -> CheckResult:

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from verifier.certificates import iter_attractor
 from verifier.errors import NotApplicable
@@ -26,17 +27,29 @@ from verifier.model.describe import describe
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import SatStatus, submit
+from verifier.smt.cnf import Cnf, SatStatus, submit
 from verifier.smt.common import Answer, answers, culprit, names_of, refuted_at, result, screen
 from verifier.smt.encode import prefixpoint_cnf
-from verifier.smt.fixpoints import least
+from verifier.smt.fixpoints import BoolSystem, least
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable
 from verifier.smt.rules import region_system
 from verifier.smt.system import OrderSystem
 
-__all__ = ["attractor_certificate", "check_attractor_certificate"]
+__all__ = ["attractor_certificate", "check_attractor_certificate", "derivable_query", "trap_query"]
 
 NAME = "smt-attractor"
+
+
+def derivable_query(rules: BoolSystem, w: NDArray[np.bool_]) -> Cnf:
+    """Z3 question 1: a set closed under the rules that misses a node of W (``UNSAT``: every
+    rule-closed set contains W, so W is derivable; a model is a closed set missing one)."""
+    return prefixpoint_cnf(rules, must=w)
+
+
+def trap_query(rules: BoolSystem, w: NDArray[np.bool_]) -> Cnf:
+    """Z3 question 2: W itself is closed under the rules (``SAT``: the complement of W is a
+    trap for player 0)."""
+    return prefixpoint_cnf(rules, pin=w)
 
 
 def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
@@ -62,8 +75,8 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
         return refuted_at(NAME, g, ans, t0, i, why, in_region=bool(w[i]), **more)
 
     # the two Z3 questions go to Z3 at once; the linear certificate is checked meanwhile
-    asked = submit(prefixpoint_cnf(rules, must=w), options, want_model=True)
-    trapped = submit(prefixpoint_cnf(rules, pin=w), options)
+    asked = submit(derivable_query(rules, w), options, want_model=True)
+    trapped = submit(trap_query(rules, w), options)
     layers = ans.ranks
     certs = list(iter_attractor(g, w.tolist(), None if layers is None else layers.tolist()))
     # 1. closed under the ranked rules: every rule-closed set contains W
