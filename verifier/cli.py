@@ -80,6 +80,7 @@ def collect(paths: list[Path]) -> list[Path]:
 
 EXIT_OF = {
     "verified": EXIT_OK,
+    "solved": EXIT_OK,
     "refuted": EXIT_REFUTED,
     "inconclusive": EXIT_INCONCLUSIVE,
     "bad-input": EXIT_BAD_INPUT,

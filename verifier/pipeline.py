@@ -27,8 +27,12 @@ __all__ = ["CaseReport", "CaseVerdict", "SolverRun", "decide", "run_case", "summ
 
 class CaseVerdict(StrEnum):
     VERIFIED = "verified"
+    """Every check confirmed, the Z3 proofs included."""
     REFUTED = "refuted"
     INCONCLUSIVE = "inconclusive"
+    SOLVED = "solved"
+    """``solve`` (no proofs run): an answer, and nothing refuted or undecided among the solvers'
+    agreement and the ``expect`` block. Never ``verified``: nothing was proved."""
 
 
 @dataclass(frozen=True)
@@ -106,8 +110,14 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
         options.report(f"{case.id}: checks", len(cspecs), len(cspecs))
         checks.extend(unanswered_expectations(case, checks))
     t_checks = time.perf_counter()
-    verdict = decide(checks)
     solution = Solution.from_results(case, results, checks)
+    if solution is None:
+        why = "; ".join(f"{r.name}: {r.skipped}" for r in runs if r.skipped) or "no solver"
+        checks.append(CheckResult("answer", Verdict.UNKNOWN, f"no solver answered ({why})"))
+    verdict = decide(checks)
+    if not smt and verdict is not CaseVerdict.REFUTED and solution is not None:
+        unknown = any(c.verdict is Verdict.UNKNOWN for c in checks)
+        verdict = CaseVerdict.INCONCLUSIVE if unknown else CaseVerdict.SOLVED
     return CaseReport(
         case=case,
         solvers=tuple(runs),

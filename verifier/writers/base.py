@@ -80,10 +80,11 @@ class Writer(Protocol):
 
 
 def overall_verdict(reports: Sequence[CaseReport], errors: int) -> str:
-    """The worst outcome of a run: ``bad-input``, ``refuted``, ``inconclusive`` or ``verified``."""
+    """The worst outcome of a run: ``bad-input``, ``refuted``, ``inconclusive``, ``solved`` (no
+    proofs were run) or ``verified``."""
     if errors:
         return "bad-input"
-    for verdict in (CaseVerdict.REFUTED, CaseVerdict.INCONCLUSIVE):
+    for verdict in (CaseVerdict.REFUTED, CaseVerdict.INCONCLUSIVE, CaseVerdict.SOLVED):
         if any(r.verdict is verdict for r in reports):
             return verdict.value
     return CaseVerdict.VERIFIED.value

@@ -24,6 +24,7 @@ _STYLE = {
     CaseVerdict.VERIFIED: "bold green",
     CaseVerdict.REFUTED: "bold red",
     CaseVerdict.INCONCLUSIVE: "bold yellow",
+    CaseVerdict.SOLVED: "bold cyan",
 }
 
 
@@ -38,8 +39,9 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
         f"[bold]{case.id}[/bold]  {case.semantics.value}, {case.graph.n} nodes, "
         f"{case.graph.m} moves  ->  [{_STYLE[rep.verdict]}]{rep.verdict.value.upper()}"
         f"[/{_STYLE[rep.verdict]}]  ({rep.seconds:.2f} s)"
+        + ("  (solvers only, no proofs: run verify for them)" if _unproved(rep) else "")
     )
-    console.print(head)
+    console.print(head, soft_wrap=True)
     for line in answer_lines(rep):
         console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     s = rep.summary
@@ -79,6 +81,10 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     for name, group in _grouped(rep.checks, verbose):
         _check_row(t, name, group)
     console.print(t)
+
+
+def _unproved(rep: CaseReport) -> bool:
+    return rep.verdict is CaseVerdict.SOLVED
 
 
 def check_kind(name: str) -> str:
