@@ -19,6 +19,18 @@ nodes. A sat answer is a circular labelling, the witness.
 
 Non-uniqueness is a finding: the check is refuted only when ``case.expect.unique`` or
 ``case.expect.intervals`` say otherwise.
+
+The check also judges the solvers (``judge``): one more result, ``smt-bounds``, per distinct
+answer of the case's view (``common.answers``), against what the check proved of *every*
+solution. ``minimax``: each covered value lies in its node's interval [lfp, gfp] (so equals it
+where lfp = gfp). ``normal``: each covered label equals the derived one. Z3 proved the derived
+won/lost labels derivable, and that the labelling is a solution of the rules; a solution's
+won/lost facts are closed under the derivation rules (a node with a lost successor is won, one
+whose successors are all won is lost), so they contain every derivable fact: the won and lost
+nodes are exactly the derivable ones and the unknown nodes exactly the others, which is what a
+label means. A value outside the bounds is ``refuted`` at the first such node (witness: the
+node, the solvers, the value, the proved interval, for labels their words); bounds that Z3 did
+not prove make it ``unknown``. The uniqueness result itself is unchanged.
 """
 
 from __future__ import annotations
@@ -32,21 +44,25 @@ from numpy.typing import NDArray
 
 from verifier.errors import NotApplicable
 from verifier.model.case import Case
-from verifier.model.describe import LABEL_WORDS
+from verifier.model.describe import LABEL_WORDS, describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Pending, SatStatus, solve, submit
 from verifier.smt.common import (
+    Answer,
     BatchResult,
+    answers,
     batches,
     component_order,
     cycle_within,
+    names_of,
     node_witness,
     pin_check,
     predecessors_of,
     recall,
+    refuted_at,
     remember,
     result,
     run_batches,
@@ -56,9 +72,21 @@ from verifier.smt.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backw
 from verifier.smt.rules import derivation_system, derived_labels, labelled_nodes
 from verifier.smt.system import OrderSystem
 
-__all__ = ["MAX_SOURCES", "Freedom", "Intervals", "check_uniqueness", "intervals", "uniqueness"]
+__all__ = [
+    "BOUNDS",
+    "MAX_SOURCES",
+    "Bounds",
+    "Freedom",
+    "Intervals",
+    "check_uniqueness",
+    "intervals",
+    "judge",
+    "uniqueness",
+]
 
 NAME = "smt-uniqueness"
+BOUNDS = "smt-bounds"
+"""The result judging every solver's answer against what ``NAME`` proved of every solution."""
 MAX_SOURCES = 16
 """Cyclic components asked one by one whether they are a source of freedom (at most)."""
 SHOW_NODES = 1000
@@ -91,6 +119,15 @@ class Freedom:
     """Nodes whose value differs in Z3's alternative."""
     cycle: tuple[int, ...]
     """One directed cycle among the changed nodes."""
+
+
+@dataclass(frozen=True, eq=False)
+class Bounds:
+    """What the check proved of every solution: its value index lies in [lo, hi] at each node."""
+
+    sys: OrderSystem
+    lo: IntArray
+    hi: IntArray
 
 
 def intervals(sys: OrderSystem, options: Options) -> Intervals:
@@ -233,9 +270,19 @@ def _named(g: GameGraph, idx: IntArray, sys: OrderSystem, mask: NDArray[np.bool_
 
 def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
     """Uniqueness of (T+MM), the intervals, the witness and the sources of freedom."""
+    return _minimax(case, options)[0]
+
+
+def _minimax(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
+    """``minimax_uniqueness`` and the intervals it proved (``None`` unless Z3 confirmed them)."""
     t0 = time.perf_counter()
-    sys = OrderSystem.minimax(case.graph)
-    iv = intervals(sys, options)
+    iv = intervals(OrderSystem.minimax(case.graph), options)
+    proved = Bounds(iv.sys, iv.lo, iv.hi) if iv.verdict is Verdict.CONFIRMED else None
+    return _minimax_result(case, iv, options, t0), proved
+
+
+def _minimax_result(case: Case, iv: Intervals, options: Options, t0: float) -> CheckResult:
+    """The uniqueness result of (T+MM) from its intervals."""
     ivdata = _interval_data(iv)
     free = iv.lo != iv.hi
     if iv.verdict is not Verdict.CONFIRMED:
@@ -376,6 +423,12 @@ def _solutions_by_level(iv: Intervals, options: Options) -> dict[str, Any] | Non
 
 def normal_uniqueness(case: Case, options: Options) -> CheckResult:
     """Does the negamax form of the won/lost rules have a solution besides the derived one?"""
+    return _normal(case, options)[0]
+
+
+def _normal(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
+    """``normal_uniqueness`` and the labels it proved (``None`` unless Z3 confirmed both the
+    derivation and that the labels are a solution)."""
     t0 = time.perf_counter()
     g = case.graph
     sys = OrderSystem.normal(g)
@@ -398,39 +451,27 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
         if other is not None:
             other.cancel()
         v = Verdict.UNKNOWN
-        return result(NAME, v, f"Z3 did not confirm the derivation ({der.status})", t0)
+        return result(NAME, v, f"Z3 did not confirm the derivation ({der.status})", t0), None
     pin = pin_check(sys, idx, options, f"{NAME}: labels are a solution")
     if pin.status is not SatStatus.SAT:
         if other is not None:
             other.cancel()
-        return result(NAME, Verdict.UNKNOWN, f"labels not confirmed ({pin.reason})", t0)
+        return result(NAME, Verdict.UNKNOWN, f"labels not confirmed ({pin.reason})", t0), None
+    # derivable labels (der) that are a solution (pin), so closed under the rules: exactly the
+    # derivable ones (module docstring)
+    proved = Bounds(sys, idx, idx)
     if other is None or enc is None:
-        clash = _expect_clash(case, True, None)
-        return result(
-            NAME,
-            Verdict.REFUTED if clash else Verdict.CONFIRMED,
-            "unique: every node is won or lost",
-            t0,
-            clash,
-            unique=True,
-        )
+        return _normal_unique(case, "every node is won or lost", t0), proved
     out = other.result()
     if out.status is SatStatus.UNKNOWN:
-        return result(NAME, Verdict.UNKNOWN, f"Z3 unknown: {out.reason}", t0, reason=out.reason)
+        why = f"Z3 unknown: {out.reason}"
+        return result(NAME, Verdict.UNKNOWN, why, t0, reason=out.reason), proved
     if out.status is SatStatus.UNSAT or out.model is None:
-        clash = _expect_clash(case, True, None)
-        return result(
-            NAME,
-            Verdict.REFUTED if clash else Verdict.CONFIRMED,
-            "unique: Z3 finds no other labelling of the unknown nodes",
-            t0,
-            clash,
-            unique=True,
-        )
+        return _normal_unique(case, "Z3 finds no other labelling of the unknown nodes", t0), proved
     alt = enc.decode(out.model)
     changed = alt != idx
     if len(sys.violations(alt)) or not changed.any():
-        return result(NAME, Verdict.UNKNOWN, "Z3's second solution did not verify", t0)
+        return result(NAME, Verdict.UNKNOWN, "Z3's second solution did not verify", t0), proved
     cyc = cycle_within(g, changed)
     witness = {
         "reason": "a circular labelling also satisfies the rules without ranks",
@@ -442,7 +483,7 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
         "cycle": [g.name(i) for i in cyc],
     }
     clash = _expect_clash(case, False, None)
-    return result(
+    res = result(
         NAME,
         Verdict.REFUTED if clash else Verdict.CONFIRMED,
         f"not unique: a circular labelling changes {int(changed.sum())} unknown nodes "
@@ -451,19 +492,90 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
         clash or witness,
         unique=False,
     )
+    return res, proved
+
+
+def _normal_unique(case: Case, why: str, t0: float) -> CheckResult:
+    """The labelling is the only solution (``why``), unless the case expects otherwise."""
+    clash = _expect_clash(case, True, None)
+    verdict = Verdict.REFUTED if clash else Verdict.CONFIRMED
+    return result(NAME, verdict, f"unique: {why}", t0, clash, unique=True)
 
 
 def uniqueness(case: Case, options: Options | None = None) -> CheckResult:
     """The uniqueness check of a ``minimax`` or ``normal`` case (library entry point)."""
-    opts = options or Options()
+    return _uniqueness(case, options or Options())[0]
+
+
+def _uniqueness(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
+    """The uniqueness result and the bounds it proved of every solution (``None``: none)."""
     if case.semantics is Semantics.MINIMAX:
-        return minimax_uniqueness(case, opts)
+        return _minimax(case, options)
     if case.semantics is Semantics.NORMAL:
-        return normal_uniqueness(case, opts)
+        return _normal(case, options)
     raise NotApplicable(f"no uniqueness check for {case.semantics.value} cases here")
+
+
+def judge(proved: Bounds | None, ans: Answer) -> CheckResult:
+    """``BOUNDS``: every covered value of ``ans`` lies in the bounds the check proved of every
+    solution (``None``: not proved, ``unknown``); refuted at the first node that does not."""
+    t0 = time.perf_counter()
+    who = list(ans.solvers)
+    if proved is None:
+        why = f"{ans.label}: {NAME} did not prove the bounds of the solutions"
+        return result(BOUNDS, Verdict.UNKNOWN, why, t0, solvers=who)
+    sys, g = proved.sys, proved.sys.graph
+    idx, bad = sys.to_index(ans.values)
+    cov = ans.covered
+    wrong = cov & (bad | (idx < proved.lo) | (idx > proved.hi))
+    what = "label" if sys.negamax else "value"
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0])
+        lo, hi = (float(sys.levels[b[i]]) for b in (proved.lo, proved.hi))
+        words = _label_words(sys, ans, i, lo, bool(bad[i]))
+        if bad[i]:
+            why = f"{what} is not one any solution can take"
+        elif lo == hi:
+            why = f"{what} differs from the one every solution has"
+        else:
+            why = f"{what} outside the interval [lfp, gfp] of every solution"
+        return refuted_at(
+            BOUNDS,
+            g,
+            ans,
+            t0,
+            i,
+            why,
+            solvers=who,
+            value=float(ans.values[i]),
+            interval=[lo, hi],
+            **words,
+            wrong_nodes=names_of(g, np.flatnonzero(wrong), first=i),
+        )
+    point = cov & (proved.lo == proved.hi)
+    detail = (
+        f"{ans.label}: each of the {int(cov.sum())} {what}s lies in the bounds {NAME} proved of "
+        f"every solution (a single value at {int(point.sum())} of them)"
+    )
+    return result(BOUNDS, Verdict.CONFIRMED, detail, t0, solvers=who)
+
+
+def _label_words(sys: OrderSystem, ans: Answer, i: int, proved: float, bad: bool) -> dict[str, str]:
+    """For a labelling (``normal``): the words of the answer's label at ``i`` (unless ``bad``,
+    not a label) and of the proved one; nothing for scores."""
+    if not sys.negamax:
+        return {}
+    words = {"proved": LABEL_WORDS[int(proved)]}
+    if not bad:
+        words["label"] = LABEL_WORDS[int(ans.values[i])]
+    return words
 
 
 @check(NAME, [Semantics.MINIMAX, Semantics.NORMAL], order=20)
 def check_uniqueness(ctx: CheckContext) -> list[CheckResult]:
-    """Uniqueness of the equations, with witness, intervals and sources of freedom."""
-    return [uniqueness(ctx.case, ctx.options)]
+    """Uniqueness of the equations, with witness, intervals and sources of freedom; then every
+    solver's answer judged against the proved bounds (``BOUNDS``, one result per distinct
+    answer)."""
+    res, proved = _uniqueness(ctx.case, ctx.options)
+    found = answers(ctx, describe(ctx.case.semantics).view)
+    return [res, *(judge(proved, a) for a in found)]
