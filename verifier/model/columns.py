@@ -190,6 +190,7 @@ register_column(
             "expect",
             "smt-equations",
             "smt-kars-least",
+            "smt-bounds",
             "smt-won-lost",
             "smt-attractor",
             "grundy-z3-mex",
