@@ -114,6 +114,8 @@ def test_mutated_files_give_a_case_or_the_one_line_error(suffix: str, tmp_path: 
 @pytest.mark.slow
 @pytest.mark.parametrize("suffix", FORMATS)
 def test_many_mutated_files(suffix: str, tmp_path: Path) -> None:
+    if "VERIFIER_FUZZ_EXAMPLES" not in os.environ:
+        pytest.skip("the long fuzz: VERIFIER_FUZZ_EXAMPLES=20000 pytest -m slow tests/hostile")
     fuzz(suffix, SLOW_EXAMPLES, tmp_path)
 
 
