@@ -85,3 +85,15 @@ def test_missing_table(tmp_path: Path) -> None:
     pq.write_table(pa.table({"id": [0]}), tmp_path / "nodes.parquet")
     with pytest.raises(CaseError, match=r"edges\.parquet"):
         read_parquet_graph(tmp_path, Semantics.NORMAL)
+
+
+def test_declared_rows_over_the_limit_are_refused_before_reading(tmp_path: Path) -> None:
+    # a -> b, b -> c: 3 nodes + 2 moves = 5 positions, declared in the Parquet metadata
+    from verifier.io.limits import Limits
+
+    g = GameGraph.from_successors({"a": ["b"], "b": ["c"]}, semantics=Semantics.NORMAL)
+    out = write_parquet_graph(g, tmp_path)
+    assert read_parquet_graph(out, limits=Limits(max_positions=5))[0].n == 3
+    with pytest.raises(CaseError, match="5 rows declared: too big to process") as e:
+        read_parquet_graph(out, limits=Limits(max_positions=4))
+    assert "\n" not in str(e.value)

@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 
 from verifier.distributed.partition import PartitionData
 from verifier.errors import CaseError
+from verifier.io.limits import Limits
 from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.semantics import NOBODY, Semantics
@@ -73,13 +74,20 @@ def write_parquet_graph(graph: GameGraph, path: Path, *, root: int | None = None
 
 
 def read_parquet_graph(
-    path: Path, semantics: Semantics | None = None
+    path: Path, semantics: Semantics | None = None, limits: Limits | None = None
 ) -> tuple[GameGraph, int | None]:
-    """Read the node and edge tables under ``path``; returns the graph and the root (or None)."""
+    """Read the node and edge tables under ``path``; returns the graph and the root (or None).
+    The row counts the tables declare (Parquet metadata) are checked against ``limits``
+    (``--max-positions``) before any table is read."""
     nodes_path, edges_path = path / "nodes.parquet", path / "edges.parquet"
     for p in (nodes_path, edges_path):
         if not p.exists():
             raise CaseError(str(path), "$", f"missing table {p.name}")
+    try:
+        rows = sum(pq.ParquetFile(p).metadata.num_rows for p in (nodes_path, edges_path))
+    except (OSError, ValueError) as err:  # pyarrow's ArrowInvalid is a ValueError
+        raise CaseError(str(path), "$", f"not a Parquet table: {err}") from None
+    (limits or Limits()).check_positions(rows, str(path), what=f"{rows:,} rows declared")
     nodes = pq.read_table(nodes_path)
     edges = pq.read_table(edges_path, columns=["src", "dst"])
     meta = {k.decode(): v.decode() for k, v in (nodes.schema.metadata or {}).items()}
