@@ -207,16 +207,25 @@ def result(
 
 
 def screen(
-    name: str, sys: OrderSystem, ans: Answer, t0: float, *, partial: str, bad: str, reason: str
+    name: str,
+    sys: OrderSystem,
+    ans: Answer,
+    t0: float,
+    *,
+    partial: str | None,
+    bad: str,
+    reason: str,
 ) -> tuple[IntArray, CheckResult | None]:
     """The answer as value indices, and the result that ends check ``name`` early, if any:
-    ``UNKNOWN`` on a partial answer (``partial`` says so), else ``REFUTED`` at the first node
-    whose value is not in the value set (``bad`` formats the detail with ``{node}``, the node's
-    name; ``reason`` is the witness's)."""
+    ``UNKNOWN`` on a partial answer (``partial`` says so; ``None``: a partial answer is judged
+    on the nodes it covers), else ``REFUTED`` at the first covered node whose value is not in
+    the value set (``bad`` formats the detail with ``{node}``, the node's name; ``reason`` is
+    the witness's)."""
     g = sys.graph
     idx, wrong = sys.to_index(ans.values)
-    if not ans.covered.all():
+    if partial is not None and not ans.covered.all():
         return idx, result(name, Verdict.UNKNOWN, f"{ans.label}: {partial}", t0)
+    wrong &= ans.covered
     if wrong.any():
         i = int(np.flatnonzero(wrong)[0])
         return idx, result(

@@ -51,23 +51,14 @@ __all__ = ["check_kars_least", "closer_query", "kars_least"]
 NAME = "smt-kars-least"
 
 
-def _partial_least(sys: OrderSystem, ans: Answer, options: Options, t0: float) -> CheckResult:
+def _partial_least(
+    sys: OrderSystem, ans: Answer, idx: IntArray, options: Options, t0: float
+) -> CheckResult:
     """A partial answer (Alg. 6.7 / 7.2 from some roots, or a capped search) is judged on the
     nodes it covers: each must carry Kars' score there, max(lfp, min(gfp, 0)), with [lfp, gfp]
     proved by Z3 (``uniqueness.intervals``, shared with smt-uniqueness)."""
     g = sys.graph
-    idx, wrong = sys.to_index(ans.values)
     cov = ans.covered
-    outside = np.flatnonzero(cov & wrong)
-    if len(outside):
-        i = int(outside[0])
-        return result(
-            NAME,
-            Verdict.REFUTED,
-            f"{ans.label}: {g.name(i)!r} has a value outside t(F) ∪ {{0}}",
-            t0,
-            node_witness(g, i, "value outside the value set", value=float(ans.values[i])),
-        )
     iv = intervals(sys, options)
     if iv.verdict is not Verdict.CONFIRMED:
         why = f"the solution intervals are not proved ({iv.detail})"
@@ -102,19 +93,19 @@ def _partial_least(sys: OrderSystem, ans: Answer, options: Options, t0: float) -
 def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     """Z3: the answer satisfies (T+MM) and is the least solution in Kars' order <=_V."""
     t0 = time.perf_counter()
-    if not ans.covered.all():
-        return _partial_least(sys, ans, options, t0)
     kars, early = screen(
         NAME,
         sys,
         ans,
         t0,
-        partial="a partial answer cannot be least",
+        partial=None,
         bad="{node!r} has a value outside t(F) ∪ {{0}}",
         reason="value outside the value set",
     )
     if early is not None:
         return early
+    if not ans.covered.all():
+        return _partial_least(sys, ans, kars, options, t0)
     pin = _solution(sys, ans, kars, options, t0)
     if isinstance(pin, CheckResult):
         return pin
