@@ -383,22 +383,27 @@ class DiffRow:
     right: Any
 
 
-def diff_tables(case: Case, a: SolverResult, b: SolverResult) -> list[DiffRow]:
-    """Node by node, column by column (value, remoteness, move): where ``a`` and ``b`` differ
-    (an entry one gives and the other not counts)."""
+def diff_tables(
+    case: Case, ca: Mapping[str, Column], cb: Mapping[str, Column]
+) -> tuple[list[DiffRow], int]:
+    """Node by node, where both tables give a value: the entries (value, remoteness, move) that
+    differ (remoteness and moves where both give one); and how many nodes only one covers."""
     g = case.graph
     d = describe(case.semantics)
-    ca, cb = a.columns, b.columns
     out: list[DiffRow] = []
+    one_sided = 0
     for x in range(g.n):
         va, vb = d.show_node(ca, x), d.show_node(cb, x)
+        if va is None or vb is None:
+            one_sided += (va is None) != (vb is None)
+            continue
         if va != vb:
             out.append(DiffRow(g.name(x), VALUE, va, vb))
         for col in (REMOTENESS, MOVE):
             ea, eb = _entry(case, ca, col, x), _entry(case, cb, col, x)
-            if (col in ca and col in cb) and ea != eb:
+            if ea is not None and eb is not None and ea != eb:
                 out.append(DiffRow(g.name(x), col, ea, eb))
-    return out
+    return out, one_sided
 
 
 def _entry(case: Case, cols: Mapping[str, Column], col: str, x: int) -> Any:

@@ -6,7 +6,7 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
@@ -19,6 +19,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
 from verifier.model import Case
+from verifier.model.columns import Column
 from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, run_case
 from verifier.registry import Options
@@ -601,6 +602,82 @@ def schema_cmd() -> None:
     from verifier.io.schema import schema_text
 
     sys.stdout.write(schema_text())
+
+
+def _is_answer_file(path: Path) -> bool:
+    """Is ``path`` an answer file (rather than a case file)?"""
+    from verifier.io.answers import FORMAT
+
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return True
+    try:
+        if suffix == ".npz":
+            import numpy as np
+
+            with np.load(path, allow_pickle=False) as z:
+                return "ids" in z.files
+        if suffix == ".json":
+            with path.open("rb") as f:
+                return FORMAT.encode() in f.read(4096)
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def _table(path: Path, case: Case) -> tuple[str, Mapping[str, Column]]:
+    """The columns of an answer file, or of our answer for a case file."""
+    if _is_answer_file(path):
+        try:
+            return str(path), _load_answers(path, case).result().columns
+        except VerifierError as e:
+            raise _fail(str(e)) from None
+    other = _load_or_exit(path)
+    rep = run_case(other, Options(), smt=False)
+    if rep.solution is None:
+        raise _fail(f"{path}: $: no solver answered the case")
+    if other.graph.n != case.graph.n or other.graph.m != case.graph.m:
+        raise _fail(f"{path}: $: another graph than the case's ({other.graph.n} positions)")
+    return f"{path} (solved)", rep.solution.columns
+
+
+@app.command("diff")
+def diff_cmd(
+    left: Annotated[Path, typer.Argument(help="An answer file, or a case file (solved).")],
+    right: Annotated[Path, typer.Argument(help="An answer file, or a case file (solved).")],
+    case_path: Annotated[
+        Path | None,
+        typer.Option("--case", help="The case both answer files are for (if neither is one)."),
+    ] = None,
+    limit: Annotated[int, typer.Option(help="Print at most this many differing entries.")] = 50,
+) -> None:
+    """Compare two answer tables (or a case and an answer file) node by node.
+
+    Exit code: 0 identical, 1 they differ, 2 bad input.
+    """
+    from verifier.claims import diff_tables
+
+    base = case_path or next((p for p in (left, right) if not _is_answer_file(p)), None)
+    if base is None:
+        raise _fail(f"{left} {right}: two answer files: name their case with --case CASE")
+    case = _load_or_exit(base)
+    (lname, a), (rname, b) = _table(left, case), _table(right, case)
+    rows, one_sided = diff_tables(case, a, b)
+    out = Console(soft_wrap=True)
+    for row in rows[: max(limit, 0)]:
+        _err(out, f"{row.node}: {row.column}: {row.left} != {row.right}")
+    if len(rows) > limit:
+        _err(out, f"... {len(rows) - limit} more")
+    nodes = len({r.node for r in rows})
+    alone = f"; {one_sided} position(s) answered by one table only" if one_sided else ""
+    _err(
+        out,
+        f"{lname} vs {rname}: {nodes} of {case.graph.n} positions differ ({len(rows)} "
+        f"entries){alone}"
+        if rows
+        else f"{lname} vs {rname}: identical where both answer{alone}",
+    )
+    raise typer.Exit(EXIT_REFUTED if rows else EXIT_OK)
 
 
 def main() -> None:
