@@ -237,13 +237,32 @@ def _refuted(
     case = report.case
     g = case.graph
     cols = r.columns
-    faults = [x for x in np.flatnonzero(answers.given).tolist() if rule_fault(case, r, x)]
+    claimed_ids = np.flatnonzero(answers.given).tolist()
+    faults = [x for x in claimed_ids if rule_fault(case, r, x)]
+    off = np.zeros(g.n, dtype=np.bool_)
+    if report.solution is not None:
+        off = answers.given & ~_same_value(cols, report.solution.columns)
     first = min(refuted, key=lambda c: c.name.startswith(("agree", "expect")))
-    x: int | None = faults[0] if faults else _node_of(case, first)
-    rule = rule_fault(case, r, x) if x is not None else None
-    alternative = _another_solution(report, about, refuted, x, options) if not faults else None
+    # a wrong claim breaks its own rule (its predecessors' may break for reading it); a wrong
+    # claim that keeps its own rule is circular: a well-foundedness check names it
+    own = [y for y in faults if off[y]]
+    named = [c for c in refuted if not c.name.startswith(("agree", "expect"))]
+    circular = next((y for c in named if (y := _node_of(case, c)) is not None and off[y]), None)
+    x: int | None
+    alternative = None if faults else _another_solution(report, about, refuted, None, options)
     if alternative is not None:
         x, rule = alternative
+    elif own:
+        x, rule = own[0], rule_fault(case, r, own[0])
+    elif circular is not None or (off.any() and faults):
+        x = circular if circular is not None else int(np.flatnonzero(off)[0])
+        why = next((c for c in named if _node_of(case, c) == x), first)
+        rule = f"{why.name}: {why.detail}"
+        if faults:
+            rule += f"; and {g.name(faults[0])!r} breaks its rule: {rule_fault(case, r, faults[0])}"
+    else:
+        x = faults[0] if faults else _node_of(case, first)
+        rule = rule_fault(case, r, x) if x is not None else None
     if rule is None:
         rule = f"{first.name}: {first.detail}"
     witness: dict[str, Any] = {"rule": rule, "check": first.name}
