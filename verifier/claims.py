@@ -249,6 +249,7 @@ def _refuted(
     named = [c for c in refuted if not c.name.startswith(("agree", "expect"))]
     circular = next((y for c in named if (y := _node_of(case, c)) is not None and off[y]), None)
     x: int | None
+    rule: str | None
     alternative = None if faults else _another_solution(report, about, refuted, None, options)
     if alternative is not None:
         x, rule = alternative
@@ -263,9 +264,8 @@ def _refuted(
     else:
         x = faults[0] if faults else _node_of(case, first)
         rule = rule_fault(case, r, x) if x is not None else None
-    if rule is None:
-        rule = f"{first.name}: {first.detail}"
-    witness: dict[str, Any] = {"rule": rule, "check": first.name}
+    witness: dict[str, Any] = {"rule": rule or f"{first.name}: {first.detail}", "check": first.name}
+    rule = witness["rule"]
     head = f"{what}: wrong"
     if x is not None:
         d = describe(case.semantics)
