@@ -6,7 +6,7 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
@@ -16,8 +16,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from verifier.errors import UsageError, VerifierError
+from verifier.errors import CaseError, UsageError, VerifierError
+from verifier.io.answers import Answers
 from verifier.model import Case
+from verifier.model.columns import Column
+from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, run_case
 from verifier.registry import Options
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
@@ -122,8 +125,11 @@ def run_verify(
     seed: int,
     verbose: bool,
     max_positions: int | None = None,
+    answers: Path | None = None,
 ) -> int:
-    """Verify every case under ``paths`` and write them in format ``fmt``; the exit code."""
+    """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
+
+    ``answers``: an answer file for the one case given, judged alongside our solvers."""
     out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
     err = Console(stderr=True)
     writer = make_writer(fmt, Settings(console=out, values=values, verbose=verbose))
@@ -131,6 +137,9 @@ def run_verify(
     files = collect(paths)
     if not files:
         _err(err, f"{' '.join(map(str, paths))}: $: no case files found")
+        return EXIT_BAD_INPUT
+    if answers is not None and len(files) != 1:
+        _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
         return EXIT_BAD_INPUT
     reports: list[CaseReport] = []
     errors: list[str] = []
@@ -158,12 +167,40 @@ def run_verify(
             if show_bar
             else None
         )
+        claims = None
+        if answers is not None:
+            try:
+                claims = _load_answers(answers, case)
+            except VerifierError as e:
+                errors.append(str(e))
+                _err(err, str(e))
+                continue
         with progress if progress is not None else nullcontext():
-            rep = run_case(case, _progress_options(options, progress))
+            rep = _run_with_claims(case, _progress_options(options, progress), claims)
         reports.append(rep)
         writer.write_case(rep)
     writer.finish(reports, errors)
     return exit_code(reports, len(errors))
+
+
+def _load_answers(path: Path, case: Case) -> Answers:
+    """Read an answer file for ``case`` (one-line ``CaseError`` on a bad file)."""
+    from verifier.io.answers import load_answers
+
+    try:
+        return load_answers(path, case)
+    except OSError as e:
+        raise CaseError(str(path), "$", f"cannot read the file: {e.strerror or e}") from None
+
+
+def _run_with_claims(case: Case, options: Options, claims: Answers | None) -> CaseReport:
+    """``run_case``, with the claims of an answer file judged alongside when given."""
+    if claims is None:
+        return run_case(case, options)
+    from verifier.claims import claimed, judge_claims
+
+    rep = run_case(case, options, extra_results=claimed(claims))
+    return judge_claims(rep, claims, options)
 
 
 PathsArg = Annotated[
@@ -211,6 +248,14 @@ MaxPositionsOpt = Annotated[
         show_default=False,
     ),
 ]
+AnswersOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--answers",
+        help="An answer file (.json, .csv, .npz; docs/answers.md) for the one case given: its "
+        "claims are checked against the rules, and the report names any wrong entry.",
+    ),
+]
 
 
 @app.command("verify")
@@ -224,9 +269,11 @@ def verify_cmd(
     seed: SeedOpt = 0,
     verbose: VerboseOpt = False,
     max_positions: MaxPositionsOpt = None,
+    answers: AnswersOpt = None,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
 
+    With --answers FILE, also judge a stranger's answers for the case (docs/answers.md).
     Exit code: 0 verified, 1 refuted, 2 bad input, 3 inconclusive.
     """
     raise typer.Exit(
@@ -239,6 +286,7 @@ def verify_cmd(
             seed=seed,
             verbose=verbose,
             max_positions=max_positions,
+            answers=answers,
         )
     )
 
@@ -305,13 +353,23 @@ def solve_cmd(
         int | None, typer.Option(help="Node ranges (--engine dask; default: one per worker).")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="--engine dask: write Parquet results here.")
+        Path | None,
+        typer.Option(
+            "--output",
+            "--out",
+            "-o",
+            help="answers.json / .csv / .npz: write the answer file (docs/answers.md), any "
+            "engine; a directory or .parquet with --engine dask: the Parquet results.",
+        ),
     ] = None,
     max_positions: MaxPositionsOpt = None,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
+    from verifier.io.answers import ANSWER_SUFFIXES
+
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
     case = _load_or_exit(path, max_positions)
+    answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     if engine is SolveEngine.dask:
         try:
             from verifier.distributed.api import solve_distributed
@@ -319,18 +377,40 @@ def solve_cmd(
             raise _fail(f"--engine dask needs the extra: pip install '.[dask]' ({e})") from None
         try:
             res = solve_distributed(
-                case, scheduler=scheduler, out=out, workers=workers, partitions=partitions
+                case,
+                scheduler=scheduler,
+                out=None if answer_file else out,
+                workers=workers,
+                partitions=partitions,
             )
         except VerifierError as e:
             raise _fail(str(e)) from None
+        _save_answers(res.solution, case, answer_file)
         from verifier.writers.documents import distributed_document
 
         _write(writer.write_document, distributed_document(case, res))
         raise typer.Exit(EXIT_OK)
+    if out is not None and answer_file is None:
+        raise _fail(f"-o {out}: answer files are .json, .csv or .npz (Parquet: --engine dask)")
     rep = run_case(case, Options(engine=engine.value), smt=False)
+    _save_answers(rep.solution, case, answer_file)
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+def _save_answers(solution: Solution | None, case: Case, path: Path | None) -> None:
+    """Write the answer file ``path`` (if any) of a solution (exit 2 when there is none)."""
+    if path is None:
+        return
+    from verifier.io.answers import save_answers
+
+    if solution is None:
+        raise _fail(f"{path}: no solver answered {case.id!r}: no answer file written")
+    try:
+        save_answers(solution, case, path)
+    except (VerifierError, OSError) as e:
+        raise _fail(str(e)) from None
 
 
 def _write(write: Callable[[Document], None], doc: Document) -> None:
@@ -542,6 +622,82 @@ def schema_cmd() -> None:
     from verifier.io.schema import schema_text
 
     sys.stdout.write(schema_text())
+
+
+def _is_answer_file(path: Path) -> bool:
+    """Is ``path`` an answer file (rather than a case file)?"""
+    from verifier.io.answers import FORMAT
+
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return True
+    try:
+        if suffix == ".npz":
+            import numpy as np
+
+            with np.load(path, allow_pickle=False) as z:
+                return "ids" in z.files
+        if suffix == ".json":
+            with path.open("rb") as f:
+                return FORMAT.encode() in f.read(4096)
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def _table(path: Path, case: Case) -> tuple[str, Mapping[str, Column]]:
+    """The columns of an answer file, or of our answer for a case file."""
+    if _is_answer_file(path):
+        try:
+            return str(path), _load_answers(path, case).result().columns
+        except VerifierError as e:
+            raise _fail(str(e)) from None
+    other = _load_or_exit(path, None)
+    rep = run_case(other, Options(), smt=False)
+    if rep.solution is None:
+        raise _fail(f"{path}: $: no solver answered the case")
+    if other.graph.n != case.graph.n or other.graph.m != case.graph.m:
+        raise _fail(f"{path}: $: another graph than the case's ({other.graph.n} positions)")
+    return f"{path} (solved)", rep.solution.columns
+
+
+@app.command("diff")
+def diff_cmd(
+    left: Annotated[Path, typer.Argument(help="An answer file, or a case file (solved).")],
+    right: Annotated[Path, typer.Argument(help="An answer file, or a case file (solved).")],
+    case_path: Annotated[
+        Path | None,
+        typer.Option("--case", help="The case both answer files are for (if neither is one)."),
+    ] = None,
+    limit: Annotated[int, typer.Option(help="Print at most this many differing entries.")] = 50,
+) -> None:
+    """Compare two answer tables (or a case and an answer file) node by node.
+
+    Exit code: 0 identical, 1 they differ, 2 bad input.
+    """
+    from verifier.claims import diff_tables
+
+    base = case_path or next((p for p in (left, right) if not _is_answer_file(p)), None)
+    if base is None:
+        raise _fail(f"{left} {right}: two answer files: name their case with --case CASE")
+    case = _load_or_exit(base, None)
+    (lname, a), (rname, b) = _table(left, case), _table(right, case)
+    rows, one_sided = diff_tables(case, a, b)
+    out = Console(soft_wrap=True)
+    for row in rows[: max(limit, 0)]:
+        _err(out, f"{row.node}: {row.column}: {row.left} != {row.right}")
+    if len(rows) > limit:
+        _err(out, f"... {len(rows) - limit} more")
+    nodes = len({r.node for r in rows})
+    alone = f"; {one_sided} position(s) answered by one table only" if one_sided else ""
+    _err(
+        out,
+        f"{lname} vs {rname}: {nodes} of {case.graph.n} positions differ ({len(rows)} "
+        f"entries){alone}"
+        if rows
+        else f"{lname} vs {rname}: identical where both answer{alone}",
+    )
+    raise typer.Exit(EXIT_REFUTED if rows else EXIT_OK)
 
 
 def main() -> None:

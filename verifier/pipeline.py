@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -22,7 +22,15 @@ from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.solution import Solution
 from verifier.registry import CheckContext, Options, checks_for, solvers_for
 
-__all__ = ["CaseReport", "CaseVerdict", "SolverRun", "decide", "run_case", "summarize"]
+__all__ = [
+    "CaseReport",
+    "CaseVerdict",
+    "ExtraResults",
+    "SolverRun",
+    "decide",
+    "run_case",
+    "summarize",
+]
 
 
 class CaseVerdict(StrEnum):
@@ -67,11 +75,24 @@ class CaseReport:
         return {r.name: r.result for r in self.solvers if r.result is not None}
 
 
-def run_case(case: Case, options: Options | None = None, *, smt: bool = True) -> CaseReport:
+ExtraResults = Callable[[Mapping[str, SolverResult]], Mapping[str, SolverResult]]
+"""Given the solvers' results, further results to judge alongside them (an answer file's claims,
+completed from the solvers where the file is silent)."""
+
+
+def run_case(
+    case: Case,
+    options: Options | None = None,
+    *,
+    smt: bool = True,
+    extra_results: ExtraResults | None = None,
+) -> CaseReport:
     """Run every solver and check that applies to ``case`` and decide its verdict.
 
     With ``smt=False`` only the solvers, their agreement and the ``expect`` block are checked
     (what ``verifier solve`` does); the registered Z3 / certificate checks are skipped.
+    ``extra_results`` adds results that did not come from a registered solver (``verify
+    --answers``): they join the solvers' before agreement and every check judges them alike.
     """
     options = options or Options()
     t0 = time.perf_counter()
@@ -91,6 +112,10 @@ def run_case(case: Case, options: Options | None = None, *, smt: bool = True) ->
             checks.append(_crash(f"solver {spec.name}", e, time.perf_counter() - s0))
     t_solve = time.perf_counter()
     results = {r.name: r.result for r in runs if r.result is not None}
+    if extra_results is not None:
+        for name, res in extra_results(dict(results)).items():
+            runs.append(SolverRun(name, res, seconds=res.seconds))
+            results[name] = res
     checks.extend(agreement_checks(case, results))
     checks.extend(expect_checks(case, results))
     t_compare = time.perf_counter()

@@ -1,0 +1,432 @@
+"""Judging a stranger's answers (``verify --answers``) and comparing answer tables (``diff``).
+
+The claims of an answer file become one more result, named ``answers``, that joins our solvers'
+in the pipeline (``run_case(..., extra_results=...)``): agreement compares it with them and every
+field check and Z3 check judges it on its own, against the rules. A partial file is completed
+where it is silent by our own answer (``minimax`` excepted: its checks judge a partial answer on
+the nodes it covers, smt-equations as "some solution extends it", smt-kars-least as Kars' score).
+
+``judgment`` then sums up, as one check named ``answers FILE``, what the checks found about the
+claims, with a witness a person can act on: the node, its claimed value, its successors' claimed
+values and the rule it breaks, in words; a ``minimax`` table that satisfies (T+MM) but is not
+Kars' score is reported as exactly that, with the node's interval over all solutions.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.games.heaps import mex
+from verifier.io.answers import Answers
+from verifier.model import Case, CheckResult, SolverResult, Verdict
+from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
+from verifier.model.describe import describe
+from verifier.model.results import View
+from verifier.model.semantics import MAX, Semantics
+from verifier.model.solution import Solution
+from verifier.pipeline import CaseReport, ExtraResults, decide
+from verifier.registry import Options
+
+__all__ = ["CLAIMS", "DiffRow", "claimed", "diff_tables", "judge_claims", "rule_fault"]
+
+CLAIMS = "answers"
+"""The name of the claims' result among the solvers'."""
+
+
+# ---------------------------------------------------------------------- completion
+def claimed(answers: Answers, name: str = CLAIMS) -> ExtraResults:
+    """The ``extra_results`` of ``run_case`` for an answer file: its claims, completed."""
+
+    def extra(results: Mapping[str, SolverResult]) -> Mapping[str, SolverResult]:
+        return {name: _complete(answers, results, name)}
+
+    return extra
+
+
+def _complete(answers: Answers, results: Mapping[str, SolverResult], name: str) -> SolverResult:
+    """The claims, with what the file does not say taken from our own answer: values (but for
+    ``minimax``) and, where the claimed value is ours, remoteness and moves."""
+    r = answers.result(name)
+    ours = Solution.from_results(answers.case, results)
+    if ours is None:
+        return r
+    mine = r.columns
+    values, given = np.array(r.values), answers.given.copy()
+    loopy = dict(answers.loopy)
+    fill = ~given & ours.covered if answers.case.semantics is not Semantics.MINIMAX else ~given
+    if answers.case.semantics is not Semantics.MINIMAX:
+        values[fill] = ours.columns[VALUE].data[fill]
+        for x, k in ours.loopy_sets().items():
+            if fill[x]:
+                loopy[x], values[x] = k, -1
+        given |= fill
+    same = given & ~fill & _same_value(mine, ours.columns)
+    derive = fill | same
+    more: dict[str, NDArray[np.int64] | None] = {}
+    for col, arr in ((REMOTENESS, answers.remoteness), (MOVE, answers.move)):
+        theirs = ours.columns.get(col)
+        if arr is None or theirs is None:
+            more[col] = arr
+            continue
+        out = arr.copy()
+        gap = derive & (out < 0) & theirs.given
+        out[gap] = theirs.data[gap]
+        more[col] = out
+    derived = int((given & ~answers.given).sum())
+    return replace(
+        r,
+        values=values,
+        covered=given,
+        loopy=loopy or None,
+        remoteness=more[REMOTENESS],
+        move=more[MOVE],
+        extra={**r.extra, "derived": derived, "derived_from": ours.sources.get(VALUE, "")},
+    )
+
+
+def _same_value(a: Mapping[str, Column], b: Mapping[str, Column]) -> NDArray[np.bool_]:
+    """Per node: both give the same value (finite, or infinite with the same K)."""
+    va, vb = a[VALUE], b[VALUE]
+    out = va.given & vb.given & (np.asarray(va.data) == np.asarray(vb.data))
+    la, lb = a.get(LOOPY), b.get(LOOPY)
+    if la is not None and lb is not None:
+        both = np.flatnonzero(la.given & lb.given)
+        for x in both.tolist():
+            out[x] = tuple(la.data[x]) == tuple(lb.data[x])
+    return np.asarray(out, dtype=np.bool_)
+
+
+# ---------------------------------------------------------------------- rules in words
+def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
+    """Why the claimed value of node ``x`` breaks its local rule given its successors' claimed
+    values, in words (``None`` when it keeps it, or when a successor is not claimed)."""
+    g = case.graph
+    d = describe(case.semantics)
+    cols = r.columns
+    succ = g.successors(x).tolist()
+    if not all(cols[VALUE].given[y] or _inf(cols, y) for y in succ) or not _claims(cols, x):
+        return None
+    if d.view is View.GRUNDY:
+        if _inf(cols, x) or any(_inf(cols, y) for y in succ):
+            return None
+        want = mex(int(cols[VALUE].data[y]) for y in succ)
+        got = int(cols[VALUE].data[x])
+        if got == want:
+            return None
+        return f"a Grundy value is the mex of its successors' values, here {want}"
+    assert d.equations is not None
+    sys = d.equations(g)
+    idx, bad = sys.to_index(np.where(cols[VALUE].given, cols[VALUE].data, 0))
+    if bad[x]:
+        return f"{d.value_shape} is expected, and the value set of this graph lacks it"
+    want_idx = int(sys.apply(idx)[x])
+    if want_idx == int(idx[x]):
+        return None
+    want = d.show(sys.levels[want_idx])
+    if not succ:
+        return _leaf_rule(case, x, want)
+    return _inner_rule(case, x, want)
+
+
+def _claims(cols: Mapping[str, Column], x: int) -> bool:
+    return bool(cols[VALUE].given[x]) or _inf(cols, x)
+
+
+def _inf(cols: Mapping[str, Column], x: int) -> bool:
+    inf = cols.get(LOOPY)
+    return inf is not None and bool(inf.given[x])
+
+
+def _leaf_rule(case: Case, x: int, want: Any) -> str:
+    g = case.graph
+    sem = case.semantics
+    if sem is Semantics.MINIMAX:
+        return f"a leaf's score is its value t, here {want}"
+    if sem is Semantics.REACHABILITY:
+        side = "a target is player 0's" if g.target[x] else "a dead end off the target is 1's"
+        return f"{side}: the winner is {want}"
+    return f"a position without moves is {want!r} for the player to move"
+
+
+def _inner_rule(case: Case, x: int, want: Any) -> str:
+    g = case.graph
+    sem = case.semantics
+    if sem is Semantics.MINIMAX:
+        if g.owner[x] == MAX:
+            return f"a Max node's score is the largest of its successors' scores, here {want}"
+        return f"a Min node's score is the smallest of its successors' scores, here {want}"
+    if sem is Semantics.NORMAL:
+        return (
+            "won iff some successor is lost, lost iff every successor is won, unknown "
+            f"otherwise: the successors' labels make it {want!r}"
+        )
+    if g.target[x]:
+        return f"a target is player 0's: the winner is {want}"
+    who = (
+        "player 0 moves: he wins iff some"
+        if g.owner[x] == MAX
+        else "player 1 moves: 0 wins iff every"
+    )
+    return f"{who} successor is player 0's: the winner is {want}"
+
+
+# ---------------------------------------------------------------------- the judgment
+_LABEL = re.compile(r"^([\w.+-]+):")
+
+
+def _about(c: CheckResult, name: str) -> bool:
+    """Does check ``c`` judge the result named ``name``?"""
+    if re.search(rf"(\(|= |of |, ){re.escape(name)}\b", c.name):
+        return True
+    if name in (c.data.get("solvers") or ()):
+        return True
+    m = _LABEL.match(c.detail)
+    return m is not None and name in m.group(1).split("+")
+
+
+def judge_claims(
+    report: CaseReport, answers: Answers, options: Options | None = None
+) -> CaseReport:
+    """The report with one more check, ``answers FILE``: what the checks say of the claims."""
+    t0 = time.perf_counter()
+    r = report.results.get(CLAIMS)
+    about = [c for c in report.checks if _about(c, CLAIMS)]
+    refuted = [c for c in about if c.verdict is Verdict.REFUTED]
+    name = f"answers {answers.file}"
+    claimed_n = int(answers.given.sum())
+    what = f"{claimed_n} of {report.case.graph.n} positions claimed"
+    if r is None:
+        check = CheckResult(name, Verdict.UNKNOWN, f"{what}; nothing judged them")
+    elif refuted:
+        check = _refuted(report, answers, r, about, refuted, name, what, options)
+    elif about and all(c.verdict is Verdict.CONFIRMED for c in about):
+        check = CheckResult(
+            name,
+            Verdict.CONFIRMED,
+            f"{what}: right; {len(about)} checks confirm them against the rules",
+            data={"checks": [c.name for c in about], "claimed": claimed_n},
+        )
+    else:
+        open_ = [c.name for c in about if c.verdict is not Verdict.CONFIRMED] or ["none ran"]
+        check = CheckResult(
+            name, Verdict.UNKNOWN, f"{what}: undecided ({', '.join(open_)})", data={"open": open_}
+        )
+    check = replace(check, seconds=time.perf_counter() - t0)
+    checks = [check, *report.checks]
+    return replace(report, checks=tuple(checks), verdict=decide(checks))
+
+
+def _refuted(
+    report: CaseReport,
+    answers: Answers,
+    r: SolverResult,
+    about: list[CheckResult],
+    refuted: list[CheckResult],
+    name: str,
+    what: str,
+    options: Options | None,
+) -> CheckResult:
+    """The refutation of the claims, at one node, in words."""
+    case = report.case
+    g = case.graph
+    cols = r.columns
+    claimed_ids = np.flatnonzero(answers.given).tolist()
+    faults = [x for x in claimed_ids if rule_fault(case, r, x)]
+    off = np.zeros(g.n, dtype=np.bool_)
+    if report.solution is not None:
+        off = answers.given & ~_same_value(cols, report.solution.columns)
+    first = min(refuted, key=lambda c: c.name.startswith(("agree", "expect")))
+    # a wrong claim breaks its own rule (its predecessors' may break for reading it); a wrong
+    # claim that keeps its own rule is circular: a well-foundedness check names it
+    own = [y for y in faults if off[y]]
+    named = [c for c in refuted if not c.name.startswith(("agree", "expect"))]
+    circular = next((y for c in named if (y := _node_of(case, c)) is not None and off[y]), None)
+    x: int | None
+    rule: str | None
+    alternative = None if faults else _another_solution(report, about, refuted, None, options)
+    if alternative is not None:
+        x, rule = alternative
+    elif own:
+        x, rule = own[0], rule_fault(case, r, own[0])
+    elif circular is not None or (off.any() and faults):
+        x = circular if circular is not None else int(np.flatnonzero(off)[0])
+        why = next((c for c in named if _node_of(case, c) == x), first)
+        rule = f"{why.name}: {why.detail}"
+        if faults:
+            rule += f"; and {g.name(faults[0])!r} breaks its rule: {rule_fault(case, r, faults[0])}"
+    else:
+        x = faults[0] if faults else _node_of(case, first)
+        rule = rule_fault(case, r, x) if x is not None else None
+    witness: dict[str, Any] = {"rule": rule or f"{first.name}: {first.detail}", "check": first.name}
+    rule = witness["rule"]
+    head = f"{what}: wrong"
+    if x is not None:
+        d = describe(case.semantics)
+        witness |= {
+            "node": g.name(x),
+            "claimed": d.show_node(cols, x),
+            "successors": {
+                g.name(int(y)): _shown(d.show_node(cols, int(y))) for y in g.successors(x)
+            },
+        }
+        for col in (REMOTENESS, MOVE):
+            c = cols.get(col)
+            if c is not None and c.given[x]:
+                witness[col] = int(c.data[x]) if col == REMOTENESS else g.name(int(c.data[x]))
+        if REMOTENESS in cols:
+            rem = cols[REMOTENESS]
+            witness["successors_remoteness"] = {
+                g.name(int(y)): rem.at(int(y)) for y in g.successors(x)
+            }
+        succ = ", ".join(f"{k}={v}" for k, v in witness["successors"].items()) or "none"
+        more = "".join(f", {c} {witness[c]}" for c in (REMOTENESS, MOVE) if c in witness)
+        head += (
+            f" at {g.name(x)!r}: claimed {witness['claimed']}{more} (successors: {succ}); {rule}"
+        )
+    else:
+        head += f": {rule}"
+    return CheckResult(
+        name,
+        Verdict.REFUTED,
+        head,
+        witness=witness,
+        data={"refuted_by": [c.name for c in refuted], "faults": len(faults)},
+    )
+
+
+def _shown(v: Any) -> Any:
+    """A claimed value for the witness (``not claimed`` where there is none)."""
+    return "not claimed" if v is None else v
+
+
+def _node_of(case: Case, c: CheckResult) -> int | None:
+    node = (c.witness or {}).get("node")
+    if isinstance(node, str) and case.graph.has_node(node):
+        return case.graph.id_of(node)
+    return None
+
+
+_EQUATIONS = {
+    Semantics.NORMAL: ("smt-equations", "the won/lost equations"),
+    Semantics.REACHABILITY: ("smt-equations", "the region equations"),
+    Semantics.IMPARTIAL: ("grundy mex constraints", "the mex equations"),
+}
+
+
+def _another_solution(
+    report: CaseReport,
+    about: list[CheckResult],
+    refuted: list[CheckResult],
+    x: int | None,
+    options: Options | None,
+) -> tuple[int | None, str] | None:
+    """The claims satisfy the local equations (Z3 confirmed them) but are not the answer: for
+    ``minimax`` not Kars' score (with the node's interval over all solutions and the value
+    closest to the draw), for the others not well-founded (a circular labelling)."""
+    case = report.case
+    if case.semantics is Semantics.MINIMAX:
+        return _not_kars(report, about, refuted, x, options)
+    check, equations = _EQUATIONS[case.semantics]
+    eq = [c for c in about if c.name.startswith(check)]
+    if not eq or any(c.verdict is not Verdict.CONFIRMED for c in eq):
+        return None
+    ours, r = report.solution, report.results[CLAIMS]
+    if ours is None:
+        return None
+    off = np.flatnonzero(r.columns[VALUE].given & ~_same_value(r.columns, ours.columns))
+    if len(off) == 0:
+        return None
+    why = next((c for c in refuted if not c.name.startswith(("agree", "expect"))), refuted[0])
+    return int(off[0]), (
+        f"another solution of {equations}: every local rule holds, but it is not the answer "
+        f"of the rules ({len(off)} node(s) differ): {why.name}: {why.detail}"
+    )
+
+
+def _not_kars(
+    report: CaseReport,
+    about: list[CheckResult],
+    refuted: list[CheckResult],
+    x: int | None,
+    options: Options | None,
+) -> tuple[int | None, str] | None:
+    """``minimax``: the claims satisfy (T+MM) (smt-equations confirmed) but are not Kars'
+    score: where they differ, the node's interval over all solutions and the draw-closest value."""
+    case = report.case
+    eq = [c for c in about if c.name == "smt-equations"]
+    if not eq or any(c.verdict is not Verdict.CONFIRMED for c in eq):
+        return None
+    if any(not c.name.startswith(("agree", "smt-kars-least", "expect")) for c in refuted):
+        return None
+    from verifier.smt.system import OrderSystem
+    from verifier.smt.uniqueness import intervals
+
+    sys = OrderSystem.minimax(case.graph)
+    iv = intervals(sys, options or Options())
+    r = report.results[CLAIMS]
+    val = r.columns[VALUE]
+    idx, _ = sys.to_index(np.where(val.given, val.data, 0))
+    if iv.verdict is not Verdict.CONFIRMED:
+        return x, "another solution of (T+MM), not Kars' score (the intervals are not proved)"
+    off = np.flatnonzero(val.given & (idx != iv.kars))
+    if len(off) == 0:
+        return None
+    y = int(off[0])
+    lo, hi, k = (float(sys.levels[a[y]]) for a in (iv.lo, iv.hi, iv.kars))
+    return y, (
+        f"another solution of (T+MM), not Kars' score: every equation holds, but over all "
+        f"solutions this node ranges over [{_num(lo)}, {_num(hi)}] and Kars' score, the value "
+        f"closest to the draw, is {_num(k)} ({len(off)} node(s) differ)"
+    )
+
+
+def _num(v: float) -> int | float:
+    return int(v) if float(v).is_integer() else v
+
+
+# ---------------------------------------------------------------------- diff
+@dataclass(frozen=True)
+class DiffRow:
+    """One node where two tables differ."""
+
+    node: str
+    column: str
+    left: Any
+    right: Any
+
+
+def diff_tables(
+    case: Case, ca: Mapping[str, Column], cb: Mapping[str, Column]
+) -> tuple[list[DiffRow], int]:
+    """Node by node, where both tables give a value: the entries (value, remoteness, move) that
+    differ (remoteness and moves where both give one); and how many nodes only one covers."""
+    g = case.graph
+    d = describe(case.semantics)
+    out: list[DiffRow] = []
+    one_sided = 0
+    for x in range(g.n):
+        va, vb = d.show_node(ca, x), d.show_node(cb, x)
+        if va is None or vb is None:
+            one_sided += (va is None) != (vb is None)
+            continue
+        if va != vb:
+            out.append(DiffRow(g.name(x), VALUE, va, vb))
+        for col in (REMOTENESS, MOVE):
+            ea, eb = _entry(case, ca, col, x), _entry(case, cb, col, x)
+            if ea is not None and eb is not None and ea != eb:
+                out.append(DiffRow(g.name(x), col, ea, eb))
+    return out, one_sided
+
+
+def _entry(case: Case, cols: Mapping[str, Column], col: str, x: int) -> Any:
+    c = cols.get(col)
+    if c is None or not c.given[x]:
+        return None
+    return case.graph.name(int(c.data[x])) if col == MOVE else int(c.data[x])

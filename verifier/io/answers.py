@@ -1,0 +1,520 @@
+"""Answer files: the claimed answers of any solver for one case (``docs/answers.md``).
+
+Per node the claimed value (a minimax score, a ``normal`` label word, the ``reachability``
+winner 0 / 1, a Grundy value or ``"inf(K)"``), optionally its remoteness (plies) and its chosen
+move (a position name). Three encodings, chosen by suffix:
+
+- ``.json``: ``{"format": "gamegraph-verifier-answers", "version": 1, "semantics": ...,
+  "nodes": {NAME: {"value": V, "remoteness": R, "move": NAME} | V}}``;
+- ``.csv``: a header (``node,value[,remoteness][,move]``; ``position`` is read as ``node`` and an
+  ``outcome`` column is ignored, so ``verify --format csv`` output reads back), one row per node;
+- ``.npz``: ``ids`` (int64) and parallel arrays ``value``, ``remoteness``, ``move`` (-1 = none)
+  with a JSON ``header`` (``semantics``, ``loopy`` K-sets by id, ``graph``).
+
+A file may name only some nodes (a partial answer). Every malformed file is a one-line
+``CaseError`` ``FILE: PATH: problem``.
+
+>>> from verifier.model import GameGraph, Semantics, Case
+>>> g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.NORMAL)
+>>> a = parse_answers_json('{"nodes": {"a": "won"}}', Case(g, "t"), "x.json")
+>>> a.values.tolist(), a.given.tolist()
+([1, 0], [True, False])
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, BinaryIO
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.errors import CaseError
+from verifier.io.files import write_atomically
+from verifier.io.jsonpath import PathPart, fail, parse_json, shown
+from verifier.model import Case, GameGraph, SolverResult
+from verifier.model.columns import MOVE, REMOTENESS, VALUE
+from verifier.model.describe import Description, describe
+from verifier.model.results import View
+from verifier.model.solution import Solution
+
+__all__ = [
+    "ANSWER_SUFFIXES",
+    "FORMAT",
+    "VERSION",
+    "Answers",
+    "graph_digest",
+    "load_answers",
+    "parse_answers_csv",
+    "parse_answers_json",
+    "save_answers",
+]
+
+FORMAT = "gamegraph-verifier-answers"
+VERSION = 1
+ANSWER_SUFFIXES = (".json", ".csv", ".npz")
+"""The suffixes of answer files."""
+
+_INF = re.compile(r"inf(?:\(([0-9]+(?:,[0-9]+)*)\))?")
+_CSV_COLUMNS = ("node", "value", "remoteness", "move")
+_MAX_FILE = 1 << 31
+"""Refuse answer files above 2 GiB (a table for another, far bigger graph)."""
+
+
+def graph_digest(g: GameGraph) -> str:
+    """A fingerprint of the graph's moves (``sha256:`` of its CSR arrays): answer files carry
+    it so that a table for another graph is told apart."""
+    h = hashlib.sha256()
+    h.update(np.asarray([g.n, g.m], dtype=np.int64).tobytes())
+    h.update(np.asarray(g.succ_ptr, dtype=np.int64).tobytes())
+    h.update(np.asarray(g.succ_idx, dtype=np.int64).tobytes())
+    return "sha256:" + h.hexdigest()[:32]
+
+
+@dataclass(frozen=True, eq=False)
+class Answers:
+    """Claimed answers for one case, as arrays over its node ids (-1 = not given)."""
+
+    case: Case
+    values: NDArray[Any]
+    """Stored values in the semantics' view (score, label, region 1/0, Grundy; -1 at inf)."""
+    given: NDArray[np.bool_]
+    """Nodes whose value (finite or infinite) is claimed."""
+    loopy: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Grundy: node id -> K of a claimed infinite value inf(K)."""
+    remoteness: NDArray[np.int64] | None = None
+    move: NDArray[np.int64] | None = None
+    file: str = "<answers>"
+
+    @property
+    def description(self) -> Description:
+        return describe(self.case.semantics)
+
+    @property
+    def complete(self) -> bool:
+        """Every node's value is claimed."""
+        return bool(self.given.all())
+
+    def result(self, name: str = "answers") -> SolverResult:
+        """The claims as a solver's result (partial where the file is)."""
+        return SolverResult(
+            solver=name,
+            view=self.description.view,
+            values=self.values,
+            covered=self.given,
+            remoteness=self.remoteness,
+            move=self.move,
+            loopy=dict(self.loopy) or None,
+            extra={"file": self.file, "claimed": int(self.given.sum())},
+        )
+
+
+# ---------------------------------------------------------------------- values
+class _Table:
+    """Accumulates claims while a file is read, then checks them as a whole."""
+
+    def __init__(self, case: Case, file: str) -> None:
+        self.case, self.file, self.g = case, file, case.graph
+        self.d = describe(case.semantics)
+        n = self.g.n
+        self.values = np.zeros(n, dtype=_dtype(self.d.view))
+        self.given = np.zeros(n, dtype=np.bool_)
+        self.loopy: dict[int, tuple[int, ...]] = {}
+        self.remoteness = np.full(n, -1, dtype=np.int64)
+        self.move = np.full(n, -1, dtype=np.int64)
+        self.has_rem = self.has_move = False
+
+    def node(self, name: Any, where: tuple[PathPart, ...]) -> int:
+        """The id of a position name (error: not a position of the case)."""
+        if not isinstance(name, str) or not self.g.has_node(name):
+            fail(self.file, where, f"no position named {shown(name)} in case {self.case.id!r}")
+        return self.g.id_of(name)
+
+    def claim(self, x: int, value: Any, where: tuple[PathPart, ...]) -> None:
+        """Node ``x`` is claimed ``value`` (as read: numbers, words or ``"inf(K)"``)."""
+        if self.given[x]:
+            fail(self.file, where, f"duplicate entry for position {self.g.name(x)!r}")
+        self.given[x] = True
+        kset = _kset(value) if self.d.view is View.GRUNDY else None
+        if kset is not None:
+            self.loopy[x] = kset
+            self.values[x] = -1
+            return
+        number = _number(value)
+        probe = number if number is not None else value
+        if isinstance(value, bool) or not self.d.fits(probe):
+            fail(self.file, where, f"not {self.d.value_shape} (got {shown(value)})")
+        self.values[x] = _stored(self.d, probe)
+
+    def plies(self, x: int, value: Any, where: tuple[PathPart, ...]) -> None:
+        """Node ``x``'s claimed remoteness."""
+        self.has_rem = True
+        r = _number(value)
+        if isinstance(value, bool) or r is None or not r.is_integer() or r < 0 or r >= 2**62:
+            fail(self.file, where, f"not a remoteness, a whole number >= 0 (got {shown(value)})")
+        self.remoteness[x] = int(r)
+
+    def chose(self, x: int, name: Any, where: tuple[PathPart, ...]) -> None:
+        """Node ``x``'s claimed move (a position; its legality is judged, not read)."""
+        self.has_move = True
+        self.move[x] = self.node(name, where)
+
+    def answers(self) -> Answers:
+        """The claims read (error when the file claims nothing)."""
+        if not self.given.any():
+            fail(self.file, (), "the file claims no position's value")
+        return Answers(
+            case=self.case,
+            values=self.values,
+            given=self.given,
+            loopy=MappingProxyType(self.loopy),
+            remoteness=self.remoteness if self.has_rem else None,
+            move=self.move if self.has_move else None,
+            file=self.file,
+        )
+
+
+def _dtype(view: View) -> Any:
+    return {View.SCORE: np.float64, View.GRUNDY: np.int64}.get(view, np.int8)
+
+
+def _number(v: Any) -> float | None:
+    """A JSON number or a numeric CSV cell as a float (``None`` if it is neither)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int | float):
+        f = float(v)
+        return f if np.isfinite(f) else None
+    if isinstance(v, str):
+        try:
+            f = float(v)
+        except ValueError:
+            return None
+        return f if np.isfinite(f) and v.strip().lower() not in ("nan", "inf", "-inf") else None
+    return None
+
+
+def _kset(v: Any) -> tuple[int, ...] | None:
+    """K of ``"inf"`` / ``"inf(0,2)"`` (``None`` if ``v`` is no infinite Grundy value)."""
+    m = _INF.fullmatch(v) if isinstance(v, str) else None
+    if m is None:
+        return None
+    return tuple(sorted({int(k) for k in m.group(1).split(",")})) if m.group(1) else ()
+
+
+def _stored(d: Description, v: Any) -> Any:
+    """A value as read (``Description.fits``) in the view's stored form (inverse of ``show``)."""
+    if d.view is View.LABEL:
+        return next(k for k, w in d.words.items() if w == v)
+    if d.view is View.REGION:
+        return 1 if float(v) == 0.0 else 0
+    if d.view is View.GRUNDY:
+        return int(float(v))
+    return float(v)
+
+
+def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) -> None:
+    """The ``graph`` block of a file, if any, must describe the case's graph."""
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        fail(file, where, f"must be an object (got {shown(meta)})")
+    g = case.graph
+    for key, have in (("positions", g.n), ("moves", g.m), ("digest", graph_digest(g))):
+        if key in meta and meta[key] != have:
+            fail(
+                file,
+                (*where, key),
+                f"a table for another graph: {shown(meta[key])}, the case has {shown(have)}",
+            )
+
+
+def _check_semantics(sem: Any, case: Case, file: str, where: tuple[PathPart, ...]) -> None:
+    if sem is not None and sem != case.semantics.value:
+        fail(file, where, f"answers for {shown(sem)}, the case is {case.semantics.value}")
+
+
+# ---------------------------------------------------------------------- JSON
+def parse_answers_json(text: str | bytes, case: Case, file: str = "<answers>") -> Answers:
+    """Read the JSON encoding (see the module docstring)."""
+    data = parse_json(text, file)
+    if not isinstance(data, dict):
+        fail(file, (), f"an answer file is a JSON object (got {shown(data)})")
+    known = {"format", "version", "semantics", "case", "graph", "nodes"}
+    for key in data:
+        if key not in known:
+            fail(file, (key,), f"unknown field {shown(key)}")
+    if data.get("format", FORMAT) != FORMAT:
+        fail(file, ("format",), f"not {FORMAT!r} (got {shown(data['format'])})")
+    if data.get("version", VERSION) != VERSION:
+        fail(file, ("version",), f"unsupported version {shown(data['version'])}")
+    _check_semantics(data.get("semantics"), case, file, ("semantics",))
+    _check_graph(data.get("graph"), case, file, ("graph",))
+    nodes = data.get("nodes")
+    if not isinstance(nodes, dict):
+        fail(
+            file, ("nodes",), "required field is missing" if nodes is None else "must be an object"
+        )
+    t = _Table(case, file)
+    for name, entry in nodes.items():
+        x = t.node(name, ("nodes", name))
+        if not isinstance(entry, dict):
+            t.claim(x, entry, ("nodes", name))
+            continue
+        for key in entry:
+            if key not in ("value", "remoteness", "move"):
+                fail(file, ("nodes", name, key), f"unknown field {shown(key)}")
+        if "value" not in entry:
+            fail(file, ("nodes", name, "value"), "required field is missing")
+        t.claim(x, entry["value"], ("nodes", name, "value"))
+        if entry.get("remoteness") is not None:
+            t.plies(x, entry["remoteness"], ("nodes", name, "remoteness"))
+        if entry.get("move") is not None:
+            t.chose(x, entry["move"], ("nodes", name, "move"))
+    return t.answers()
+
+
+# ---------------------------------------------------------------------- CSV
+def parse_answers_csv(text: str, case: Case, file: str = "<answers>") -> Answers:
+    """Read the CSV encoding: a header, then one row per claimed node."""
+    rows = csv.reader(io.StringIO(text))
+    header = next(rows, None)
+    if not header:
+        fail(file, ("line 1",), "the header is missing (node,value[,remoteness][,move])")
+    cols = ["node" if h.strip() == "position" else h.strip() for h in header]
+    for i, c in enumerate(cols):
+        if c not in (*_CSV_COLUMNS, "outcome"):
+            fail(file, ("line 1", i), f"unknown column {shown(c)}")
+        if cols.index(c) != i:
+            fail(file, ("line 1", i), f"column {shown(c)} appears twice")
+    for need in ("node", "value"):
+        if need not in cols:
+            fail(file, ("line 1",), f"missing column {need!r} (node,value[,remoteness][,move])")
+    t = _Table(case, file)
+    for k, row in enumerate(rows, start=2):
+        if not row:
+            continue
+        line: PathPart = f"line {k}"
+        if len(row) != len(cols):
+            fail(file, (line,), f"{len(row)} cells, the header has {len(cols)}")
+        cell = dict(zip(cols, row, strict=True))
+        x = t.node(cell["node"], (line, "node"))
+        if cell["value"] == "":
+            fail(file, (line, "value"), "the value is missing")
+        t.claim(x, cell["value"], (line, "value"))
+        if cell.get("remoteness", "") != "":
+            t.plies(x, cell["remoteness"], (line, "remoteness"))
+        if cell.get("move", "") != "":
+            t.chose(x, cell["move"], (line, "move"))
+    if "remoteness" in cols:
+        t.has_rem = True
+    if "move" in cols:
+        t.has_move = True
+    return t.answers()
+
+
+# ---------------------------------------------------------------------- npz
+def _npz_arrays(path: Path, file: str) -> dict[str, NDArray[Any]]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        fail(file, (), f"not an .npz answer file ({e})")
+
+
+def _load_npz(path: Path, case: Case, file: str) -> Answers:
+    arrays = _npz_arrays(path, file)
+    for key in arrays:
+        if key not in ("header", "ids", "value", "remoteness", "move"):
+            fail(file, (key,), f"unknown array {shown(key)}")
+    header: Any = {}
+    if "header" in arrays:
+        header = parse_json(np.asarray(arrays["header"], dtype=np.uint8).tobytes(), file)
+        if not isinstance(header, dict):
+            fail(file, ("header",), "the header must be a JSON object")
+    _check_semantics(header.get("semantics"), case, file, ("header", "semantics"))
+    _check_graph(header.get("graph"), case, file, ("header", "graph"))
+    for need in ("ids", "value"):
+        if need not in arrays:
+            fail(file, (need,), "required array is missing")
+    ids = arrays["ids"]
+    if ids.ndim != 1 or ids.dtype.kind not in "iu":
+        fail(file, ("ids",), f"must be a 1-d integer array (got {ids.dtype}, {ids.ndim}-d)")
+    n = case.graph.n
+    out = np.flatnonzero((ids < 0) | (ids >= n))
+    if len(out):
+        i = int(out[0])
+        fail(file, ("ids", i), f"a table for another graph: id {int(ids[i])}, the case has {n}")
+    ids = ids.astype(np.int64)
+    t = _Table(case, file)
+    if len(np.unique(ids)) != len(ids):
+        seen = np.zeros(n, dtype=np.bool_)
+        for i, x in enumerate(ids.tolist()):
+            if seen[x]:
+                fail(file, ("ids", i), f"duplicate entry for position {case.graph.name(x)!r}")
+            seen[x] = True
+    loopy = header.get("loopy", {})
+    if not isinstance(loopy, dict):
+        fail(file, ("header", "loopy"), "must be an object of id -> K")
+    cols = {}
+    for key in ("value", "remoteness", "move"):
+        if key in arrays:
+            a = arrays[key]
+            if a.shape != ids.shape or a.dtype.kind not in "iuf":
+                fail(file, (key,), f"must be a number per id ({len(ids)}), got {a.dtype} {a.shape}")
+            cols[key] = a
+    for i, x in enumerate(ids.tolist()):
+        v: Any = cols["value"][i].item()
+        if str(x) in loopy:
+            k = loopy[str(x)]
+            if not (isinstance(k, list) and all(isinstance(j, int) and j >= 0 for j in k)):
+                fail(file, ("header", "loopy", str(x)), "K must be a list of whole numbers")
+            v = "inf(" + ",".join(map(str, sorted(set(k)))) + ")" if k else "inf"
+        elif t.d.view is View.LABEL and _number(v) in (-1.0, 0.0, 1.0):
+            v = t.d.word(int(v))
+        elif t.d.view is View.GRUNDY and v == -1:
+            fail(file, ("value", i), "-1 (infinite) needs its K in the header's loopy")
+        t.claim(x, v, ("value", i))
+        if "remoteness" in cols and cols["remoteness"][i] >= 0:
+            t.plies(x, cols["remoteness"][i].item(), ("remoteness", i))
+        if "move" in cols and cols["move"][i] >= 0:
+            mv = int(cols["move"][i])
+            if mv >= n:
+                fail(file, ("move", i), f"a table for another graph: id {mv}, the case has {n}")
+            t.chose(x, case.graph.name(mv), ("move", i))
+    t.has_rem, t.has_move = "remoteness" in cols, "move" in cols
+    return t.answers()
+
+
+# ---------------------------------------------------------------------- load / save
+def load_answers(path: str | Path, case: Case) -> Answers:
+    """Read an answer file for ``case`` by suffix (``.json``, ``.csv``, ``.npz``)."""
+    p = Path(path)
+    file = str(path)
+    suffix = p.suffix.lower()
+    if suffix not in ANSWER_SUFFIXES:
+        fail(file, (), f"unknown answer file type {p.suffix!r} (expected .json, .csv or .npz)")
+    if p.stat().st_size > _MAX_FILE:
+        fail(file, (), f"{p.stat().st_size} bytes: too big for an answer file")
+    if suffix == ".npz":
+        return _load_npz(p, case, file)
+    data = p.read_bytes()
+    if suffix == ".json":
+        return parse_answers_json(data, case, file)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        fail(file, (), f"not UTF-8 text: {e.reason} at byte {e.start}")
+    try:
+        return parse_answers_csv(text, case, file)
+    except csv.Error as e:
+        fail(file, (), f"invalid CSV: {e}")
+
+
+def _entries(sol: Solution) -> list[tuple[int, Any, int | None, int | None]]:
+    """(id, shown value, remoteness, move id) of every covered node."""
+    rem, mv = sol.columns.get(REMOTENESS), sol.columns.get(MOVE)
+    out = []
+    for x in np.flatnonzero(sol.covered).tolist():
+        r = int(rem.data[x]) if rem is not None and rem.given[x] else None
+        m = int(mv.data[x]) if mv is not None and mv.given[x] else None
+        out.append((x, sol.description.show_node(sol.columns, x), r, m))
+    return out
+
+
+def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
+    g = case.graph
+    nodes: dict[str, Any] = {}
+    for x, v, r, m in _entries(sol):
+        entry: dict[str, Any] = {"value": v}
+        if r is not None:
+            entry["remoteness"] = r
+        if m is not None:
+            entry["move"] = g.name(m)
+        nodes[g.name(x)] = entry
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "semantics": case.semantics.value,
+        "case": case.id,
+        "graph": {"positions": g.n, "moves": g.m, "digest": graph_digest(g)},
+        "nodes": nodes,
+    }
+
+
+def _csv_text(sol: Solution, case: Case) -> str:
+    g = case.graph
+    cols = ["node", "value"]
+    cols += [c for c in (REMOTENESS, MOVE) if c in sol.columns]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(cols)
+    for x, v, r, m in _entries(sol):
+        row: list[Any] = [g.name(x), v]
+        if REMOTENESS in sol.columns:
+            row.append("" if r is None else r)
+        if MOVE in sol.columns:
+            row.append("" if m is None else g.name(m))
+        w.writerow(row)
+    return out.getvalue()
+
+
+def _npz_arrays_of(sol: Solution, case: Case) -> dict[str, NDArray[Any]]:
+    g = case.graph
+    ids = np.flatnonzero(sol.covered).astype(np.int64)
+    val = sol.columns[VALUE]
+    d = sol.description
+    store = np.float64 if d.view is View.SCORE else np.int64
+    values = np.asarray(val.data, dtype=np.float64)[ids].astype(store)
+    if d.view is View.REGION:
+        values = np.where(values == 1, 0, 1)  # the winner, as in the other encodings
+    loopy = {str(x): list(k) for x, k in sol.loopy_sets().items()}
+    if loopy:
+        values[np.isin(ids, [int(x) for x in loopy])] = -1
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "semantics": case.semantics.value,
+        "case": case.id,
+        "graph": {"positions": g.n, "moves": g.m, "digest": graph_digest(g)},
+        "loopy": loopy,
+    }
+    arrays: dict[str, NDArray[Any]] = {
+        "header": np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8),
+        "ids": ids,
+        "value": values,
+    }
+    for name in (REMOTENESS, MOVE):
+        col = sol.columns.get(name)
+        if col is not None:
+            arrays[name] = np.where(col.given, col.data, -1).astype(np.int64)[ids]
+    return arrays
+
+
+def save_answers(solution: Solution, case: Case, path: str | Path) -> Path:
+    """Write ``solution`` as an answer file for ``case`` (by suffix), atomically."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in ANSWER_SUFFIXES:
+        raise CaseError(str(path), "$", "answer files are .json, .csv or .npz")
+
+    def write(f: BinaryIO) -> None:
+        if suffix == ".npz":
+            np.savez(f, **_npz_arrays_of(solution, case))  # type: ignore[arg-type]
+        elif suffix == ".json":
+            f.write((json.dumps(_json_document(solution, case), indent=1) + "\n").encode())
+        else:
+            f.write(_csv_text(solution, case).encode())
+
+    return write_atomically(p, write, case.path)
