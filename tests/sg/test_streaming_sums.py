@@ -110,3 +110,12 @@ def test_cyclic_component_above_the_limit_names_the_limit() -> None:
     unknown = by_name(checks, "XOR rule = product game")
     assert unknown and unknown[0].verdict is Verdict.UNKNOWN
     assert "MAX_PRODUCT" in unknown[0].detail and "cycle" in unknown[0].detail
+
+
+def test_stream_a_million_positions() -> None:
+    g = nim_heaps(100).graph
+    values = grundy_values(g).tolist()
+    parts = [component(g, h, values) for h in (99, 100, 100)]
+    res = stream_sum(parts)
+    assert res.failure is None and res.positions == 100 * 101 * 101
+    assert res.value == 99 ^ 100 ^ 100 == 99

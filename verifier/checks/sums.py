@@ -6,14 +6,22 @@ The rule and the product are in ``verifier.solvers.sums``. Independent validatio
 1. build the product game explicitly (the positions reachable from the start tuple, up to
    ``MAX_PRODUCT`` of them), solve it with the generalized Sprague-Grundy labelling (and with
    the mex recursion when it is acyclic) and compare *every* product position with the rule;
+   when the product has more than ``MAX_PRODUCT`` positions and every component is acyclic
+   (up to ``MAX_STREAMED`` product positions), the rule is checked instead by streaming over
+   the product (``stream_sum``, argument in ``verifier.solvers.sums``): every position's XOR
+   value must be the mex of its successors' XOR values, with the check's own labelling and with
+   each distinct set of values the GRUNDY solvers give (a wrong value in every solver at once
+   is refuted at the product position whose mex fails); steps 2 and 3 are skipped then; cyclic
+   components above the limit stay ``unknown``, the detail naming ``MAX_PRODUCT``;
 2. retrograde analysis of the product as a ``normal`` game: lost / won / unknown must be the
    rule's P / N / D;
 3. Z3: the rule's values satisfy the mex constraints on the product (finite positions);
 4. ``expect.sums`` of the case, if given;
 5. every GRUNDY solver's answer: the XOR rule over *its* values of the components must give the
-   sum's value on the product (``product`` below; the rule over the check's own labelling when
-   the product is too large to build), so a wrong component value in every solver at once is
-   refuted here, naming the sum, the solver and the components.
+   sum's value on the product (``product`` below; the streamed start value, or the rule over
+   the check's own labelling when the product is neither built nor streamed), so a wrong
+   component value in every solver at once is refuted here, naming the sum, the solver and the
+   components.
 """
 
 from __future__ import annotations

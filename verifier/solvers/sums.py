@@ -11,6 +11,32 @@ Here: the rule, and the explicit product game (the positions reachable from the 
 to ``MAX_PRODUCT`` of them) that the check ``grundy-sums`` (``verifier.checks.sums``) validates
 the rule on.
 
+Streaming, for products too large to build (``stream_sum``; acyclic components only). The
+positions reachable from the start tuple are exactly the Cartesian product of the positions
+reachable from each start in its own component (``component``), so they are enumerated by a
+mixed-radix index, in chunks, without storing the product. At each product position
+``(x_1, ..., x_k)`` with claimed component values ``v``, the check computes
+``X = v(x_1) xor ... xor v(x_k)`` and the XOR values of its successors: moving in component
+``i`` to ``y`` gives ``X xor v(x_i) xor v(y)``; it requires ``mex(successors) == X``. For speed
+the successor set moving in component ``i`` is read from a table indexed by ``x_i`` and
+``c = X xor v(x_i)`` (the bit set ``{c xor v(y) : y an option of x_i}``, built once per
+component when it fits ``MAX_TABLE``; otherwise the successor values are listed and flagged per
+chunk). Memory is bounded by the chunk (``CHUNK_CELLS``) and the tables; time is linear in the
+number of product positions (times the number of components, and the degree without tables).
+
+Why it suffices: the product of finite acyclic games is finite and acyclic, so its Grundy
+function is the unique function ``G`` with ``G(p) = mex{G(q) : q an option of p}`` at every
+position (induction on the height of ``p``: if a function ``F`` satisfies the same equation at
+every position, and ``F = G`` on the options of ``p``, which are lower, then
+``F(p) = mex{F(q)} = mex{G(q)} = G(p)``). The check verifies that the XOR of the claimed values
+satisfies the equation at *every* reachable product position; hence it is the Grundy function
+there, and in particular the sum's value is the XOR at the start tuple. Nothing about the claimed
+component values is trusted: a wrong value makes the equation fail at some product position,
+which is reported (``MexFailure``) with its component positions. (Taking the other components at
+terminal positions, the product check contains the components' own mex equations.) Cyclic
+components are refused (``ValueError``): their generalized values need Fraenkel's counter
+function on the product, which is not streamed.
+
 Examples
 --------
 >>> from verifier.solvers.loopy_grundy import GValue
@@ -125,7 +151,7 @@ def sum_values(component: LoopyGrundy, states: Sequence[tuple[int, ...]]) -> lis
     return [sum_value([component.value(x) for x in s]) for s in states]
 
 
-MAX_STREAMED = 20_000_000
+MAX_STREAMED = 50_000_000
 """Largest product (positions) the streamed check walks when the product is too large to build."""
 
 CHUNK_CELLS = 2_000_000
