@@ -90,7 +90,7 @@ def test_corruption_in_every_solver_is_refuted() -> None:
     checks = sums_check(CheckContext(case, results, Options()))
     own = by_name(checks, "XOR rule = mex on the product, streamed")
     assert own[0].verdict is Verdict.CONFIRMED
-    theirs = by_name(checks, "'s values satisfy mex on the product, streamed")
+    theirs = by_name(checks, "solver values satisfy mex on the product, streamed")
     assert theirs and all(c.verdict is Verdict.REFUTED for c in theirs)
     w = theirs[0].witness
     assert w is not None and w["sum"] == "big" and w["xor"] != w["mex"]

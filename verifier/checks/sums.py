@@ -180,7 +180,7 @@ def _streamed(
     for solvers in claims.values():
         theirs = [sum_component(g, p, given[solvers[0]]) for p in spec.positions]
         who = ", ".join(solvers)
-        name = f"{label}: {who}'s values satisfy mex on the product, streamed"
+        name = f"{label}: solver values satisfy mex on the product, streamed ({size} positions)"
         out.append(_stream_result(g, spec, name, theirs, f"the values of {who}", solvers)[0])
     return out, (res.value if res.failure is None else None)
 
