@@ -6,20 +6,30 @@ The rule and the product are in ``verifier.solvers.sums``. Independent validatio
 1. build the product game explicitly (the positions reachable from the start tuple, up to
    ``MAX_PRODUCT`` of them), solve it with the generalized Sprague-Grundy labelling (and with
    the mex recursion when it is acyclic) and compare *every* product position with the rule;
+   when the product has more than ``MAX_PRODUCT`` positions and every component is acyclic
+   (up to ``MAX_STREAMED`` product positions), the rule is checked instead by streaming over
+   the product (``stream_sum``, argument in ``verifier.solvers.sums``): every position's XOR
+   value must be the mex of its successors' XOR values, with the check's own labelling and with
+   each distinct set of values the GRUNDY solvers give (a wrong value in every solver at once
+   is refuted at the product position whose mex fails); steps 2 and 3 are skipped then; cyclic
+   components above the limit stay ``unknown``, the detail naming ``MAX_PRODUCT``;
 2. retrograde analysis of the product as a ``normal`` game: lost / won / unknown must be the
    rule's P / N / D;
 3. Z3: the rule's values satisfy the mex constraints on the product (finite positions);
 4. ``expect.sums`` of the case, if given;
 5. every GRUNDY solver's answer: the XOR rule over *its* values of the components must give the
-   sum's value on the product (``product`` below; the rule over the check's own labelling when
-   the product is too large to build), so a wrong component value in every solver at once is
-   refuted here, naming the sum, the solver and the components.
+   sum's value on the product (``product`` below; the streamed start value, or the rule over
+   the check's own labelling when the product is neither built nor streamed), so a wrong
+   component value in every solver at once is refuted here, naming the sum, the solver and the
+   components.
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any
+
+import numpy as np
 
 from verifier.model import CheckResult, GameGraph, Semantics, SolverResult, SumSpec, Verdict
 from verifier.model.columns import LOOPY, VALUE
@@ -38,7 +48,18 @@ from verifier.solvers.loopy_grundy import (
     render,
 )
 from verifier.solvers.retrograde import retrograde
-from verifier.solvers.sums import product_game, sum_value, sum_values
+from verifier.solvers.sums import (
+    MAX_PRODUCT,
+    MAX_STREAMED,
+    Component,
+    Streamed,
+    product_game,
+    product_size,
+    stream_sum,
+    sum_value,
+    sum_values,
+)
+from verifier.solvers.sums import component as sum_component
 
 __all__ = ["sum_check", "sums_check"]
 
@@ -60,10 +81,11 @@ def sum_check(
     try:
         prod = product_game(g, spec.positions)
     except ValueError as e:
-        out.append(
-            CheckResult(f"{label}: XOR rule = product game", Verdict.UNKNOWN, f"{e}; not built")
-        )
         prod = None
+        streamed, found = _streamed(g, spec, component, ctx, f"{e}; not built")
+        out.extend(streamed)
+        if found is not None:
+            truth, basis = GValue(found), "the streamed product"
     if prod is not None:
         pg = prod.graph
         rule = sum_values(component, prod.states)
@@ -121,6 +143,90 @@ def sum_check(
         CheckResult(c.name, c.verdict, c.detail, c.witness, c.seconds or secs, c.data) for c in out
     ]
     return out, value
+
+
+def _streamed(
+    g: GameGraph, spec: SumSpec, component: LoopyGrundy, ctx: CheckContext, reason: str
+) -> tuple[list[CheckResult], int | None]:
+    """The streamed check of a sum too large to build, and its value when confirmed."""
+    label = f"sum {spec.name!r}"
+    own = [-1 if v.finite is None else v.finite for v in map(component.value, range(g.n))]
+    try:
+        parts = [sum_component(g, p, own) for p in spec.positions]
+    except ValueError as e:
+        detail = (
+            f"{reason}; not streamed either: {e} (the streamed check needs acyclic components"
+            f" with finite values; raise MAX_PRODUCT = {MAX_PRODUCT} in verifier.solvers.sums"
+            " to build the product)"
+        )
+        return [CheckResult(f"{label}: XOR rule = product game", Verdict.UNKNOWN, detail)], None
+    size = product_size(parts)
+    if size > MAX_STREAMED:
+        detail = (
+            f"{reason}; {size} positions, more than MAX_STREAMED = {MAX_STREAMED} (streamed"
+            " check), not streamed either (raise MAX_STREAMED in verifier.solvers.sums)"
+        )
+        return [CheckResult(f"{label}: XOR rule = product game", Verdict.UNKNOWN, detail)], None
+    name = f"{label}: XOR rule = mex on the product, streamed ({size} positions)"
+    first, res = _stream_result(g, spec, name, parts, "the check's own labelling", [])
+    out = [first]
+    reach = sorted({int(x) for c in parts for x in c.nodes.tolist()})
+    claims: dict[tuple[int, ...], list[str]] = {}
+    given = _solver_values(g, ctx)
+    for solver, vals in given.items():
+        key = tuple(vals[x] for x in reach)
+        if min(key, default=0) >= 0 and key != tuple(own[x] for x in reach):
+            claims.setdefault(key, []).append(solver)
+    for solvers in claims.values():
+        theirs = [sum_component(g, p, given[solvers[0]]) for p in spec.positions]
+        who = ", ".join(solvers)
+        name = f"{label}: solver values satisfy mex on the product, streamed ({size} positions)"
+        out.append(_stream_result(g, spec, name, theirs, f"the values of {who}", solvers)[0])
+    return out, (res.value if res.failure is None else None)
+
+
+def _stream_result(
+    g: GameGraph,
+    spec: SumSpec,
+    name: str,
+    parts: list[Component],
+    whose: str,
+    solvers: list[str],
+) -> tuple[CheckResult, Streamed]:
+    """One streamed check of the XOR rule with ``whose`` component values."""
+    res = stream_sum(parts)
+    fail = res.failure
+    if fail is None:
+        detail = f"all {res.positions} positions pass ({whose}); the sum is {res.value}"
+        return CheckResult(name, Verdict.CONFIRMED, detail, data={"positions": res.positions}), res
+    where = "(" + ", ".join(g.name(x) for x in fail.state) + ")"
+    comps = [[g.name(x), _claimed(c, x)] for c, x in zip(parts, fail.state, strict=True)]
+    w: dict[str, Any] = {
+        "sum": spec.name,
+        "node": where,
+        "components": comps,
+        "xor": fail.xor,
+        "mex": fail.mex,
+        "solvers": solvers,
+    }
+    detail = f"position {where} ({whose}): XOR of the components {fail.xor}, mex {fail.mex}"
+    return CheckResult(name, Verdict.REFUTED, detail, w), res
+
+
+def _claimed(c: Component, x: int) -> int:
+    """The value claimed in component ``c`` for node ``x``."""
+    return int(c.values[int(np.flatnonzero(c.nodes == x)[0])])
+
+
+def _solver_values(g: GameGraph, ctx: CheckContext) -> dict[str, list[int]]:
+    """Every GRUNDY solver's finite value of every node (-1 where none or infinite)."""
+    out: dict[str, list[int]] = {}
+    for solver in sorted(ctx.results):
+        r = ctx.results[solver]
+        if r.view is View.GRUNDY:
+            vals = [_component_value(r, x) for x in range(g.n)]
+            out[solver] = [-1 if v is None or v.finite is None else v.finite for v in vals]
+    return out
 
 
 def _component_value(r: SolverResult, x: int) -> GValue | None:
