@@ -18,6 +18,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
+from verifier.io.limits import Limits
 from verifier.model import Case
 from verifier.model.columns import Column
 from verifier.model.solution import Solution
@@ -62,10 +63,14 @@ def _err(console: Console, msg: str) -> None:
 def load(path: Path, max_positions: int | None = None) -> Case:
     """Read a case file of any supported kind (one-line ``CaseError`` on bad input, or on a
     case of more than ``max_positions`` nodes + moves; default: sized to the machine)."""
-    from verifier.io import Limits, load_any
+    from verifier.io import load_any
 
-    limits = Limits() if max_positions is None else Limits(max_positions)
-    return load_any(path, limits=limits)
+    return load_any(path, limits=_limits(max_positions))
+
+
+def _limits(max_positions: int | None) -> Limits:
+    """The readers' limits for ``--max-positions`` (default: sized to the machine)."""
+    return Limits() if max_positions is None else Limits(max_positions)
 
 
 def collect(paths: list[Path]) -> list[Path]:
@@ -170,7 +175,7 @@ def run_verify(
         claims = None
         if answers is not None:
             try:
-                claims = _load_answers(answers, case)
+                claims = _load_answers(answers, case, max_positions)
             except VerifierError as e:
                 errors.append(str(e))
                 _err(err, str(e))
@@ -183,12 +188,13 @@ def run_verify(
     return exit_code(reports, len(errors))
 
 
-def _load_answers(path: Path, case: Case) -> Answers:
-    """Read an answer file for ``case`` (one-line ``CaseError`` on a bad file)."""
+def _load_answers(path: Path, case: Case, max_positions: int | None = None) -> Answers:
+    """Read an answer file for ``case`` (one-line ``CaseError`` on a bad file or one too big
+    for ``--max-positions``)."""
     from verifier.io.answers import load_answers
 
     try:
-        return load_answers(path, case)
+        return load_answers(path, case, _limits(max_positions))
     except OSError as e:
         raise CaseError(str(path), "$", f"cannot read the file: {e.strerror or e}") from None
 

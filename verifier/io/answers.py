@@ -41,6 +41,8 @@ from numpy.typing import NDArray
 from verifier.errors import CaseError
 from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, parse_json, shown
+from verifier.io.limits import Limits
+from verifier.io.npzfile import NpyEntry, read_npz
 from verifier.model import Case, GameGraph, SolverResult
 from verifier.model.columns import MOVE, REMOTENESS, VALUE
 from verifier.model.describe import Description, describe
@@ -66,8 +68,6 @@ ANSWER_SUFFIXES = (".json", ".csv", ".npz")
 
 _INF = re.compile(r"inf(?:\(([0-9]+(?:,[0-9]+)*)\))?")
 _CSV_COLUMNS = ("node", "value", "remoteness", "move")
-_MAX_FILE = 1 << 31
-"""Refuse answer files above 2 GiB (a table for another, far bigger graph)."""
 
 
 def graph_digest(g: GameGraph) -> str:
@@ -323,21 +323,33 @@ def parse_answers_csv(text: str, case: Case, file: str = "<answers>") -> Answers
 
 
 # ---------------------------------------------------------------------- npz
-def _npz_arrays(path: Path, file: str) -> dict[str, NDArray[Any]]:
+NPZ_ARRAYS = ("header", "ids", "value", "remoteness", "move")
+"""The arrays an ``.npz`` answer file may hold."""
+
+
+def _npz_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]]:
+    """The answer arrays, read by the bounded ``.npz`` reader of the case files: the sizes the
+    file declares are checked against ``limits`` before anything is inflated."""
     try:
-        with np.load(path, allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
-    except (zipfile.BadZipFile, ValueError, EOFError, OSError) as e:
+        with zipfile.ZipFile(path) as z:
+            names = [n.removesuffix(".npy") for n in z.namelist()]
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
         if isinstance(e, FileNotFoundError):
             raise
         fail(file, (), f"not an .npz answer file ({e})")
-
-
-def _load_npz(path: Path, case: Case, file: str) -> Answers:
-    arrays = _npz_arrays(path, file)
-    for key in arrays:
-        if key not in ("header", "ids", "value", "remoteness", "move"):
+    for key in names:
+        if key not in NPZ_ARRAYS:
             fail(file, (key,), f"unknown array {shown(key)}")
+
+    def check(entries: dict[str, NpyEntry]) -> None:
+        declared = sum(e.nbytes for e in entries.values())
+        limits.check_bytes(declared, file, "the arrays declared")
+
+    return read_npz(path, file, NPZ_ARRAYS, check)
+
+
+def _load_npz(path: Path, case: Case, file: str, limits: Limits) -> Answers:
+    arrays = _npz_arrays(path, file, limits)
     header: Any = {}
     if "header" in arrays:
         header = parse_json(np.asarray(arrays["header"], dtype=np.uint8).tobytes(), file)
@@ -398,17 +410,19 @@ def _load_npz(path: Path, case: Case, file: str) -> Answers:
 
 
 # ---------------------------------------------------------------------- load / save
-def load_answers(path: str | Path, case: Case) -> Answers:
-    """Read an answer file for ``case`` by suffix (``.json``, ``.csv``, ``.npz``)."""
+def load_answers(path: str | Path, case: Case, limits: Limits | None = None) -> Answers:
+    """Read an answer file for ``case`` by suffix (``.json``, ``.csv``, ``.npz``), refusing a
+    file too big for ``limits`` (``--max-positions``) before reading it, as the case readers
+    do (``verifier.io.limits``)."""
+    limits = limits or Limits()
     p = Path(path)
     file = str(path)
     suffix = p.suffix.lower()
     if suffix not in ANSWER_SUFFIXES:
         fail(file, (), f"unknown answer file type {p.suffix!r} (expected .json, .csv or .npz)")
-    if p.stat().st_size > _MAX_FILE:
-        fail(file, (), f"{p.stat().st_size} bytes: too big for an answer file")
     if suffix == ".npz":
-        return _load_npz(p, case, file)
+        return _load_npz(p, case, file, limits)
+    limits.check_text_file(p, file)
     data = p.read_bytes()
     if suffix == ".json":
         return parse_answers_json(data, case, file)
