@@ -57,7 +57,7 @@ from verifier.solvers._common import (
     timed_unless,
 )
 from verifier.solvers.grundy import NEEDS_ACYCLIC
-from verifier.solvers.loopy_grundy import DRAW, LOSS, WIN
+from verifier.solvers.loopy_grundy import DRAW, LOSS, WIN, loopy_result
 
 __all__ = [
     "KARS_MOVES_LIMIT",
@@ -210,13 +210,15 @@ def grundy_loopy_compiled_solver(case: Case, options: Options) -> SolverResult:
     g = require_compiled(case, options, Semantics.IMPARTIAL)
     r, seconds = timed(lambda: loopy_grundy_compiled(g))
     classes = loopy_classes(r)
-    return SolverResult(
-        solver="grundy-loopy-compiled",
-        view=View.GRUNDY,
-        values=r.value,
-        seconds=seconds,
-        move=loopy_moves(g, classes),
-        work={"rounds": r.rounds, "edges_scanned": r.edges_scanned, "nodes": g.n},
-        loopy=r.kset(),
-        extra={"counter": r.counter, "rounds": r.rounds, "draws": int(np.sum(classes == DRAW))},
+    return loopy_result(
+        "grundy-loopy-compiled",
+        g,
+        r.value,
+        r.kset(),
+        r.counter,
+        classes,
+        loopy_moves(g, classes),
+        seconds,
+        rounds=r.rounds,
+        edges_scanned=r.edges_scanned,
     )

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -387,19 +387,45 @@ def loopy_grundy_solver(case: Case, options: Options) -> SolverResult:
     g = require_reference(case, options, Semantics.IMPARTIAL, linear=True)
     r, seconds = timed(lambda: loopy_grundy(g))
     classes = outcome_classes(r.values, r.kset)
+    return loopy_result(
+        "grundy-loopy",
+        g,
+        r.values,
+        r.kset,
+        r.counter,
+        classes,
+        _moves(g, classes),
+        seconds,
+        rounds=r.rounds,
+        edges_scanned=r.edges_scanned,
+    )
+
+
+def loopy_result(
+    name: str,
+    g: GameGraph,
+    values: IntArray,
+    kset: Mapping[int, Iterable[int]],
+    counter: IntArray,
+    classes: NDArray[np.int8],
+    move: IntArray,
+    seconds: float,
+    *,
+    rounds: int,
+    edges_scanned: int,
+) -> SolverResult:
+    """A generalized Sprague-Grundy labelling as solver ``name``'s answer (view GRUNDY): the
+    finite values, ``INF`` = -1 with ``loopy`` = {node id: K}, and in ``extra`` the counter,
+    the rounds and the number of draws (shared by the reference and the compiled solver)."""
     return SolverResult(
-        solver="grundy-loopy",
+        solver=name,
         view=View.GRUNDY,
-        values=r.values,
+        values=values,
         seconds=seconds,
-        move=_moves(g, classes),
-        work={"rounds": r.rounds, "edges_scanned": r.edges_scanned, "nodes": g.n},
-        loopy={u: tuple(sorted(k)) for u, k in r.kset.items()},
-        extra={
-            "counter": r.counter.tolist(),
-            "rounds": r.rounds,
-            "draws": int(np.sum(classes == DRAW)),
-        },
+        move=move,
+        work={"rounds": rounds, "edges_scanned": edges_scanned, "nodes": g.n},
+        loopy={int(u): tuple(sorted(int(x) for x in k)) for u, k in kset.items()},
+        extra={"counter": counter, "rounds": rounds, "draws": int(np.sum(classes == DRAW))},
     )
 
 
