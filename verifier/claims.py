@@ -29,7 +29,7 @@ from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
 from verifier.model.results import View
-from verifier.model.semantics import MAX, Semantics
+from verifier.model.semantics import Semantics
 from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, ExtraResults, decide
 from verifier.registry import Options
@@ -118,9 +118,7 @@ def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
             return None
         want = mex(int(cols[VALUE].data[y]) for y in succ)
         got = int(cols[VALUE].data[x])
-        if got == want:
-            return None
-        return f"a Grundy value is the mex of its successors' values, here {want}"
+        return None if got == want else d.rule(g, x, want)
     assert d.equations is not None
     sys = d.equations(g)
     idx, bad = sys.to_index(np.where(cols[VALUE].given, cols[VALUE].data, 0))
@@ -129,10 +127,7 @@ def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
     want_idx = int(sys.apply(idx)[x])
     if want_idx == int(idx[x]):
         return None
-    want = d.show(sys.levels[want_idx])
-    if not succ:
-        return _leaf_rule(case, x, want)
-    return _inner_rule(case, x, want)
+    return d.rule(g, x, d.show(sys.levels[want_idx]))
 
 
 def _claims(cols: Mapping[str, Column], x: int) -> bool:
@@ -142,39 +137,6 @@ def _claims(cols: Mapping[str, Column], x: int) -> bool:
 def _inf(cols: Mapping[str, Column], x: int) -> bool:
     inf = cols.get(LOOPY)
     return inf is not None and bool(inf.given[x])
-
-
-def _leaf_rule(case: Case, x: int, want: Any) -> str:
-    g = case.graph
-    sem = case.semantics
-    if sem is Semantics.MINIMAX:
-        return f"a leaf's score is its value t, here {want}"
-    if sem is Semantics.REACHABILITY:
-        side = "a target is player 0's" if g.target[x] else "a dead end off the target is 1's"
-        return f"{side}: the winner is {want}"
-    return f"a position without moves is {want!r} for the player to move"
-
-
-def _inner_rule(case: Case, x: int, want: Any) -> str:
-    g = case.graph
-    sem = case.semantics
-    if sem is Semantics.MINIMAX:
-        if g.owner[x] == MAX:
-            return f"a Max node's score is the largest of its successors' scores, here {want}"
-        return f"a Min node's score is the smallest of its successors' scores, here {want}"
-    if sem is Semantics.NORMAL:
-        return (
-            "won iff some successor is lost, lost iff every successor is won, unknown "
-            f"otherwise: the successors' labels make it {want!r}"
-        )
-    if g.target[x]:
-        return f"a target is player 0's: the winner is {want}"
-    who = (
-        "player 0 moves: he wins iff some"
-        if g.owner[x] == MAX
-        else "player 1 moves: 0 wins iff every"
-    )
-    return f"{who} successor is player 0's: the winner is {want}"
 
 
 # ---------------------------------------------------------------------- the judgment

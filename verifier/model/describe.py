@@ -137,6 +137,9 @@ class Description:
     and ``root_value`` (which fits every semantics): ``intervals``, ``remoteness``, ..."""
     value_shape: str = ""
     """What one value looks like in a case file (``root_value``), for messages."""
+    rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """The local rule of a node's value in words, by kind of node (``target``, ``leaf``,
+    ``inner:<owner>`` or ``inner``), ``{want}`` standing for the value the rule gives."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -164,6 +167,18 @@ class Description:
             return self.show(-1, kset=inf.data[x])
         v = columns[VALUE]
         return self.show(v.data[x]) if v.given[x] else None
+
+    def rule(self, g: GameGraph, x: int, want: Any) -> str:
+        """Node ``x``'s rule in words, saying it gives ``want`` (for a person reading why a
+        claimed value is wrong)."""
+        if g.target[x] and "target" in self.rules:
+            key = "target"
+        elif g.out_degree[x] == 0 and "leaf" in self.rules:
+            key = "leaf"
+        else:
+            key = f"inner:{int(g.owner[x])}"
+            key = key if key in self.rules else "inner"
+        return self.rules[key].format(want=want)
 
     def owner_name(self, code: int) -> str:
         """The name of owner code ``code`` (``""`` if the semantics has no such owner)."""
@@ -239,6 +254,15 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             column_name="value",
             expect_extra=frozenset({"intervals", "unique"}),
             value_shape="a number",
+            rules=MappingProxyType(
+                {
+                    "leaf": "a leaf's score is its value t, here {want}",
+                    f"inner:{MAX}": "a Max node's score is the largest of its successors' "
+                    "scores, here {want}",
+                    f"inner:{MIN}": "a Min node's score is the smallest of its successors' "
+                    "scores, here {want}",
+                }
+            ),
         ),
         Semantics.NORMAL: Description(
             Semantics.NORMAL,
@@ -252,6 +276,13 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             column_name="label",
             expect_extra=frozenset({"remoteness", "unique"}),
             value_shape=_one_of(LABEL_WORDS.values()),
+            rules=MappingProxyType(
+                {
+                    "leaf": "a position without moves is {want!r} for the player to move",
+                    "inner": "won iff some successor is lost, lost iff every successor is won, "
+                    "unknown otherwise: the successors' labels make it {want!r}",
+                }
+            ),
         ),
         Semantics.REACHABILITY: Description(
             Semantics.REACHABILITY,
@@ -266,6 +297,16 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             others_move=MAX,
             expect_extra=frozenset({"remoteness"}),
             value_shape="the winner, 0 or 1",
+            rules=MappingProxyType(
+                {
+                    "target": "a target is player 0's: the winner is {want}",
+                    "leaf": "a dead end off the target is 1's: the winner is {want}",
+                    f"inner:{MAX}": "player 0 moves: he wins iff some successor is player 0's: "
+                    "the winner is {want}",
+                    f"inner:{MIN}": "player 1 moves: 0 wins iff every successor is player 0's: "
+                    "the winner is {want}",
+                }
+            ),
         ),
         Semantics.IMPARTIAL: Description(
             Semantics.IMPARTIAL,
@@ -277,6 +318,9 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             column_name="grundy",
             expect_extra=frozenset({"sums", "unique"}),
             value_shape="a Grundy value (an integer >= 0, 'inf' or 'inf(0,2)')",
+            rules=MappingProxyType(
+                {"inner": "a Grundy value is the mex of its successors' values, here {want}"}
+            ),
         ),
     }
 )
