@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from verifier.errors import NotApplicable
-from verifier.model import CheckResult, GameGraph, SolverResult
+from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.results import View
 from verifier.registry import CheckContext
 
-__all__ = ["per_solver"]
+__all__ = ["per_solver", "result"]
 
 
 def per_solver(
@@ -24,3 +26,14 @@ def per_solver(
     if not rs:
         raise NotApplicable(f"no solver gives {view.value} {column}s")
     return [judge(ctx.case.graph, r) for r in sorted(rs, key=lambda r: r.solver)]
+
+
+def result(
+    name: str,
+    verdict: Verdict,
+    detail: str,
+    t0: float,
+    witness: Mapping[str, Any] | None = None,
+) -> CheckResult:
+    """A check's result, timed from ``t0`` (``time.perf_counter()`` at its start)."""
+    return CheckResult(name, verdict, detail, witness, seconds=time.perf_counter() - t0)

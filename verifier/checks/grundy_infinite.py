@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from verifier.checks.common import per_solver
+from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import grundy_text
@@ -60,11 +60,11 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
     inf = r.columns.get(LOOPY)
     if not faults:
         n = inf.count if inf is not None else 0
-        return CheckResult(
+        return result(
             name,
             Verdict.CONFIRMED,
             f"{n} infinite value(s), each with an infinite option and K = its finite options",
-            seconds=time.perf_counter() - t0,
+            t0,
         )
     x, why = faults[0]
     assert inf is not None
@@ -78,10 +78,10 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
         },
         "faults": len(faults),
     }
-    return CheckResult(
+    return result(
         name,
         Verdict.REFUTED,
         f"{g.name(x)!r} = {witness['grundy']}: {why} ({len(faults)} node(s) in all)",
-        witness=witness,
-        seconds=time.perf_counter() - t0,
+        t0,
+        witness,
     )

@@ -27,7 +27,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.checks.common import per_solver
+from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
@@ -150,11 +150,11 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
     name = f"{NAME} ({r.solver})"
     if len(ids) == 0:
         n = r.columns[MOVE].count
-        return CheckResult(
+        return result(
             name,
             Verdict.CONFIRMED,
             f"{n} moves legal, present where required and optimal (winner hurries, loser delays)",
-            seconds=time.perf_counter() - t0,
+            t0,
         )
     x = int(ids[0])
     mv = r.columns[MOVE].at(x)
@@ -172,10 +172,10 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
         rem = r.columns[REMOTENESS]
         witness["remoteness"] = rem.at(x)
         witness["successors_remoteness"] = {g.name(int(y)): rem.at(int(y)) for y in g.successors(x)}
-    return CheckResult(
+    return result(
         name,
         Verdict.REFUTED,
         f"move at {g.name(x)!r}: {why[0]} ({len(ids)} node(s) in all)",
-        witness=witness,
-        seconds=time.perf_counter() - t0,
+        t0,
+        witness,
     )

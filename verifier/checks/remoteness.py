@@ -17,7 +17,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.checks.common import per_solver
+from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import REMOTENESS, VALUE
 from verifier.model.results import View
@@ -100,12 +100,12 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
     bad = np.flatnonzero(val.given & (got != want))
     if len(bad) == 0:
         decided = int((val.given & (scores != 0)).sum())
-        return CheckResult(
+        return result(
             name,
             Verdict.CONFIRMED,
             f"{decided} decided nodes: remoteness = the attractor layer of their score "
             "(winner hurries, loser delays); none at draws",
-            seconds=time.perf_counter() - t0,
+            t0,
         )
     x = int(bad[0])
     witness = {
@@ -118,11 +118,11 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
         else "not the fewest plies in which the winner forces a leaf at least this good",
         "faults": len(bad),
     }
-    return CheckResult(
+    return result(
         name,
         Verdict.REFUTED,
         f"remoteness of {g.name(x)!r} is {witness['remoteness']}, the contract says "
         f"{witness['expected']} ({len(bad)} node(s) in all)",
-        witness=witness,
-        seconds=time.perf_counter() - t0,
+        t0,
+        witness,
     )
