@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import os
 import pkgutil
 from pathlib import Path
 
@@ -30,4 +29,3 @@ def test_the_api_guide_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the guide names corpus files relative to the repository
     result = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False)
     assert result.attempted >= 10 and result.failed == 0
-    assert os.getcwd() == str(ROOT)

@@ -101,9 +101,10 @@ _PLACEHOLDER = "\x00hostile\x00"
 
 
 @st.composite
-def json_mutants(draw: st.DrawFn) -> bytes:
-    """A valid case mutated in its structure (and sometimes its bytes)."""
-    doc: Any = copy.deepcopy(VALID[draw(st.sampled_from(sorted(VALID)))])
+def json_mutants(draw: st.DrawFn, docs: tuple[Any, ...] | None = None) -> bytes:
+    """A valid case (or one of ``docs``) mutated in its structure (and sometimes its bytes)."""
+    pool = docs if docs is not None else tuple(VALID[k] for k in sorted(VALID))
+    doc: Any = copy.deepcopy(draw(st.sampled_from(pool)))
     data = draw(st.data())
     for _ in range(draw(st.integers(0, 3))):
         doc = mutate(doc, data)
@@ -162,9 +163,11 @@ _ODD_ARRAYS = [
 
 
 @st.composite
-def npz_mutants(draw: st.DrawFn) -> bytes:
-    """A valid ``.npz`` case whose entries, ``.npy`` headers, zip sizes or bytes are damaged."""
-    with zipfile.ZipFile(io.BytesIO(draw(st.sampled_from(seeds(".npz"))))) as z:
+def npz_mutants(draw: st.DrawFn, files: tuple[bytes, ...] | None = None) -> bytes:
+    """A valid ``.npz`` case (or one of ``files``) whose entries, ``.npy`` headers, zip sizes
+    or bytes are damaged."""
+    pool = files if files is not None else seeds(".npz")
+    with zipfile.ZipFile(io.BytesIO(draw(st.sampled_from(pool)))) as z:
         entries = {i.filename: z.read(i) for i in z.infolist()}
     names = sorted(entries)
     for _ in range(draw(st.integers(1, 3))):
@@ -249,8 +252,16 @@ _GML_TOKENS = re.compile(rb'"[^"]*"|-?[0-9][0-9.eE+-]*|[A-Za-z_]+|\[|\]')
 @st.composite
 def graph_mutants(draw: st.DrawFn, suffix: str) -> bytes:
     """A valid GraphML or GML case with tokens replaced, removed or repeated (and bytes)."""
-    raw = draw(st.sampled_from(seeds(suffix)))
     tokens = _GRAPHML_TOKENS if suffix == ".graphml" else _GML_TOKENS
+    return draw(token_mutants(seeds(suffix), tokens, xml=suffix == ".graphml"))
+
+
+@st.composite
+def token_mutants(
+    draw: st.DrawFn, files: tuple[bytes, ...], tokens: re.Pattern[bytes], xml: bool = False
+) -> bytes:
+    """One of ``files`` (text) with ``tokens`` replaced, removed or repeated (and bytes)."""
+    raw = draw(st.sampled_from(files))
     for _ in range(draw(st.integers(1, 3))):
         spans = [m.span() for m in tokens.finditer(raw)]
         if not spans:
@@ -259,7 +270,7 @@ def graph_mutants(draw: st.DrawFn, suffix: str) -> bytes:
         op = draw(st.sampled_from(["replace", "replace", "drop", "repeat", "line"]))
         if op == "replace":
             snippet = draw(st.sampled_from(HOSTILE_TEXT))
-            if suffix == ".graphml" and raw[a : a + 1] in b'">':
+            if xml and raw[a : a + 1] in b'">':
                 edge = raw[a : a + 1], raw[b - 1 : b]
                 snippet = edge[0] + snippet.replace(b'"', b"&quot;") + edge[1]
             raw = raw[:a] + snippet + raw[b:]
@@ -284,3 +295,46 @@ def mutants(suffix: str) -> st.SearchStrategy[bytes]:
     if suffix == ".npz":
         return npz_mutants()
     return graph_mutants(suffix)
+
+
+# ---------------------------------------------------------------------- answer files
+ANSWER_FORMATS = (".json", ".csv", ".npz")
+"""The encodings of answer files (``verifier.io.answers``), fuzzed against one case."""
+
+_CSV_TOKENS = re.compile(rb"[^,\n]+|\n")
+
+
+@cache
+def answer_case_json() -> str:
+    """The case the answer files are for: the readable normal-play example (with a cycle)."""
+    return json.dumps(VALID["normal-readable"])
+
+
+@cache
+def answer_seeds(suffix: str) -> tuple[bytes, ...]:
+    """Valid answer files for ``answer_case_json()``: the whole answer and the root's alone."""
+    import tempfile
+
+    import verifier
+    from verifier.io.answers import save_answers
+    from verifier.model.solution import Solution
+
+    case = parse_case(answer_case_json(), "case.json")
+    sol = verifier.solve(case)
+    one = np.zeros(case.graph.n, dtype=np.bool_)
+    one[0] = True
+    partial = Solution(sol.graph, sol.root, sol.description, sol.columns, one)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, s in enumerate((sol, partial)):
+            out.append(save_answers(s, case, Path(tmp) / f"a{k}{suffix}").read_bytes())
+    return tuple(out)
+
+
+def answer_mutants(suffix: str) -> st.SearchStrategy[bytes]:
+    """Mutated answer files of one encoding."""
+    if suffix == ".json":
+        return json_mutants(tuple(json.loads(raw) for raw in answer_seeds(".json")))
+    if suffix == ".npz":
+        return npz_mutants(answer_seeds(".npz"))
+    return token_mutants(answer_seeds(".csv"), _CSV_TOKENS)

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzz_mutations import FORMATS, mutants
+from fuzz_mutations import ANSWER_FORMATS, FORMATS, answer_case_json, answer_mutants, mutants
 from hostile_files import HOSTILE, json_huge_literal, json_huge_node_id, npz_bomb, write_all
 from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -43,8 +44,11 @@ def _env() -> dict[str, str]:
     }
 
 
-def distinct_mutants(suffix: str, count: int) -> list[bytes]:
-    """At least ``count`` distinct mutated files of one format (hypothesis draws them)."""
+def distinct_mutants(
+    suffix: str, count: int, strategy: st.SearchStrategy[bytes] | None = None
+) -> list[bytes]:
+    """At least ``count`` distinct mutated files of one format (hypothesis draws them from
+    ``strategy``, by default the case-file mutants of ``suffix``)."""
     found: dict[bytes, None] = {}
     for attempt in range(5):
 
@@ -56,7 +60,7 @@ def distinct_mutants(suffix: str, count: int) -> list[bytes]:
             derandomize=False,
             suppress_health_check=list(HealthCheck),
         )
-        @given(mutants(suffix))
+        @given(strategy if strategy is not None else mutants(suffix))
         def collect(raw: bytes) -> None:
             found[raw] = None
 
@@ -66,10 +70,14 @@ def distinct_mutants(suffix: str, count: int) -> list[bytes]:
     return list(found)
 
 
-def read_batch(folder: Path) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The outcome of reading every file of ``folder`` in a memory-limited child."""
+def read_batch(
+    folder: Path, case_file: Path | None = None
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The outcome of reading every file of ``folder`` in a memory-limited child (as answer
+    files for ``case_file`` when given)."""
+    extra = [str(case_file)] if case_file is not None else []
     proc = subprocess.run(
-        [sys.executable, str(HERE / "read_batch.py"), str(folder), str(EXTRA_MB)],
+        [sys.executable, str(HERE / "read_batch.py"), str(folder), str(EXTRA_MB), *extra],
         capture_output=True,
         text=True,
         env=_env(),
@@ -92,15 +100,22 @@ def assert_case_or_one_line(outcomes: list[dict[str, Any]], folder: Path) -> Non
             assert message.startswith(f"{folder / o['file']}: $"), message
 
 
-def fuzz(suffix: str, count: int, tmp_path: Path) -> None:
-    """Read ``count`` mutated files of one format; assert the outcomes and the memory bound."""
-    files = distinct_mutants(suffix, count)
+def fuzz(suffix: str, count: int, tmp_path: Path, answers: bool = False) -> None:
+    """Read ``count`` mutated files of one format (case files, or answer files for the case of
+    ``answer_case_json``); assert the outcomes and the memory bound."""
+    strategy = answer_mutants(suffix) if answers else None
+    files = distinct_mutants(suffix, count, strategy)
     assert len(files) >= count
+    folder, case_file = tmp_path / "files", None
+    folder.mkdir()
+    if answers:
+        case_file = tmp_path / "case.json"
+        case_file.write_text(answer_case_json())
     for k, raw in enumerate(files):
-        (tmp_path / f"m{k:05d}{suffix}").write_bytes(raw)
-    outcomes, memory = read_batch(tmp_path)
+        (folder / f"m{k:05d}{suffix}").write_bytes(raw)
+    outcomes, memory = read_batch(folder, case_file)
     assert len(outcomes) == len(files)
-    assert_case_or_one_line(outcomes, tmp_path)
+    assert_case_or_one_line(outcomes, folder)
     assert memory["peak_mb"] <= memory["limit_mb"]
     kinds = {o["outcome"] for o in outcomes}
     assert kinds == {"case", "error"}, kinds  # the mutations reach both outcomes
@@ -109,6 +124,13 @@ def fuzz(suffix: str, count: int, tmp_path: Path) -> None:
 @pytest.mark.parametrize("suffix", FORMATS)
 def test_mutated_files_give_a_case_or_the_one_line_error(suffix: str, tmp_path: Path) -> None:
     fuzz(suffix, CI_EXAMPLES, tmp_path)
+
+
+@pytest.mark.parametrize("suffix", ANSWER_FORMATS)
+def test_mutated_answer_files_give_answers_or_the_one_line_error(
+    suffix: str, tmp_path: Path
+) -> None:
+    fuzz(suffix, CI_EXAMPLES, tmp_path, answers=True)
 
 
 @pytest.mark.slow
