@@ -453,6 +453,10 @@ def generate_cmd(
     size: Annotated[int | None, typer.Option(help="kqk / krk board size n (3..8).")] = None,
     n: Annotated[int | None, typer.Option("--n", help="ladder layers.")] = None,
     upto: Annotated[int | None, typer.Option(help="impartial families: heaps 0..upto.")] = None,
+    piles: Annotated[int | None, typer.Option(help="nim: number of heaps.", min=1)] = None,
+    below: Annotated[
+        int | None, typer.Option(help="nim: each heap holds fewer counters.", min=1)
+    ] = None,
     semantics: Annotated[str | None, typer.Option(help="random: the semantics.")] = None,
     nodes: Annotated[int | None, typer.Option(help="random: number of nodes.")] = None,
     degree: Annotated[float | None, typer.Option(help="random: mean out-degree.")] = None,
@@ -486,6 +490,8 @@ def generate_cmd(
             size=size,
             n=n,
             upto=upto,
+            piles=piles,
+            below=below,
             semantics=semantics,
             nodes=nodes,
             degree=degree,
@@ -578,10 +584,18 @@ def grundy_cmd(
     from verifier.writers.documents import sequence_document
 
     writer = make_writer(pick_format(fmt, as_json))
-    try:
-        rep = analyse_sequence(game, upto)
-    except ValueError as e:
-        raise _fail(f"{game}: {e}") from None
+    err = Console(stderr=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), console=err, transient=True)
+    with bar if err.is_terminal else nullcontext():
+        task = bar.add_task(f"{game}: heaps", total=upto + 1)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            rep = analyse_sequence(game, upto, progress=advance)
+        except ValueError as e:
+            raise _fail(f"{game}: {e}") from None
     _write(writer.write_document, sequence_document(rep, upto))
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from verifier.games.grundys_game import grundys_game, grundys_sequence
+from verifier.games.heap_sequences import HeapMoves, Progress, heap_sequence
 from verifier.games.heaps import DEFAULT_MAX_NODES
 from verifier.games.nim import nim_heaps
 from verifier.games.octal import OctalCode, octal_game, octal_sequence, parse_octal
@@ -56,6 +57,17 @@ class GameSpec:
         if self.octal is not None:
             return self.octal.max_removal
         return None
+
+    @property
+    def moves(self) -> HeapMoves:
+        """The moves of one heap, for the compiled sequence kernels (not for nim)."""
+        if self.family == "subtraction":
+            return HeapMoves.subtraction(self.subtraction)
+        if self.octal is not None:
+            return HeapMoves.octal(self.octal)
+        if self.family == "grundy":
+            return HeapMoves.grundys_game()
+        raise ValueError(f"{self.family}: no heap moves (nim's values are the heap sizes)")
 
     def __str__(self) -> str:
         if self.family == "subtraction":
@@ -133,6 +145,9 @@ class SequenceReport:
     game: str
     values: tuple[int, ...]
     periodicity: Periodicity | None
+    computed: int | None = None
+    """Heaps ``0..computed-1`` computed by the mex, the rest given by the certified period
+    (None: every value computed)."""
 
     @property
     def period(self) -> int | None:
@@ -145,10 +160,28 @@ def analyse_sequence(
     *,
     s: Iterable[int] | None = None,
     max_period: int | None = None,
+    progress: Progress | None = None,
 ) -> SequenceReport:
     """The value sequence and its (pre-period, period), certified by the octal periodicity
-    theorem where it applies (octal and subtraction games; not nim, not Grundy's game)."""
+    theorem where it applies (octal and subtraction games; not nim, not Grundy's game).
+
+    The values come from the compiled kernels (:mod:`verifier.games.heap_sequences`); once
+    the theorem certifies a period, the values beyond follow from it without a search.
+    """
     spec = game if isinstance(game, GameSpec) else parse_game(game, s=s)
-    seq = grundy_sequence(spec, upto)
-    per = find_period(seq, max_removal=spec.max_removal, max_period=max_period)
-    return SequenceReport(str(spec), tuple(seq), per)
+    if upto < 0:
+        raise ValueError(f"upto must be >= 0, got {upto}")
+    if spec.family == "nim":
+        values, computed, per = list(range(upto + 1)), None, None
+    else:
+        found = heap_sequence(
+            spec.moves,
+            upto,
+            max_removal=spec.max_removal if max_period is None else None,
+            progress=progress,
+        )
+        values, per = found.values.tolist(), found.periodicity
+        computed = found.computed if found.computed <= upto else None
+    if per is None:
+        per = find_period(values, max_removal=spec.max_removal, max_period=max_period)
+    return SequenceReport(str(spec), tuple(values), per, computed)

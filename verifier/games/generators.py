@@ -45,7 +45,11 @@ GENERATORS: dict[str, Generator] = {
             "seeded random graph of any semantics",
             ("semantics", "nodes", "degree", "seed", "values", "terminal_fraction", "acyclic"),
         ),
-        Generator("nim", "nim heaps 0..upto (impartial)", ("upto",)),
+        Generator(
+            "nim",
+            "nim heaps 0..upto, or every position of --piles heaps below --below (impartial)",
+            ("upto", "piles", "below"),
+        ),
         Generator(
             "subtraction:S", "subtraction game with set S, e.g. subtraction:1,2,3", ("upto",)
         ),
@@ -64,12 +68,30 @@ def _take(opts: dict[str, Any], allowed: tuple[str, ...], name: str) -> dict[str
     return given
 
 
+def _nim_piles(kw: dict[str, Any]) -> Case:
+    """``nim --piles K --below N``: every position of K heaps of 0..N-1 counters."""
+    from verifier.games.nim import nim_piles
+
+    if "piles" not in kw or "below" not in kw:
+        raise UsageError("generator 'nim' needs both --piles and --below (or --upto alone)")
+    try:
+        return nim_piles(int(kw["piles"]), int(kw["below"]), max_nodes=NIM_MAX_POSITIONS)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
+NIM_MAX_POSITIONS = 50_000_000
+"""The most positions ``nim --piles --below`` builds (about 40 bytes a move in memory)."""
+
+
 def generate(name: str, **opts: Any) -> Case:
     """Build the case of a named game; options that are ``None`` are left at their defaults.
 
     Raises ``UsageError`` for an unknown name or an option the generator does not take.
     """
     key = name.strip().lower()
+    if key == "nim" and (opts.get("piles") is not None or opts.get("below") is not None):
+        return _nim_piles(_take(opts, ("piles", "below"), key))
     if key in ("tictactoe", "lgame", "connect4", "kqk", "krk", "ladder", "random"):
         kw = _take(opts, GENERATORS[key].options, key)
     else:

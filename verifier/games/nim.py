@@ -12,17 +12,15 @@ Examples
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from functools import reduce
-from operator import xor
 
 import numpy as np
 
 from verifier.games.heaps import DEFAULT_MAX_NODES, heap_case
 from verifier.model import Case, Expect, GameGraph, Semantics
 
-__all__ = ["nim_heaps", "nim_position", "nim_rule"]
+__all__ = ["nim_heaps", "nim_piles", "nim_position", "nim_rule"]
 
 
 def nim_rule(n: int) -> list[tuple[int, ...]]:
@@ -54,28 +52,57 @@ def nim_position(heaps: Sequence[int], *, max_nodes: int = DEFAULT_MAX_NODES) ->
         size *= h + 1
     if size > max_nodes:
         raise ValueError(f"nim position {list(heaps)!r} has {size} > {max_nodes} nodes")
-    positions = list(itertools.product(*(range(h + 1) for h in heaps)))
-    strides = [1] * len(heaps)
-    for i in range(len(heaps) - 2, -1, -1):
-        strides[i] = strides[i + 1] * (heaps[i + 1] + 1)
-    src: list[int] = []
-    dst: list[int] = []
-    for i, pos in enumerate(positions):
-        for k, a in enumerate(pos):
-            for smaller in range(a):
-                src.append(i)
-                dst.append(i - (a - smaller) * strides[k])
-    graph = GameGraph.from_edges(
-        [",".join(map(str, p)) for p in positions],
-        np.array(src, dtype=np.int64),
-        np.array(dst, dtype=np.int64),
-        semantics=Semantics.IMPARTIAL,
+    return _product_case(
+        list(heaps),
+        case_id="nim-" + "-".join(map(str, heaps)),
+        source="Bouton's nim (generator verifier.games.nim); expected values by Bouton's XOR",
     )
-    grundy = {i: reduce(xor, p, 0) for i, p in enumerate(positions)}
+
+
+def nim_piles(piles: int, below: int, *, max_nodes: int = DEFAULT_MAX_NODES) -> Case:
+    """Every position of ``piles`` nim heaps of fewer than ``below`` counters each (ordered
+    tuples: ``below ** piles`` nodes); the root holds ``below - 1`` counters in every heap."""
+    if piles < 1 or below < 1:
+        raise ValueError(f"nim needs piles >= 1 and below >= 1, got {piles} and {below}")
+    if below**piles > max_nodes:
+        raise ValueError(
+            f"nim with {piles} piles below {below} has {below**piles} > {max_nodes} positions"
+        )
+    return _product_case(
+        [below - 1] * piles,
+        case_id=f"nim-{piles}-piles-below-{below}",
+        source=f"Bouton's nim, {piles} piles of 0..{below - 1} counters (generator "
+        "verifier.games.nim); expected values by Bouton's XOR",
+    )
+
+
+def _product_case(heaps: list[int], *, case_id: str, source: str) -> Case:
+    """The product graph of ``heaps``: a move takes counters from one heap (vectorized)."""
+    radix = np.array([h + 1 for h in heaps], dtype=np.int64)
+    strides = np.ones(len(heaps), dtype=np.int64)
+    for i in range(len(heaps) - 2, -1, -1):
+        strides[i] = strides[i + 1] * radix[i + 1]
+    ids = np.arange(int(np.prod(radix)), dtype=np.int64)
+    digits = [(ids // strides[k]) % radix[k] for k in range(len(heaps))]
+    src_parts: list[np.ndarray] = []
+    dst_parts: list[np.ndarray] = []
+    for k, h in enumerate(heaps):
+        for taken in range(1, h + 1):
+            src = ids[digits[k] >= taken]
+            src_parts.append(src)
+            dst_parts.append(src - taken * strides[k])
+    src = np.concatenate(src_parts) if src_parts else np.zeros(0, dtype=np.int64)
+    dst = np.concatenate(dst_parts) if dst_parts else np.zeros(0, dtype=np.int64)
+    columns = [d.astype(str) for d in digits]
+    names = reduce(lambda a, b: np.char.add(np.char.add(a, ","), b), columns).tolist()
+    graph = GameGraph.from_edges(names, src, dst, semantics=Semantics.IMPARTIAL)
+    xors = reduce(np.bitwise_xor, digits)
+    grundy = dict(enumerate(xors.tolist()))
+    root = len(ids) - 1
     return Case(
         graph=graph,
-        id="nim-" + "-".join(map(str, heaps)),
-        root=len(positions) - 1,
-        source="Bouton's nim (generator verifier.games.nim); expected values by Bouton's XOR",
-        expect=Expect(grundy=grundy, root_value=grundy[len(positions) - 1]),
+        id=case_id,
+        root=root,
+        source=source,
+        expect=Expect(grundy=grundy, root_value=grundy[root]),
     )

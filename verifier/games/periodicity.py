@@ -48,14 +48,8 @@ class Periodicity:
         return self.preperiod - 1 if self.preperiod else None
 
 
-def _least_preperiod(seq: NDArray[np.int64], p: int) -> int:
-    """The least ``e`` with ``seq[n] == seq[n + p]`` for all ``e <= n < len(seq) - p``."""
-    mismatch = np.flatnonzero(seq[:-p] != seq[p:])
-    return int(mismatch[-1]) + 1 if len(mismatch) else 0
-
-
 def find_period(
-    seq: Sequence[int],
+    seq: Sequence[int] | NDArray[np.int64],
     *,
     max_removal: int | None = None,
     max_period: int | None = None,
@@ -74,13 +68,14 @@ def find_period(
     arr = np.asarray(seq, dtype=np.int64)
     n = len(arr)
     limit = n // 2 if max_period is None else min(max_period, n - 1)
+    from verifier.engine._sequence_kernels import least_preperiods
+
+    found = np.full(max(limit, 0) + 1, -1, dtype=np.int64)
+    if limit >= 1:
+        least_preperiods(arr, limit, min_repeats, found)
     best: tuple[int, int] | None = None
-    for p in range(1, limit + 1):
-        e = _least_preperiod(arr, p)
-        if n - e < min_repeats * p:
-            continue
-        if best is None or (e + p, p) < (best[0] + best[1], best[1]):
-            best = (e, p)
+    for p in np.flatnonzero(found >= 0).tolist():
+        best = (int(found[p]), int(p))  # each one found beats the ones before
     if best is None:
         return None
     e, p = best

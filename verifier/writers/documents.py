@@ -37,6 +37,10 @@ def distributed_document(case: Case, res: DistributedResult) -> Document:
     return Document(fields, records=records)
 
 
+SHOWN = 200
+"""The table shows the values of at most this many heaps (CSV and JSON give them all)."""
+
+
 def sequence_document(rep: SequenceReport, upto: int) -> Document:
     """A Grundy value sequence and its period; CSV: one ``heap,value`` row per heap size."""
     per = rep.periodicity
@@ -50,12 +54,22 @@ def sequence_document(rep: SequenceReport, upto: int) -> Document:
         "certified": per.certified if per else False,
         "reason": reason,
     }
-    lines = [f"{rep.game}: g(0..{upto}) =", " ".join(map(str, rep.values))]
+    if rep.computed is not None:
+        fields["computed"] = rep.computed
+    shown = rep.values if len(rep.values) <= SHOWN else rep.values[:SHOWN]
+    lines = [f"{rep.game}: g(0..{upto}) =", " ".join(map(str, shown))]
+    if len(shown) < len(rep.values):
+        lines[-1] += f" ... ({len(rep.values)} values: --format csv or --json gives them all)"
     if per:
         state = "proved by the periodicity theorem" if per.certified else "observed only"
         lines.append(f"pre-period {per.preperiod}, period {per.period} ({state}: {reason})")
     else:
         lines.append(reason)
+    if rep.computed is not None:
+        lines.append(
+            f"heaps 0..{rep.computed - 1} computed by the mex; the period gives the rest "
+            "(the theorem proves g(n + p) = g(n) for every n >= the pre-period)"
+        )
     rows = ({"heap": n, "value": v} for n, v in enumerate(rep.values))
     return Document(fields, tuple(lines), Records(("heap", "value"), rows), indent=None)
 
