@@ -282,12 +282,17 @@ def component_order(g: GameGraph) -> tuple[IntArray, IntArray, NDArray[np.bool_]
 
 
 def batches(
-    g: GameGraph, nodes: IntArray, key: IntArray | None = None, limit: int = BATCH_EDGES
+    g: GameGraph,
+    nodes: IntArray,
+    key: IntArray | None = None,
+    limit: int = BATCH_EDGES,
+    weight: IntArray | None = None,
 ) -> Iterator[IntArray]:
-    """Split ``nodes`` into runs of about ``limit`` edges, never splitting equal ``key``s."""
+    """Split ``nodes`` into runs of about ``limit`` edges (or of ``weight``, per node), never
+    splitting equal ``key``s."""
     if key is not None:
         nodes = nodes[np.argsort(key[nodes], kind="stable")]
-    cost = np.cumsum(g.out_degree[nodes] + 1)
+    cost = np.cumsum((g.out_degree + 1 if weight is None else weight)[nodes])
     start = 0
     while start < len(nodes):
         base = cost[start - 1] if start else 0
