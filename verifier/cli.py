@@ -44,8 +44,33 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    """``--version``: the installed package's version, then exit 0."""
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("gamegraph-verifier")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        typer.echo(f"gamegraph-verifier {number}")
+        raise typer.Exit(EXIT_OK)
+
+
+VersionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        expose_value=False,
+        help="Print the version and exit.",
+    ),
+]
+
+
 @app.callback()
-def _group() -> None:
+def _group(version: VersionOpt = False) -> None:
     """Solve finite two-player game graphs several ways and prove the answers with Z3."""
 
 
@@ -276,6 +301,7 @@ def verify_cmd(
     verbose: VerboseOpt = False,
     max_positions: MaxPositionsOpt = None,
     answers: AnswersOpt = None,
+    version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
 
