@@ -150,7 +150,7 @@ def _load(p: Path) -> Case:
 
 BAD_FILES = [
     ("wrong.csv", "node,value\nzz,won\n", "no position named"),
-    ("type.csv", "node,value\na,3\n", "not 'won', 'lost' or 'unknown'"),
+    ("type.csv", "node,value\na,3\n", "not 'won', 'lost', 'draw' or 'unknown'"),
     ("cols.csv", "node,remoteness\na,2\n", "missing column 'value'"),
     ("extra.csv", "node,value,colour\na,won,red\n", "unknown column"),
     ("dup.csv", "node,value\na,lost\na,lost\n", "duplicate entry"),

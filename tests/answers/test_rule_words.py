@@ -20,7 +20,7 @@ def test_normal_minimax_reachability_impartial_rules() -> None:
     g = GameGraph.from_successors({"a": ["b"], "b": ["c"]}, semantics=Semantics.NORMAL)
     r = _claim(View.LABEL, [1, 1, -1])
     assert rule_fault(Case(g, "n"), r, 0) == (
-        "won iff some successor is lost, lost iff every successor is won, unknown otherwise: "
+        "won iff some successor is lost, lost iff every successor is won, a draw otherwise: "
         "the successors' labels make it 'lost'"
     )
     assert rule_fault(Case(g, "n"), r, 1) is None  # b keeps its rule

@@ -70,7 +70,7 @@ def test_kars_figure_1(client: Any, b: float, d: float, a_val: float, c_val: flo
 
 
 CORPUS = sorted((Path(__file__).parents[2] / "cases").glob("*.json"))
-LABELS = {"won": 1, "lost": -1, "unknown": 0}
+LABELS = {"won": 1, "lost": -1, "draw": 0}
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
@@ -138,7 +138,7 @@ def test_parquet_in_and_out(client: Any, tmp_path: Path) -> None:
     assert np.array_equal(table.column("remoteness").to_numpy(), want_rem)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["positions"] == 2000 and summary["root"] == "5"
-    assert summary["root_value"] == {1: "won", -1: "lost", 0: "unknown"}[int(want_label[5])]
+    assert summary["root_value"] == {1: "won", -1: "lost", 0: "draw"}[int(want_label[5])]
     assert summary["won"] + summary["lost"] + summary["drawn"] == 2000
     assert summary == dict(r.summary)
 

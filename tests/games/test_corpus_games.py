@@ -13,7 +13,7 @@ from verifier.games.corpus import CORPUS
 from verifier.io.case_json import load_case
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
-WORDS = {1: "won", -1: "lost", 0: "unknown"}
+WORDS = {1: "won", -1: "lost", 0: "draw"}  # Knuth's "unknown" in the files reads as "draw"
 
 
 @pytest.mark.parametrize("stem", sorted(CORPUS))

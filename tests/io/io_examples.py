@@ -245,7 +245,7 @@ def random_cases(
             kw["intervals"] = draw(st.dictionaries(nodes, st.just((-1.0, 2.5)), max_size=2))
             kw["root_value"] = draw(numbers) if root is not None else None
         elif sem is Semantics.NORMAL:
-            kw["labels"] = draw(st.dictionaries(nodes, st.sampled_from(["won", "lost", "unknown"])))
+            kw["labels"] = draw(st.dictionaries(nodes, st.sampled_from(["won", "lost", "draw"])))
             kw["remoteness"] = draw(st.dictionaries(nodes, st.integers(-1, 9)))
             kw["root_value"] = "won" if root is not None else None
         elif sem is Semantics.REACHABILITY:

@@ -15,11 +15,12 @@ from verifier.io import parse_case
 from verifier.io.models import ExpectModel, SolvedLabel
 from verifier.io.rules import EXPECT_FIELDS
 from verifier.model import Semantics
-from verifier.model.describe import DESCRIPTIONS, LABEL_WORDS, ROOT_VALUE
+from verifier.model.describe import DESCRIPTIONS, LABEL_SYNONYMS, LABEL_WORDS, ROOT_VALUE
 
 
 def test_solved_labels_are_the_label_words() -> None:
-    assert set(get_args(SolvedLabel)) == set(LABEL_WORDS.values())
+    assert set(get_args(SolvedLabel)) == set(LABEL_WORDS.values()) | set(LABEL_SYNONYMS)
+    assert "draw" in LABEL_WORDS.values() and LABEL_SYNONYMS == {"unknown": "draw"}
 
 
 def test_every_per_node_key_fits_the_semantics_that_names_it() -> None:
@@ -53,9 +54,15 @@ ROOT_VALUES = [
     (MINIMAX_COMPACT, 2.5, "won", "minimax root_value must be a number"),
     (
         NORMAL_COMPACT,
-        "unknown",
         "draw",
-        "normal root_value must be 'won', 'lost' or 'unknown'",
+        "drawn",
+        "normal root_value must be 'won', 'lost', 'draw' or 'unknown'",
+    ),
+    (
+        NORMAL_COMPACT,
+        "unknown",
+        "tie",
+        "normal root_value must be 'won', 'lost', 'draw' or 'unknown'",
     ),
     (REACH_COMPACT, 1, 0.5, "reachability root_value must be the winner, 0 or 1"),
     (
@@ -72,7 +79,8 @@ def test_root_value_must_look_like_a_value_of_the_semantics(
     doc: dict[str, Any], good: Any, bad: Any, message: str
 ) -> None:
     case = parse_case(_with_root_value(doc, good), "c.json")
-    assert case.expect is not None and case.expect.root_value == good
+    assert case.expect is not None
+    assert case.expect.root_value == ("draw" if good == "unknown" else good)  # Knuth's word
     with pytest.raises(CaseError) as info:
         parse_case(_with_root_value(doc, bad), "c.json")
     assert info.value.path == "$.expect.root_value"

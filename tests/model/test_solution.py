@@ -101,7 +101,7 @@ def test_normal_solution_by_hand() -> None:
     assert (
         rows["a"]["value"] == "lost" and rows["a"]["remoteness"] == 2 and rows["a"]["move"] == "b"
     )
-    assert rows["d"]["value"] == "unknown" and rows["d"]["remoteness"] is None
+    assert rows["d"]["value"] == "draw" and rows["d"]["remoteness"] is None
     assert rows["d"]["outcome"] == "draw"
     assert s.sources[REMOTENESS] == s.sources[VALUE]  # one solver's answer, not a patchwork
 

@@ -71,7 +71,7 @@ def test_every_factory_builds_a_system_whose_levels_match_its_view(data: st.Data
     assert levels == sorted(set(levels))
     if d.view is View.LABEL:
         assert levels == sorted(LABEL_WORDS) == sorted(d.words)
-        assert [d.word(v) for v in levels] == ["lost", "unknown", "won"]
+        assert [d.word(v) for v in levels] == ["lost", "draw", "won"]
     elif d.view is View.REGION:
         assert levels == [0.0, 1.0]
         assert d.loses(sys.levels).tolist() == [True, False]

@@ -197,7 +197,7 @@ def test_normal_circular_labelling_is_refuted() -> None:
     alone accept it), but nothing derives it: c and d are unknown."""
     res = run(check_uniqueness, normal_graph(), set_values(c=1.0, d=-1.0))
     w = assert_refuted_at(res, BOUNDS, "c")
-    assert (w["label"], w["proved"], w["interval"]) == ("won", "unknown", [0.0, 0.0])
+    assert (w["label"], w["proved"], w["interval"]) == ("won", "draw", [0.0, 0.0])
 
 
 # --------------------------------------------------------------------- grundy (mex solutions)

@@ -214,7 +214,7 @@ def _kset(v: Any) -> tuple[int, ...] | None:
 def _stored(d: Description, v: Any) -> Any:
     """A value as read (``Description.fits``) in the view's stored form (inverse of ``show``)."""
     if d.view is View.LABEL:
-        return next(k for k, w in d.words.items() if w == v)
+        return next(k for k, w in d.words.items() if w == d.canonical(v))
     if d.view is View.REGION:
         return 1 if float(v) == 0.0 else 0
     if d.view is View.GRUNDY:

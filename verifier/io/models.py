@@ -54,9 +54,10 @@ GrundyValue = (
 """A finite Grundy value, or a loopy one: ``"inf"`` or ``"inf(0,2)"``."""
 ValueWord = Literal["win", "draw", "loss"]
 LabelWord = Literal["won", "lost", "draw"]
-SolvedLabel = Literal["won", "lost", "unknown"]
-"""The words of ``verifier.model.describe.LABEL_WORDS``, spelled out for pydantic and the schema
-(``tests/io/test_expect_words.py`` keeps the two equal)."""
+SolvedLabel = Literal["won", "lost", "draw", "unknown"]
+"""The words of ``verifier.model.describe.LABEL_WORDS`` and ``LABEL_SYNONYMS`` (Knuth's
+``unknown`` = ``draw``), spelled out for pydantic and the schema (``tests/io/test_expect_words.py``
+keeps them equal)."""
 NodeName = Annotated[str, Field(min_length=1)]
 
 

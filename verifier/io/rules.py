@@ -244,12 +244,14 @@ def build_expect(
         _check_root_value(model.root_value, semantics, root, file)
     return Expect(
         values=by_id("values", model.values),
-        labels=by_id("labels", model.labels),
+        labels=MappingProxyType(
+            {i: describe(semantics).canonical(w) for i, w in by_id("labels", model.labels).items()}
+        ),
         winner=by_id("winner", model.winner),
         grundy=by_id("grundy", model.grundy),
         remoteness=by_id("remoteness", model.remoteness),
         intervals=MappingProxyType({i: tuple(v) for i, v in intervals.items()}),
-        root_value=model.root_value,
+        root_value=describe(semantics).canonical(model.root_value),
         unique=model.unique,
         sums=MappingProxyType(dict(model.sums or {})),
     )

@@ -35,6 +35,7 @@ from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON, Semantics
 
 __all__ = [
     "DESCRIPTIONS",
+    "LABEL_SYNONYMS",
     "LABEL_WORDS",
     "ROOT_VALUE",
     "Description",
@@ -44,7 +45,9 @@ __all__ = [
     "is_grundy_value",
 ]
 
-LABEL_WORDS: Mapping[int, str] = MappingProxyType({WON: "won", LOST: "lost", UNKNOWN: "unknown"})
+LABEL_WORDS: Mapping[int, str] = MappingProxyType({WON: "won", LOST: "lost", UNKNOWN: "draw"})
+LABEL_SYNONYMS: Mapping[str, str] = MappingProxyType({"unknown": "draw"})
+"""Words read as others: Knuth's ``unknown`` (TAOCP 2.2.3 ex. 28) is a ``draw``."""
 """The words of the won/lost labels (Knuth's ``unknown`` for what the rules leave undecided)."""
 
 WIN, LOSS, DRAW = 1, -1, 0
@@ -73,7 +76,7 @@ def is_grundy_value(v: float | str) -> bool:
 
 
 def _one_of(words: Iterable[str]) -> str:
-    """``'won', 'lost' or 'unknown'``: the words quoted, for messages."""
+    """``'won', 'lost' or 'draw'``: the words quoted, for messages."""
     quoted = [repr(w) for w in words]
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
@@ -137,6 +140,8 @@ class Description:
     and ``root_value`` (which fits every semantics): ``intervals``, ``remoteness``, ..."""
     value_shape: str = ""
     """What one value looks like in a case file (``root_value``), for messages."""
+    synonyms: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Input words read as one of ``words`` (never written)."""
     rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """The local rule of a node's value in words, by kind of node (``target``, ``leaf``,
     ``inner:<owner>`` or ``inner``), ``{want}`` standing for the value the rule gives."""
@@ -202,12 +207,16 @@ class Description:
         """Is ``v``, a value as read from a case file (every number a float), one value of this
         semantics (see ``value_shape``)?"""
         if self.view is View.LABEL:
-            return v in self.words.values()
+            return self.canonical(v) in self.words.values()
         if self.view is View.REGION:
             return isinstance(v, float) and v in (0.0, 1.0)
         if self.view is View.GRUNDY:
             return is_grundy_value(v)
         return isinstance(v, float)
+
+    def canonical(self, v: Any) -> Any:
+        """``v`` with an input synonym replaced by the word this semantics writes."""
+        return self.synonyms.get(v, v) if isinstance(v, str) else v
 
     # -------------------------------------------------------------- whole arrays
     def outcome(
@@ -272,15 +281,16 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             value_title="label",
             remoteness_title="plies to the end: the winner hurries, the loser delays",
             words=LABEL_WORDS,
+            synonyms=LABEL_SYNONYMS,
             equations=_equations_normal,
             column_name="label",
             expect_extra=frozenset({"remoteness", "unique"}),
-            value_shape=_one_of(LABEL_WORDS.values()),
+            value_shape=_one_of([*LABEL_WORDS.values(), *LABEL_SYNONYMS]),
             rules=MappingProxyType(
                 {
                     "leaf": "a position without moves is {want!r} for the player to move",
                     "inner": "won iff some successor is lost, lost iff every successor is won, "
-                    "unknown otherwise: the successors' labels make it {want!r}",
+                    "a draw otherwise: the successors' labels make it {want!r}",
                 }
             ),
         ),

@@ -467,7 +467,7 @@ def _normal(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
         why = f"Z3 unknown: {out.reason}"
         return result(NAME, Verdict.UNKNOWN, why, t0, reason=out.reason), proved
     if out.status is SatStatus.UNSAT or out.model is None:
-        return _normal_unique(case, "Z3 finds no other labelling of the unknown nodes", t0), proved
+        return _normal_unique(case, "Z3 finds no other labelling of the drawn nodes", t0), proved
     alt = enc.decode(out.model)
     changed = alt != idx
     if len(sys.violations(alt)) or not changed.any():
@@ -486,7 +486,7 @@ def _normal(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
     res = result(
         NAME,
         Verdict.REFUTED if clash else Verdict.CONFIRMED,
-        f"not unique: a circular labelling changes {int(changed.sum())} unknown nodes "
+        f"not unique: a circular labelling changes {int(changed.sum())} drawn nodes "
         f"(cycle {' -> '.join(witness['cycle'])})",
         t0,
         clash or witness,

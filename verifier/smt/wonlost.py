@@ -209,7 +209,7 @@ def _maximal(
         return run.unknown(mx.reason)
     if mx.status is SatStatus.SAT:
         i = (node or 0) // 2
-        return run.refuted(i, "a ranked derivation labels a node the solver left unknown")
+        return run.refuted(i, "a ranked derivation labels a node the solver left a draw")
     return ["Z3 with integer ranks: ranks exist and no ranked derivation labels more"]
 
 
