@@ -25,6 +25,7 @@ from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, run_case
 from verifier.registry import Options
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
+from verifier.writers.base import Brief
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "EXIT_OK", "EXIT_REFUTED", "app", "main"]
 
@@ -156,18 +157,26 @@ def run_verify(
     verbose: bool,
     max_positions: int | None = None,
     answers: Path | None = None,
+    quiet: bool = False,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
-    ``answers``: an answer file for the one case given, judged alongside our solvers."""
+    ``answers``: an answer file for the one case given, judged alongside our solvers. The
+    table: one case in full; several, one line each and the table of each case not verified
+    (``verbose``: every table in full; ``quiet``: one line each, nothing more)."""
     out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
     err = Console(stderr=True)
-    writer = make_writer(fmt, Settings(console=out, values=values, verbose=verbose))
-    options = Options(engine=engine.value, rlimit=rlimit, seed=seed)
     files = collect(paths)
     if not files:
         _err(err, f"{' '.join(map(str, paths))}: $: no case files found")
         return EXIT_BAD_INPUT
+    if quiet and verbose:
+        _err(err, "--quiet and --verbose: give one of them")
+        return EXIT_BAD_INPUT
+    brief: Brief = "lines" if quiet else "full" if verbose or len(files) == 1 else "failures"
+    settings = Settings(console=out, values=values, verbose=verbose, brief=brief)
+    writer = make_writer(fmt, settings)
+    options = Options(engine=engine.value, rlimit=rlimit, seed=seed)
     if answers is not None and len(files) != 1:
         _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
         return EXIT_BAD_INPUT
@@ -267,7 +276,19 @@ RlimitOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[int, typer.Option(help="Z3 random seed.")]
-VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Also list skipped solvers.")]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose",
+        "-v",
+        help="Every check and solver on its own row, skipped solvers too; with a folder, "
+        "the full table of every case.",
+    ),
+]
+QuietOpt = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="One line per case (its verdict and answer), nothing more."),
+]
 MaxPositionsOpt = Annotated[
     int | None,
     typer.Option(
@@ -299,6 +320,7 @@ def verify_cmd(
     rlimit: RlimitOpt = 800_000_000,
     seed: SeedOpt = 0,
     verbose: VerboseOpt = False,
+    quiet: QuietOpt = False,
     max_positions: MaxPositionsOpt = None,
     answers: AnswersOpt = None,
     version: VersionOpt = False,
@@ -319,6 +341,7 @@ def verify_cmd(
             verbose=verbose,
             max_positions=max_positions,
             answers=answers,
+            quiet=quiet,
         )
     )
 

@@ -136,6 +136,7 @@ def test_4x4_is_a_draw() -> None:
         "lost": 32234,
         "drawn": 90120,
         "max_remoteness": 13,
+        "longest_win": 13,
         "root_value": "draw",
         "root_remoteness": -1,
     }

@@ -104,6 +104,7 @@ def test_counts_and_terminals(full, sym) -> None:  # type: ignore[no-untyped-def
         "lost": 232,
         "drawn": 10088,
         "max_remoteness": 9,
+        "longest_win": 9,
         "root_value": "draw",
         "root_remoteness": -1,
     }

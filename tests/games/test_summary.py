@@ -26,6 +26,7 @@ def test_hand_made_graph() -> None:
         "lost": 2,
         "drawn": 3,
         "max_remoteness": 2,
+        "longest_win": 1,  # the 2-ply game is a loss: not a win
         "root_value": "lost",
         "root_remoteness": 2,
     }

@@ -91,6 +91,7 @@ def test_labels_agree_with_independent_minimax(full, sym) -> None:  # type: igno
         "lost": 1574,
         "drawn": 1068,
         "max_remoteness": 5,
+        "longest_win": 5,
         "root_value": "draw",
         "root_remoteness": -1,
     }

@@ -59,7 +59,8 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
 def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike | Column) -> dict[str, Any]:
     """Counts of a solved game: ``positions``, ``won``, ``lost``, ``drawn`` (for the side to
     move; ``drawn`` counts label 0: drawn ends and play that never ends), ``max_remoteness``
-    (the longest win or loss in plies, -1 if none), ``root_value`` (``won`` / ``lost`` /
+    (the longest win or loss in plies, -1 if none), ``longest_win`` (over the won positions
+    only, None if none is won), ``root_value`` (``won`` / ``lost`` /
     ``draw``, ``None`` without a root) and ``root_remoteness``.
 
     ``labels`` are +1 / -1 / 0 per node (a score works too: its sign is used). When the case is
@@ -77,6 +78,8 @@ def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike | Column) -> 
     out: dict[str, Any] = _counts(lab, np.ones(n, dtype=np.int64))
     decided = lab != 0
     out["max_remoteness"] = int(rem[decided].max()) if decided.any() else -1
+    won = (lab > 0) & (rem >= 0)
+    out["longest_win"] = int(rem[won].max()) if won.any() else None
     if case.root is None:
         out["root_value"] = None
         out["root_remoteness"] = None

@@ -29,7 +29,7 @@ LINE_PLIES = 12
 def _plies(n: int | None, unit: str = "plies") -> str:
     if n is None:
         return ""
-    one = unit[:-1] if unit.endswith("s") else unit
+    one = {"plies": "ply", "moves": "move"}.get(unit, unit)
     return f" in {n} {one if n == 1 else unit}"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from rich.console import Console
 
@@ -54,6 +54,10 @@ class Document:
     """Indentation of the JSON text (``None``: one line)."""
 
 
+Brief = Literal["full", "failures", "lines"]
+"""How much of each case the table writer prints."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a writer is told by the command line."""
@@ -64,6 +68,9 @@ class Settings:
     """JSON: include the per-node values of every solver."""
     verbose: bool = False
     """Table: also list the skipped solvers."""
+    brief: Brief = "full"
+    """Table: ``full`` (every case's table), ``failures`` (one line per case, the table of a
+    case that is not verified) or ``lines`` (one line per case, nothing more)."""
 
 
 class Writer(Protocol):

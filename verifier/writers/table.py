@@ -10,12 +10,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from verifier.model import CheckResult, Verdict
+from verifier.model import CheckResult, Semantics, Verdict
 from verifier.pipeline import CaseReport, CaseVerdict
 from verifier.writers.answer import answer_lines
 from verifier.writers.base import Document, Settings
 
-__all__ = ["TableWriter", "check_kind", "print_report", "print_totals"]
+__all__ = ["TableWriter", "check_kind", "print_line", "print_report", "print_totals"]
 
 _STYLE = {
     Verdict.CONFIRMED: "green",
@@ -32,26 +32,59 @@ def _fmt_work(work: Mapping[str, int]) -> str:
     return ", ".join(f"{k}={v}" for k, v in work.items())
 
 
-def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> None:
-    """A readable table of the solvers and checks of one case."""
+def _head(rep: CaseReport) -> str:
+    """The first line of a case: its name, size, verdict and seconds (rich markup)."""
     case = rep.case
-    head = (
-        f"[bold]{case.id}[/bold]  {case.semantics.value}, {case.graph.n} nodes, "
+    return (
+        f"[bold]{escape(case.id)}[/bold]  {case.semantics.value}, {case.graph.n} nodes, "
         f"{case.graph.m} moves  ->  [{_STYLE[rep.verdict]}]{rep.verdict.value.upper()}"
         f"[/{_STYLE[rep.verdict]}]  ({rep.seconds:.2f} s)"
         + ("  (solvers only, no proofs: run verify for them)" if _unproved(rep) else "")
     )
-    console.print(head, soft_wrap=True)
+
+
+def print_line(rep: CaseReport, console: Console) -> None:
+    """One line for a case: its head and the root's answer without the line of play (or,
+    without a root, the counts)."""
+    answer = next(iter(answer_lines(rep)), "").split("; line ")[0] or _counts(rep) or ""
+    console.print(_head(rep) + (f"  {escape(answer)}" if answer else ""), soft_wrap=True)
+
+
+def _counts(rep: CaseReport) -> str | None:
+    """``won 8, lost 0, drawn 0, longest win 3 plies, root s = 4`` (None if no counts)."""
+    s = rep.summary
+    if "won" not in s:
+        return None
+    semantics = rep.case.semantics
+    if semantics is Semantics.REACHABILITY:
+        parts = [
+            f"player 0 reaches the target from {s['won']}",
+            f"player 1 keeps play away from it from {s['lost']}",
+        ]
+        longest = "longest forced reach {} moves"
+    elif semantics is Semantics.IMPARTIAL:
+        parts = [f"N positions {s['won']}", f"P positions {s['lost']}"]
+        parts += [f"drawn (infinite) {s['drawn']}"] if s["drawn"] else []
+        longest = "longest win {} plies"
+    else:
+        parts = [f"won {s['won']}", f"lost {s['lost']}", f"drawn {s['drawn']}"]
+        longest = "longest win {} plies"
+    if s.get("longest_win") is not None:
+        parts.append(longest.format(s["longest_win"]))
+    if s.get("root") is not None:
+        parts.append(f"root {s['root']} = {s.get('root_value')}")
+    return ", ".join(parts)
+
+
+def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> None:
+    """A readable table of the solvers and checks of one case."""
+    console.print(_head(rep), soft_wrap=True)
     for line in answer_lines(rep):
         console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     s = rep.summary
-    if "won" in s:
-        parts = [f"won {s['won']}", f"lost {s['lost']}", f"drawn {s['drawn']}"]
-        if s.get("max_remoteness") is not None and s["max_remoteness"] >= 0:
-            parts.append(f"longest win {s['max_remoteness']} plies")
-        if s.get("root") is not None:
-            parts.append(f"root {s['root']} = {s.get('root_value')}")
-        console.print("  " + ", ".join(parts))
+    counts = _counts(rep)
+    if counts is not None:
+        console.print("  " + counts, markup=False, highlight=False)
         sym = s.get("symmetry")
         if isinstance(sym, dict):
             console.print(
@@ -149,8 +182,12 @@ class TableWriter:
         return self.settings.console
 
     def write_case(self, report: CaseReport) -> None:
-        """Print the case's table."""
-        print_report(report, self.console, verbose=self.settings.verbose)
+        """Print the case's table, or its one line (``Settings.brief``)."""
+        brief = self.settings.brief
+        if brief == "lines" or (brief == "failures" and report.verdict is CaseVerdict.VERIFIED):
+            print_line(report, self.console)
+        else:
+            print_report(report, self.console, verbose=self.settings.verbose)
 
     def finish(self, reports: Sequence[CaseReport], errors: Sequence[str]) -> None:
         """Print the totals when more than one case was asked for."""
