@@ -19,6 +19,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
 from verifier.io.limits import Limits
+from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
 from verifier.model.columns import Column
 from verifier.model.solution import Solution
@@ -285,6 +286,9 @@ VerboseOpt = Annotated[
         "the full table of every case.",
     ),
 ]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace the output file if it exists (else exit 2).")
+]
 QuietOpt = Annotated[
     bool,
     typer.Option("--quiet", "-q", help="One line per case (its verdict and answer), nothing more."),
@@ -418,6 +422,7 @@ def solve_cmd(
         ),
     ] = None,
     max_positions: MaxPositionsOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
     from verifier.io.answers import ANSWER_SUFFIXES
@@ -425,11 +430,18 @@ def solve_cmd(
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
     case = _load_or_exit(path, max_positions)
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
+    _refuse_overwrite(answer_file, force)
     if engine is SolveEngine.dask:
         try:
             from verifier.distributed.api import solve_distributed
+            from verifier.distributed.programs import PROGRAMS
         except ImportError as e:
             raise _fail(f"--engine dask needs the extra: pip install '.[dask]' ({e})") from None
+        if case.semantics not in PROGRAMS:
+            raise _fail(
+                f"{path}: --engine dask solves {', '.join(s.value for s in PROGRAMS)} graphs, "
+                f"not {case.semantics.value!r}: use another engine"
+            )
         try:
             res = solve_distributed(
                 case,
@@ -452,6 +464,12 @@ def solve_cmd(
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+def _refuse_overwrite(path: Path | None, force: bool) -> None:
+    """Exit 2 before any work when ``path`` exists and ``--force`` was not given."""
+    if path is not None and not force and (path.exists() or path.is_symlink()):
+        raise _fail(f"{path}: the file exists: --force replaces it")
 
 
 def _save_answers(solution: Solution | None, case: Case, path: Path | None) -> None:
@@ -519,10 +537,13 @@ def generate_cmd(
     acyclic: Annotated[
         bool | None, typer.Option("--acyclic/--cyclic", help="random: DAG only.")
     ] = None,
+    force: ForceOpt = False,
 ) -> None:
     """Write the game graph of a named game as a case file."""
     from verifier.games.generators import generate
     from verifier.io import save_any
+
+    _refuse_overwrite(output, force)
 
     vals = None
     if values is not None:
@@ -573,10 +594,12 @@ def render_cmd(
         ),
     ] = True,
     max_positions: MaxPositionsOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Draw a small case: each node's value, owner and verdict, the uniqueness witness."""
     from verifier.render import render
 
+    _refuse_overwrite(output, force)
     case = _load_or_exit(path, max_positions)
     if case.graph.n > 2000:
         raise _fail(f"{path}: $: {case.graph.n} nodes are too many to draw (at most 2000)")
@@ -771,12 +794,14 @@ def diff_cmd(
 
 def main() -> None:
     """Entry point of ``verifier``."""
-    app()
+    with closed_pipe_tolerated():
+        app()
 
 
 def verify_main() -> None:
     """Entry point of ``verify`` (the same as ``verifier verify``)."""
-    verify_app()
+    with closed_pipe_tolerated():
+        verify_app()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ def write_atomically(
         raise UsageError(f"{target}: refusing to overwrite the case's own input file")
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # a new file's usual mode, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
             write(f)
         os.replace(tmp, target)
@@ -34,3 +35,10 @@ def write_atomically(
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
