@@ -63,15 +63,20 @@ def verify(
     engine: str = "auto",
     rlimit: int | None = None,
     seed: int = 0,
+    answers: str | Path | None = None,
 ) -> CaseReport:
     """Solve, cross-check with Z3 and compare with the case's ``expect`` block, as ``verify``
     does: a report with ``.verdict`` (``verified`` / ``refuted`` / ``inconclusive``),
     ``.checks``, ``.witness`` (the first refuted check's) and ``.solution``. ``rlimit`` is the
-    Z3 resource-limit ceiling (default: the command line's)."""
-    from verifier.pipeline import run_case
+    Z3 resource-limit ceiling (default: the command line's). ``answers``: an answer file
+    (docs/answers.md) judged alongside the solvers, as ``verify --answers``."""
+    from verifier.claims import run_with_claims
+    from verifier.io.answers import load_answers
     from verifier.registry import Options
 
     opts = Options(engine=engine, seed=seed)
     if rlimit is not None:
         opts = Options(engine=engine, seed=seed, rlimit=rlimit)
-    return run_case(_case(case), opts)
+    c = _case(case)
+    claims = load_answers(answers, c) if answers is not None else None
+    return run_with_claims(c, opts, claims)

@@ -31,13 +31,29 @@ from verifier.model.describe import describe
 from verifier.model.results import View
 from verifier.model.semantics import Semantics
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport, ExtraResults, decide
+from verifier.pipeline import CaseReport, ExtraResults, decide, run_case
 from verifier.registry import Options
 
-__all__ = ["CLAIMS", "DiffRow", "claimed", "diff_tables", "judge_claims", "rule_fault"]
+__all__ = [
+    "CLAIMS",
+    "DiffRow",
+    "claimed",
+    "diff_tables",
+    "judge_claims",
+    "rule_fault",
+    "run_with_claims",
+]
 
 CLAIMS = "answers"
 """The name of the claims' result among the solvers'."""
+
+
+def run_with_claims(case: Case, options: Options, claims: Answers | None) -> CaseReport:
+    """``run_case``, with the claims of an answer file judged alongside when given."""
+    if claims is None:
+        return run_case(case, options)
+    rep = run_case(case, options, extra_results=claimed(claims))
+    return judge_claims(rep, claims, options)
 
 
 # ---------------------------------------------------------------------- completion

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from verifier.claims import run_with_claims
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
 from verifier.io.limits import Limits
@@ -159,6 +160,7 @@ def run_verify(
     max_positions: int | None = None,
     answers: Path | None = None,
     quiet: bool = False,
+    junit: Path | None = None,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -216,10 +218,18 @@ def run_verify(
                 _err(err, str(e))
                 continue
         with progress if progress is not None else nullcontext():
-            rep = _run_with_claims(case, _progress_options(options, progress), claims)
+            rep = run_with_claims(case, _progress_options(options, progress), claims)
         reports.append(rep)
         writer.write_case(rep)
     writer.finish(reports, errors)
+    if junit is not None:
+        from verifier.writers.junit import write_junit
+
+        try:
+            write_junit(junit, reports, errors)
+        except OSError as e:
+            _err(err, f"{junit}: $: cannot write the JUnit report: {e.strerror or e}")
+            return EXIT_BAD_INPUT
     return exit_code(reports, len(errors))
 
 
@@ -232,16 +242,6 @@ def _load_answers(path: Path, case: Case, max_positions: int | None = None) -> A
         return load_answers(path, case, _limits(max_positions))
     except OSError as e:
         raise CaseError(str(path), "$", f"cannot read the file: {e.strerror or e}") from None
-
-
-def _run_with_claims(case: Case, options: Options, claims: Answers | None) -> CaseReport:
-    """``run_case``, with the claims of an answer file judged alongside when given."""
-    if claims is None:
-        return run_case(case, options)
-    from verifier.claims import claimed, judge_claims
-
-    rep = run_case(case, options, extra_results=claimed(claims))
-    return judge_claims(rep, claims, options)
 
 
 PathsArg = Annotated[
@@ -327,6 +327,14 @@ def verify_cmd(
     quiet: QuietOpt = False,
     max_positions: MaxPositionsOpt = None,
     answers: AnswersOpt = None,
+    junit: Annotated[
+        Path | None,
+        typer.Option(
+            "--junit",
+            help="Also write the run as JUnit XML (one testcase per case; refuted = failure, "
+            "inconclusive and bad input = error).",
+        ),
+    ] = None,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -346,6 +354,7 @@ def verify_cmd(
             max_positions=max_positions,
             answers=answers,
             quiet=quiet,
+            junit=junit,
         )
     )
 

@@ -47,7 +47,12 @@ def print_line(rep: CaseReport, console: Console) -> None:
     """One line for a case: its head and the root's answer without the line of play (or,
     without a root, the counts)."""
     answer = next(iter(answer_lines(rep)), "").split("; line ")[0] or _counts(rep) or ""
-    console.print(_head(rep) + (f"  {escape(answer)}" if answer else ""), soft_wrap=True)
+    why = next(
+        (f"{c.verdict.value}: {c.name}" for c in rep.checks if c.verdict is Verdict.REFUTED),
+        next((f"unknown: {c.name}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
+    )
+    tail = "; ".join(t for t in (answer, why) if t)
+    console.print(_head(rep) + (f"  {escape(tail)}" if tail else ""), soft_wrap=True)
 
 
 def _counts(rep: CaseReport) -> str | None:
@@ -69,8 +74,9 @@ def _counts(rep: CaseReport) -> str | None:
     else:
         parts = [f"won {s['won']}", f"lost {s['lost']}", f"drawn {s['drawn']}"]
         longest = "longest win {} plies"
-    if s.get("longest_win") is not None:
-        parts.append(longest.format(s["longest_win"]))
+    n = s.get("longest_win")
+    if n is not None:
+        parts.append(longest.format(n).replace("1 plies", "1 ply").replace("1 moves", "1 move"))
     if s.get("root") is not None:
         parts.append(f"root {s['root']} = {s.get('root_value')}")
     return ", ".join(parts)
