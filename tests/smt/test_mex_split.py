@@ -116,3 +116,42 @@ def test_three_nim_piles_below_16_verify() -> None:
     ]
     judged = [c for c in rep.checks if c.name.startswith("grundy mex equations: answer")]
     assert judged and all("not counted above" in c.detail for c in judged)
+
+
+def _needs(g: GameGraph, values: np.ndarray) -> dict[int, list[list[int]]]:
+    """Condition B's needs inside the components, as ``check_counter`` builds them."""
+    label, _, _ = component_order(g)
+    out: dict[int, list[list[int]]] = {}
+    for u in range(g.n):
+        if values[u] < 0:
+            continue
+        for v in g.successors(u).tolist():
+            if values[v] < 0 or values[v] > values[u]:
+                ws = [w for w in g.successors(v).tolist() if values[w] == values[u]]
+                if not any(label[w] != label[u] for w in ws):
+                    out.setdefault(u, []).append(ws)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_labelling_decides_condition_b_as_z3_does(seed: int) -> None:
+    """The exact labelling (used where Z3 gives up) and Z3 agree: right values have a counter,
+    circular ones have none, and the labelling's unlabelled nodes are what blocks it."""
+    g = random_case("impartial", 120, 2.0, seed=seed).graph
+    for values in (loopy_grundy(g).values, _circular(g, loopy_grundy(g).values)):
+        needs = _needs(g, values)
+        todo = sorted(needs)
+        z3_says = mexmod._counter_core(todo, needs, Options())
+        assert not isinstance(z3_says, str)
+        by_labelling = mexmod.counter_by_labelling(todo, needs)
+        assert (z3_says == []) == (by_labelling == [])
+        assert set(z3_says) <= set(by_labelling)  # an unsat core lies in the blocked part
+
+
+def test_where_z3_gives_up_the_labelling_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    g, values = _loopy_case(2)
+    monkeypatch.setattr(mexmod, "_counter_core", lambda todo, needs, options: "canceled")
+    ok = check_counter(g, values, Options())
+    assert ok.verdict is Verdict.CONFIRMED and "decided by the AND-OR labelling" in ok.detail
+    bad = check_counter(g, _circular(g, values), Options())
+    assert bad.verdict is Verdict.REFUTED and "decided by the AND-OR labelling" in bad.detail

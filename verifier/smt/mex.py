@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -74,6 +74,7 @@ __all__ = [
     "check_values",
     "count_result",
     "count_solutions",
+    "counter_by_labelling",
     "judge_answer",
     "make_solver",
     "mex_constraint",
@@ -555,21 +556,29 @@ def check_counter(
     core: list[int] = []
     queries = 0
     nodes = np.array(sorted(needs), dtype=np.int64)
+    by_labelling: list[str] = []
     for batch in batches(g, nodes, label, MAX_TERMS, _term_weights(g)):
         queries += 1
-        found = _counter_core(batch.tolist(), needs, options)
-        if isinstance(found, str):
-            return _unknown(name, f"{found} (in query {queries} of the cyclic components)", t0)
+        todo = batch.tolist()
+        found = _counter_core(todo, needs, options)
+        if isinstance(found, str):  # Z3 could not decide: the AND-OR labelling does
+            by_labelling.append(f"query {queries} ({len(todo)} nodes): Z3 {found}")
+            found = counter_by_labelling(todo, needs)
         if found:
             core = found
             break
     secs = time.perf_counter() - t0
+    labelled = (
+        "; decided by the AND-OR labelling where Z3 did not: " + ", ".join(by_labelling)
+        if by_labelling
+        else ""
+    )
     if not core:
         finite = sum(1 for x in vals if x >= 0)
         detail = (
             f"a counter exists: condition B holds at all {finite} finite nodes ({len(needs)} "
             f"need a counter inside their cyclic component: Z3 in {queries} "
-            f"quer{'y' if queries == 1 else 'ies'})"
+            f"quer{'y' if queries == 1 else 'ies'}{labelled})"
         )
         return CheckResult(name, Verdict.CONFIRMED, detail, seconds=secs)
     witness = {
@@ -578,17 +587,55 @@ def check_counter(
         "core": [g.name(u) for u in core[:20]],
     }
     detail = (
-        f"no counter satisfies condition B at node {g.name(core[0])!r} (with {len(core)} node(s))"
+        f"no counter satisfies condition B at node {g.name(core[0])!r} (with {len(core)} "
+        f"node(s)){labelled}"
     )
     return CheckResult(name, Verdict.REFUTED, detail, witness, secs)
+
+
+def counter_by_labelling(todo: list[int], needs: dict[int, list[list[int]]]) -> list[int]:
+    """Condition B inside the components of ``todo`` without Z3, exactly: label a node once
+    every one of its needs has a labelled ``w`` (nodes outside ``todo`` need nothing and start
+    labelled). The labelling order is a counter when every node gets labelled (each ``w``
+    before its ``u``); otherwise ``[]`` is not returned but the unlabelled nodes (sorted), and
+    no counter exists: in any counter, the least unlabelled node has a need whose ``w`` are all
+    unlabelled, so larger. Linear in the size of ``needs``."""
+    inside = set(todo)
+    missing = {u: len(needs[u]) for u in todo}
+    watchers: dict[int, list[tuple[int, int]]] = {}
+    done: set[tuple[int, int]] = set()
+    queue: list[int] = []
+    for u in todo:
+        for i, ws in enumerate(needs[u]):
+            if any(w not in inside for w in ws):
+                done.add((u, i))
+                missing[u] -= 1
+            else:
+                for w in ws:
+                    watchers.setdefault(w, []).append((u, i))
+        if missing[u] == 0:
+            queue.append(u)
+    labelled = set(queue)
+    while queue:
+        x = queue.pop()
+        for u, i in watchers.get(x, ()):
+            if (u, i) in done:
+                continue
+            done.add((u, i))
+            missing[u] -= 1
+            if missing[u] == 0 and u not in labelled:
+                labelled.add(u)
+                queue.append(u)
+    return sorted(inside - labelled)
 
 
 def _counter_core(
     todo: list[int], needs: dict[int, list[list[int]]], options: Options
 ) -> list[int] | str:
     """Condition B inside the components of ``todo``: ``[]`` if Z3 finds a counter, else the
-    nodes of an unsat core (sorted), or why Z3 did not decide."""
-    s = make_solver(options)
+    nodes of an unsat core (sorted), or why Z3 did not decide (within ``first_rlimit``: the
+    exact labelling decides after it, so no escalation)."""
+    s = make_solver(replace(options, rlimit=min(options.first_rlimit, options.rlimit)))
     c: dict[int, z3.ArithRef] = {}
 
     def counter(x: int) -> z3.ArithRef:
