@@ -64,19 +64,21 @@ def verify(
     rlimit: int | None = None,
     seed: int = 0,
     answers: str | Path | None = None,
+    budget: float | None = None,
 ) -> CaseReport:
     """Solve, cross-check with Z3 and compare with the case's ``expect`` block, as ``verify``
     does: a report with ``.verdict`` (``verified`` / ``refuted`` / ``inconclusive``),
     ``.checks``, ``.witness`` (the first refuted check's) and ``.solution``. ``rlimit`` is the
     Z3 resource-limit ceiling (default: the command line's). ``answers``: an answer file
-    (docs/answers.md) judged alongside the solvers, as ``verify --answers``."""
+    (docs/answers.md) judged alongside the solvers, as ``verify --answers``. ``budget``: the
+    seconds the case may take (``verify --budget``)."""
     from verifier.claims import run_with_claims
     from verifier.io.answers import load_answers
     from verifier.registry import Options
 
-    opts = Options(engine=engine, seed=seed)
+    opts = Options(engine=engine, seed=seed, budget=budget)
     if rlimit is not None:
-        opts = Options(engine=engine, seed=seed, rlimit=rlimit)
+        opts = Options(engine=engine, seed=seed, rlimit=rlimit, budget=budget)
     c = _case(case)
     claims = load_answers(answers, c) if answers is not None else None
     return run_with_claims(c, opts, claims)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -139,13 +140,7 @@ def _progress_options(options: Options, progress: Progress | None) -> Options:
             tasks[task] = progress.add_task(task, total=total)
         progress.update(tasks[task], completed=done, total=total)
 
-    return Options(
-        engine=options.engine,
-        rlimit=options.rlimit,
-        seed=options.seed,
-        exponential_limit=options.exponential_limit,
-        progress=report,
-    )
+    return replace(options, progress=report)
 
 
 def run_verify(
@@ -161,6 +156,7 @@ def run_verify(
     answers: Path | None = None,
     quiet: bool = False,
     junit: Path | None = None,
+    budget: float | None = None,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -179,7 +175,7 @@ def run_verify(
     brief: Brief = "lines" if quiet else "full" if verbose or len(files) == 1 else "failures"
     settings = Settings(console=out, values=values, verbose=verbose, brief=brief)
     writer = make_writer(fmt, settings)
-    options = Options(engine=engine.value, rlimit=rlimit, seed=seed)
+    options = Options(engine=engine.value, rlimit=rlimit, seed=seed, budget=budget)
     if answers is not None and len(files) != 1:
         _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
         return EXIT_BAD_INPUT
@@ -335,6 +331,15 @@ def verify_cmd(
             "inconclusive and bad input = error).",
         ),
     ] = None,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget",
+            min=0,
+            help="Seconds each case may take: checks not started by then end unknown "
+            "(inconclusive, exit 3) and Z3 queries get at most the time left. Default: none.",
+        ),
+    ] = None,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -355,6 +360,7 @@ def verify_cmd(
             answers=answers,
             quiet=quiet,
             junit=junit,
+            budget=budget,
         )
     )
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -80,6 +81,23 @@ ExtraResults = Callable[[Mapping[str, SolverResult]], Mapping[str, SolverResult]
 completed from the solvers where the file is silent)."""
 
 
+@contextmanager
+def z3_timeout(seconds: float | None) -> Iterator[None]:
+    """Every Z3 query started in the block stops after ``seconds`` (wall clock) at most: Z3's
+    global ``timeout`` parameter, put back afterwards. ``None``: no timeout (and z3 is not
+    imported for it)."""
+    if seconds is None:
+        yield
+        return
+    import z3
+
+    z3.set_param("timeout", max(1, int(seconds * 1000)))
+    try:
+        yield
+    finally:
+        z3.set_param("timeout", 4294967295)  # Z3's default: no timeout
+
+
 def run_case(
     case: Case,
     options: Options | None = None,
@@ -125,8 +143,14 @@ def run_case(
     for i, cspec in enumerate(cspecs):
         options.report(f"{case.id}: checks", i, len(cspecs))
         c0 = time.perf_counter()
+        left = None if options.budget is None else t0 + options.budget - c0
+        if left is not None and left <= 0:
+            why = f"not run: the budget of {options.budget:g} s was spent (--budget lifts it)"
+            checks.append(CheckResult(cspec.name, Verdict.UNKNOWN, why))
+            continue
         try:
-            checks.extend(cspec.fn(ctx))
+            with z3_timeout(left):
+                checks.extend(cspec.fn(ctx))
         except NotApplicable:
             continue
         except Exception as e:

@@ -64,6 +64,10 @@ class Options:
     exponential_limit: int = 40
     """Run exponential-time solvers (Kars' plain DFS for every root) only up to this many nodes."""
     progress: ProgressFn | None = None
+    budget: float | None = None
+    """Seconds a whole case may take (``--budget``; None: no limit). Checks not started when
+    it is spent end ``unknown`` saying so; a Z3 query gets at most the time left (a wall-clock
+    timeout beside the resource limit), so a check may overrun it by its last query's share."""
 
     def use_reference(self, n: int, *, linear: bool = False) -> bool:
         """Run the seed-faithful pure-Python solvers on a graph of ``n`` nodes?
