@@ -26,6 +26,7 @@ from verifier.model import Case
 from verifier.model.columns import Column
 from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, run_case
+from verifier.progress import PlainProgress
 from verifier.registry import Options
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 from verifier.writers.base import Brief
@@ -181,7 +182,7 @@ def run_verify(
         return EXIT_BAD_INPUT
     reports: list[CaseReport] = []
     errors: list[str] = []
-    show_bar = fmt is Format.table and sys.stderr.isatty()
+    show_bar = sys.stderr.isatty()  # a bar on a terminal; plain lines when piped
     for f in files:
         try:
             case = load(f, max_positions)
@@ -213,8 +214,13 @@ def run_verify(
                 errors.append(str(e))
                 _err(err, str(e))
                 continue
+        run_options = (
+            _progress_options(options, progress)
+            if progress is not None
+            else replace(options, progress=PlainProgress(sys.stderr))
+        )
         with progress if progress is not None else nullcontext():
-            rep = run_with_claims(case, _progress_options(options, progress), claims)
+            rep = run_with_claims(case, run_options, claims)
         reports.append(rep)
         writer.write_case(rep)
     writer.finish(reports, errors)
