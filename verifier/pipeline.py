@@ -75,6 +75,12 @@ class CaseReport:
     def results(self) -> dict[str, SolverResult]:
         return {r.name: r.result for r in self.solvers if r.result is not None}
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: verdict, answer, open checks, answer table, picture."""
+        from verifier.writers.notebook import report_html
+
+        return report_html(self)
+
 
 ExtraResults = Callable[[Mapping[str, SolverResult]], Mapping[str, SolverResult]]
 """Given the solvers' results, further results to judge alongside them (an answer file's claims,

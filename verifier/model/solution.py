@@ -25,7 +25,7 @@ command line read it and nothing else rebuilds it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -214,7 +214,16 @@ class Solution:
             f"<p><b>{escape(d.semantics.value)}</b>: values from the view of "
             f"{escape(d.point_of_view)}; {len(rows)} of {self.n} positions answered</p>"
         )
-        return f"{title}<table><tr>{cells}</tr>{body}</table>{more}"
+        return f"{title}<table><tr>{cells}</tr>{body}</table>{more}{self.svg() or ''}"
+
+    def svg(self, highlight: Collection[int] = ()) -> str | None:
+        """The graph with each position's value (``None`` above ``writers.svg.MAX_NODES``
+        positions); ``highlight``: positions drawn as a witness."""
+        from verifier.writers.svg import graph_svg
+
+        covered = np.flatnonzero(self.covered).tolist()
+        labels = {x: str(self.value(x)) for x in covered}
+        return graph_svg(self.graph, labels, highlight, self.root)
 
     def records(self) -> Iterator[dict[str, Any]]:
         """One row per covered node (for writers): position, value, outcome, other columns
