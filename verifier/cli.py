@@ -278,7 +278,14 @@ RlimitOpt = Annotated[
         "asked again with 4x the limit up to this one (deterministic)."
     ),
 ]
-SeedOpt = Annotated[int, typer.Option(help="Z3 random seed.")]
+SeedOpt = Annotated[
+    int,
+    typer.Option(
+        "--z3-seed",
+        min=0,
+        help="Z3's random seed (generate's --seed is the random graph's: another thing).",
+    ),
+]
 VerboseOpt = Annotated[
     bool,
     typer.Option(
@@ -548,9 +555,17 @@ def generate_cmd(
     semantics: Annotated[str | None, typer.Option(help="random: the semantics.")] = None,
     nodes: Annotated[int | None, typer.Option(help="random: number of nodes.")] = None,
     degree: Annotated[float | None, typer.Option(help="random: mean out-degree.")] = None,
-    seed: Annotated[int | None, typer.Option(help="random: seed.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(min=0, help="random: the graph's seed (the same seed, the same graph)."),
+    ] = None,
     values: Annotated[
-        str | None, typer.Option(help="random: terminal values, e.g. -1,0,1.")
+        str | None,
+        typer.Option(
+            "--terminal-values",
+            help="random: the values dead ends draw from, e.g. -1,0,1 (verify's --values is "
+            "another thing: per-node values in --json).",
+        ),
     ] = None,
     terminal_fraction: Annotated[
         float | None, typer.Option(help="random: share of dead ends.")
@@ -571,7 +586,9 @@ def generate_cmd(
         try:
             vals = tuple(float(v) for v in values.split(","))
         except ValueError:
-            raise _fail(f"--values: not a comma-separated list of numbers: {values!r}") from None
+            raise _fail(
+                f"--terminal-values: not a comma-separated list of numbers: {values!r}"
+            ) from None
     try:
         case = generate(
             game,
