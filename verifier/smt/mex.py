@@ -89,6 +89,10 @@ _MAX_FAILING = 50
 MAX_TERMS = 1_000_000
 """Largest encoding (roughly ``sum d^2`` terms) one Z3 query gets: the value checks split a
 larger graph by strongly connected component; the solution count is not asked above it."""
+MAX_COUNTER_TERMS = 500_000
+"""Largest counter query (condition B inside cyclic components; a component cannot be cut, its
+counters are shared) Z3 is asked; beyond, the exact AND-OR labelling decides alone (at 10^6
+nodes the Z3 query of one giant component took minutes and gigabytes)."""
 COUNT = "grundy mex equations: number of solutions (Z3)"
 """The name of the solution count's result."""
 _WORDS = {"0": "no solution", "1": "exactly one solution", "several": "several solutions"}
@@ -172,7 +176,9 @@ def check_values(
         core = np.flatnonzero(finite & cyclic)
         failing = mex_failures(g, values, linear)[:_MAX_FAILING].tolist()
         queries = 0
-        for batch in batches(g, core, label, MAX_TERMS, _term_weights(g)):
+        # the values are pinned, so every node's constraint stands alone: batches may cut
+        # through a component, and no query exceeds MAX_TERMS even on one giant component
+        for batch in batches(g, core, None, MAX_TERMS, _term_weights(g)):
             if len(failing) >= _MAX_FAILING:
                 break
             queries += 1
@@ -560,7 +566,12 @@ def check_counter(
     for batch in batches(g, nodes, label, MAX_TERMS, _term_weights(g)):
         queries += 1
         todo = batch.tolist()
-        found = _counter_core(todo, needs, options)
+        size = sum(len(ws) + 1 for u in todo for ws in needs[u])
+        found = (
+            _counter_core(todo, needs, options)
+            if size <= MAX_COUNTER_TERMS
+            else f"not asked ({size} terms > {MAX_COUNTER_TERMS} in one component)"
+        )
         if isinstance(found, str):  # Z3 could not decide: the AND-OR labelling does
             by_labelling.append(f"query {queries} ({len(todo)} nodes): Z3 {found}")
             found = counter_by_labelling(todo, needs)
