@@ -36,3 +36,44 @@ def test_lines_are_spaced_by_every(tmp_path: Path) -> None:
         for i in range(100):
             p("case: checks", i, 100)
     assert out.read_text() == ""  # nothing before an hour has passed
+
+
+def test_generation_and_solving_report_progress_when_piped(tmp_path: Path) -> None:
+    env = {**os.environ, "VERIFIER_PROGRESS_EVERY": "0.05", "PYTHONPATH": str(ROOT)}
+    out = tmp_path / "t.npz"
+    gen = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "generate", "lgame", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert gen.returncode == 0, gen.stderr
+    assert any(
+        line.startswith("progress: generating lgame after ") for line in gen.stderr.splitlines()
+    )
+    env["VERIFIER_PROGRESS_EVERY"] = "0"
+    solve = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "solve", str(out), "--format", "csv"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert solve.returncode == 0, solve.stderr
+    assert solve.stdout.startswith("position,value")
+    assert any(
+        line.startswith("progress: ") and "solvers" in line for line in solve.stderr.splitlines()
+    )
+
+
+def test_heartbeat_beats_while_the_block_runs(tmp_path: Path) -> None:
+    import time
+
+    from verifier.progress import heartbeat
+
+    log = tmp_path / "log"
+    with log.open("w") as f, heartbeat(f, "building", every=0.05):
+        time.sleep(0.3)
+    lines = log.read_text().splitlines()
+    assert len(lines) >= 2 and all(line.startswith("progress: building after ") for line in lines)

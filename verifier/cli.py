@@ -26,7 +26,7 @@ from verifier.model import Case
 from verifier.model.columns import Column
 from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, run_case
-from verifier.progress import PlainProgress
+from verifier.progress import PlainProgress, heartbeat
 from verifier.registry import Options
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 from verifier.writers.base import Brief
@@ -487,7 +487,8 @@ def solve_cmd(
         raise typer.Exit(EXIT_OK)
     if out is not None and answer_file is None:
         raise _fail(f"-o {out}: answer files are .json, .csv or .npz (Parquet: --engine dask)")
-    rep = run_case(case, Options(engine=engine.value), smt=False)
+    solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
+    rep = run_case(case, Options(engine=engine.value, progress=solve_progress), smt=False)
     _save_answers(rep.solution, case, answer_file)
     writer.write_case(rep)
     writer.finish([rep], [])
@@ -589,25 +590,32 @@ def generate_cmd(
             raise _fail(
                 f"--terminal-values: not a comma-separated list of numbers: {values!r}"
             ) from None
+    err = Console(stderr=True)
+    working = (
+        err.status(f"generating {game}")
+        if err.is_terminal
+        else heartbeat(sys.stderr, f"generating {game}")
+    )
     try:
-        case = generate(
-            game,
-            symmetry=symmetry,
-            width=width,
-            height=height,
-            size=size,
-            n=n,
-            upto=upto,
-            piles=piles,
-            below=below,
-            semantics=semantics,
-            nodes=nodes,
-            degree=degree,
-            seed=seed,
-            values=vals,
-            terminal_fraction=terminal_fraction,
-            acyclic=acyclic,
-        )
+        with working:
+            case = generate(
+                game,
+                symmetry=symmetry,
+                width=width,
+                height=height,
+                size=size,
+                n=n,
+                upto=upto,
+                piles=piles,
+                below=below,
+                semantics=semantics,
+                nodes=nodes,
+                degree=degree,
+                seed=seed,
+                values=vals,
+                terminal_fraction=terminal_fraction,
+                acyclic=acyclic,
+            )
         if encoding not in ("auto", "readable", "compact"):
             raise UsageError(f"--encoding must be auto, readable or compact, not {encoding!r}")
         written = save_any(case, output, encoding)  # type: ignore[arg-type]

@@ -9,10 +9,13 @@ default 5; 0 prints every step, for tests).
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
-__all__ = ["PlainProgress", "progress_every"]
+__all__ = ["PlainProgress", "heartbeat", "progress_every"]
 
 
 def progress_every() -> float:
@@ -39,3 +42,25 @@ class PlainProgress:
         self.last = now
         self.stream.write(f"progress: {task} {done}/{total} after {now - self.started:.0f} s\n")
         self.stream.flush()
+
+
+@contextmanager
+def heartbeat(stream: TextIO, what: str, every: float | None = None) -> Iterator[None]:
+    """For a stage with no steps to count (building a game): ``progress: WHAT after N s`` on
+    ``stream`` every ``every`` seconds while the block runs."""
+    every = progress_every() if every is None else every
+    done = threading.Event()
+    started = time.monotonic()
+
+    def beat() -> None:
+        while not done.wait(max(every, 0.05)):
+            stream.write(f"progress: {what} after {time.monotonic() - started:.0f} s\n")
+            stream.flush()
+
+    thread = threading.Thread(target=beat, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
