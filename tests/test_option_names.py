@@ -42,3 +42,27 @@ def test_numbers_out_of_range_are_usage_errors(tmp_path: Path) -> None:
     assert r.exit_code == 2
     r = runner.invoke(app, ["generate", "random", "--seed", "-5", "-o", str(tmp_path / "y.json")])
     assert r.exit_code == 2
+
+
+def test_every_count_and_size_refuses_a_negative(tmp_path: Path) -> None:
+    out = str(tmp_path / "x.json")
+    bad = [
+        (verify_app, [CASE, "--rlimit", "-1"]),
+        (app, ["solve", CASE, "--engine", "dask", "--workers", "0"]),
+        (app, ["solve", CASE, "--engine", "dask", "--partitions", "0"]),
+        (app, ["generate", "connect4", "--width", "0", "-o", out]),
+        (app, ["generate", "kqk", "--size", "-2", "-o", out]),
+        (app, ["generate", "ladder", "--n", "0", "-o", out]),
+        (app, ["generate", "random", "--nodes", "0", "-o", out]),
+        (app, ["generate", "random", "--degree", "-1", "-o", out]),
+        (app, ["generate", "random", "--terminal-fraction", "1.5", "-o", out]),
+        (app, ["generate", "nim", "--upto", "-1", "-o", out]),
+        (app, ["grundy", ".77", "--upto", "-3"]),
+        (app, ["prove", "bouton", "--piles", "0"]),
+        (app, ["prove", "bouton", "--bits", "0"]),
+        (app, ["diff", CASE, CASE, "--limit", "-1"]),
+    ]
+    for target, args in bad:
+        r = runner.invoke(target, args)
+        assert r.exit_code == 2, (args, r.output)
+    assert not Path(out).exists()

@@ -274,8 +274,9 @@ EngineOpt = Annotated[
 RlimitOpt = Annotated[
     int,
     typer.Option(
+        min=0,
         help="Z3 resource limit per query, the ceiling: a query left unknown at 50,000,000 is "
-        "asked again with 4x the limit up to this one (deterministic)."
+        "asked again with 4x the limit up to this one (deterministic).",
     ),
 ]
 SeedOpt = Annotated[
@@ -435,9 +436,10 @@ def solve_cmd(
     scheduler: Annotated[
         str | None, typer.Option(help="Dask scheduler address (default: a LocalCluster).")
     ] = None,
-    workers: Annotated[int, typer.Option(help="LocalCluster workers (--engine dask).")] = 2,
+    workers: Annotated[int, typer.Option(min=1, help="LocalCluster workers (--engine dask).")] = 2,
     partitions: Annotated[
-        int | None, typer.Option(help="Node ranges (--engine dask; default: one per worker).")
+        int | None,
+        typer.Option(min=1, help="Node ranges (--engine dask; default: one per worker)."),
     ] = None,
     out: Annotated[
         Path | None,
@@ -544,18 +546,20 @@ def generate_cmd(
         bool | None,
         typer.Option("--symmetry/--no-symmetry", help="Reduce by the board's symmetries."),
     ] = None,
-    width: Annotated[int | None, typer.Option(help="connect4 board width.")] = None,
-    height: Annotated[int | None, typer.Option(help="connect4 board height.")] = None,
-    size: Annotated[int | None, typer.Option(help="kqk / krk board size n (3..8).")] = None,
-    n: Annotated[int | None, typer.Option("--n", help="ladder layers.")] = None,
-    upto: Annotated[int | None, typer.Option(help="impartial families: heaps 0..upto.")] = None,
+    width: Annotated[int | None, typer.Option(min=1, help="connect4 board width.")] = None,
+    height: Annotated[int | None, typer.Option(min=1, help="connect4 board height.")] = None,
+    size: Annotated[int | None, typer.Option(min=1, help="kqk / krk board size n (3..8).")] = None,
+    n: Annotated[int | None, typer.Option("--n", min=1, help="ladder layers.")] = None,
+    upto: Annotated[
+        int | None, typer.Option(min=0, help="impartial families: heaps 0..upto.")
+    ] = None,
     piles: Annotated[int | None, typer.Option(help="nim: number of heaps.", min=1)] = None,
     below: Annotated[
         int | None, typer.Option(help="nim: each heap holds fewer counters.", min=1)
     ] = None,
     semantics: Annotated[str | None, typer.Option(help="random: the semantics.")] = None,
-    nodes: Annotated[int | None, typer.Option(help="random: number of nodes.")] = None,
-    degree: Annotated[float | None, typer.Option(help="random: mean out-degree.")] = None,
+    nodes: Annotated[int | None, typer.Option(min=1, help="random: number of nodes.")] = None,
+    degree: Annotated[float | None, typer.Option(min=0, help="random: mean out-degree.")] = None,
     seed: Annotated[
         int | None,
         typer.Option(min=0, help="random: the graph's seed (the same seed, the same graph)."),
@@ -569,7 +573,7 @@ def generate_cmd(
         ),
     ] = None,
     terminal_fraction: Annotated[
-        float | None, typer.Option(help="random: share of dead ends.")
+        float | None, typer.Option(min=0, max=1, help="random: share of dead ends.")
     ] = None,
     acyclic: Annotated[
         bool | None, typer.Option("--acyclic/--cyclic", help="random: DAG only.")
@@ -693,7 +697,7 @@ def grundy_cmd(
     game: Annotated[
         str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
     ],
-    upto: Annotated[int, typer.Option(help="Compute heaps 0..upto.")] = 100,
+    upto: Annotated[int, typer.Option(min=0, help="Compute heaps 0..upto.")] = 100,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -725,8 +729,8 @@ class Theorem(StrEnum):
 @app.command("prove")
 def prove_cmd(
     theorem: Annotated[Theorem, typer.Argument(help="bouton (nim) or xor-rule (sums).")],
-    piles: Annotated[int, typer.Option(help="bouton: number of piles.")] = 3,
-    bits: Annotated[int, typer.Option(help="Bits per pile / per Grundy value.")] = 8,
+    piles: Annotated[int, typer.Option(min=1, help="bouton: number of piles.")] = 3,
+    bits: Annotated[int, typer.Option(min=1, help="Bits per pile / per Grundy value.")] = 8,
     rlimit: RlimitOpt = 0,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
@@ -807,7 +811,9 @@ def diff_cmd(
         Path | None,
         typer.Option("--case", help="The case both answer files are for (if neither is one)."),
     ] = None,
-    limit: Annotated[int, typer.Option(help="Print at most this many differing entries.")] = 50,
+    limit: Annotated[
+        int, typer.Option(min=0, help="Print at most this many differing entries.")
+    ] = 50,
 ) -> None:
     """Compare two answer tables (or a case and an answer file) node by node.
 
