@@ -318,8 +318,9 @@ AnswersOpt = Annotated[
     Path | None,
     typer.Option(
         "--answers",
-        help="An answer file (.json, .csv, .npz; docs/answers.md) for the one case given: its "
-        "claims are checked against the rules, and the report names any wrong entry.",
+        help="An answer file (.json, .csv, .npz, .parquet; docs/answers.md) for the one case "
+        "given: its claims are checked against the rules, and the report names any wrong "
+        "entry.",
     ),
 ]
 
@@ -447,8 +448,9 @@ def solve_cmd(
             "--output",
             "--out",
             "-o",
-            help="answers.json / .csv / .npz: write the answer file (docs/answers.md), any "
-            "engine; a directory or .parquet with --engine dask: the Parquet results.",
+            help="answers.json / .csv / .npz / .parquet: write the answer file "
+            "(docs/answers.md), any engine; a directory with --engine dask: the partitioned "
+            "Parquet results.",
         ),
     ] = None,
     max_positions: MaxPositionsOpt = None,
@@ -488,7 +490,10 @@ def solve_cmd(
         _write(writer.write_document, distributed_document(case, res))
         raise typer.Exit(EXIT_OK)
     if out is not None and answer_file is None:
-        raise _fail(f"-o {out}: answer files are .json, .csv or .npz (Parquet: --engine dask)")
+        raise _fail(
+            f"-o {out}: answer files are .json, .csv, .npz or .parquet (a directory: "
+            "--engine dask's partitioned results)"
+        )
     solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
     rep = run_case(case, Options(engine=engine.value, progress=solve_progress), smt=False)
     _save_answers(rep.solution, case, answer_file)
@@ -782,6 +787,8 @@ def _is_answer_file(path: Path) -> bool:
         if suffix == ".json":
             with path.open("rb") as f:
                 return FORMAT.encode() in f.read(4096)
+        if suffix == ".parquet":
+            return path.is_file()  # a case in Parquet is a directory of tables
     except (OSError, ValueError):
         return False
     return False

@@ -48,7 +48,7 @@ def _verdict_of_claims(rep: CaseReport) -> Any:
 
 
 @pytest.mark.parametrize("sem", SEMANTICS)
-@pytest.mark.parametrize("suffix", [".json", ".csv", ".npz"])
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".npz", ".parquet"])
 def test_round_trip_verifies(sem: Semantics, suffix: str, tmp_path: Path) -> None:
     for seed in SEEDS[:2]:
         case = _case(sem, seed)

@@ -298,7 +298,7 @@ def mutants(suffix: str) -> st.SearchStrategy[bytes]:
 
 
 # ---------------------------------------------------------------------- answer files
-ANSWER_FORMATS = (".json", ".csv", ".npz")
+ANSWER_FORMATS = (".json", ".csv", ".npz", ".parquet")
 """The encodings of answer files (``verifier.io.answers``), fuzzed against one case."""
 
 _CSV_TOKENS = re.compile(rb"[^,\n]+|\n")
@@ -337,4 +337,73 @@ def answer_mutants(suffix: str) -> st.SearchStrategy[bytes]:
         return json_mutants(tuple(json.loads(raw) for raw in answer_seeds(".json")))
     if suffix == ".npz":
         return npz_mutants(answer_seeds(".npz"))
+    if suffix == ".parquet":
+        return st.one_of(
+            st.sampled_from(answer_seeds(".parquet")).flatmap(damaged_bytes),
+            parquet_tables(),
+        )
     return token_mutants(answer_seeds(".csv"), _CSV_TOKENS)
+
+
+_ARROW_TYPES = ("int8", "int64", "uint64", "float64", "string", "bool", "list")
+
+
+@st.composite
+def parquet_tables(draw: st.DrawFn) -> bytes:
+    """A well-formed Parquet file with hostile content: columns of any name and type, values
+    out of range, nulls, lengths that disagree, a header that is not the case's (or not JSON)."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = draw(st.integers(0, 12))
+    names = draw(
+        st.lists(
+            st.sampled_from(["id", "value", "remoteness", "move", "loopy", "colour"]),
+            max_size=6,
+            unique=True,
+        )
+    )
+    ints = st.one_of(st.none(), st.integers(-3, 12), st.integers(-(2**63), 2**63 - 1))
+    cols = {}
+    for name in names:
+        kind = draw(st.sampled_from(_ARROW_TYPES))
+        cells = draw(st.lists(ints, min_size=rows, max_size=rows))
+        if kind == "string":
+            cols[name] = pa.array([None if c is None else str(c) for c in cells])
+        elif kind == "bool":
+            cols[name] = pa.array([None if c is None else c > 0 for c in cells])
+        elif kind == "list":
+            cols[name] = pa.array(
+                [None if c is None else [c % 7 - 1] * (abs(c) % 3) for c in cells],
+                pa.list_(pa.int64()),
+            )
+        elif kind == "float64":
+            cols[name] = pa.array([None if c is None else c / 2 for c in cells], pa.float64())
+        else:
+            t = getattr(pa, kind)()
+            lo, hi = (0, 2**64 - 1) if kind == "uint64" else (-(2**63), 2**63 - 1)
+            if kind == "int8":
+                lo, hi = -128, 127
+            cells = [None if c is None or not lo <= c <= hi else c for c in cells]
+            cols[name] = pa.array(cells, t)
+    table = pa.table(cols) if cols else pa.table({"id": pa.array([], pa.int64())})
+    header = draw(
+        st.sampled_from(
+            [
+                None,
+                b"{}",
+                b"not json",
+                b"[]",
+                b'{"semantics": "minimax"}',
+                b'{"graph": {"positions": 3}}',
+                b'{"graph": 7}',
+            ]
+        )
+    )
+    if header is not None:
+        table = table.replace_schema_metadata({b"gamegraph-verifier": header})
+    out = io.BytesIO()
+    pq.write_table(table, out)
+    return out.getvalue()

@@ -2,14 +2,18 @@
 
 Per node the claimed value (a minimax score, a ``normal`` label word, the ``reachability``
 winner 0 / 1, a Grundy value or ``"inf(K)"``), optionally its remoteness (plies) and its chosen
-move (a position name). Three encodings, chosen by suffix:
+move (a position name). Four encodings, chosen by suffix:
 
 - ``.json``: ``{"format": "gamegraph-verifier-answers", "version": 1, "semantics": ...,
   "nodes": {NAME: {"value": V, "remoteness": R, "move": NAME} | V}}``;
 - ``.csv``: a header (``node,value[,remoteness][,move]``; ``position`` is read as ``node`` and an
   ``outcome`` column is ignored, so ``verify --format csv`` output reads back), one row per node;
 - ``.npz``: ``ids`` (int64) and parallel arrays ``value``, ``remoteness``, ``move`` (-1 = none)
-  with a JSON ``header`` (``semantics``, ``loopy`` K-sets by id, ``graph``).
+  with a JSON ``header`` (``semantics``, ``loopy`` K-sets by id, ``graph``);
+- ``.parquet``: columns ``id``, ``value``, ``remoteness``, ``move`` (null = none) and ``loopy``
+  (lists), the header in the schema metadata (needs pyarrow: the ``parquet`` extra).
+
+The two columnar encodings are read vectorized (``verifier.io.answer_columns``).
 
 A file may name only some nodes (a partial answer). Every malformed file is a one-line
 ``CaseError`` ``FILE: PATH: problem``.
@@ -39,6 +43,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import CaseError
+from verifier.io.answer_columns import (
+    columns_answers,
+    kset,
+    load_parquet_answers,
+    parquet_table,
+)
 from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, parse_json, shown
 from verifier.io.limits import Limits
@@ -54,6 +64,7 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "Answers",
+    "check_header",
     "graph_digest",
     "load_answers",
     "parse_answers_csv",
@@ -63,7 +74,7 @@ __all__ = [
 
 FORMAT = "gamegraph-verifier-answers"
 VERSION = 1
-ANSWER_SUFFIXES = (".json", ".csv", ".npz")
+ANSWER_SUFFIXES = (".json", ".csv", ".npz", ".parquet")
 """The suffixes of answer files."""
 
 _INF = re.compile(r"inf(?:\(([0-9]+(?:,[0-9]+)*)\))?")
@@ -74,9 +85,8 @@ def graph_digest(g: GameGraph) -> str:
     """A fingerprint of the graph's moves (``sha256:`` of its CSR arrays): answer files carry
     it so that a table for another graph is told apart."""
     h = hashlib.sha256()
-    h.update(np.asarray([g.n, g.m], dtype=np.int64).tobytes())
-    h.update(np.asarray(g.succ_ptr, dtype=np.int64).tobytes())
-    h.update(np.asarray(g.succ_idx, dtype=np.int64).tobytes())
+    for a in ([g.n, g.m], g.succ_ptr, g.succ_idx):
+        h.update(np.ascontiguousarray(a, dtype=np.int64).data)  # no copy if int64
     return "sha256:" + h.hexdigest()[:32]
 
 
@@ -238,6 +248,14 @@ def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) 
             )
 
 
+def check_header(
+    header: Mapping[str, Any], case: Case, file: str, where: tuple[PathPart, ...]
+) -> None:
+    """The ``semantics`` and ``graph`` of a columnar table's header must be the case's."""
+    _check_semantics(header.get("semantics"), case, file, (*where, "semantics"))
+    _check_graph(header.get("graph"), case, file, (*where, "graph"))
+
+
 def _check_semantics(sem: Any, case: Case, file: str, where: tuple[PathPart, ...]) -> None:
     if sem is not None and sem != case.semantics.value:
         fail(file, where, f"answers for {shown(sem)}, the case is {case.semantics.value}")
@@ -355,58 +373,16 @@ def _load_npz(path: Path, case: Case, file: str, limits: Limits) -> Answers:
         header = parse_json(np.asarray(arrays["header"], dtype=np.uint8).tobytes(), file)
         if not isinstance(header, dict):
             fail(file, ("header",), "the header must be a JSON object")
-    _check_semantics(header.get("semantics"), case, file, ("header", "semantics"))
-    _check_graph(header.get("graph"), case, file, ("header", "graph"))
-    for need in ("ids", "value"):
-        if need not in arrays:
-            fail(file, (need,), "required array is missing")
-    ids = arrays["ids"]
-    if ids.ndim != 1 or ids.dtype.kind not in "iu":
-        fail(file, ("ids",), f"must be a 1-d integer array (got {ids.dtype}, {ids.ndim}-d)")
-    n = case.graph.n
-    out = np.flatnonzero((ids < 0) | (ids >= n))
-    if len(out):
-        i = int(out[0])
-        fail(file, ("ids", i), f"a table for another graph: id {int(ids[i])}, the case has {n}")
-    ids = ids.astype(np.int64)
-    t = _Table(case, file)
-    if len(np.unique(ids)) != len(ids):
-        seen = np.zeros(n, dtype=np.bool_)
-        for i, x in enumerate(ids.tolist()):
-            if seen[x]:
-                fail(file, ("ids", i), f"duplicate entry for position {case.graph.name(x)!r}")
-            seen[x] = True
+    check_header(header, case, file, ("header",))
     loopy = header.get("loopy", {})
     if not isinstance(loopy, dict):
         fail(file, ("header", "loopy"), "must be an object of id -> K")
-    cols = {}
-    for key in ("value", "remoteness", "move"):
-        if key in arrays:
-            a = arrays[key]
-            if a.shape != ids.shape or a.dtype.kind not in "iuf":
-                fail(file, (key,), f"must be a number per id ({len(ids)}), got {a.dtype} {a.shape}")
-            cols[key] = a
-    for i, x in enumerate(ids.tolist()):
-        v: Any = cols["value"][i].item()
-        if str(x) in loopy:
-            k = loopy[str(x)]
-            if not (isinstance(k, list) and all(isinstance(j, int) and j >= 0 for j in k)):
-                fail(file, ("header", "loopy", str(x)), "K must be a list of whole numbers")
-            v = "inf(" + ",".join(map(str, sorted(set(k)))) + ")" if k else "inf"
-        elif t.d.view is View.LABEL and _number(v) in (-1.0, 0.0, 1.0):
-            v = t.d.word(int(v))
-        elif t.d.view is View.GRUNDY and v == -1:
-            fail(file, ("value", i), "-1 (infinite) needs its K in the header's loopy")
-        t.claim(x, v, ("value", i))
-        if "remoteness" in cols and cols["remoteness"][i] >= 0:
-            t.plies(x, cols["remoteness"][i].item(), ("remoteness", i))
-        if "move" in cols and cols["move"][i] >= 0:
-            mv = int(cols["move"][i])
-            if mv >= n:
-                fail(file, ("move", i), f"a table for another graph: id {mv}, the case has {n}")
-            t.chose(x, case.graph.name(mv), ("move", i))
-    t.has_rem, t.has_move = "remoteness" in cols, "move" in cols
-    return t.answers()
+    ks: dict[int, tuple[int, ...]] = {}
+    for key, k in loopy.items():
+        if not key.isdigit():
+            fail(file, ("header", "loopy", key), "not a node id")
+        ks[int(key)] = kset(file, ("header", "loopy", key), k)
+    return columns_answers(case, file, arrays, ks)
 
 
 # ---------------------------------------------------------------------- load / save
@@ -419,9 +395,15 @@ def load_answers(path: str | Path, case: Case, limits: Limits | None = None) -> 
     file = str(path)
     suffix = p.suffix.lower()
     if suffix not in ANSWER_SUFFIXES:
-        fail(file, (), f"unknown answer file type {p.suffix!r} (expected .json, .csv or .npz)")
+        fail(
+            file,
+            (),
+            f"unknown answer file type {p.suffix!r} (expected .json, .csv, .npz or .parquet)",
+        )
     if suffix == ".npz":
         return _load_npz(p, case, file, limits)
+    if suffix == ".parquet":
+        return load_parquet_answers(p, case, file, limits)
     limits.check_text_file(p, file)
     data = p.read_bytes()
     if suffix == ".json":
@@ -521,10 +503,16 @@ def save_answers(solution: Solution, case: Case, path: str | Path) -> Path:
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in ANSWER_SUFFIXES:
-        raise CaseError(str(path), "$", "answer files are .json, .csv or .npz")
+        raise CaseError(str(path), "$", "answer files are .json, .csv, .npz or .parquet")
 
     def write(f: BinaryIO) -> None:
-        if suffix == ".npz":
+        if suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            arrays = _npz_arrays_of(solution, case)
+            header = json.loads(arrays.pop("header").tobytes())
+            pq.write_table(parquet_table(arrays, header), f)
+        elif suffix == ".npz":
             np.savez(f, **_npz_arrays_of(solution, case))  # type: ignore[arg-type]
         elif suffix == ".json":
             f.write((json.dumps(_json_document(solution, case), indent=1) + "\n").encode())
