@@ -16,6 +16,7 @@ Heavy modules (numpy kernels, Z3, the solvers) load on the first call, not on ``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,20 +66,24 @@ def verify(
     seed: int = 0,
     answers: str | Path | None = None,
     budget: float | None = None,
+    linear: bool = False,
 ) -> CaseReport:
     """Solve, cross-check with Z3 and compare with the case's ``expect`` block, as ``verify``
     does: a report with ``.verdict`` (``verified`` / ``refuted`` / ``inconclusive``),
     ``.checks``, ``.witness`` (the first refuted check's) and ``.solution``. ``rlimit`` is the
     Z3 resource-limit ceiling (default: the command line's). ``answers``: an answer file
     (docs/answers.md) judged alongside the solvers, as ``verify --answers``. ``budget``: the
-    seconds the case may take (``verify --budget``)."""
+    seconds the case may take (``verify --budget``). ``linear``: with ``answers``, judge them by
+    the linear checks alone (``verify --answers --linear``: no Z3)."""
     from verifier.claims import run_with_claims
     from verifier.io.answers import load_answers
     from verifier.registry import Options
 
-    opts = Options(engine=engine, seed=seed, budget=budget)
+    if linear and answers is None:
+        raise ValueError("linear=True judges an answer table: give answers=")
+    opts = Options(engine=engine, seed=seed, budget=budget, linear=linear)
     if rlimit is not None:
-        opts = Options(engine=engine, seed=seed, rlimit=rlimit, budget=budget)
+        opts = replace(opts, rlimit=rlimit)
     c = _case(case)
     claims = load_answers(answers, c) if answers is not None else None
     return run_with_claims(c, opts, claims)

@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.checks.rules import NAME as RULES
+from verifier.checks.rules import rule_faults
 from verifier.games.heaps import mex
 from verifier.io.answers import Answers
 from verifier.model import Case, CheckResult, SolverResult, Verdict
@@ -130,9 +132,9 @@ def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
     if not all(cols[VALUE].given[y] or _inf(cols, y) for y in succ) or not _claims(cols, x):
         return None
     if d.view is View.GRUNDY:
-        if _inf(cols, x) or any(_inf(cols, y) for y in succ):
+        if _inf(cols, x):
             return None
-        want = mex(int(cols[VALUE].data[y]) for y in succ)
+        want = mex(int(cols[VALUE].data[y]) for y in succ if not _inf(cols, y))
         got = int(cols[VALUE].data[x])
         return None if got == want else d.rule(g, x, want)
     assert d.equations is not None
@@ -185,10 +187,18 @@ def judge_claims(
     elif refuted:
         check = _refuted(report, answers, r, about, refuted, name, what, options)
     elif about and all(c.verdict is Verdict.CONFIRMED for c in about):
+        how = f"{len(about)} checks confirm them against the rules"
+        if options is not None and options.linear:
+            ours = sorted(n for n in report.results if n != CLAIMS)
+            how = (
+                f"{len(about)} linear checks confirm them: every local rule, the same values "
+                f"as {', '.join(ours) or 'no solver'} (the least fixpoint), "
+                "remoteness and moves; no Z3 (--linear)"
+            )
         check = CheckResult(
             name,
             Verdict.CONFIRMED,
-            f"{what}: right; {len(about)} checks confirm them against the rules",
+            f"{what}: right; {how}",
             data={"checks": [c.name for c in about], "claimed": claimed_n},
         )
     else:
@@ -215,8 +225,7 @@ def _refuted(
     case = report.case
     g = case.graph
     cols = r.columns
-    claimed_ids = np.flatnonzero(answers.given).tolist()
-    faults = [x for x in claimed_ids if rule_fault(case, r, x)]
+    faults = [x for x in rule_faults(g, r).tolist() if answers.given[x]]
     off = np.zeros(g.n, dtype=np.bool_)
     if report.solution is not None:
         off = answers.given & ~_same_value(cols, report.solution.columns)
@@ -312,8 +321,7 @@ def _another_solution(
     if case.semantics is Semantics.MINIMAX:
         return _not_kars(report, about, refuted, x, options)
     check, equations = _EQUATIONS[case.semantics]
-    eq = [c for c in about if c.name.startswith(check)]
-    if not eq or any(c.verdict is not Verdict.CONFIRMED for c in eq):
+    if not _equations_hold(about, check):
         return None
     ours, r = report.solution, report.results[CLAIMS]
     if ours is None:
@@ -338,19 +346,22 @@ def _not_kars(
     """``minimax``: the claims satisfy (T+MM) (smt-equations confirmed) but are not Kars'
     score: where they differ, the node's interval over all solutions and the draw-closest value."""
     case = report.case
-    eq = [c for c in about if c.name == "smt-equations"]
-    if not eq or any(c.verdict is not Verdict.CONFIRMED for c in eq):
+    if not _equations_hold(about, "smt-equations"):
         return None
-    if any(not c.name.startswith(("agree", "smt-kars-least", "expect")) for c in refuted):
+    agreed = ("agree", "smt-kars-least", "expect")
+    if any(not c.name.startswith(agreed) for c in refuted):
         return None
     from verifier.smt.system import OrderSystem
-    from verifier.smt.uniqueness import intervals
 
     sys = OrderSystem.minimax(case.graph)
-    iv = intervals(sys, options or Options())
     r = report.results[CLAIMS]
     val = r.columns[VALUE]
     idx, _ = sys.to_index(np.where(val.given, val.data, 0))
+    if options is not None and options.linear:
+        return _not_kars_linear(report, sys, idx, val.given)
+    from verifier.smt.uniqueness import intervals
+
+    iv = intervals(sys, options or Options())
     if iv.verdict is not Verdict.CONFIRMED:
         return x, "another solution of (T+MM), not Kars' score (the intervals are not proved)"
     off = np.flatnonzero(val.given & (idx != iv.kars))
@@ -363,6 +374,34 @@ def _not_kars(
         f"solutions this node ranges over [{_num(lo)}, {_num(hi)}] and Kars' score, the value "
         f"closest to the draw, is {_num(k)} ({len(off)} node(s) differ)"
     )
+
+
+def _not_kars_linear(
+    report: CaseReport, sys: Any, idx: NDArray[np.int64], given: NDArray[np.bool_]
+) -> tuple[int | None, str] | None:
+    """``--linear``: where the claims keep (T+MM) but are not the score our solver computed
+    (Kars'), without the intervals (they take Z3)."""
+    ours = report.solution
+    if ours is None:
+        return None
+    k_idx, _ = sys.to_index(np.where(ours.covered, ours.columns[VALUE].data, 0))
+    off = np.flatnonzero(given & ours.covered & (idx != k_idx))
+    if len(off) == 0:
+        return None
+    y = int(off[0])
+    k = float(sys.levels[k_idx[y]])
+    return y, (
+        f"another solution of (T+MM), not Kars' score: every equation holds, but Kars' score, "
+        f"the value closest to the draw, is {_num(k)} ({len(off)} node(s) differ; the interval "
+        "over all solutions takes Z3: verify without --linear)"
+    )
+
+
+def _equations_hold(about: list[CheckResult], check: str) -> bool:
+    """Do the claims keep every local equation: Z3's ``check`` or, with ``--linear``, the
+    direct evaluation of ``rules``, confirmed and none refuted?"""
+    eq = [c for c in about if c.name.startswith((check, RULES + " "))]
+    return bool(eq) and all(c.verdict is Verdict.CONFIRMED for c in eq)
 
 
 def _num(v: float) -> int | float:

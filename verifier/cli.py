@@ -90,17 +90,20 @@ def _err(console: Console, msg: str) -> None:
     console.print(msg, markup=False, highlight=False, soft_wrap=True)
 
 
-def load(path: Path, max_positions: int | None = None) -> Case:
+def load(path: Path, max_positions: int | None = None, *, linear: bool = False) -> Case:
     """Read a case file of any supported kind (one-line ``CaseError`` on bad input, or on a
-    case of more than ``max_positions`` nodes + moves; default: sized to the machine)."""
+    case of more than ``max_positions`` nodes + moves; default: sized to the machine, and to
+    the lighter ``--linear`` run when ``linear``)."""
     from verifier.io import load_any
 
-    return load_any(path, limits=_limits(max_positions))
+    return load_any(path, limits=_limits(max_positions, linear=linear))
 
 
-def _limits(max_positions: int | None) -> Limits:
+def _limits(max_positions: int | None, *, linear: bool = False) -> Limits:
     """The readers' limits for ``--max-positions`` (default: sized to the machine)."""
-    return Limits() if max_positions is None else Limits(max_positions)
+    if max_positions is not None:
+        return Limits(max_positions)
+    return Limits.for_linear_run() if linear else Limits()
 
 
 def collect(paths: list[Path]) -> list[Path]:
@@ -158,6 +161,7 @@ def run_verify(
     quiet: bool = False,
     junit: Path | None = None,
     budget: float | None = None,
+    linear: bool = False,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -176,16 +180,19 @@ def run_verify(
     brief: Brief = "lines" if quiet else "full" if verbose or len(files) == 1 else "failures"
     settings = Settings(console=out, values=values, verbose=verbose, brief=brief)
     writer = make_writer(fmt, settings)
-    options = Options(engine=engine.value, rlimit=rlimit, seed=seed, budget=budget)
+    options = Options(engine=engine.value, rlimit=rlimit, seed=seed, budget=budget, linear=linear)
     if answers is not None and len(files) != 1:
         _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
+        return EXIT_BAD_INPUT
+    if linear and answers is None:
+        _err(err, "--linear judges an answer table: give --answers FILE")
         return EXIT_BAD_INPUT
     reports: list[CaseReport] = []
     errors: list[str] = []
     show_bar = sys.stderr.isatty()  # a bar on a terminal; plain lines when piped
     for f in files:
         try:
-            case = load(f, max_positions)
+            case = load(f, max_positions, linear=linear)
         except VerifierError as e:
             errors.append(str(e))
             _err(err, str(e))
@@ -209,7 +216,7 @@ def run_verify(
         claims = None
         if answers is not None:
             try:
-                claims = _load_answers(answers, case, max_positions)
+                claims = _load_answers(answers, case, max_positions, linear=linear)
             except VerifierError as e:
                 errors.append(str(e))
                 _err(err, str(e))
@@ -235,13 +242,15 @@ def run_verify(
     return exit_code(reports, len(errors))
 
 
-def _load_answers(path: Path, case: Case, max_positions: int | None = None) -> Answers:
+def _load_answers(
+    path: Path, case: Case, max_positions: int | None = None, *, linear: bool = False
+) -> Answers:
     """Read an answer file for ``case`` (one-line ``CaseError`` on a bad file or one too big
     for ``--max-positions``)."""
     from verifier.io.answers import load_answers
 
     try:
-        return load_answers(path, case, _limits(max_positions))
+        return load_answers(path, case, _limits(max_positions, linear=linear))
     except OSError as e:
         raise CaseError(str(path), "$", f"cannot read the file: {e.strerror or e}") from None
 
@@ -355,6 +364,15 @@ def verify_cmd(
             "(inconclusive, exit 3) and Z3 queries get at most the time left. Default: none.",
         ),
     ] = None,
+    linear: Annotated[
+        bool,
+        typer.Option(
+            "--linear",
+            help="With --answers: judge the table by the linear checks alone (every local "
+            "rule, agreement with one compiled solver's least fixpoint, remoteness, moves); "
+            "no Z3. For big tables: 10^7 positions in seconds.",
+        ),
+    ] = False,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -376,6 +394,7 @@ def verify_cmd(
             quiet=quiet,
             junit=junit,
             budget=budget,
+            linear=linear,
         )
     )
 

@@ -64,6 +64,10 @@ class Options:
     exponential_limit: int = 40
     """Run exponential-time solvers (Kars' plain DFS for every root) only up to this many nodes."""
     progress: ProgressFn | None = None
+    linear: bool = False
+    """``--linear``: one linear-time solver per semantics (the compiled engine, the numpy one
+    where numba is missing) and only the linear checks (``CheckSpec.linear``): no Z3, no
+    reference solvers; for judging big answer tables (``verify --answers --linear``)."""
     budget: float | None = None
     """Seconds a whole case may take (``--budget``; None: no limit). Checks not started when
     it is spent end ``unknown`` saying so; a Z3 query gets at most the time left (a wall-clock
@@ -114,6 +118,9 @@ class SolverSpec:
     fn: SolverFn
     order: int = 100
     """Lower runs first; the first solver of a view is the reference others are compared with."""
+    linear: bool = False
+    """Runs in ``--linear`` mode: a linear-time engine solver (with ``--engine compiled``, so
+    the numpy one runs only where numba is missing)."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +129,8 @@ class CheckSpec:
     semantics: frozenset[Semantics]
     fn: CheckFn
     order: int = 100
+    linear: bool = False
+    """Runs in ``--linear`` mode: linear time in the graph, no Z3."""
 
 
 _SOLVERS: dict[str, SolverSpec] = {}
@@ -130,24 +139,24 @@ _LOADED = False
 
 
 def solver(
-    name: str, semantics: Iterable[Semantics], order: int = 100
+    name: str, semantics: Iterable[Semantics], order: int = 100, *, linear: bool = False
 ) -> Callable[[SolverFn], SolverFn]:
     """Register ``fn`` as a solver for the given semantics."""
 
     def deco(fn: SolverFn) -> SolverFn:
-        _SOLVERS[name] = SolverSpec(name, frozenset(semantics), fn, order)
+        _SOLVERS[name] = SolverSpec(name, frozenset(semantics), fn, order, linear)
         return fn
 
     return deco
 
 
 def check(
-    name: str, semantics: Iterable[Semantics], order: int = 100
+    name: str, semantics: Iterable[Semantics], order: int = 100, *, linear: bool = False
 ) -> Callable[[CheckFn], CheckFn]:
     """Register ``fn`` as a check for the given semantics."""
 
     def deco(fn: CheckFn) -> CheckFn:
-        _CHECKS[name] = CheckSpec(name, frozenset(semantics), fn, order)
+        _CHECKS[name] = CheckSpec(name, frozenset(semantics), fn, order, linear)
         return fn
 
     return deco

@@ -84,7 +84,7 @@ def _violations(g: GameGraph, r: LoopyGrundy, reference: bool) -> tuple[int, lis
     return len(nodes), gsg_violations(g, r.values, r.kset, r.counter, nodes[:1].tolist())
 
 
-@check("grundy-loopy-classes", [Semantics.IMPARTIAL], order=30)
+@check("grundy-loopy-classes", [Semantics.IMPARTIAL], order=30, linear=True)
 def loopy_classes_check(ctx: CheckContext) -> list[CheckResult]:
     """P / N / D of the generalized Sprague-Grundy function = retrograde's lost / won / unknown
     on the same moves played as a ``normal`` game, and Fraenkel's conditions A-C."""

@@ -50,14 +50,13 @@ def _row_max(g: GameGraph, per_edge: NDArray[np.int64]) -> NDArray[np.int64]:
     return out
 
 
-def _is_successor(g: GameGraph, x: NDArray[np.int64], y: NDArray[np.int64]) -> Bools:
-    """Whether ``y[i]`` is a successor of ``x[i]`` (rows of the CSR are sorted)."""
-    if g.m == 0:
-        return np.zeros(len(x), dtype=np.bool_)
-    keys = g.edge_src * g.n + g.succ_idx  # sorted: CSR rows sorted by (source, target)
-    q = x * g.n + y
-    at = np.minimum(np.searchsorted(keys, q), g.m - 1)
-    return np.asarray(keys[at] == q)
+def _moves_legal(g: GameGraph, target: NDArray[np.int64]) -> Bools:
+    """Per node: is ``target[x]`` one of its successors (-1: no move)? One pass over the
+    edges."""
+    legal = np.zeros(g.n, dtype=np.bool_)
+    if g.m:
+        legal[g.edge_src[g.succ_idx == target[g.edge_src]]] = True
+    return legal
 
 
 def _given(col: Column | None, n: int) -> Bools:
@@ -73,19 +72,17 @@ def move_faults(g: GameGraph, r: SolverResult) -> tuple[NDArray[np.int64], list[
     needs = _needs_move(g, r) & cov & inner
     has = mv.given & cov
     missing = needs & ~has
-    src = np.flatnonzero(has)
-    dst = mv.data[src].astype(np.int64)
-    legal = np.zeros(g.n, dtype=np.bool_)
-    inside = (dst >= 0) & (dst < g.n)
-    legal[src[inside]] = _is_successor(g, src[inside], dst[inside])
+    named = np.where(has, np.asarray(mv.data, dtype=np.int64), -1)
+    legal = has & _moves_legal(g, named)
     illegal = has & ~legal
-    target = np.zeros(g.n, dtype=np.int64)
-    target[src] = np.where(inside, dst, 0)
-    wrong = has & legal & needs & ~_optimal(g, r, target)
-    bad = missing | illegal | wrong
-    why = np.where(missing, "no move named", np.where(illegal, "not a move", "not optimal"))
-    ids = np.flatnonzero(bad)
-    return ids, [str(why[i]) for i in ids.tolist()]
+    target = np.where(legal, named, 0)
+    wrong = legal & needs & ~_optimal(g, r, target)
+    ids = np.flatnonzero(missing | illegal | wrong)
+    why = [
+        "no move named" if missing[x] else "not a move" if illegal[x] else "not optimal"
+        for x in ids.tolist()
+    ]
+    return ids, why
 
 
 def _needs_move(g: GameGraph, r: SolverResult) -> Bools:
@@ -138,7 +135,7 @@ def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
     return np.asarray(ok)
 
 
-@check(NAME, list(Semantics), order=55)
+@check(NAME, list(Semantics), order=55, linear=True)
 def check_moves(ctx: CheckContext) -> list[CheckResult]:
     """The move contract for every solver of the case's view that names moves."""
     return per_solver(ctx, describe(ctx.case.semantics).view, MOVE, _judge)

@@ -84,7 +84,7 @@ def kars_remoteness(
     return want
 
 
-@check(NAME, [Semantics.MINIMAX], order=35)
+@check(NAME, [Semantics.MINIMAX], order=35, linear=True)
 def check_minimax_remoteness(ctx: CheckContext) -> list[CheckResult]:
     """Every SCORE solver's remoteness against the attractor layers of its own scores."""
     return per_solver(ctx, View.SCORE, REMOTENESS, _judge)

@@ -38,6 +38,7 @@ from verifier.io.jsonpath import PathPart, fail
 __all__ = [
     "BYTES_PER_POSITION",
     "DEFAULT_MEMORY_SHARE",
+    "LINEAR_BYTES_PER_POSITION",
     "MIN_BUDGET_BYTES",
     "TEXT_EXPANSION",
     "Limits",
@@ -73,9 +74,15 @@ def memory_bytes() -> int:
     return min(physical, soft) if soft != resource.RLIM_INFINITY else physical
 
 
-def default_max_positions() -> int:
+LINEAR_BYTES_PER_POSITION: Final = 96
+"""Peak memory of ``verify --answers --linear`` per position, with room to spare: measured at
+47 bytes per position (2.33 GB peak) on a random normal case of 10^7 nodes and 4 * 10^7 moves
+with a whole ``.npz`` answer table (``benchmarks/bench_answers.py``)."""
+
+
+def default_max_positions(bytes_per_position: int = BYTES_PER_POSITION) -> int:
     """The default ``--max-positions``: a share of the machine's memory per position."""
-    return max(1, int(memory_bytes() * DEFAULT_MEMORY_SHARE) // BYTES_PER_POSITION)
+    return max(1, int(memory_bytes() * DEFAULT_MEMORY_SHARE) // bytes_per_position)
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,11 @@ class Limits:
         """Refuse a limit below one position."""
         if self.max_positions < 1:
             raise UsageError(f"--max-positions must be at least 1 (got {self.max_positions})")
+
+    @classmethod
+    def for_linear_run(cls) -> Limits:
+        """The default limits of ``verify --answers --linear`` (lighter than a full run)."""
+        return cls(default_max_positions(LINEAR_BYTES_PER_POSITION))
 
     @property
     def budget_bytes(self) -> int:

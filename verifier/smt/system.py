@@ -125,26 +125,32 @@ class OrderSystem:
         return OrderSystem(self.graph, self.levels, kind, const, self.negamax)
 
     def apply(self, idx: IntArray) -> IntArray:
-        """One application of the operator: the right-hand sides at ``idx``."""
+        """One application of the operator: the right-hand sides at ``idx``.
+
+        One gather over the edges in the smallest integer type that holds the value indices,
+        and one ``reduceat`` per kind present (negamax: max of -v = -(min of v))."""
         g = self.graph
         out = np.where(self.kind == CONST, self.const, 0).astype(np.int64)
-        inner = np.flatnonzero(self.kind != CONST)
-        if len(inner) == 0 or g.m == 0:
+        is_or, is_and = self.kind == OR, self.kind == AND
+        if g.m == 0 or not (is_or.any() or is_and.any()):
             return out
-        succ_vals = idx[g.succ_idx]
-        if self.negamax:
-            succ_vals = self.top - succ_vals
-        has = g.out_degree > 0
-        rows = np.flatnonzero(has)
+        small = np.int16 if self.top < 2**15 else np.int64
+        succ_vals = np.asarray(idx).astype(small)[g.succ_idx]
+        rows = np.flatnonzero(g.out_degree > 0)
         starts = g.succ_ptr[rows]
-        mx = np.maximum.reduceat(succ_vals, starts)
-        mn = np.minimum.reduceat(succ_vals, starts)
-        full_mx = np.zeros(g.n, dtype=np.int64)
-        full_mn = np.zeros(g.n, dtype=np.int64)
-        full_mx[rows] = mx
-        full_mn[rows] = mn
-        out[self.kind == OR] = full_mx[self.kind == OR]
-        out[self.kind == AND] = full_mn[self.kind == AND]
+
+        def reduce(ufunc: np.ufunc) -> IntArray:
+            full = np.zeros(g.n, dtype=np.int64)
+            full[rows] = ufunc.reduceat(succ_vals, starts)
+            return full
+
+        if self.negamax:  # v(x) = max over y of (top - v(y)) = top - min over y of v(y)
+            out[is_or] = self.top - reduce(np.minimum)[is_or]
+            return out
+        if is_or.any():
+            out[is_or] = reduce(np.maximum)[is_or]
+        if is_and.any():
+            out[is_and] = reduce(np.minimum)[is_and]
         return out
 
     def violations(self, idx: IntArray) -> IntArray:

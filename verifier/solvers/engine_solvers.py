@@ -102,35 +102,35 @@ def _propagation_result(
     return out
 
 
-@solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER)
+@solver("retrograde-numpy", [Semantics.NORMAL], order=ORDER, linear=True)
 def retrograde_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis on the engine: view LABEL with remoteness and optimal moves."""
     g = require_engine(case, options, Semantics.NORMAL)
     return _propagation_result("retrograde-numpy", g, retrograde_numpy, "rounds")
 
 
-@solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER)
+@solver("attractor-numpy", [Semantics.REACHABILITY], order=ORDER, linear=True)
 def attractor_numpy_solver(case: Case, options: Options) -> SolverResult:
     """The attractor on the engine: view REGION, remoteness = layer, move = strategies."""
     g = require_engine(case, options, Semantics.REACHABILITY)
     return _propagation_result("attractor-numpy", g, attractor_numpy, "rounds")
 
 
-@solver("retrograde-compiled", [Semantics.NORMAL], order=COMPILED_ORDER)
+@solver("retrograde-compiled", [Semantics.NORMAL], order=COMPILED_ORDER, linear=True)
 def retrograde_compiled_solver(case: Case, options: Options) -> SolverResult:
     """Retrograde analysis by the compiled queue: view LABEL with remoteness and moves."""
     g = require_compiled(case, options, Semantics.NORMAL)
     return _propagation_result("retrograde-compiled", g, retrograde_compiled, "layers")
 
 
-@solver("attractor-compiled", [Semantics.REACHABILITY], order=COMPILED_ORDER)
+@solver("attractor-compiled", [Semantics.REACHABILITY], order=COMPILED_ORDER, linear=True)
 def attractor_compiled_solver(case: Case, options: Options) -> SolverResult:
     """The attractor by the compiled queue: view REGION, remoteness = layer, move = strategies."""
     g = require_compiled(case, options, Semantics.REACHABILITY)
     return _propagation_result("attractor-compiled", g, attractor_compiled, "layers")
 
 
-@solver("kars-numpy", [Semantics.MINIMAX], order=ORDER)
+@solver("kars-numpy", [Semantics.MINIMAX], order=ORDER, linear=True)
 def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node on the engine (nested threshold attractors): view SCORE."""
     g = require_engine(case, options, Semantics.MINIMAX)
@@ -138,7 +138,7 @@ def kars_numpy_solver(case: Case, options: Options) -> SolverResult:
     return _score_result("kars-numpy", g, r, seconds, rounds=r.rounds)
 
 
-@solver("kars-compiled", [Semantics.MINIMAX], order=COMPILED_ORDER)
+@solver("kars-compiled", [Semantics.MINIMAX], order=COMPILED_ORDER, linear=True)
 def kars_compiled_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score of every node by the compiled queue (nested threshold attractors)."""
     g = require_compiled(case, options, Semantics.MINIMAX)
@@ -167,7 +167,7 @@ def _few_values(g: GameGraph) -> bool:
     return len(np.unique(values[values != 0])) <= KARS_MOVES_LIMIT
 
 
-@solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER)
+@solver("grundy-numpy", [Semantics.IMPARTIAL], order=ORDER, linear=True)
 def grundy_numpy_solver(case: Case, options: Options) -> SolverResult:
     """Grundy values of an acyclic impartial graph on the engine; ``NotApplicable`` on a cycle."""
     g = require_engine(case, options, Semantics.IMPARTIAL)
@@ -202,7 +202,7 @@ def loopy_moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
     return out
 
 
-@solver("grundy-loopy-compiled", [Semantics.IMPARTIAL], order=COMPILED_ORDER)
+@solver("grundy-loopy-compiled", [Semantics.IMPARTIAL], order=COMPILED_ORDER, linear=True)
 def grundy_loopy_compiled_solver(case: Case, options: Options) -> SolverResult:
     """The generalized Sprague-Grundy function of any impartial graph by the compiled
     labelling, published as ``grundy-loopy`` publishes it: finite values, -1 with ``loopy`` =
