@@ -248,6 +248,14 @@ def _refuted(
         rule = f"{why.name}: {why.detail}"
         if faults:
             rule += f"; and {g.name(faults[0])!r} breaks its rule: {rule_fault(case, r, faults[0])}"
+    elif (y := _remoteness_off(r, report.solution)) is not None and not faults:
+        # the values are right and a remoteness is not: name that node, not a predecessor
+        # whose move now looks wrong for reading it
+        x, ours = y, report.solution.columns[REMOTENESS].data[y]  # type: ignore[union-attr]
+        rule = (
+            f"its remoteness is {int(ours)} plies by the rules (as our solvers compute it); "
+            f"{first.name}: {first.detail}"
+        )
     else:
         x = faults[0] if faults else _node_of(case, first)
         rule = rule_fault(case, r, x) if x is not None else None
@@ -286,6 +294,17 @@ def _refuted(
         witness=witness,
         data={"refuted_by": [c.name for c in refuted], "faults": len(faults)},
     )
+
+
+def _remoteness_off(r: SolverResult, ours: Solution | None) -> int | None:
+    """The first node whose claimed remoteness differs from ours (both given)."""
+    mine = r.columns.get(REMOTENESS)
+    theirs = ours.columns.get(REMOTENESS) if ours is not None else None
+    if mine is None or theirs is None:
+        return None
+    both = mine.given & theirs.given
+    off = np.flatnonzero(both & (np.asarray(mine.data) != np.asarray(theirs.data)))
+    return int(off[0]) if len(off) else None
 
 
 def _shown(v: Any) -> Any:

@@ -5,12 +5,12 @@ the equations); bad files are one-line errors with exit 2."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from answer_corruptions import corruptions
 from typer.testing import CliRunner
 
 from verifier.claims import claimed, judge_claims
@@ -19,8 +19,6 @@ from verifier.games.random_graphs import random_case
 from verifier.io import save_any
 from verifier.io.answers import Answers, load_answers, save_answers
 from verifier.model import Case, Verdict
-from verifier.model.describe import describe
-from verifier.model.results import View
 from verifier.model.semantics import Semantics
 from verifier.pipeline import CaseReport, run_case
 from verifier.registry import Options
@@ -63,39 +61,6 @@ def test_round_trip_verifies(sem: Semantics, suffix: str, tmp_path: Path) -> Non
         assert rep.verdict == plain.verdict, check.detail
 
 
-def _corruptions(case: Case, answers: Answers) -> list[tuple[str, int, Answers]]:
-    """Every single-entry corruption of a few nodes: value, remoteness, move."""
-    g = case.graph
-    d = describe(case.semantics)
-    out: list[tuple[str, int, Answers]] = []
-    for x in range(g.n):
-        values = answers.values.copy()
-        if x in answers.loopy:
-            continue
-        if d.view is View.SCORE:
-            levels = [v for v in (*g.value_levels().tolist(), 0.0) if v != values[x]]
-            values[x] = levels[0] if levels else values[x]
-        elif d.view is View.LABEL:
-            values[x] = {1: -1, -1: 0, 0: 1}[int(values[x])]
-        elif d.view is View.REGION:
-            values[x] = 1 - values[x]
-        else:
-            values[x] = values[x] + 1
-        if values[x] != answers.values[x]:
-            out.append(("value", x, replace(answers, values=values)))
-        if answers.remoteness is not None and answers.remoteness[x] >= 0:
-            rem = answers.remoteness.copy()
-            rem[x] += 1
-            out.append(("remoteness", x, replace(answers, remoteness=rem)))
-        if answers.move is not None and answers.move[x] >= 0:
-            others = [int(y) for y in g.successors(x) if y != answers.move[x]]
-            if others:
-                mv = answers.move.copy()
-                mv[x] = others[0]
-                out.append(("move", x, replace(answers, move=mv)))
-    return out
-
-
 @pytest.mark.parametrize("sem", SEMANTICS)
 def test_every_single_corruption_is_refuted_at_its_node(sem: Semantics, tmp_path: Path) -> None:
     tried = 0
@@ -104,7 +69,7 @@ def test_every_single_corruption_is_refuted_at_its_node(sem: Semantics, tmp_path
         ours = run_case(case, Options(), smt=False)
         assert ours.solution is not None
         answers = load_answers(save_answers(ours.solution, case, tmp_path / "a.json"), case)
-        for what, x, bad in _corruptions(case, answers)[:8]:
+        for what, x, bad in corruptions(case, answers)[:8]:
             check = _verdict_of_claims(_judged(case, bad))
             name = case.graph.name(x)
             if what == "move" and check.verdict is not Verdict.REFUTED:
