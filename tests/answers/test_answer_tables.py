@@ -283,3 +283,28 @@ def test_parquet_without_pyarrow_is_one_line(
         monkeypatch.setitem(sys.modules, mod, None)
     with pytest.raises(CaseError, match=r"Parquet needs pyarrow: pip install"):
         load_answers(p, _normal())
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("suffix", [".npz", ".parquet"])
+def test_dask_engine_answers_round_trip(suffix: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from verifier.cli import app, verify_app
+
+    pytest.importorskip("distributed")
+    for sem in (Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY):
+        case = random_case(sem, nodes=60, degree=2.0, seed=5)
+        case_file = save_any_case(case, tmp_path / f"{sem.value}.npz")
+        out = tmp_path / f"{sem.value}.answers{suffix}"
+        r = CliRunner().invoke(app, ["solve", str(case_file), "--engine", "dask", "-o", str(out)])
+        assert r.exit_code == 0, r.output
+        for linear in ([], ["--linear"]):
+            r = CliRunner().invoke(verify_app, [str(case_file), "--answers", str(out), *linear])
+            assert r.exit_code == 0, (sem, linear, r.output)
+
+
+def save_any_case(case: Case, path: Path) -> Path:
+    from verifier.io import save_any
+
+    return save_any(case, path)

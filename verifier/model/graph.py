@@ -71,6 +71,15 @@ class _RangeNames(Sequence[str]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def index_of(self, name: object) -> int | None:
+        """The id named ``name`` (a canonical decimal ``"0" .. "n-1"``), else None: no dict."""
+        if not isinstance(name, str) or not name.isascii() or not name.isdigit():
+            return None
+        if name != "0" and name.startswith("0"):
+            return None
+        i = int(name) if len(name) <= 20 else -1
+        return i if 0 <= i < self._n else None
+
 
 @dataclass(frozen=True, eq=False)
 class GameGraph:
@@ -265,6 +274,11 @@ class GameGraph:
 
     def id_of(self, name: str) -> int:
         """The id of a node by name (``KeyError`` if there is none)."""
+        if isinstance(self.names, _RangeNames):
+            i = self.names.index_of(name)
+            if i is None:
+                raise KeyError(name)
+            return i
         return self._ids[name]
 
     def name(self, i: int) -> str:
@@ -281,6 +295,8 @@ class GameGraph:
         return not isinstance(self.names, _RangeNames)
 
     def has_node(self, name: str) -> bool:
+        if isinstance(self.names, _RangeNames):
+            return self.names.index_of(name) is not None
         return name in self._ids
 
     # ------------------------------------------------------------------ derived graphs
