@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -187,3 +188,16 @@ def test_symmetric_graph_weighs_up_to_the_full_graph(width: int, height: int) ->
     names = set(full.graph.names)
     for x in list(sym.graph.names)[:: max(1, sym.graph.n // 500)]:
         assert x in names and "/".join(r[::-1] for r in x.split("/")) in names
+
+
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (2, 3), (3, 3), (4, 4), (4, 3)])
+def test_vectorized_names_are_the_readable_names(width: int, height: int, tmp_path: Path) -> None:
+    from verifier.games.connect4 import Board
+    from verifier.io import load_any, save_any
+
+    case = connect4.generate(width, height)
+    names = case.graph.names
+    fast = Board(width, height).names(names.codes)  # type: ignore[attr-defined]
+    assert [x.decode() for x in fast] == [names[i] for i in range(len(names))]
+    back = load_any(save_any(case, tmp_path / "c.npz"))  # written from the vectorized names
+    assert list(back.graph.names) == list(names)

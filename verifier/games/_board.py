@@ -186,9 +186,22 @@ class LazyNames(Sequence[str]):
     name is read, so a graph of millions of positions is built at numpy speed.
     """
 
-    def __init__(self, codes: NDArray[Any], decode: Callable[[int], str]) -> None:
+    def __init__(
+        self,
+        codes: NDArray[Any],
+        decode: Callable[[int], str],
+        decode_all: Callable[[NDArray[Any]], NDArray[np.bytes_]] | None = None,
+    ) -> None:
         self._codes = codes
         self._decode = decode
+        self._decode_all = decode_all
+
+    def json_array(self) -> bytes | None:
+        """Every name as a JSON array, built at numpy speed when a vectorized ``decode_all``
+        (ASCII names that need no escaping) was given; else None."""
+        if self._decode_all is None:
+            return None
+        return b'["' + b'","'.join(self._decode_all(self._codes).tolist()) + b'"]'
 
     def __len__(self) -> int:
         return len(self._codes)

@@ -101,6 +101,34 @@ class Board:
             rows.append(row)
         return "/".join(rows)
 
+    def names(self, codes: Codes) -> NDArray[np.bytes_]:
+        """:meth:`name` of every code at once, as ASCII bytes (vectorized: a lookup table of
+        the ``2 ** (height + 1)`` column codes, then one gather per column)."""
+        h, w = self.height, self.width
+        column_codes = np.arange(1 << self.col)
+        stones = np.array([max(int(v).bit_length() - 1, 0) for v in column_codes])
+        # per column code and row: 0 empty, 1 the mover's stone, 2 the other player's
+        cells = np.zeros((1 << self.col, h), dtype=np.int8)
+        for v in range(1, 1 << self.col):
+            for r in range(stones[v]):
+                cells[v, r] = 1 if (v >> r) & 1 else 2
+        chars = np.array([[b".", b"x", b"o"], [b".", b"o", b"x"]]).view(np.uint8)
+        n = len(codes)
+        cols = [
+            ((codes >> U64(c * self.col)) & U64((1 << self.col) - 1)).astype(np.int64)
+            for c in range(w)
+        ]
+        parity = np.zeros(n, dtype=np.int64)
+        for k in cols:
+            parity += stones[k]
+        parity %= 2
+        out = np.full((n, h, w + 1), ord("/"), dtype=np.uint8)
+        for c, k in enumerate(cols):
+            board_rows = chars.reshape(2, 3)[parity[:, None], cells[k]]  # (n, h), bottom up
+            out[:, :, c] = board_rows[:, ::-1]  # rows from the top
+        flat = np.ascontiguousarray(out.reshape(n, h * (w + 1))[:, :-1])
+        return flat.view(f"S{h * (w + 1) - 1}").ravel()
+
 
 def has_four(board: Board, stones: int) -> bool:
     """Whether one bitboard contains four in a row."""
@@ -178,7 +206,7 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         offset += len(cur)
         cur, mask = all_cur[first], all_mask[first]
     all_codes = np.concatenate(codes)
-    names = LazyNames(all_codes, board.name)
+    names = LazyNames(all_codes, board.name, board.names)
     return normal_case(
         names,
         np.concatenate(srcs),

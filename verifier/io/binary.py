@@ -87,7 +87,11 @@ def save_npz(case: Case, path: str | Path) -> Path:
         "target": g.target,
     }
     if g.has_names:
-        arrays["names"] = _json_bytes(list(g.names))
+        fast = getattr(g.names, "json_array", None)  # a generator's names, built vectorized
+        text = fast() if fast is not None else None
+        arrays["names"] = (
+            np.frombuffer(text, dtype=np.uint8) if text is not None else _json_bytes(list(g.names))
+        )
 
     def write(f: BinaryIO) -> None:
         np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub mistypes **kwds
