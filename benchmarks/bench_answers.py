@@ -47,6 +47,8 @@ def flip_one(src: Path, dst: Path, semantics: str) -> int:
         arrays = {k: z[k] for k in z.files}
     value = arrays["value"]
     row = len(value) // 2
+    if semantics == "impartial":  # a finite Grundy value (an infinite one's K is in the header)
+        row += int(np.argmax(value[row:] >= 0))
     if semantics == "minimax":
         value[row] = value[row] + 1
     elif semantics == "normal":
@@ -54,7 +56,7 @@ def flip_one(src: Path, dst: Path, semantics: str) -> int:
     elif semantics == "reachability":
         value[row] = 1 - value[row]
     else:
-        value[row] = value[row] + 1 if value[row] >= 0 else value[row]
+        value[row] = value[row] + 1
     np.savez(dst, **arrays)
     return int(arrays["ids"][row])
 
