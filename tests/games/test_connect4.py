@@ -201,3 +201,54 @@ def test_vectorized_names_are_the_readable_names(width: int, height: int, tmp_pa
     assert [x.decode() for x in fast] == [names[i] for i in range(len(names))]
     back = load_any(save_any(case, tmp_path / "c.npz"))  # written from the vectorized names
     assert list(back.graph.names) == list(names)
+
+
+def test_npz_keeps_position_codes_not_strings(tmp_path: Path) -> None:
+    from verifier.io import load_any, save_any
+
+    case = connect4.generate(4, 3)
+    path = save_any(case, tmp_path / "c.npz")
+    with np.load(path) as z:
+        assert "names" not in z.files and z["name_codes"].dtype == np.uint64
+    back = load_any(path)
+    assert back.graph.names.codec == "connect4:4x3"  # type: ignore[attr-defined]
+    assert back.graph.name(back.root or 0) == "..../..../...."
+    assert back.graph.id_of(case.graph.name(77)) == 77
+
+
+@pytest.mark.parametrize(
+    ("codec", "codes", "problem"),
+    [
+        ("connect4:4x3", [1, 2], "is no connect4:4x3 position"),
+        ("connect4:99x99", [1], "unsupported Connect Four board"),
+        ("chess:8x8", [1], "unknown name codec"),
+        ("connect4:1x1", [1, 1], "two positions share a code"),
+        (None, [1], "name_codes need a name_codec"),
+    ],
+)
+def test_bad_name_codes_are_one_line_errors(
+    codec: str | None, codes: list[int], problem: str, tmp_path: Path
+) -> None:
+    import json
+
+    from verifier.errors import CaseError
+    from verifier.io import load_any
+
+    n = len(codes)
+    header = {"format": "gamegraph-verifier-case", "version": 1, "semantics": "normal"}
+    if codec is not None:
+        header["name_codec"] = codec
+    path = tmp_path / "bad.npz"
+    np.savez(
+        path,
+        header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
+        succ_ptr=np.zeros(n + 1, dtype=np.int64),
+        succ_idx=np.zeros(0, dtype=np.int64),
+        owner=np.full(n, -1, dtype=np.int8),
+        value=np.full(n, -1.0),
+        target=np.zeros(n, dtype=np.bool_),
+        name_codes=np.asarray(codes, dtype=np.uint64),
+    )
+    with pytest.raises(CaseError) as e:
+        load_any(path)
+    assert problem in str(e.value) and str(e.value).startswith(f"{path}: ")

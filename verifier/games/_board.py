@@ -12,7 +12,7 @@ nodes with :class:`LazyNames`, which decodes a name only when somebody asks for 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, overload
 
 import numpy as np
@@ -191,17 +191,23 @@ class LazyNames(Sequence[str]):
         codes: NDArray[Any],
         decode: Callable[[int], str],
         decode_all: Callable[[NDArray[Any]], NDArray[np.bytes_]] | None = None,
+        codec: str | None = None,
     ) -> None:
         self._codes = codes
         self._decode = decode
         self._decode_all = decode_all
+        self.codec = codec
+        """The name of the codec that decodes the codes (``verifier.games.name_codecs``), if
+        any: a file may then store the codes instead of the names."""
 
-    def json_array(self) -> bytes | None:
-        """Every name as a JSON array, built at numpy speed when a vectorized ``decode_all``
-        (ASCII names that need no escaping) was given; else None."""
+    def __iter__(self) -> Iterator[str]:
+        """Every name in id order (decoded a chunk at a time where ``decode_all`` was given)."""
         if self._decode_all is None:
-            return None
-        return b'["' + b'","'.join(self._decode_all(self._codes).tolist()) + b'"]'
+            yield from (self._decode(int(c)) for c in self._codes)
+            return
+        for start in range(0, len(self._codes), 1 << 16):
+            chunk = self._decode_all(self._codes[start : start + (1 << 16)])
+            yield from (x.decode("ascii") for x in chunk.tolist())
 
     def __len__(self) -> int:
         return len(self._codes)

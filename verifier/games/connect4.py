@@ -206,7 +206,7 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         offset += len(cur)
         cur, mask = all_cur[first], all_mask[first]
     all_codes = np.concatenate(codes)
-    names = LazyNames(all_codes, board.name, board.names)
+    names = LazyNames(all_codes, board.name, board.names, codec=f"connect4:{width}x{height}")
     return normal_case(
         names,
         np.concatenate(srcs),

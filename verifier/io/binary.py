@@ -13,6 +13,9 @@ successors are stored sorted, and that is verified). The file holds
     ``root``, ``sums`` and ``expect`` exactly as in the compact encoding (ids, keys as strings).
 ``names`` (optional)
     UTF-8 JSON list of the node names.
+``name_codes`` (optional, instead of ``names``)
+    uint64 position codes of a generated game, one per node, decoded into names on demand by
+    the codec the header's ``name_codec`` names (``verifier.games.name_codecs``).
 
 Nothing is pickled: arrays of Python objects are refused. The archive is read by
 :mod:`~verifier.io.npzfile`, which checks the sizes every entry declares (against each other and
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Literal
 
@@ -45,7 +49,16 @@ __all__ = ["ARRAY_NAMES", "FORMAT", "VERSION", "NpzHeader", "load_npz", "save_np
 FORMAT = "gamegraph-verifier-case"
 VERSION = 1
 _INT32_MAX = 2**31 - 1
-ARRAY_NAMES = ("header", "names", "succ_ptr", "succ_idx", "owner", "value", "target")
+ARRAY_NAMES = (
+    "header",
+    "names",
+    "name_codes",
+    "succ_ptr",
+    "succ_idx",
+    "owner",
+    "value",
+    "target",
+)
 """The arrays of a case; other entries of the archive are not read."""
 
 
@@ -56,6 +69,8 @@ class NpzHeader(CaseFields):
     version: Literal[1]
     root: Annotated[int, Field(ge=0)] | None = None
     sums: list[CompactSumModel] | None = None
+    name_codec: str | None = None
+    """The codec of ``name_codes`` (``verifier.games.name_codecs``), when names are codes."""
 
 
 def save_npz(case: Case, path: str | Path) -> Path:
@@ -77,6 +92,8 @@ def save_npz(case: Case, path: str | Path) -> Path:
         "sums": [{"name": s.name, "positions": list(s.positions)} for s in case.sums] or None,
         "expect": expect_to_dict(case.expect, str) if case.expect is not None else None,
     }
+    codec = getattr(g.names, "codec", None)  # a generator's names: store its position codes
+    header["name_codec"] = codec
     header = {k: v for k, v in header.items() if v is not None}
     arrays: dict[str, NDArray[Any]] = {
         "header": _json_bytes(header),
@@ -86,12 +103,10 @@ def save_npz(case: Case, path: str | Path) -> Path:
         "value": g.value,
         "target": g.target,
     }
-    if g.has_names:
-        fast = getattr(g.names, "json_array", None)  # a generator's names, built vectorized
-        text = fast() if fast is not None else None
-        arrays["names"] = (
-            np.frombuffer(text, dtype=np.uint8) if text is not None else _json_bytes(list(g.names))
-        )
+    if codec is not None:
+        arrays["name_codes"] = np.asarray(g.names.codes, dtype=np.uint64)  # type: ignore[attr-defined]
+    elif g.has_names:
+        arrays["names"] = _json_bytes(list(g.names))
 
     def write(f: BinaryIO) -> None:
         np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub mistypes **kwds
@@ -125,8 +140,10 @@ def load_npz(path: str | Path, *, limits: Limits | None = None) -> Case:
     owner = _per_node(arrays, "owner", np.int8, n, file)
     value = _per_node(arrays, "value", np.float64, n, file)
     target = _per_node(arrays, "target", np.bool_, n, file)
-    names = None
-    if "names" in arrays:
+    names: Sequence[str] | None = None
+    if "name_codes" in arrays:
+        names = _coded_names(arrays["name_codes"], header.name_codec, n, file)
+    elif "names" in arrays:
         names = parse_json(_text(arrays, "names", file), file)
         if not (isinstance(names, list) and all(isinstance(x, str) and x for x in names)):
             fail(file, ("names",), "names must be a JSON list of non-empty strings")
@@ -147,6 +164,20 @@ def load_npz(path: str | Path, *, limits: Limits | None = None) -> Case:
     value = check_nodes(sem, np.diff(ptr), owner, value, target, file, where)
     graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
     return finish_case(header, graph, root, sums, compact_key(n), file, Path(path))
+
+
+def _coded_names(codes: NDArray[Any], codec: str | None, n: int, file: str) -> Sequence[str]:
+    """The names of a generated game, decoded on demand from its position codes."""
+    from verifier.games.name_codecs import codec_names  # a generator's codec: games decode
+
+    if codec is None:
+        fail(file, ("header", "name_codec"), "name_codes need a name_codec")
+    if len(codes) != n:
+        fail(file, ("name_codes",), f"{len(codes)} codes for {n} nodes")
+    try:
+        return codec_names(codec, codes)
+    except ValueError as e:
+        fail(file, ("name_codes",), str(e))
 
 
 def _read_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]]:

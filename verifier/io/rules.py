@@ -187,7 +187,7 @@ def graph_from_csr(
         owner=np.ascontiguousarray(owner, dtype=np.int8),
         value=np.ascontiguousarray(value, dtype=np.float64),
         target=np.ascontiguousarray(target, dtype=np.bool_),
-        names=() if names is None else tuple(names),
+        names=() if names is None else names if hasattr(names, "codec") else tuple(names),
     )
 
 
