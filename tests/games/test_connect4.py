@@ -252,3 +252,9 @@ def test_bad_name_codes_are_one_line_errors(
     with pytest.raises(CaseError) as e:
         load_any(path)
     assert problem in str(e.value) and str(e.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 4), (5, 3), (3, 3)])
+def test_orbit_sizes_from_codes_equal_those_from_names(width: int, height: int) -> None:
+    names = connect4.generate(width, height, symmetry=True).graph.names
+    assert connect4.orbit_sizes(names).tolist() == connect4.orbit_sizes(list(names)).tolist()

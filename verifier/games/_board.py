@@ -138,8 +138,26 @@ def normal_case(
     """
     s = np.asarray(src, dtype=np.int64)
     n = names if isinstance(names, int) else len(names)
-    val = np.array(value, dtype=np.float64)
     ptr, idx = sorted_csr(n, s, np.asarray(dst, dtype=np.int64))
+    return normal_case_csr(
+        names, ptr, idx, value, case_id=case_id, source=source, root=root, description=description
+    )
+
+
+def normal_case_csr(
+    names: Sequence[str] | int,
+    ptr: NDArray[np.int64],
+    idx: NDArray[np.int64],
+    value: ArrayLike,
+    *,
+    case_id: str,
+    source: str,
+    root: int | None = None,
+    description: str | None = None,
+) -> Case:
+    """:func:`normal_case` from CSR arrays a generator built sorted itself (layer by layer)."""
+    n = names if isinstance(names, int) else len(names)
+    val = np.array(value, dtype=np.float64)
     inner = ptr[1:] > ptr[:-1]
     val[inner] = np.nan
     val[~inner & np.isnan(val)] = LOST  # the default label, written out as the loader does

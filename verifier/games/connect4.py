@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.games._board import DRAW, LazyNames, normal_case, unique_keys
+from verifier.games._board import DRAW, LazyNames, normal_case_csr, unique_keys
 from verifier.model import Case
 
 __all__ = ["Board", "generate", "has_four", "orbit_sizes", "position_name"]
@@ -137,7 +137,13 @@ def has_four(board: Board, stones: int) -> bool:
 
 def orbit_sizes(names: Sequence[str]) -> NDArray[np.int64]:
     """How many positions each named class stands for: 1 if the board is its own mirror image,
-    else 2."""
+    else 2 (from the position codes at numpy speed when the names are the generator's)."""
+    codec = getattr(names, "codec", None)
+    if codec is not None and codec.startswith("connect4:"):
+        width, height = (int(k) for k in codec.removeprefix("connect4:").split("x"))
+        codes = names.codes  # type: ignore[attr-defined]
+        # a code holds each column's stones and marker bit: mirroring it mirrors the board
+        return np.where(Board(width, height).mirror(codes) == codes, 1, 2).astype(np.int64)
     return np.array(
         [1 if all(row == row[::-1] for row in x.split("/")) else 2 for x in names],
         dtype=np.int64,
@@ -160,8 +166,8 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
     mask = np.zeros(1, dtype=U64)
     codes: list[Codes] = []
     values: list[NDArray[np.float64]] = []
-    srcs: list[NDArray[np.int64]] = []
-    dsts: list[NDArray[np.int64]] = []
+    degrees: list[NDArray[np.int64]] = []  # per layer: each position's number of moves
+    dsts: list[NDArray[np.int64]] = []  # per layer: the moves' targets, sorted by (source, target)
     offset = 0
     for stones in range(width * height + 1):
         layer_codes = board.code(cur, mask)
@@ -172,6 +178,7 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         if stones == width * height:
             value[~lost] = DRAW
             values.append(value)
+            degrees.append(np.zeros(len(cur), dtype=np.int64))
             break
         values.append(value)
         live = np.flatnonzero(~lost)
@@ -198,18 +205,21 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
             child_codes = np.where(flip, m_codes, child_codes)
         next_codes, first = unique_keys(child_codes)
         targets = np.searchsorted(next_codes, child_codes)
-        if symmetry:  # two mirror-image children of one parent are one move
-            _, keep = unique_keys(parents * len(next_codes) + targets)
-            parents, targets = parents[keep], targets[keep]
-        srcs.append(parents)
+        # the layer's moves sorted by (source, target), so that the layers concatenate into
+        # the CSR arrays; with symmetry two mirror-image children of one parent are one move
+        _, keep = unique_keys((parents - offset) * len(next_codes) + targets)
+        parents, targets = parents[keep], targets[keep]
+        degrees.append(np.bincount(parents - offset, minlength=len(cur)))
         dsts.append(targets + offset + len(cur))
         offset += len(cur)
         cur, mask = all_cur[first], all_mask[first]
     all_codes = np.concatenate(codes)
     names = LazyNames(all_codes, board.name, board.names, codec=f"connect4:{width}x{height}")
-    return normal_case(
+    ptr = np.zeros(len(all_codes) + 1, dtype=np.int64)
+    np.cumsum(np.concatenate(degrees), out=ptr[1:])
+    return normal_case_csr(
         names,
-        np.concatenate(srcs),
+        ptr,
         np.concatenate(dsts),
         np.concatenate(values),
         case_id=f"connect4-{width}x{height}" + ("-symmetric" if symmetry else ""),
