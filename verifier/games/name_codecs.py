@@ -41,6 +41,7 @@ def codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
     hit = np.flatnonzero(bad)
     if len(hit):
         raise ValueError(f"code {int(codes[hit[0]])} at {int(hit[0])} is no {codec} position")
-    if len(np.unique(codes)) != len(codes):
+    ordered = np.sort(codes)  # a sort: numpy 2.4's hash-based unique is several times slower
+    if len(codes) > 1 and bool((ordered[1:] == ordered[:-1]).any()):
         raise ValueError("two positions share a code")
     return LazyNames(codes, board.name, board.names, codec=codec)
