@@ -1,0 +1,122 @@
+"""The structure of the solution set (``verifier.research.uniqueness``) against brute force:
+every assignment of every node's possible values tried on small graphs of all four semantics."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.games.heaps import mex
+from verifier.games.random_graphs import random_case
+from verifier.io import load_any
+from verifier.model import Case, GameGraph, Semantics
+from verifier.research.uniqueness import solution_set
+from verifier.smt.system import OrderSystem
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+def brute_force(case: Case) -> list[tuple[int, ...]]:
+    """Every solution of the case's equations (value indices; Grundy values), by trying all."""
+    g = case.graph
+    if g.semantics is Semantics.IMPARTIAL:
+        domains = [range(int(d) + 1) for d in g.out_degree]
+        succ = [g.successors(x).tolist() for x in range(g.n)]
+        return [
+            a
+            for a in itertools.product(*domains)
+            if all(a[x] == mex(a[y] for y in succ[x]) for x in range(g.n))
+        ]
+    sys = OrderSystem.for_graph(g)
+    return [
+        a
+        for a in itertools.product(range(sys.top + 1), repeat=g.n)
+        if len(sys.violations(np.array(a, dtype=np.int64))) == 0
+    ]
+
+
+@st.composite
+def small_cases(draw: st.DrawFn) -> Case:
+    sem = draw(st.sampled_from(list(Semantics)))
+    n = draw(st.integers(1, 6 if sem is not Semantics.IMPARTIAL else 7))
+    return random_case(
+        sem,
+        nodes=n,
+        degree=draw(st.sampled_from([0.8, 1.3, 2.0])),
+        seed=draw(st.integers(0, 10**6)),
+        values=(-1, 0, 1),
+        acyclic=draw(st.booleans()) and draw(st.booleans()),
+    )
+
+
+def _index(case: Case, values: np.ndarray) -> np.ndarray:
+    if case.semantics is Semantics.IMPARTIAL:
+        return np.asarray(values, dtype=np.int64)
+    sys = OrderSystem.for_graph(case.graph)
+    idx, bad = sys.to_index(values)
+    assert not bad.any()
+    return idx
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=small_cases())
+def test_counts_bounds_and_free_nodes_equal_brute_force(case: Case) -> None:
+    sols = brute_force(case)
+    s = solution_set(case, certify=False)
+    assert s.count == len(sols), (s.how, len(sols))
+    assert s.unique == (len(sols) == 1)
+    arr = np.array(sols, dtype=np.int64).reshape(len(sols), case.graph.n)
+    varies = (arr != arr[0]).any(axis=0) if len(sols) else np.zeros(case.graph.n, dtype=bool)
+    assert s.free.tolist() == varies.tolist()
+    for x, vals in s.attained.items():
+        got = sorted(_index(case, np.array(vals, dtype=np.float64)).tolist())
+        assert got == sorted(set(arr[:, x].tolist())), x
+    if s.lo is not None and s.hi is not None and len(sols):
+        assert _index(case, s.lo).tolist() == arr.min(axis=0).tolist()
+        assert _index(case, s.hi).tolist() == arr.max(axis=0).tolist()
+    if sols:  # the reference solution is one of them (a self-loop alone admits none)
+        assert tuple(_index(case, s.reference).tolist()) in set(sols)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=small_cases())
+def test_components_are_the_sccs_of_the_free_nodes(case: Case) -> None:
+    s = solution_set(case, certify=False)
+    g = case.graph
+    free = set(np.flatnonzero(s.free).tolist())
+    nxg = nx.DiGraph()
+    nxg.add_nodes_from(free)
+    nxg.add_edges_from(
+        (int(a), int(b))
+        for a, b in zip(g.edge_src.tolist(), g.succ_idx.tolist(), strict=True)
+        if a in free and b in free
+    )
+    want = {frozenset(c) for c in nx.strongly_connected_components(nxg)}
+    assert {frozenset(c.nodes) for c in s.components} == want
+    for k, c in enumerate(s.components):
+        assert all(j < k for j in c.depends_on)  # sinks first
+        cyclic = len(c.nodes) > 1 or any(nxg.has_edge(x, x) for x in c.nodes)
+        assert c.cyclic == cyclic
+
+
+def test_kars_figure_one_by_hand() -> None:
+    # Kars' Figure 1 (b < d): a -> b, a -> c, c -> a, c -> d; every value of [lfp, gfp] at a
+    case = load_any(CASES / "kars-figure1-b-lt-d.json")
+    s = solution_set(case)
+    sols = brute_force(case)
+    assert s.count == len(sols) and s.count > 1 and s.unique is False
+    assert s.certified.startswith("confirmed")
+    assert sum(s.kars_position.values()) == int(s.free.sum())
+
+
+def test_a_self_loop_admits_every_grundy_value_up_to_its_degree() -> None:
+    # x -> x, x -> y (y a dead end: 0): g(x) = mex{g(x), 0} has no solution with g(x) = 0
+    # (0 is an option) nor 1 (itself an option): none at all
+    g = GameGraph.from_successors({"x": ["x", "y"]}, semantics=Semantics.IMPARTIAL)
+    s = solution_set(Case(g, "loop"))
+    assert s.count == len(brute_force(Case(g, "loop"))) == 0

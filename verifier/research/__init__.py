@@ -1,0 +1,2 @@
+"""Research tools: the structure of the solution set of a case's equations
+(``verifier.research.uniqueness``)."""
