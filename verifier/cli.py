@@ -716,6 +716,34 @@ def query_cmd(
     _write(make_writer(f).write_document, query_document(rep, ids))
 
 
+@app.command("uniqueness")
+def uniqueness_cmd(
+    path: Annotated[Path, typer.Argument(help="Case file.")],
+    max_count: Annotated[
+        int, typer.Option(min=1, help="Enumerate at most this many solutions.")
+    ] = 10_000,
+    max_enumerated: Annotated[
+        int,
+        typer.Option(min=0, help="Enumerate solutions only over at most this many free positions."),
+    ] = 400,
+    certify: Annotated[
+        bool, typer.Option("--certify/--no-certify", help="Z3 certifies the bounds.")
+    ] = True,
+    fmt: FormatOpt = None,
+    as_json: JsonOpt = False,
+    max_positions: MaxPositionsOpt = None,
+) -> None:
+    """The structure of all solutions of the case's equations: how many there are (exact, or
+    bounds, and how), which positions may change, each position's range, the free components
+    and how they depend on each other, and where Kars' score sits (docs/uniqueness.md)."""
+    from verifier.research.uniqueness import solution_set
+    from verifier.writers.uniqueness import uniqueness_document
+
+    case = _load_or_exit(path, max_positions)
+    s = solution_set(case, max_count=max_count, max_enumerated=max_enumerated, certify=certify)
+    _write(make_writer(pick_format(fmt, as_json)).write_document, uniqueness_document(s))
+
+
 @app.command("grundy")
 def grundy_cmd(
     game: Annotated[

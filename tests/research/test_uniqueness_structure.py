@@ -120,3 +120,63 @@ def test_a_self_loop_admits_every_grundy_value_up_to_its_degree() -> None:
     g = GameGraph.from_successors({"x": ["x", "y"]}, semantics=Semantics.IMPARTIAL)
     s = solution_set(Case(g, "loop"))
     assert s.count == len(brute_force(Case(g, "loop"))) == 0
+
+
+def _two_kars_figures(linked: bool) -> Case:
+    """Two copies of Kars' Figure 1 (a = c anywhere in [-1, 2]: three solutions each, as the
+    values are -1, 0 or 2); ``linked``: a Min node of the second may also move to the first's
+    Max node, so the second's values depend on the first's."""
+    from verifier.model import MAX, MIN
+
+    succ = {"a": ["b", "c"], "c": ["d", "a"], "a2": ["b", "c2"], "c2": ["d", "a2"]}
+    if linked:
+        succ["c2"] = ["d", "a2", "a"]
+    owner = {"a": MAX, "c": MIN, "a2": MAX, "c2": MIN}
+    g = GameGraph.from_successors(
+        succ, semantics=Semantics.MINIMAX, owner=owner, value={"b": -1, "d": 2}
+    )
+    return Case(g, "two-figures")
+
+
+def test_independent_components_multiply_and_dependent_ones_are_bounded() -> None:
+    case = _two_kars_figures(linked=False)
+    whole = solution_set(case, certify=False)
+    assert whole.count == len(brute_force(case)) == 9 and "enumerated" in whole.how
+    parts = solution_set(case, certify=False, max_enumerated=2)  # too many to enumerate whole
+    assert parts.count == 9 and "product" in parts.how
+    assert [c.count for c in parts.components] == [3, 3]
+    linked = _two_kars_figures(linked=True)
+    exact = len(brute_force(linked))
+    bounded = solution_set(linked, certify=False, max_enumerated=2)
+    assert bounded.count is None
+    low, high = bounded.count_bounds
+    assert low <= exact and (high is None or exact <= high)
+    assert any(c.depends_on for c in bounded.components)
+    assert solution_set(linked, certify=False).count == exact
+
+
+def test_cli_uniqueness_table_json_csv(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from verifier.cli import app
+
+    case = str(CASES / "kars-figure1-b-lt-d.json")
+    r = CliRunner().invoke(app, ["uniqueness", case])
+    assert r.exit_code == 0, r.output
+    assert "have 3 solutions" in r.output and "a: 0  range [-1, 2]" in r.output
+    r = CliRunner().invoke(app, ["uniqueness", case, "--format", "json"])
+    doc = json.loads(r.output)
+    assert doc["solutions"] == 3 and doc["unique"] is False
+    assert doc["intervals"] == {"a": [-1, 2], "c": [-1, 2]}
+    assert doc["attained"] == {"a": [-1, 0, 2], "c": [-1, 0, 2]}
+    r = CliRunner().invoke(app, ["uniqueness", case, "--format", "csv"])
+    assert r.output.splitlines()[0] == "position,reference,range,values"
+    assert 'a,0,"[-1, 2]",-1 0 2' in r.output
+    r = CliRunner().invoke(app, ["uniqueness", str(CASES / "game-tictactoe.json")])
+    assert "exactly one solution" in r.output  # 1,068 drawn candidates: one Z3 question
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    r = CliRunner().invoke(app, ["uniqueness", str(bad)])
+    assert r.exit_code == 2

@@ -42,6 +42,7 @@ from verifier.model.describe import describe
 from verifier.registry import Options
 
 __all__ = [
+    "MAX_ASKED",
     "MAX_COUNT",
     "MAX_ENUMERATED",
     "Component",
@@ -54,6 +55,11 @@ MAX_COUNT = 10_000
 
 MAX_ENUMERATED = 400
 """Enumerate solutions only over at most this many free nodes (beyond: components and bounds)."""
+
+MAX_ASKED = 20_000
+"""Beyond ``MAX_ENUMERATED``, Z3 is still asked whether a second solution exists (``normal``:
+one Boolean question, as smt-uniqueness asks it at any size; ``impartial``: integer variables,
+up to this many candidates)."""
 
 
 @dataclass(frozen=True)
@@ -354,6 +360,8 @@ def solution_set(
     if g.semantics is Semantics.IMPARTIAL and first is not None:
         space = replace(space, reference=first)  # no order: the first solution found
     free = space.free.copy()
+    if total is not None and total <= 1:
+        free[:] = False  # one solution (or none): no position takes two values
     if attained:  # every solution enumerated: the free nodes are those that take two values
         free[:] = False
         free[[x for x, vals in attained.items() if len(vals) > 1]] = True
@@ -437,7 +445,18 @@ def _count(
     upper = _box(space)
     if int(free.sum()) > max_enumerated:
         why = f"not enumerated (more than {max_enumerated} free nodes)"
-        return None, (1, upper), why, {}, None
+        if space.lo is not None:  # the least and the greatest solution differ
+            return None, (2, upper), why, {}, None
+        if case.semantics is Semantics.IMPARTIAL and int(free.sum()) > MAX_ASKED:
+            return None, (0, upper), why, {}, None
+        # one question to Z3 over every candidate: is there a second solution?
+        found, complete, reason = _Enumerator(case, sys, space, free).run(2, options)
+        if complete and len(found) <= 1:
+            n = len(found)
+            return n, (n, n), "Z3 finds no second solution over the candidates", {}, None
+        if len(found) >= 2:
+            return None, (2, upper), f"{why}; Z3 found a second solution", {}, found[0]
+        return None, (1, upper), f"{why}; Z3 did not decide ({reason})", {}, None
     found, complete, why = _Enumerator(case, sys, space, free).run(max_count, options)
     first = found[0] if found else None
     if not complete:
