@@ -18,12 +18,14 @@ from typing import Any
 from verifier.model import Case, CheckResult, Semantics, SolverResult
 
 __all__ = [
+    "COMPILED_LIMIT",
     "CheckContext",
     "CheckSpec",
     "Options",
     "SolverSpec",
     "check",
     "checks_for",
+    "compiled_available",
     "load_plugins",
     "solver",
     "solvers_for",
@@ -35,11 +37,25 @@ LINEAR_REFERENCE_LIMIT = 200_000
 """...except the linear-time reference solvers, which it runs up to this many nodes, so that
 medium graphs are still solved by two independent implementations and compared."""
 
+COMPILED_LIMIT = LINEAR_REFERENCE_LIMIT
+"""``--engine auto`` runs the compiled (numba) kernels only above this many nodes.
+
+Measured (``benchmarks/bench_engine.py --tasks retrograde,attractor,kars,grundy --sizes
+4e3,4e4,4e5,4e6``, random graphs of mean out-degree 4, 2 cores): importing numba and loading
+the kernels from numba's disk cache costs 0.55-0.74 s once per process, while the kernels save
+over the numpy engine 1-4 ms per task at 10^3 nodes, 2-7 ms at 10^4, 15-25 ms at 10^5 and
+0.16-0.31 s at 10^6; so as a replacement of the numpy engine they would pay only from about
+3 * 10^6 nodes. ``auto`` runs them beside the numpy engine, as its cross-check: the role the
+pure-Python references play up to ``LINEAR_REFERENCE_LIMIT`` nodes, so the kernels take over
+there (and give loopy impartial graphs, which have no numpy solver, their answer where
+``grundy-loopy`` stops). ``--engine compiled`` runs them at every size."""
+
 ProgressFn = Callable[[str, int, int], None]
 """``progress(task, done, total)``: long checks call it; the CLI shows a bar, ``--json`` nothing."""
 
 
-def _compiled_available() -> bool:
+def compiled_available() -> bool:
+    """Is numba installed (``verifier.engine.compiled.available``, without importing numba)?"""
     from verifier.engine.compiled import available
 
     return available()
@@ -84,12 +100,16 @@ class Options:
         ``compiled``: only where the compiled kernels (which do the same work) are not
         installed."""
         if self.engine == "compiled":
-            return not _compiled_available()
+            return not compiled_available()
         return self.engine in ("auto", "numpy")
 
     def use_compiled(self, n: int) -> bool:
-        """Run the compiled (numba) kernels? ``auto`` and ``compiled``, when numba is installed."""
-        return self.engine in ("auto", "compiled") and _compiled_available()
+        """Run the compiled (numba) kernels? When numba is installed: ``compiled`` always,
+        ``auto`` above ``COMPILED_LIMIT`` nodes (below, importing numba would cost more than the
+        whole solve)."""
+        if self.engine == "auto" and n <= COMPILED_LIMIT:
+            return False
+        return self.engine in ("auto", "compiled") and compiled_available()
 
     def report(self, task: str, done: int, total: int) -> None:
         if self.progress is not None:
