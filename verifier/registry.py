@@ -146,7 +146,7 @@ class CheckSpec:
 
 _SOLVERS: dict[str, SolverSpec] = {}
 _CHECKS: dict[str, CheckSpec] = {}
-_LOADED = False
+_LOADED: set[str] = set()
 
 
 def solver(
@@ -173,21 +173,26 @@ def check(
     return deco
 
 
-def load_plugins() -> None:
-    """Import every module of ``verifier.solvers``, ``verifier.checks`` and ``verifier.smt`` so
-    they register."""
-    global _LOADED
-    if _LOADED:
-        return
-    for pkg_name in ("verifier.solvers", "verifier.checks", "verifier.smt"):
+SOLVER_PACKAGES = ("verifier.solvers",)
+"""Where solvers register (``solvers_for`` imports only these: solving needs no Z3)."""
+PLUGIN_PACKAGES = ("verifier.solvers", "verifier.checks", "verifier.smt")
+"""Where solvers and checks register."""
+
+
+def load_plugins(packages: Iterable[str] = PLUGIN_PACKAGES) -> None:
+    """Import every module of ``packages`` (by default ``verifier.solvers``, ``verifier.checks``
+    and ``verifier.smt``) so they register."""
+    for pkg_name in packages:
+        if pkg_name in _LOADED:
+            continue
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
             importlib.import_module(info.name)
-    _LOADED = True
+        _LOADED.add(pkg_name)
 
 
 def solvers_for(semantics: Semantics) -> list[SolverSpec]:
-    load_plugins()
+    load_plugins(SOLVER_PACKAGES)
     found = [s for s in _SOLVERS.values() if semantics in s.semantics]
     return sorted(found, key=lambda s: (s.order, s.name))
 
