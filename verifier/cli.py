@@ -708,12 +708,12 @@ def grundy_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Print the Grundy value sequence of a game family and its (pre-period, period)."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
     from verifier.games.catalog import analyse_sequence
     from verifier.writers.documents import sequence_document
 
     writer = make_writer(pick_format(fmt, as_json))
-    from rich.progress import BarColumn, Progress, TextColumn
-
     err = Console(stderr=True)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), console=err, transient=True)
     with bar if err.is_terminal else nullcontext():
