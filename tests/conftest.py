@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 for _folder in sorted(Path(__file__).resolve().parent.iterdir()):
     if _folder.is_dir() and not _folder.name.startswith((".", "_")):
         sys.path.insert(0, str(_folder))
@@ -20,3 +22,13 @@ if os.environ.get("CI"):
 
     settings.register_profile("ci", derandomize=True, print_blob=True)
     settings.load_profile("ci")
+
+
+@pytest.fixture
+def compiled_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--engine auto`` runs the compiled kernels at every size (not only above
+    ``COMPILED_LIMIT``), so that the pipeline compares them with the pure-Python references and
+    the numpy engine on small graphs."""
+    from verifier import registry
+
+    monkeypatch.setattr(registry, "COMPILED_LIMIT", 0)

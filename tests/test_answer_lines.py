@@ -50,8 +50,8 @@ def test_the_answer_opens_the_table(case: str) -> None:
 
 def test_checks_are_grouped_by_kind_and_expanded_with_verbose() -> None:
     short = _table("kars-figure1-b-lt-d")
-    assert any(line.startswith("agree score (5)") for line in short)
-    assert any(line.startswith("solvers (6)") for line in short)
+    assert any(line.startswith("agree score (4)") for line in short)
+    assert any(line.startswith("solvers (5)") for line in short)
     assert not any(line.startswith("agree score: kars-iteration = kars-levels") for line in short)
     full = _table("kars-figure1-b-lt-d", "-v")
     assert any(line.startswith("agree score: kars-iteration = kars-levels") for line in full)

@@ -11,11 +11,10 @@ from contextlib import nullcontext
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from verifier.claims import run_with_claims
 from verifier.errors import CaseError, UsageError, VerifierError
@@ -30,6 +29,9 @@ from verifier.progress import PlainProgress, heartbeat
 from verifier.registry import Options
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 from verifier.writers.base import Brief
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "EXIT_OK", "EXIT_REFUTED", "app", "main"]
 
@@ -147,6 +149,19 @@ def _progress_options(options: Options, progress: Progress | None) -> Options:
     return replace(options, progress=report)
 
 
+def _case_bar(console: Console) -> Progress:
+    """The progress bar of one case on a terminal (rich.progress imported only then)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+
+
 def run_verify(
     paths: list[Path],
     *,
@@ -202,17 +217,7 @@ def run_verify(
             errors.append(msg)
             _err(err, msg)
             continue
-        progress = (
-            Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                TimeElapsedColumn(),
-                console=err,
-                transient=True,
-            )
-            if show_bar
-            else None
-        )
+        progress = _case_bar(err) if show_bar else None
         claims = None
         if answers is not None:
             try:
@@ -274,10 +279,11 @@ ValuesOpt = Annotated[
 EngineOpt = Annotated[
     Engine,
     typer.Option(
-        help="auto: the numpy engine and the compiled (numba) kernels always, the pure-Python "
-        "reference solvers too up to 50,000 nodes (the linear-time ones up to 200,000), all "
-        "compared node by node. compiled: the compiled kernels instead of the numpy engine "
-        "(which still runs where numba is not installed)."
+        help="auto: the numpy engine always, the pure-Python reference solvers up to 50,000 "
+        "nodes (the linear-time ones up to 200,000), the compiled (numba) kernels above "
+        "200,000, all compared node by node. compiled: the compiled kernels instead of the "
+        "numpy engine, at every size (the numpy engine still runs where numba is not "
+        "installed)."
     ),
 ]
 RlimitOpt = Annotated[
@@ -754,6 +760,8 @@ def grundy_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Print the Grundy value sequence of a game family and its (pre-period, period)."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
     from verifier.games.catalog import analyse_sequence
     from verifier.writers.documents import sequence_document
 

@@ -18,12 +18,14 @@ from typing import Any
 from verifier.model import Case, CheckResult, Semantics, SolverResult
 
 __all__ = [
+    "COMPILED_LIMIT",
     "CheckContext",
     "CheckSpec",
     "Options",
     "SolverSpec",
     "check",
     "checks_for",
+    "compiled_available",
     "load_plugins",
     "solver",
     "solvers_for",
@@ -35,11 +37,25 @@ LINEAR_REFERENCE_LIMIT = 200_000
 """...except the linear-time reference solvers, which it runs up to this many nodes, so that
 medium graphs are still solved by two independent implementations and compared."""
 
+COMPILED_LIMIT = LINEAR_REFERENCE_LIMIT
+"""``--engine auto`` runs the compiled (numba) kernels only above this many nodes.
+
+Measured (``benchmarks/bench_engine.py --tasks retrograde,attractor,kars,grundy --sizes
+4e3,4e4,4e5,4e6``, random graphs of mean out-degree 4, 2 cores): importing numba and loading
+the kernels from numba's disk cache costs 0.55-0.74 s once per process, while the kernels save
+over the numpy engine 1-4 ms per task at 10^3 nodes, 2-7 ms at 10^4, 15-25 ms at 10^5 and
+0.16-0.31 s at 10^6; so as a replacement of the numpy engine they would pay only from about
+3 * 10^6 nodes. ``auto`` runs them beside the numpy engine, as its cross-check: the role the
+pure-Python references play up to ``LINEAR_REFERENCE_LIMIT`` nodes, so the kernels take over
+there (and give loopy impartial graphs, which have no numpy solver, their answer where
+``grundy-loopy`` stops). ``--engine compiled`` runs them at every size."""
+
 ProgressFn = Callable[[str, int, int], None]
 """``progress(task, done, total)``: long checks call it; the CLI shows a bar, ``--json`` nothing."""
 
 
-def _compiled_available() -> bool:
+def compiled_available() -> bool:
+    """Is numba installed (``verifier.engine.compiled.available``, without importing numba)?"""
     from verifier.engine.compiled import available
 
     return available()
@@ -88,12 +104,16 @@ class Options:
         ``compiled``: only where the compiled kernels (which do the same work) are not
         installed."""
         if self.engine == "compiled":
-            return not _compiled_available()
+            return not compiled_available()
         return self.engine in ("auto", "numpy")
 
     def use_compiled(self, n: int) -> bool:
-        """Run the compiled (numba) kernels? ``auto`` and ``compiled``, when numba is installed."""
-        return self.engine in ("auto", "compiled") and _compiled_available()
+        """Run the compiled (numba) kernels? When numba is installed: ``compiled`` always,
+        ``auto`` above ``COMPILED_LIMIT`` nodes (below, importing numba would cost more than the
+        whole solve)."""
+        if self.engine == "auto" and n <= COMPILED_LIMIT:
+            return False
+        return self.engine in ("auto", "compiled") and compiled_available()
 
     def report(self, task: str, done: int, total: int) -> None:
         if self.progress is not None:
@@ -135,7 +155,7 @@ class CheckSpec:
 
 _SOLVERS: dict[str, SolverSpec] = {}
 _CHECKS: dict[str, CheckSpec] = {}
-_LOADED = False
+_LOADED: set[str] = set()
 
 
 def solver(
@@ -162,21 +182,26 @@ def check(
     return deco
 
 
-def load_plugins() -> None:
-    """Import every module of ``verifier.solvers``, ``verifier.checks`` and ``verifier.smt`` so
-    they register."""
-    global _LOADED
-    if _LOADED:
-        return
-    for pkg_name in ("verifier.solvers", "verifier.checks", "verifier.smt"):
+SOLVER_PACKAGES = ("verifier.solvers",)
+"""Where solvers register (``solvers_for`` imports only these: solving needs no Z3)."""
+PLUGIN_PACKAGES = ("verifier.solvers", "verifier.checks", "verifier.smt")
+"""Where solvers and checks register."""
+
+
+def load_plugins(packages: Iterable[str] = PLUGIN_PACKAGES) -> None:
+    """Import every module of ``packages`` (by default ``verifier.solvers``, ``verifier.checks``
+    and ``verifier.smt``) so they register."""
+    for pkg_name in packages:
+        if pkg_name in _LOADED:
+            continue
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
             importlib.import_module(info.name)
-    _LOADED = True
+        _LOADED.add(pkg_name)
 
 
 def solvers_for(semantics: Semantics) -> list[SolverSpec]:
-    load_plugins()
+    load_plugins(SOLVER_PACKAGES)
     found = [s for s in _SOLVERS.values() if semantics in s.semantics]
     return sorted(found, key=lambda s: (s.order, s.name))
 

@@ -10,7 +10,7 @@ from verifier.games.random_graphs import random_case
 from verifier.model import Semantics
 from verifier.model.results import Verdict
 from verifier.pipeline import run_case
-from verifier.registry import Options, all_registered
+from verifier.registry import COMPILED_LIMIT, LINEAR_REFERENCE_LIMIT, Options, all_registered
 from verifier.solvers import engine_solvers
 
 NAMES = {
@@ -53,7 +53,7 @@ RUNS = {
         "grundy-compiled",
         "grundy-loopy-compiled",
     },
-    ("auto", True): set(NAMES),
+    ("auto", True): {"retrograde-numpy", "attractor-numpy", "kars-numpy", "grundy-numpy"},
     ("reference", True): set(),
     ("compiled", False): {"retrograde-numpy", "attractor-numpy", "kars-numpy", "grundy-numpy"},
     ("auto", False): {"retrograde-numpy", "attractor-numpy", "kars-numpy", "grundy-numpy"},
@@ -63,7 +63,8 @@ RUNS = {
 @pytest.mark.parametrize(("engine", "numba"), sorted(RUNS))
 def test_engine_choice(monkeypatch: pytest.MonkeyPatch, engine: str, numba: bool) -> None:
     """``--engine compiled`` replaces every numpy solver by its compiled twin; without numba it
-    falls back to the numpy engine, and the compiled solvers say why they did not run."""
+    falls back to the numpy engine, and the compiled solvers say why they did not run. ``auto``
+    leaves the compiled kernels out on small graphs (``COMPILED_LIMIT``)."""
     monkeypatch.setattr(compiled, "available", lambda: numba)
     ran = set()
     for name, sem in NAMES.items():
@@ -72,10 +73,30 @@ def test_engine_choice(monkeypatch: pytest.MonkeyPatch, engine: str, numba: bool
             all_registered()["solvers"][name].fn(case, Options(engine=engine))
         except NotApplicable as e:
             if name.endswith("-compiled") and engine in ("auto", "compiled"):
-                assert "numba is not installed" in str(e)
+                small = engine == "auto" and numba
+                want = "run above 200,000 nodes" if small else "numba is not installed"
+                assert want in str(e)
             continue
         ran.add(name)
     assert ran == RUNS[engine, numba]
+
+
+@pytest.mark.parametrize("numba", [True, False])
+def test_auto_runs_compiled_only_above_the_limit(
+    monkeypatch: pytest.MonkeyPatch, numba: bool
+) -> None:
+    """``auto``: the compiled kernels above ``COMPILED_LIMIT`` nodes (where the pure-Python
+    references stop), never below; ``compiled``: at every size; numpy with ``auto`` always."""
+    monkeypatch.setattr(compiled, "available", lambda: numba)
+    auto, comp = Options(engine="auto"), Options(engine="compiled")
+    for n in (1, 1000, COMPILED_LIMIT):
+        assert not auto.use_compiled(n) and auto.use_numpy(n)
+        assert comp.use_compiled(n) is numba
+    for n in (COMPILED_LIMIT + 1, 10**7):
+        assert auto.use_compiled(n) is numba and auto.use_numpy(n)
+        assert comp.use_compiled(n) is numba
+    assert COMPILED_LIMIT == LINEAR_REFERENCE_LIMIT  # no size without a second implementation
+    assert not auto.use_reference(COMPILED_LIMIT + 1, linear=True)
 
 
 def test_grundy_numpy_skips_cycles() -> None:
@@ -83,13 +104,15 @@ def test_grundy_numpy_skips_cycles() -> None:
     with pytest.raises(NotApplicable, match="acyclic"):
         engine_solvers.grundy_numpy_solver(case, Options())
     with pytest.raises(NotApplicable, match="acyclic"):
-        engine_solvers.grundy_compiled_solver(case, Options())
+        engine_solvers.grundy_compiled_solver(case, Options(engine="compiled"))
 
 
+@pytest.mark.usefixtures("compiled_everywhere")
 @pytest.mark.parametrize("sem", list(Semantics))
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_pipeline_agreement(sem: Semantics, seed: int) -> None:
-    """The pipeline compares the engine with the reference: every agreement is confirmed."""
+    """The pipeline compares the engine with the reference: every agreement is confirmed (the
+    compiled kernels too: ``auto`` runs them at every size here)."""
     acyclic = sem is Semantics.IMPARTIAL and seed < 2
     n = 20 if sem is Semantics.MINIMAX else 300  # Kars' memoised search is slow on big graphs
     case = random_case(sem, n, 2.5, seed=seed, acyclic=acyclic, values=(-1, 0, 1))

@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier import CycleError, GameGraph, Semantics
-from verifier.model import MAX, MIN, NOBODY
+from verifier.model import MAX, MIN, NOBODY, topology
+from verifier.model import graph as graph_module
+from verifier.model.graph import transpose
 from verifier.model.topology import find_cycle, is_acyclic, reverse_topological_order, sccs
 
 
@@ -105,3 +107,18 @@ def test_topological_order_or_cycle(g: GameGraph) -> None:
             assert pos[y] < pos[x]
     assert is_acyclic(g)
     assert sccs(g)[0] == g.n
+
+
+@settings(max_examples=200, deadline=None)
+@given(random_graph())
+def test_small_and_large_graph_paths_agree(g: GameGraph) -> None:
+    """Small graphs skip scipy (start-up): the numpy transpose gives scipy's arrays, and Kahn's
+    count gives the SCC answer of ``is_acyclic``."""
+    small = transpose(g.n, g.succ_ptr, g.succ_idx)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(graph_module, "SCIPY_TRANSPOSE_MIN_EDGES", 0)
+        large = transpose(g.n, g.succ_ptr, g.succ_idx)
+        mp.setattr(topology, "SCIPY_ACYCLIC_MIN_SIZE", 0)
+        acyclic_by_sccs = is_acyclic(g)
+    assert small[0].tolist() == large[0].tolist() and small[1].tolist() == large[1].tolist()
+    assert is_acyclic(g) is acyclic_by_sccs

@@ -19,10 +19,11 @@ from typing import TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier import registry
 from verifier.errors import NotApplicable, VerifierError
 from verifier.model import MAX, MIN, Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
-from verifier.registry import Options
+from verifier.registry import Options, compiled_available
 
 __all__ = [
     "BudgetExceeded",
@@ -279,6 +280,10 @@ def require_compiled(case: Case, options: Options, semantics: Semantics) -> Game
     does not include it."""
     g = _case_graph(case, semantics)
     if not options.use_compiled(g.n):
+        if options.engine == "auto" and g.n <= registry.COMPILED_LIMIT and compiled_available():
+            raise NotApplicable(
+                f"the compiled kernels run above {registry.COMPILED_LIMIT:,} nodes (engine auto)"
+            )
         why = "numba is not installed" if options.engine in ("auto", "compiled") else "off"
         raise NotApplicable(f"the compiled kernels are {why} (engine {options.engine})")
     from verifier.engine.compiled import warm_up
