@@ -180,3 +180,45 @@ def test_cli_uniqueness_table_json_csv(tmp_path: Path) -> None:
     bad.write_text("{")
     r = CliRunner().invoke(app, ["uniqueness", str(bad)])
     assert r.exit_code == 2
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=small_cases())
+def test_component_counts_and_bounds_hold_without_enumerating_the_whole(case: Case) -> None:
+    # max_enumerated=0: no enumeration over all free nodes; monotone systems may still give an
+    # exact count as a product of independent components; otherwise the bounds must hold
+    exact = len(brute_force(case))
+    s = solution_set(case, certify=False, max_enumerated=0)
+    low, high = s.count_bounds
+    if s.count is not None:
+        assert s.count == exact, s.how
+    assert low <= exact and (high is None or exact <= high), (s.how, exact)
+    full = solution_set(case, certify=False)
+    for c in s.components:  # component counts need no whole enumeration
+        if c.cyclic and len(c.nodes) <= 6:
+            assert c.count is None  # max_enumerated=0 also caps components
+    del full
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=small_cases())
+def test_local_counts_are_the_component_solutions_given_the_nodes_below(case: Case) -> None:
+    s = solution_set(case, certify=False)
+    if case.semantics is Semantics.IMPARTIAL or s.count in (0, None):
+        return
+    sols = brute_force(case)
+    ref = tuple(_index(case, s.reference).tolist())
+    g = case.graph
+    for c in s.components:
+        inside = set(c.nodes)
+        below = {int(y) for x in c.nodes for y in g.successors(x)} - inside
+        # every solution that agrees with the reference below the component, restricted to it
+        local = {
+            tuple(sol[x] for x in c.nodes) for sol in sols if all(sol[y] == ref[y] for y in below)
+        }
+        # solutions of the component's own equations given the nodes below: at least those
+        # that extend to whole solutions (more if the nodes above cannot follow: never for
+        # monotone systems)
+        assert c.count is not None and c.count >= len(local)
+        if case.semantics in (Semantics.MINIMAX, Semantics.REACHABILITY):
+            assert c.count == len(local), (c.nodes, c.count, local)

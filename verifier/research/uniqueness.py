@@ -13,14 +13,16 @@ exercise; the ICO notes), the mex equations for ``impartial`` (Sprague-Grundy). 
   the others are the candidates.
 - **free components.** The strongly connected components of the free nodes (those whose value
   is not the same in every solution, or may not be), sinks first, each with the number of
-  assignments it admits when every node outside it keeps the reference solution (Kars' score,
-  the derived labels, the attractor, the Grundy values), and the free components it depends on
-  (its free successors lead into them).
+  solutions of its own equations when every node below it keeps the reference solution (Kars'
+  score, the derived labels, the attractor, the Grundy values; the nodes above adjust), and the
+  free components it depends on (its free successors lead into them).
 - **the number of solutions**: exact where Z3 enumerates every solution over the free nodes
   (blocking clauses, up to ``max_count`` solutions and ``MAX_ENUMERATED`` free nodes), or, for
-  ``minimax`` and ``reachability``, as the product of the components' counts when no free
-  component depends on another (a monotone system: a fixed predecessor's equation holds for any
-  value inside the bounds); otherwise bounds, and always said which.
+  ``minimax`` and ``reachability``, as the product of the cyclic components' counts when none
+  depends on another through free nodes (then each sees only fixed values below it, an acyclic
+  free node's value follows from its successors', and in a monotone system the nodes above
+  always have a solution: a fixed one keeps its equation for any values inside the bounds);
+  otherwise bounds, and always said which.
 - **Kars' score among the solutions** (``minimax``): per free node whether it sits at the least
   solution, the greatest, or strictly between (the draw-closest value).
 
@@ -69,8 +71,9 @@ class Component:
     nodes: tuple[int, ...]
     cyclic: bool
     count: int | None
-    """Assignments of its nodes with everything outside at the reference solution (the
-    reference included); None when not enumerated (too big) or undecided."""
+    """Solutions of its own equations with every node below it (its successors outside it) at
+    the reference solution (the reference included; the nodes above adjust); None when not
+    enumerated (too big) or undecided."""
     complete: bool
     """``count`` is every such assignment (not cut at ``max_count``)."""
     depends_on: tuple[int, ...]
@@ -212,8 +215,20 @@ def _grundy_space(case: Case) -> _Space:
 class _Enumerator:
     """Solutions over a set of variable nodes, others fixed, one Z3 query per solution."""
 
-    def __init__(self, case: Case, sys: Any, space: _Space, var: NDArray[np.bool_]) -> None:
+    def __init__(
+        self,
+        case: Case,
+        sys: Any,
+        space: _Space,
+        var: NDArray[np.bool_],
+        *,
+        whole: bool = True,
+    ) -> None:
+        """``whole``: the equations of the variables' predecessors must hold too (solutions
+        of the whole system); else only the variables' own (a component's solutions given its
+        successors, whatever its predecessors must then do)."""
         self.case, self.sys, self.space, self.var = case, sys, space, var
+        self.whole = whole
 
     def run(self, limit: int, options: Options) -> tuple[list[IntArray], bool, str]:
         """Up to ``limit`` solutions (value arrays over all nodes), whether that is all of
@@ -229,7 +244,7 @@ class _Enumerator:
 
         g = self.case.graph
         var = self.var
-        eq = var | predecessors_of(g, var)
+        eq = var | predecessors_of(g, var) if self.whole else var
         enc = Encoding.build(self.sys, eq=eq, var=var, fixed=self.space.reference)
         if self.space.lo is not None and self.space.hi is not None:
             enc.inside(np.flatnonzero(var), self.space.lo, self.space.hi)
@@ -263,7 +278,7 @@ class _Enumerator:
         def v(y: int) -> Any:
             return val[y] if y in val else z3.IntVal(int(ref[y]))
 
-        check = np.flatnonzero(var | _preds(g, var)).tolist()
+        check = np.flatnonzero(var | _preds(g, var) if self.whole else var).tolist()
         for x in check:
             succ = g.successors(x).tolist()
             gx = v(x)
@@ -424,7 +439,7 @@ def _local_count(
         return None, False
     var = np.zeros(case.graph.n, dtype=np.bool_)
     var[nodes] = True
-    found, complete, _ = _Enumerator(case, sys, space, var).run(max_count, options)
+    found, complete, _ = _Enumerator(case, sys, space, var, whole=False).run(max_count, options)
     return (len(found) if found or complete else None), complete
 
 

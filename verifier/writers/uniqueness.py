@@ -69,7 +69,7 @@ def uniqueness_document(s: SolutionSet) -> Document:
             lines.append(f"  ... {len(rows) - SHOWN:,} more (--format json or csv)")
     if s.components:
         lines.append("")
-        lines.append("free components (sinks first; assignments with every other node fixed):")
+        lines.append("free components (sinks first; solutions given the nodes below):")
         for k, c in enumerate(s.components[:SHOWN]):
             names = ", ".join(g.name(x) for x in c.nodes[:6]) + (" ..." if len(c.nodes) > 6 else "")
             count = (
