@@ -79,6 +79,8 @@ def test_counts_bounds_and_free_nodes_equal_brute_force(case: Case) -> None:
     if s.lo is not None and s.hi is not None and len(sols):
         assert _index(case, s.lo).tolist() == arr.min(axis=0).tolist()
         assert _index(case, s.hi).tolist() == arr.max(axis=0).tolist()
+        for x in range(case.graph.n):  # every value between the bounds is attained
+            assert set(arr[:, x].tolist()) == set(range(arr[:, x].min(), arr[:, x].max() + 1))
     if sols:  # the reference solution is one of them (a self-loop alone admits none)
         assert tuple(_index(case, s.reference).tolist()) in set(sols)
 
