@@ -647,21 +647,19 @@ def _counter_core(
     nodes of an unsat core (sorted), or why Z3 did not decide (within ``first_rlimit``: the
     exact labelling decides after it, so no escalation)."""
     s = make_solver(replace(options, rlimit=min(options.first_rlimit, options.rlimit)))
-    c: dict[int, z3.ArithRef] = {}
-
-    def counter(x: int) -> z3.ArithRef:
-        if x not in c:
-            c[x] = z3.Int(f"c{x}")
-        return c[x]
-
-    lits: dict[int, z3.BoolRef] = {}
+    # SMT-LIB text parsed by Z3: building the terms one by one through the Python API took
+    # ~35 of 43 s at 6x10^4 nodes (Z3 itself: 6 s); the text costs about a microsecond a term
+    used = sorted({*todo, *(w for u in todo for ws in needs[u] for w in ws)})
+    text = [f"(declare-const c{x} Int)" for x in used]
     for u in todo:
-        lits[u] = z3.Bool(f"b{u}")
-        need = [
-            z3.Or([counter(w) < counter(u) for w in ws]) if ws else z3.BoolVal(False)
+        need = " ".join(
+            ("(or " + " ".join(f"(< c{w} c{u})" for w in ws) + ")") if ws else "false"
             for ws in needs[u]
-        ]
-        s.add(z3.Implies(lits[u], z3.And(need)))
+        )
+        text.append(f"(declare-const b{u} Bool)")
+        text.append(f"(assert (=> b{u} (and true {need})))")
+    s.from_string("\n".join(text))
+    lits = {u: z3.Bool(f"b{u}") for u in todo}
     status = s.check(*lits.values())
     if status == z3.unknown:
         return str(s.reason_unknown())
