@@ -17,28 +17,13 @@ check's ratio to the baseline solve measured in the same run.
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from benchtools import generate_random, run_cli
 
 SEMANTICS = ("minimax", "normal", "reachability", "impartial")
-
-
-def run(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, int]:
-    """Run the CLI under /usr/bin/time: the process, its wall seconds and peak KB."""
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "verifier.cli", *args],
-        capture_output=True,
-        text=True,
-    )
-    secs = time.perf_counter() - t0
-    peak = int(proc.stderr.strip().splitlines()[-1]) if proc.stderr.strip() else -1
-    return proc, secs, peak
 
 
 def flip_one(src: Path, dst: Path, semantics: str) -> int:
@@ -78,28 +63,13 @@ def main() -> None:
         for sem in args.semantics:
             case = Path(tmp) / f"{sem}.npz"
             table = Path(tmp) / f"{sem}.answers{args.suffix}"
-            gen, _, _ = run(
-                [
-                    "generate",
-                    "random",
-                    "--semantics",
-                    sem,
-                    "--nodes",
-                    str(args.nodes),
-                    "--degree",
-                    str(args.degree),
-                    "--seed",
-                    "1",
-                    "-o",
-                    str(case),
-                ]
-            )
+            gen, _, _ = generate_random(sem, args.nodes, args.degree, 1, case)
             if gen.returncode != 0:
                 print(sem, "generate failed:", gen.stdout[-300:], gen.stderr[-300:])
                 continue
             with np.load(case) as z:
                 moves = len(z["succ_idx"]) if "succ_idx" in z.files else -1
-            solve, t_solve, p_solve = run(
+            solve, t_solve, p_solve = run_cli(
                 [
                     "solve",
                     str(case),
@@ -121,7 +91,7 @@ def main() -> None:
                         continue
                     path = Path(tmp) / f"{sem}.flipped.npz"
                     node = flip_one(table, path, sem)
-                proc, secs, peak = run(
+                proc, secs, peak = run_cli(
                     [
                         "verify",
                         str(case),

@@ -49,8 +49,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from benchtools import write_block
 
 ROOT = Path(__file__).resolve().parent.parent
+
 DOC = ROOT / "docs" / "benchmarks.md"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -414,7 +416,6 @@ def targets(results: dict[str, Any]) -> list[str]:
 
 
 def write_doc(rows: list[str], tg: list[str], head: list[str], load: tuple[str, str]) -> None:
-    text = DOC.read_text() if DOC.exists() else ""
     begin, end = "<!-- bench-engine:begin -->", "<!-- bench-engine:end -->"
     block = "\n".join(
         [
@@ -437,11 +438,7 @@ def write_doc(rows: list[str], tg: list[str], head: list[str], load: tuple[str, 
             end,
         ]
     )
-    if begin in text and end in text:
-        text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
-    else:
-        text = text + ("\n" if text else "") + block + "\n"
-    DOC.write_text(text)
+    write_block(DOC, begin, end, block)
 
 
 def parse_sizes(s: str) -> tuple[int, ...]:

@@ -31,7 +31,10 @@ import sys
 import time
 from pathlib import Path
 
+from benchtools import write_block
+
 ROOT = Path(__file__).resolve().parent.parent
+
 DOC = ROOT / "docs" / "benchmarks.md"
 VERIFY = "from verifier.cli import verify_main; verify_main()"
 CASE = "cases/knuth-pure-cycle.json"
@@ -95,7 +98,6 @@ def table(times: dict[str, list[float]]) -> list[str]:
 
 
 def write_doc(rows: list[str], repeat: int) -> None:
-    text = DOC.read_text()
     begin, end = "<!-- bench-startup:begin -->", "<!-- bench-startup:end -->"
     block = "\n".join(
         [
@@ -108,11 +110,7 @@ def write_doc(rows: list[str], repeat: int) -> None:
             end,
         ]
     )
-    if begin in text and end in text:
-        text = text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
-    else:
-        text = text + ("\n" if text else "") + block + "\n"
-    DOC.write_text(text)
+    write_block(DOC, begin, end, block)
 
 
 def main() -> None:

@@ -15,26 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
+from benchtools import generate_random, run_cli
+
 SEMANTICS = ("minimax", "normal", "reachability", "impartial")
-
-
-def run(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, int]:
-    """Run the CLI under /usr/bin/time: the process, its wall seconds and peak KB."""
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "verifier.cli", *args],
-        capture_output=True,
-        text=True,
-    )
-    secs = time.perf_counter() - t0
-    peak = int(proc.stderr.strip().splitlines()[-1]) if proc.stderr.strip() else -1
-    return proc, secs, peak
 
 
 def main() -> None:
@@ -48,27 +34,13 @@ def main() -> None:
         for sem in args.semantics:
             for acyclic in (False, True):
                 path = Path(tmp) / f"{sem}-{acyclic}.npz"
-                gen, t_gen, _ = run(
-                    [
-                        "generate",
-                        "random",
-                        "--semantics",
-                        sem,
-                        "--nodes",
-                        str(args.nodes),
-                        "--degree",
-                        str(args.degree),
-                        "--seed",
-                        "0",
-                        "--acyclic" if acyclic else "--cyclic",
-                        "-o",
-                        str(path),
-                    ]
+                gen, t_gen, _ = generate_random(
+                    sem, args.nodes, args.degree, 0, path, acyclic=acyclic
                 )
                 if gen.returncode != 0:
                     print(sem, "generation failed:", gen.stderr.strip()[-300:])
                     continue
-                proc, t_ver, peak = run(["verify", str(path), "--json", "--no-values"])
+                proc, t_ver, peak = run_cli(["verify", str(path), "--json", "--no-values"])
                 doc = json.loads(proc.stdout)
                 rep = doc["cases"][0] if "cases" in doc else doc
                 open_ = [c["name"] for c in rep["checks"] if c["verdict"] != "confirmed"]
