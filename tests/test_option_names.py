@@ -27,8 +27,11 @@ def test_seeds_and_values_mean_one_thing(tmp_path: Path) -> None:
     assert (
         runner.invoke(app, [*args, "--values", "1", "-o", str(tmp_path / "x.json")]).exit_code == 2
     )
-    doc = json.loads(runner.invoke(verify_app, [CASE, "--json", "--no-values"]).stdout)
-    assert "values" not in json.dumps(doc.get("solvers", {}))
+    with_values = json.loads(runner.invoke(verify_app, [CASE, "--json"]).stdout)
+    without = json.loads(runner.invoke(verify_app, [CASE, "--json", "--no-values"]).stdout)
+    assert with_values["solvers"]["kars-iteration"]["values"]["s"] == 4  # Paul-Carole root
+    assert without["solvers"].keys() == with_values["solvers"].keys()
+    assert all("values" not in s for s in without["solvers"].values())
 
 
 def test_numbers_out_of_range_are_usage_errors(tmp_path: Path) -> None:
