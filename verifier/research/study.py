@@ -626,7 +626,7 @@ def _draw_kars(plt: Any, data: dict[float, dict[str, int]]) -> Any:
         ax.bar(labels, counts / totals, bottom=bottom, label=part)
         bottom += counts / totals
     if data:
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     else:
         _empty(ax, "minimax case with a free node")
     ax.set(
