@@ -112,8 +112,11 @@ class SolutionSet:
 
     @property
     def unique(self) -> bool | None:
+        """True / False, or None when undecided (the count not exact and under 2 known)."""
         if self.count is not None:
             return self.count == 1
+        if self.count_bounds[0] >= 2:
+            return False
         return None if self.free.any() else True
 
     def to_dict(self) -> dict[str, Any]:
