@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 from verifier.errors import CaseError
@@ -21,6 +19,9 @@ from verifier.io.limits import Limits
 from verifier.model import Case, GameGraph, Semantics
 from verifier.pipeline import run_case
 from verifier.registry import Options
+
+pa = pytest.importorskip("pyarrow")  # the parquet extra (CI installs it with dask)
+pq = pytest.importorskip("pyarrow.parquet")
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 

@@ -5,6 +5,7 @@ of the equations."""
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from verifier.model.semantics import Semantics
 from verifier.pipeline import CaseReport, run_case
 from verifier.registry import Options
 
-SUFFIXES = (".json", ".csv", ".npz", ".parquet")
+SUFFIXES = (".json", ".csv", ".npz") + ((".parquet",) if find_spec("pyarrow") else ())
 ENGINES = ("reference", "numpy", "compiled")
 
 
