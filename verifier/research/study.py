@@ -573,47 +573,49 @@ def _draw_by_size(plt: Any, data: dict[str, dict[int, float]]) -> Any:
     return fig
 
 
-def _draw_free(plt: Any, data: dict[str, list[float]]) -> Any:
+def _histograms(
+    plt: Any,
+    series: dict[str, list[float]],
+    bins: Any,
+    empty: str,
+    title: str,
+    xlabel: str,
+) -> Any:
+    """One step histogram per named series (a legend with each series' size), or a note
+    that there is no ``empty`` to draw."""
     fig, ax = plt.subplots(figsize=(5, 3.2))
-    bins = np.linspace(0, 1, 21)
-    for sem, shares in data.items():
-        ax.hist(shares, bins=bins, histtype="step", linewidth=1.5, label=f"{sem} ({len(shares)})")
-    if data:
+    for label, values in series.items():
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.5, label=f"{label} ({len(values)})")
+    if series:
         ax.legend(fontsize=7)
     else:
-        _empty(ax, "case with a free node")
-    ax.set(
-        title="Free nodes (cases with at least one)",
-        xlabel="free nodes / nodes",
-        ylabel="cases",
-    )
+        _empty(ax, empty)
+    ax.set(title=title, xlabel=xlabel, ylabel="cases")
     fig.tight_layout()
     return fig
+
+
+def _draw_free(plt: Any, data: dict[str, list[float]]) -> Any:
+    return _histograms(
+        plt,
+        data,
+        np.linspace(0, 1, 21),
+        "case with a free node",
+        "Free nodes (cases with at least one)",
+        "free nodes / nodes",
+    )
 
 
 def _draw_widths(plt: Any, data: dict[int, list[float]]) -> Any:
-    fig, ax = plt.subplots(figsize=(5, 3.2))
     top = max((max(w) for w in data.values() if w), default=1.0)
-    bins = np.linspace(0, max(top, 1.0), 25)
-    for k, widths in data.items():
-        ax.hist(
-            widths,
-            bins=bins,
-            histtype="step",
-            linewidth=1.5,
-            label=f"values -{k}..{k} ({len(widths)})",
-        )
-    if data:
-        ax.legend(fontsize=7)
-    else:
-        _empty(ax, "minimax case with a free node")
-    ax.set(
-        title="Minimax: mean interval width [least, greatest] over the free nodes",
-        xlabel="mean greatest - least (value units)",
-        ylabel="cases",
+    return _histograms(
+        plt,
+        {f"values -{k}..{k}": widths for k, widths in data.items()},
+        np.linspace(0, max(top, 1.0), 25),
+        "minimax case with a free node",
+        "Minimax: mean interval width [least, greatest] over the free nodes",
+        "mean greatest - least (value units)",
     )
-    fig.tight_layout()
-    return fig
 
 
 def _draw_kars(plt: Any, data: dict[float, dict[str, int]]) -> Any:
