@@ -263,7 +263,7 @@ def load_parquet_answers(path: Path, case: Case, file: str, limits: Limits) -> A
         if not (pa.types.is_list(t) and pa.types.is_integer(t.value_type)):
             fail(file, ("loopy",), f"must be a column of lists of integers (got {t})")
     try:
-        table = pf.read(columns=names)
+        table = pf.read(columns=names, use_threads=False)  # no thread pool: bounded memory
     except (pa.ArrowException, OSError, ValueError) as e:
         fail(file, (), f"not a Parquet answer table ({' '.join(str(e).split())})")
     arrays: dict[str, NDArray[Any]] = {}
