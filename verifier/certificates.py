@@ -45,11 +45,13 @@ __all__ = [
     "check_strategy_region",
     "check_won_lost",
     "first",
+    "forced_region",
     "iter_attractor",
     "iter_strategy_minimax",
     "iter_strategy_normal",
     "iter_strategy_region",
     "iter_won_lost",
+    "successor_lists",
 ]
 
 
@@ -62,7 +64,8 @@ class Violation:
     reason: str
 
 
-def _lists(g: GameGraph) -> list[list[int]]:
+def successor_lists(g: GameGraph) -> list[list[int]]:
+    """Each node's successors, as Python lists."""
     ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
     return [idx[ptr[i] : ptr[i + 1]] for i in range(g.n)]
 
@@ -83,7 +86,7 @@ def iter_won_lost(
 
     Without ``ranks`` only the fixpoint conditions are checked: a circular labelling of a cycle
     passes (that is what the ranks are for)."""
-    succ = _lists(g)
+    succ = successor_lists(g)
     lab = [int(x) for x in labels]
     rk = None if ranks is None else [int(x) for x in ranks]
     for x in range(g.n):
@@ -134,7 +137,7 @@ def iter_attractor(
     """Region W (1 = player 0 wins) with layers is the attractor of the targets.
 
     Without ``layers`` only closure and the trap are checked (circular reasoning passes)."""
-    succ = _lists(g)
+    succ = successor_lists(g)
     w = [bool(x) for x in region]
     ly = None if layers is None else [int(x) for x in layers]
     owner, target = g.owner.tolist(), g.target.tolist()
@@ -179,7 +182,7 @@ def iter_strategy_normal(
     """Won nodes move to a lost successor of smaller rank; lost nodes cannot escape (every move
     is won); unknown nodes keep the draw: they move to a successor that is not won for the
     opponent (in negamax terms the value never drops below 0)."""
-    succ = _lists(g)
+    succ = successor_lists(g)
     lab, rk, mv = [int(x) for x in labels], [int(x) for x in ranks], [int(x) for x in move]
     for x in range(g.n):
         ys = succ[x]
@@ -207,7 +210,7 @@ def iter_strategy_region(
     g: GameGraph, region: Sequence[int], layers: Sequence[int], move: Sequence[int]
 ) -> Iterator[Violation]:
     """Player 0 in W moves to a smaller layer in W; player 1 outside W stays outside W."""
-    succ = _lists(g)
+    succ = successor_lists(g)
     w, ly, mv = [bool(x) for x in region], [int(x) for x in layers], [int(x) for x in move]
     owner, target = g.owner.tolist(), g.target.tolist()
     for x in range(g.n):
@@ -227,7 +230,7 @@ def iter_strategy_region(
                 continue
 
 
-def _forced(
+def forced_region(
     succ: list[list[int]], owner: list[int], move: list[int], good: list[bool], side: int
 ) -> list[bool]:
     """Nodes from which ``side`` playing ``move`` forces reaching a ``good`` terminal (queue)."""
@@ -264,7 +267,7 @@ def iter_strategy_minimax(
     """Moves of a minimax answer: each given move keeps the score (an optimal move); a draw
     strategy never lets the value drop below 0 (Max) or rise above 0 (Min); and following the
     moves Max reaches a leaf worth at least s(x) > 0 (Min at most s(x) < 0)."""
-    succ = _lists(g)
+    succ = successor_lists(g)
     s, mv, owner = [float(v) for v in scores], [int(v) for v in move], g.owner.tolist()
     for x in range(g.n):
         if not succ[x]:
@@ -291,7 +294,7 @@ def iter_strategy_minimax(
     for v in sorted({v for v in s if v != 0}):
         side = MAX if v > 0 else MIN
         good = [(t >= v) if side == MAX else (t <= v) for t in leaves]
-        inside = _forced(succ, owner, mv, good, side)
+        inside = forced_region(succ, owner, mv, good, side)
         stuck = [
             x
             for x in range(g.n)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.certificates import iter_attractor
+from verifier.certificate_arrays import checker
 from verifier.errors import NotApplicable
 from verifier.model.describe import describe
 from verifier.model.results import CheckResult, Verdict
@@ -78,7 +78,7 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
     asked = submit(derivable_query(rules, w), options, want_model=True)
     trapped = submit(trap_query(rules, w), options)
     layers = ans.ranks
-    certs = list(iter_attractor(g, w.tolist(), None if layers is None else layers.tolist()))
+    certs = list(checker(g.n).iter_attractor(g, w, layers))
     # 1. closed under the ranked rules: every rule-closed set contains W
     der = asked.result()
     if der.status is not SatStatus.UNSAT:

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import numpy as np
 
 from verifier import certificates
+from verifier.certificate_arrays import checker
 from verifier.errors import NotApplicable
 from verifier.model.columns import MOVE
 from verifier.model.describe import Description, describe
-from verifier.model.graph import GameGraph, IntArray
+from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import MAX, MIN, PLAYER0, PLAYER1, Semantics
 from verifier.registry import CheckContext, Options, check
@@ -132,35 +132,31 @@ QUERIES: Mapping[View, Callable[[Description, OrderSystem, IntArray, IntArray], 
 }
 """The Z3 queries of a strategy certificate, per view (the algorithm of each semantics)."""
 
-Rankless = Callable[[GameGraph, list[Any], list[int]], certificates.Violation | None]
-"""A linear strategy checker that needs no ranks: (graph, values, moves)."""
-Ranked = Callable[[GameGraph, list[Any], list[int], list[int]], certificates.Violation | None]
-"""A linear strategy checker that reads ranks: (graph, values, ranks, moves)."""
-
-RANKLESS: Mapping[View, Rankless] = {View.SCORE: certificates.check_strategy_minimax}
-"""The linear strategy checkers that need no ranks, per view."""
-RANKED: Mapping[View, Ranked] = {
-    View.LABEL: certificates.check_strategy_normal,
-    View.REGION: certificates.check_strategy_region,
+RANKLESS: Mapping[View, str] = {View.SCORE: "iter_strategy_minimax"}
+"""The linear strategy checkers that need no ranks (graph, values, moves), per view."""
+RANKED: Mapping[View, str] = {
+    View.LABEL: "iter_strategy_normal",
+    View.REGION: "iter_strategy_region",
 }
-"""The linear strategy checkers that read the ranks (the remoteness), per view."""
+"""The linear strategy checkers that read the ranks (graph, values, ranks, moves), per view."""
 
 
 def _plain(
     sys: OrderSystem, ans: Answer, idx: IntArray, view: View
 ) -> certificates.Violation | None:
     """The linear certificate checker on the answer's moves (``None``: no violation, or no
-    ranks for a checker that needs them)."""
+    ranks for a checker that needs them); plain Python on small graphs, arrays on large ones."""
     g = sys.graph
     mv = ans.moves
     assert mv is not None
     vals = sys.to_values(idx)
+    linear = checker(g.n)
     if view in RANKLESS:
-        return RANKLESS[view](g, vals.tolist(), mv.tolist())
+        return certificates.first(getattr(linear, RANKLESS[view])(g, vals, mv))
     ranks = ans.ranks
     if ranks is None:
         return None
-    return RANKED[view](g, vals.astype(np.int64).tolist(), ranks.tolist(), mv.tolist())
+    return certificates.first(getattr(linear, RANKED[view])(g, vals.astype(np.int64), ranks, mv))
 
 
 def _bad_move(sys: OrderSystem, mv: IntArray) -> int | None:

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.certificates import Violation, iter_won_lost
+from verifier.certificate_arrays import checker
+from verifier.certificates import Violation
 from verifier.errors import NotApplicable
 from verifier.model.describe import LABEL_WORDS, describe
 from verifier.model.graph import IntArray
@@ -116,7 +117,7 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     unk = run.labels == 0
     circular = _circular(sys, idx, unk, options) if unk.any() else None
     ranks = ans.ranks
-    bad_ranks = [] if ranks is None else list(iter_won_lost(g, run.labels.tolist(), ranks.tolist()))
+    bad_ranks = [] if ranks is None else list(checker(g.n).iter_won_lost(g, run.labels, ranks))
     derived = _derivable(run, labelled, asked, circular)
     if isinstance(derived, CheckResult):
         return derived
