@@ -16,8 +16,8 @@ The queries (what they prove; the status that confirms):
   lies in [lfp, gfp]; UNSAT.
 - sources (``uniqueness._sources``): a free cyclic component has another solution; SAT = a source.
 - levels (``uniqueness._solutions_by_level``): each clamp max(lfp, min(gfp, v)) is a solution; SAT.
-- circular (``wonlost._circular``, the same in ``normal_uniqueness``): another labelling of the
-  unknown nodes satisfies the rules; SAT = a circular labelling (a finding).
+- circular (``circular.circular_query``, for smt-won-lost and smt-uniqueness): another labelling
+  of the unknown nodes satisfies the rules; SAT = a circular labelling (a finding).
 - derivation (``derivation_cnf`` over ``derivation_system``): won/lost labels are derivable; UNSAT.
 - region (``region.derivable_query``: W derivable, UNSAT; ``region.trap_query``: the complement
   of W is a trap, SAT); integer ranks (``ranks.ranked_derivable``: SAT;
@@ -44,6 +44,7 @@ from verifier.model.results import View
 from verifier.registry import Options
 from verifier.smt import cnf as cnf_mod
 from verifier.smt import common, uniqueness
+from verifier.smt.circular import circular_query
 from verifier.smt.cnf import Cnf, SatStatus, solve, submit
 from verifier.smt.common import (
     pin_check,
@@ -64,7 +65,6 @@ from verifier.smt.rules import derivation_system, labelled_nodes, region_system
 from verifier.smt.strategy import QUERIES
 from verifier.smt.system import OrderSystem
 from verifier.smt.uniqueness import Intervals, intervals
-from verifier.smt.wonlost import _circular
 
 OPTS = Options()
 SAT, UNSAT = SatStatus.SAT, SatStatus.UNSAT
@@ -322,7 +322,7 @@ def test_circular_query_finds_another_labelling_of_a_cycle(engine: str) -> None:
     # x <-> y, both unknown: x won, y lost also satisfies the rules (no ranks)
     sys = OrderSystem.normal(normal({"x": ["y"], "y": ["x"]}, {}))
     idx = np.array([1, 1])
-    enc, pending = _circular(sys, idx, np.ones(2, dtype=np.bool_), OPTS)
+    enc, pending = circular_query(sys, idx, np.ones(2, dtype=np.bool_), OPTS)
     out = pending.result()
     assert out.status is SAT and out.model is not None
     assert sorted(enc.decode(out.model).tolist()) == [0, 2]
@@ -331,7 +331,7 @@ def test_circular_query_finds_another_labelling_of_a_cycle(engine: str) -> None:
 def test_circular_query_finds_none_where_the_draw_is_forced(engine: str) -> None:
     # x -> y, y -> y: y = max(-y) forces y = 0, then x = -y = 0: no other labelling
     sys = OrderSystem.normal(normal({"x": ["y"], "y": ["y"]}, {}))
-    _, pending = _circular(sys, np.array([1, 1]), np.ones(2, dtype=np.bool_), OPTS)
+    _, pending = circular_query(sys, np.array([1, 1]), np.ones(2, dtype=np.bool_), OPTS)
     assert pending.result().status is UNSAT
 
 

@@ -14,8 +14,9 @@ The confirmed intervals are remembered for the graph (``common.remember``): smt-
 reads them.
 
 ``normal``. Won and lost nodes are the same in every solution (they are derived with ranks; Z3
-confirms the derivation without ranks); Z3 is asked for a solution that differs on the unknown
-nodes. A sat answer is a circular labelling, the witness.
+confirms the derivation without ranks); a solution that differs on the unknown nodes is looked
+for (``verifier.smt.circular``: in linear time, confirmed by Z3; else Z3's search). One found is
+a circular labelling, the witness.
 
 Non-uniqueness is a finding: the check is refuted only when ``case.expect.unique`` or
 ``case.expect.intervals`` say otherwise.
@@ -49,6 +50,7 @@ from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
+from verifier.smt.circular import SecondLabelling
 from verifier.smt.cnf import Pending, SatStatus, solve, submit
 from verifier.smt.common import (
     Answer,
@@ -439,38 +441,32 @@ def _normal(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
     asked = submit(derivation_cnf(derivation_system(g), must), options, memo=True)
     idx = labels + 1
     unknown = ~decided
-    enc: Encoding | None = None
-    other: Pending | None = None
-    if unknown.any():
-        near = unknown | predecessors_of(g, unknown)
-        enc = Encoding.build(sys, eq=near, var=unknown, fixed=idx)
-        enc.differs(np.flatnonzero(unknown), idx)
-        other = submit(enc.cnf, options, want_model=True, memo=True)
+    second = SecondLabelling(sys, idx, unknown, options) if unknown.any() else None
     der = asked.result()
     if der.status is not SatStatus.UNSAT:
-        if other is not None:
-            other.cancel()
+        if second is not None:
+            second.cancel()
         v = Verdict.UNKNOWN
         return result(NAME, v, f"Z3 did not confirm the derivation ({der.status})", t0), None
     pin = pin_check(sys, idx, options, f"{NAME}: labels are a solution")
     if pin.status is not SatStatus.SAT:
-        if other is not None:
-            other.cancel()
+        if second is not None:
+            second.cancel()
         return result(NAME, Verdict.UNKNOWN, f"labels not confirmed ({pin.reason})", t0), None
     # derivable labels (der) that are a solution (pin), so closed under the rules: exactly the
     # derivable ones (module docstring)
     proved = Bounds(sys, idx, idx)
-    if other is None or enc is None:
+    if second is None:
         return _normal_unique(case, "every node is won or lost", t0), proved
-    out = other.result()
-    if out.status is SatStatus.UNKNOWN:
-        why = f"Z3 unknown: {out.reason}"
-        return result(NAME, Verdict.UNKNOWN, why, t0, reason=out.reason), proved
-    if out.status is SatStatus.UNSAT or out.model is None:
+    found = second.result()
+    if found.status is SatStatus.UNKNOWN:
+        why = f"Z3 unknown: {found.reason}"
+        return result(NAME, Verdict.UNKNOWN, why, t0, reason=found.reason), proved
+    if found.status is SatStatus.UNSAT or found.alt is None:
         return _normal_unique(case, "Z3 finds no other labelling of the drawn nodes", t0), proved
-    alt = enc.decode(out.model)
+    alt = found.alt
     changed = alt != idx
-    if len(sys.violations(alt)) or not changed.any():
+    if not changed.any():
         return result(NAME, Verdict.UNKNOWN, "Z3's second solution did not verify", t0), proved
     cyc = cycle_within(g, changed)
     witness = {

@@ -11,8 +11,9 @@ For each distinct LABEL answer (+1 won / -1 lost / 0 unknown, mover's view):
 3. maximality: no ranked derivation labels a node the solver left unknown. A fixpoint whose
    labels are derivable is the least fixpoint, which every ranked derivation stays inside; up to
    ``RANK_LIMIT`` Z3 also refutes such a derivation directly with integer ranks;
-4. without ranks the rules have extra solutions on cycles: Z3 looks for a circular labelling of
-   the unknown nodes and reports it (a finding, not a failure).
+4. without ranks the rules have extra solutions on cycles: a circular labelling of the unknown
+   nodes is looked for (in linear time, confirmed by Z3, else by Z3's search:
+   ``verifier.smt.circular``) and reported (a finding, not a failure).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
+from verifier.smt.circular import SecondLabelling
 from verifier.smt.cnf import Pending, SatStatus, submit
 from verifier.smt.common import (
     Answer,
@@ -39,12 +41,11 @@ from verifier.smt.common import (
     culprit,
     names_of,
     pin_check,
-    predecessors_of,
     refuted_at,
     result,
     screen,
 )
-from verifier.smt.encode import Encoding, derivation_cnf
+from verifier.smt.encode import derivation_cnf
 from verifier.smt.fixpoints import BoolSystem
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable, ranked_maximal
 from verifier.smt.rules import derivation_system, labelled_nodes
@@ -115,7 +116,7 @@ def won_lost(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
     # derivable node is labelled and no derivation needs another one)
     asked = submit(derivation_cnf(rules, labelled), options, want_model=True, memo=True)
     unk = run.labels == 0
-    circular = _circular(sys, idx, unk, options) if unk.any() else None
+    circular = SecondLabelling(sys, idx, unk, options) if unk.any() else None
     ranks = ans.ranks
     bad_ranks = [] if ranks is None else list(checker(g.n).iter_won_lost(g, run.labels, ranks))
     derived = _derivable(run, labelled, asked, circular)
@@ -158,13 +159,13 @@ def _derivable(
     run: _Labelling,
     labelled: NDArray[np.bool_],
     asked: Pending,
-    circular: tuple[Encoding, Pending] | None,
+    circular: SecondLabelling | None,
 ) -> CheckResult | Notes:
     """2. Every won and lost label is derivable without circular reasoning (Z3, rank-free):
     every closed set of the rules contains them."""
     der = asked.result()
     if der.status is not SatStatus.UNSAT and circular is not None:
-        circular[1].cancel()
+        circular.cancel()
     if der.status is SatStatus.UNKNOWN:
         return run.unknown(der.reason)
     if der.status is SatStatus.SAT and der.model is not None:
@@ -214,31 +215,18 @@ def _maximal(
     return ["Z3 with integer ranks: ranks exist and no ranked derivation labels more"]
 
 
-def _circular_labelling(
-    run: _Labelling, circular: tuple[Encoding, Pending] | None
-) -> dict[str, Any] | None:
-    """4. Z3's circular labelling of the unknown nodes, which the rules allow without ranks
-    (node name -> label, up to 50 changed nodes; ``None`` if there is none)."""
+def _circular_labelling(run: _Labelling, circular: SecondLabelling | None) -> dict[str, Any] | None:
+    """4. A circular labelling of the unknown nodes, which the rules allow without ranks
+    (node name -> label, up to 50 changed nodes; ``None`` if there is none): found in linear
+    time and confirmed by Z3, or Z3's."""
     if circular is None:
         return None
-    enc, pending = circular
-    out = pending.result()
-    if out.status is not SatStatus.SAT or out.model is None:
+    found = circular.result()
+    if found.status is not SatStatus.SAT or found.alt is None:
         return None
-    alt = enc.decode(out.model)
     g = run.sys.graph
-    ch = np.flatnonzero(alt != run.idx)[:50]
-    return {g.name(int(i)): LABEL_WORDS[int(alt[i]) - 1] for i in ch}
-
-
-def _circular(
-    sys: OrderSystem, idx: IntArray, unk: NDArray[np.bool_], options: Options
-) -> tuple[Encoding, Pending]:
-    """Z3 asked for a labelling of the unknown nodes that differs and satisfies the rules."""
-    near = unk | predecessors_of(sys.graph, unk)
-    enc = Encoding.build(sys, eq=near, var=unk, fixed=idx)
-    enc.differs(np.flatnonzero(unk), idx)
-    return enc, submit(enc.cnf, options, want_model=True, memo=True)
+    ch = np.flatnonzero(found.alt != run.idx)[:50]
+    return {g.name(int(i)): LABEL_WORDS[int(found.alt[i]) - 1] for i in ch}
 
 
 @check(NAME, [Semantics.NORMAL], order=40)
