@@ -75,6 +75,7 @@ __all__ = [
     "count_result",
     "count_solutions",
     "counter_by_labelling",
+    "counter_order",
     "judge_answer",
     "make_solver",
     "mex_constraint",
@@ -234,17 +235,29 @@ def _z3_failures(
     vals = values.tolist()
     ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
     w = value_width(g, values)
-    s = make_solver(options, "QF_BV")
     todo = nodes.tolist()
     used = sorted({*todo, *(y for x in todo for y in idx[ptr[x] : ptr[x + 1]] if vals[y] >= 0)})
-    text = [f"(declare-const g{x} (_ BitVec {w}))" for x in used]
-    text += [f"(assert (= g{x} (_ bv{vals[x]} {w})))" for x in used]
+    pins = [f"(declare-const g{x} (_ BitVec {w}))" for x in used]
+    pins += [f"(assert (= g{x} (_ bv{vals[x]} {w})))" for x in used]
+    cons = {
+        x: mex_constraint(x, [y for y in idx[ptr[x] : ptr[x + 1]] if vals[y] >= 0], w) for x in todo
+    }
+    # first every constraint asserted as is: with the values pinned Z3 decides at once, and
+    # a satisfied check needs no tracking literal per node (100,000 of them cost ~5 s)
+    s = make_solver(options, "QF_BV")
+    s.from_string("\n".join([*pins, *(f"(assert {c})" for c in cons.values())]))
+    first = s.check()
+    if first == z3.sat:
+        return []
+    if first == z3.unknown:
+        return str(s.reason_unknown())
+    s = make_solver(options, "QF_BV")
+    text = list(pins)
     lits: dict[int, z3.BoolRef] = {}
-    for x in todo:
-        opts = [y for y in idx[ptr[x] : ptr[x + 1]] if vals[y] >= 0]
+    for x, c in cons.items():
         lits[x] = z3.Bool(f"mex_{x}")
         text.append(f"(declare-const mex_{x} Bool)")
-        text.append(f"(assert (=> mex_{x} {mex_constraint(x, opts, w)}))")
+        text.append(f"(assert (=> mex_{x} {c}))")
     s.from_string("\n".join(text))
     node_of = {str(b): x for x, b in lits.items()}
     active = dict(lits)
@@ -540,9 +553,14 @@ def check_counter(
     Split by strongly connected component: ``w`` is reachable from ``u``, so it lies in ``u``'s
     component or in one below it; with ``c = (position of the component, sinks first) * N +
     a counter inside the component``, every ``w`` below is smaller, so a condition holds at
-    once when some such ``w`` exists, and Z3 is asked for a counter inside the cyclic
-    components only (components do not share variables: several per query, up to
-    ``MAX_TERMS`` terms).
+    once when some such ``w`` exists, and only the cyclic components need a counter
+    (components do not share variables: several per query, up to ``MAX_TERMS`` terms).
+
+    Inside them the exact AND-OR labelling (``counter_order``, linear) runs first: when it
+    labels every node, its order is a counter and Z3 checks it with the counter pinned (at
+    10^5 needs Z3's own search was canceled at ``first_rlimit`` after 6 s, and the labelling
+    decided anyway); when it blocks, no counter exists and Z3 searches, naming an unsat core.
+    Z3 undecided: the labelling's answer, said so in the detail.
     """
     t0 = time.perf_counter()
     vals = values.tolist()
@@ -567,14 +585,17 @@ def check_counter(
         queries += 1
         todo = batch.tolist()
         size = sum(len(ws) + 1 for u in todo for ws in needs[u])
-        found = (
-            _counter_core(todo, needs, options)
-            if size <= MAX_COUNTER_TERMS
-            else f"not asked ({size} terms > {MAX_COUNTER_TERMS} in one component)"
-        )
+        order, blocked = counter_order(todo, needs)
+        found: list[int] | str
+        if size > MAX_COUNTER_TERMS:
+            found = f"not asked ({size} terms > {MAX_COUNTER_TERMS} in one component)"
+        elif not blocked:  # the labelling's order is a counter: Z3 confirms it, pinned
+            found = _counter_confirmed(todo, needs, order, options)
+        else:  # no counter: Z3 looks for one itself, and names an unsat core
+            found = _counter_core(todo, needs, options)
         if isinstance(found, str):  # Z3 could not decide: the AND-OR labelling does
             by_labelling.append(f"query {queries} ({len(todo)} nodes): Z3 {found}")
-            found = counter_by_labelling(todo, needs)
+            found = blocked
         if found:
             core = found
             break
@@ -611,6 +632,14 @@ def counter_by_labelling(todo: list[int], needs: dict[int, list[list[int]]]) -> 
     before its ``u``); otherwise ``[]`` is not returned but the unlabelled nodes (sorted), and
     no counter exists: in any counter, the least unlabelled node has a need whose ``w`` are all
     unlabelled, so larger. Linear in the size of ``needs``."""
+    return counter_order(todo, needs)[1]
+
+
+def counter_order(
+    todo: list[int], needs: dict[int, list[list[int]]]
+) -> tuple[list[int], list[int]]:
+    """``counter_by_labelling`` with the order the nodes of ``todo`` were labelled in:
+    ``(order, unlabelled)``."""
     inside = set(todo)
     missing = {u: len(needs[u]) for u in todo}
     watchers: dict[int, list[tuple[int, int]]] = {}
@@ -627,6 +656,7 @@ def counter_by_labelling(todo: list[int], needs: dict[int, list[list[int]]]) -> 
         if missing[u] == 0:
             queue.append(u)
     labelled = set(queue)
+    order = list(queue)
     while queue:
         x = queue.pop()
         for u, i in watchers.get(x, ()):
@@ -637,7 +667,36 @@ def counter_by_labelling(todo: list[int], needs: dict[int, list[list[int]]]) -> 
             if missing[u] == 0 and u not in labelled:
                 labelled.add(u)
                 queue.append(u)
-    return sorted(inside - labelled)
+                order.append(u)
+    return order, sorted(inside - labelled)
+
+
+def _counter_confirmed(
+    todo: list[int], needs: dict[int, list[list[int]]], order: list[int], options: Options
+) -> list[int] | str:
+    """Z3 checks condition B inside the components of ``todo`` with the counter pinned to the
+    labelling's ``order`` (nodes outside ``todo`` at -1: they need nothing): ``[]`` if it
+    holds, else ``_counter_core``'s answer (Z3 searching for a counter itself)."""
+    s = make_solver(replace(options, rlimit=min(options.first_rlimit, options.rlimit)))
+    at = {u: k for k, u in enumerate(order)}
+    used = sorted({*todo, *(w for u in todo for ws in needs[u] for w in ws)})
+    text = [f"(declare-const c{x} Int)\n(assert (= c{x} {at.get(x, -1)}))" for x in used]
+    text += [f"(assert {_needs_term(u, needs[u])})" for u in todo]
+    s.from_string("\n".join(text))
+    status = s.check()
+    if status == z3.unknown:
+        return str(s.reason_unknown())
+    if status == z3.sat:
+        return []
+    return _counter_core(todo, needs, options)  # pragma: no cover - the labelling is exact
+
+
+def _needs_term(u: int, needs: list[list[int]]) -> str:
+    """Condition B at ``u`` over the counter variables ``c<x>`` (SMT-LIB)."""
+    need = " ".join(
+        ("(or " + " ".join(f"(< c{w} c{u})" for w in ws) + ")") if ws else "false" for ws in needs
+    )
+    return f"(and true {need})"
 
 
 def _counter_core(
@@ -652,12 +711,8 @@ def _counter_core(
     used = sorted({*todo, *(w for u in todo for ws in needs[u] for w in ws)})
     text = [f"(declare-const c{x} Int)" for x in used]
     for u in todo:
-        need = " ".join(
-            ("(or " + " ".join(f"(< c{w} c{u})" for w in ws) + ")") if ws else "false"
-            for ws in needs[u]
-        )
         text.append(f"(declare-const b{u} Bool)")
-        text.append(f"(assert (=> b{u} (and true {need})))")
+        text.append(f"(assert (=> b{u} {_needs_term(u, needs[u])}))")
     s.from_string("\n".join(text))
     lits = {u: z3.Bool(f"b{u}") for u in todo}
     status = s.check(*lits.values())
