@@ -1,6 +1,7 @@
 """The second labelling of a normal-play graph found without search (``verifier.smt.circular``):
 always a solution when it is returned, never returned for a graph whose labelling is unique,
-and never believed without checking (a wrong one sends the question back to Z3)."""
+and never believed without checking (a wrong one sends the question back to Z3); and the drawn
+nodes Z3 need not search (``open_nodes``): the same label in every solution."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from verifier.model import GameGraph, Semantics, Verdict
 from verifier.registry import Options
 from verifier.smt import circular
 from verifier.smt import uniqueness as uq
-from verifier.smt.circular import flipped_labelling
+from verifier.smt.circular import flipped_labelling, open_nodes
 from verifier.smt.rules import derived_labels
 from verifier.smt.system import OrderSystem
 
@@ -80,3 +81,81 @@ def test_a_wrong_flip_is_not_believed(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     res = uq.uniqueness(case_of(g), Options())
     assert res.verdict is Verdict.CONFIRMED and res.data["unique"] is True
+
+
+def _normal(succ: dict[str, list[str]], draws: tuple[str, ...]) -> GameGraph:
+    """A normal-play graph whose dead ends in ``draws`` are declared draws (the others lost)."""
+    g = GameGraph.from_successors(succ, semantics=Semantics.NORMAL)
+    value = np.where(g.is_terminal, -1.0, np.nan)
+    value[[g.id_of(d) for d in draws]] = 0.0
+    return g.replace(value=value)
+
+
+def test_draws_without_a_cycle_are_unique_without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
+    # d is a declared draw: a -> d and c -> {b, d}, b -> a are drawn, and no cycle anywhere;
+    # e -> f (lost) is won
+    g = _normal({"a": ["d"], "b": ["a"], "c": ["b", "d"], "d": [], "e": ["f"], "f": []}, ("d",))
+    labels, _ = derived_labels(g)
+    assert {g.name(i): int(v) for i, v in enumerate(labels)} == {
+        "a": 0, "b": 0, "c": 0, "d": 0, "e": 1, "f": -1
+    }  # fmt: skip
+    assert not open_nodes(g, labels == 0).any()
+    assert len(_solutions(g)) == 1
+
+    def no_z3(*args: object) -> None:
+        raise AssertionError("Z3 asked to search")
+
+    monkeypatch.setattr(circular, "circular_query", no_z3)
+    res = uq.uniqueness(case_of(g), Options())
+    assert res.verdict is Verdict.CONFIRMED and res.data["unique"] is True
+    assert "no drawn node reaches a cycle of drawn nodes" in res.detail
+
+
+def test_a_draw_above_a_drawn_cycle_stays_open() -> None:
+    # x -> y, y <-> z, z -> w (a declared draw): x, y, z reach the drawn cycle y <-> z; w and
+    # v -> w do not. y lost, z won, x won is a second labelling (z won: a move to lost y; y
+    # lost: its one move leads to won z); z lost is not (its move to the draw w is not won).
+    g = _normal({"x": ["y"], "y": ["z"], "z": ["y", "w"], "w": [], "v": ["w"]}, ("w",))
+    labels, _ = derived_labels(g)
+    assert (labels == 0).all()
+    opened = open_nodes(g, labels == 0)
+    assert {g.name(int(i)) for i in np.flatnonzero(opened)} == {"x", "y", "z"}
+    sols = _solutions(g)
+    assert len(sols) == 2  # all drawn; or y lost, z and x won
+    res = uq.uniqueness(case_of(g), Options())
+    assert res.data["unique"] is False and "changes 3 drawn nodes" in res.detail
+
+
+FOUR = {"a": ["b"], "b": ["c"], "c": ["d"], "d": ["a"], "x": ["a", "w"], "w": [], "v": ["w"]}
+"""A drawn 4-cycle (no move comes back, so no flip: Z3 must search) below x, beside a draw w."""
+
+
+def test_z3_searches_the_open_nodes_only() -> None:
+    g = _normal(FOUR, ("w",))
+    labels, _ = derived_labels(g)
+    assert (labels == 0).all() and flipped_labelling(g, labels) is None
+    opened = open_nodes(g, labels == 0)
+    assert {g.name(int(i)) for i in np.flatnonzero(opened)} == {"a", "b", "c", "d", "x"}
+    assert len(_solutions(g)) == 3  # all drawn; a, c lost, b, d, x won; b, d lost, a, c won
+    res = uq.uniqueness(case_of(g), Options())
+    assert res.data["unique"] is False and "cycle" in res.detail
+
+
+def test_peeling_the_cycle_too_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation: if ``open_nodes`` peeled the drawn cycle too, Z3 would not be asked and
+    'unique' would be said of a graph with three labellings (the test above would fail)."""
+    g = _normal(FOUR, ("w",))
+    monkeypatch.setattr(circular, "open_nodes", lambda g, unknown: np.zeros(g.n, dtype=np.bool_))
+    assert uq.uniqueness(case_of(g), Options()).data["unique"] is True
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs(Semantics.NORMAL))
+def test_nodes_left_out_of_the_search_have_one_label(g: GameGraph) -> None:
+    labels, _ = derived_labels(g)
+    opened = open_nodes(g, labels == 0)
+    assert not (opened & (labels != 0)).any()
+    sols = np.array(_solutions(g), dtype=np.int64).reshape(-1, g.n)
+    fixed = ~opened
+    assert (sols[:, fixed] == labels[fixed] + 1).all()
+    assert uq.uniqueness(case_of(g), Options()).data["unique"] is (len(sols) == 1)

@@ -5,7 +5,10 @@ labellings of the drawn (unknown) nodes; smt-uniqueness and smt-won-lost both as
 confirm it (a pin of the equations near the flipped nodes; the others are instances an earlier
 pin of the labelling confirmed), checked by evaluation as well; only when there is none, or it
 does not verify, is Z3 asked to search (the won and lost nodes fixed, a variable per drawn
-node: about 10^7 clauses for a 10^6-node random graph, 9 s of Z3 reading them).
+node that can reach a cycle of drawn nodes, ``open_nodes``: about 10^7 clauses for a 10^6-node
+random graph, 9 s of Z3 reading them). When no drawn node can, there is no second labelling
+and Z3 is not asked: 13 s less at 10^6 positions of a random graph without cycles whose dead
+ends may be draws.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from verifier.registry import Options
 from verifier.smt.cnf import Pending, SatStatus, submit
 from verifier.smt.common import pin_check, predecessors_of
 from verifier.smt.encode import Encoding
-from verifier.smt.fixpoints import BoolSystem, attractor
+from verifier.smt.fixpoints import BoolSystem, attractor, least
 from verifier.smt.rules import derivation_system
-from verifier.smt.system import CONST, OrderSystem
+from verifier.smt.system import AND, CONST, OrderSystem
 
-__all__ = ["Found", "SecondLabelling", "circular_query", "flipped_labelling"]
+__all__ = ["Found", "SecondLabelling", "circular_query", "flipped_labelling", "open_nodes"]
 
 
 @dataclass(frozen=True)
@@ -36,13 +39,16 @@ class Found:
     alt: IntArray | None = None
     reason: str = ""
     searched: bool = True
-    """Whether Z3 searched (``False``: the linear-time labelling, confirmed by Z3)."""
+    """Whether Z3 searched (``False``: the linear-time labelling, confirmed by Z3, or ``UNSAT``
+    because no drawn node can change, ``open_nodes``; ``reason`` says which)."""
 
 
 class SecondLabelling:
     """A labelling that differs from ``idx`` on an ``unknown`` node and satisfies the rules.
 
-    Made at once (Z3's search, if needed, starts in the background); ``result()`` waits."""
+    Made at once (Z3's search, if needed, starts in the background); ``result()`` waits.
+    ``idx`` must be a solution (the callers have Z3 pin it before they ask for ``result()``):
+    ``open_nodes``' argument needs it."""
 
     def __init__(
         self, sys: OrderSystem, idx: IntArray, unknown: NDArray[np.bool_], options: Options
@@ -53,8 +59,12 @@ class SecondLabelling:
         if self.flip is None:
             self._asked = self._ask()
 
-    def _ask(self) -> tuple[Encoding, Pending]:
-        return circular_query(self.sys, self.idx, self.unknown, self.options)
+    def _ask(self) -> tuple[Encoding, Pending] | None:
+        """Z3's search over the open nodes (``None``: there are none, so no second labelling)."""
+        opened = open_nodes(self.sys.graph, self.unknown)
+        if not opened.any():
+            return None
+        return circular_query(self.sys, self.idx, opened, self.options)
 
     def cancel(self) -> None:
         if self._asked is not None:
@@ -70,7 +80,9 @@ class SecondLabelling:
                 return Found(SatStatus.SAT, self.flip, searched=False)
             self.flip = None
             self._asked = self._ask()
-        assert self._asked is not None
+        if self._asked is None:
+            why = "no drawn node reaches a cycle of drawn nodes (each draw follows from below)"
+            return Found(SatStatus.UNSAT, reason=why, searched=False)
         enc, pending = self._asked
         out = pending.result()
         if out.status is not SatStatus.SAT or out.model is None:
@@ -90,6 +102,22 @@ def circular_query(
     enc = Encoding.build(sys, eq=near, var=unknown, fixed=idx)
     enc.differs(np.flatnonzero(unknown), idx)
     return enc, submit(enc.cnf, options, want_model=True, memo=True)
+
+
+def open_nodes(g: GameGraph, unknown: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The ``unknown`` nodes from which a path through ``unknown`` nodes reaches a cycle of
+    ``unknown`` nodes: the only ones a second labelling can change.
+
+    The others are peeled from the bottom (``least`` of: a node outside ``unknown`` is true; an
+    ``unknown`` node is true when all its successors are). In every solution that keeps the
+    nodes outside ``unknown``, a peeled node has the label ``idx`` gives it: the rules make a
+    node's label a function of its successors' labels, which are the same in every such
+    solution (outside ``unknown``, or peeled before it: induction on the peeling order), and
+    ``idx`` is a solution. Linear (the attractor's layers)."""
+    inner = unknown & (np.diff(g.succ_ptr) > 0)
+    kind = np.where(inner, AND, CONST).astype(np.int8)
+    peeled = least(BoolSystem(g.succ_ptr, g.succ_idx, kind, np.ones(g.n, dtype=np.bool_)))
+    return unknown & ~peeled
 
 
 def flipped_labelling(g: GameGraph, labels: IntArray) -> IntArray | None:

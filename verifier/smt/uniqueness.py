@@ -463,7 +463,8 @@ def _normal(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
         why = f"Z3 unknown: {found.reason}"
         return result(NAME, Verdict.UNKNOWN, why, t0, reason=found.reason), proved
     if found.status is SatStatus.UNSAT or found.alt is None:
-        return _normal_unique(case, "Z3 finds no other labelling of the drawn nodes", t0), proved
+        why = "Z3 finds no other labelling of the drawn nodes" if found.searched else found.reason
+        return _normal_unique(case, why, t0), proved
     alt = found.alt
     changed = alt != idx
     if not changed.any():
