@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from benchtools import write_block
+from benchtools import interleaved, load_note, ratio_table, write_block
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,51 +48,13 @@ BASE = "python -c 'import numpy'"
 """The command the ratios are taken against."""
 
 
-def run_once(args: list[str], root: Path) -> float:
-    """Wall-clock seconds of one process running ``python ARGS`` in ``root`` (the current
-    directory comes first on ``sys.path`` with ``-c``: ``root``'s code is the one run)."""
+def measure(root: Path, repeat: int) -> dict[str, list[float]]:
+    """``repeat`` interleaved rounds of every command, ``root``'s code first on the path (the
+    current directory comes first on ``sys.path`` with ``-c``: ``root``'s code is the one run)."""
     env = dict(os.environ, PYTHONPATH=str(root))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    start = time.perf_counter()
-    p = subprocess.run(
-        [sys.executable, *args],
-        cwd=root,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        check=False,
-    )
-    seconds = time.perf_counter() - start
-    if p.returncode != 0:
-        raise SystemExit(f"python {' '.join(args)} exited {p.returncode}: {p.stderr.decode()}")
-    return seconds
-
-
-def measure(root: Path, repeat: int) -> dict[str, list[float]]:
-    """``repeat`` interleaved rounds of every command (after one unmeasured round that fills the
-    file cache and numba's cache)."""
-    times: dict[str, list[float]] = {name: [] for name, _ in COMMANDS}
-    for round_ in range(repeat + 1):
-        for name, args in COMMANDS:
-            t = run_once(args, root)
-            if round_:
-                times[name].append(t)
-    return times
-
-
-def table(times: dict[str, list[float]]) -> list[str]:
-    base_min, base_med = min(times[BASE]), statistics.median(times[BASE])
-    rows = [
-        "| command | min s | median s | min / numpy | median / numpy |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for name, ts in times.items():
-        lo, med = min(ts), statistics.median(ts)
-        rows.append(
-            f"| `{name}` | {lo:.3f} | {med:.3f} | {lo / base_min:.1f}x | {med / base_med:.1f}x |"
-        )
-    return rows
+    commands = [(name, [sys.executable, *args]) for name, args in COMMANDS]
+    return interleaved(commands, repeat, root, env)
 
 
 def write_doc(rows: list[str], repeat: int) -> None:
@@ -104,7 +64,7 @@ def write_doc(rows: list[str], repeat: int) -> None:
             begin,
             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with "
             f"`.venv/bin/python benchmarks/bench_startup.py --repeat {repeat} --write` "
-            f"(load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}).",
+            f"(load average {load_note()}).",
             "",
             *rows,
             end,
@@ -123,7 +83,7 @@ def main() -> None:
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
     times = measure(args.root.resolve(), args.repeat)
-    rows = table(times)
+    rows = ratio_table(times, BASE, "numpy")
     print("\n".join(rows))
     if args.write:
         write_doc(rows, args.repeat)

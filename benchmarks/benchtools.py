@@ -3,6 +3,8 @@ block of a document that a benchmark owns."""
 
 from __future__ import annotations
 
+import os
+import statistics
 import subprocess
 import sys
 import time
@@ -21,6 +23,63 @@ def run_cli(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, i
     secs = time.perf_counter() - t0
     peak = int(proc.stderr.strip().splitlines()[-1]) if proc.stderr.strip() else -1
     return proc, secs, peak
+
+
+def run_once(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    """Wall-clock seconds of one process ``argv`` run in ``cwd``; it must exit 0."""
+    start = time.perf_counter()
+    p = subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    seconds = time.perf_counter() - start
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {p.returncode}: {p.stderr.decode()}")
+    return seconds
+
+
+def interleaved(
+    commands: list[tuple[str, list[str]]],
+    repeat: int,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+) -> dict[str, list[float]]:
+    """``repeat`` interleaved rounds of every ``(name, argv)`` (one round runs each command
+    once, so a burst of load on the shared machine hits all of them alike), after one
+    unmeasured round that fills the file cache and the tool's caches: name -> seconds."""
+    times: dict[str, list[float]] = {name: [] for name, _ in commands}
+    for round_ in range(repeat + 1):
+        for name, argv in commands:
+            t = run_once(argv, cwd, env)
+            if round_:
+                times[name].append(t)
+    return times
+
+
+def ratio_table(times: dict[str, list[float]], base: str, base_word: str) -> list[str]:
+    """Markdown rows: min and median seconds of each command and both as ratios to ``base``'s
+    (``base_word`` names it in the header)."""
+    base_min, base_med = min(times[base]), statistics.median(times[base])
+    rows = [
+        f"| command | min s | median s | min / {base_word} | median / {base_word} |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, ts in times.items():
+        lo, med = min(ts), statistics.median(ts)
+        rows.append(
+            f"| `{name}` | {lo:.3f} | {med:.3f} | {lo / base_min:.1f}x | {med / base_med:.1f}x |"
+        )
+    return rows
+
+
+def load_note() -> str:
+    """The load averages (1, 5, 15 minutes), for the measured-on line of a document."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def write_block(doc: Path, begin: str, end: str, block: str) -> None:

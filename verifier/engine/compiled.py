@@ -389,14 +389,40 @@ def first_match_compiled(g: GameGraph, want: NDArray[Any], code: NDArray[Any]) -
     return out
 
 
-@cache
-def warm_up() -> None:
-    """Import numba, load every kernel (compiling it on first use after installation) and start
-    the threads, by solving tiny games of all four kinds; once per process (about 0.3 s)."""
+def _warm_normal() -> None:
     retrograde_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL))
+
+
+def _warm_reachability() -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
     attractor_compiled(g)
+
+
+def _warm_minimax() -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.MINIMAX, owner=[0, -1], value=[0, 1])
     kars_compiled(g, moves=True)
+
+
+def _warm_impartial() -> None:
     grundy_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.IMPARTIAL))
     loopy_grundy_compiled(GameGraph.from_edges(2, [0, 1], [1, 0], semantics=Semantics.IMPARTIAL))
+
+
+_WARM = {
+    Semantics.NORMAL: _warm_normal,
+    Semantics.REACHABILITY: _warm_reachability,
+    Semantics.MINIMAX: _warm_minimax,
+    Semantics.IMPARTIAL: _warm_impartial,
+}
+
+
+@cache
+def warm_up(semantics: Semantics | None = None) -> None:
+    """Import numba, load the kernels of ``semantics``' solvers (``None``: of all four;
+    compiling them on first use after installation) and start the threads, by solving tiny
+    games; once per process and semantics. Loading a kernel from numba's cache costs about 35
+    ms, so a run pays only for the kernels its games use (the checks load theirs on first
+    call)."""
+    for sem, warm in _WARM.items():
+        if semantics is None or sem is semantics:
+            warm()

@@ -275,8 +275,8 @@ def require_engine(case: Case, options: Options, semantics: Semantics) -> GameGr
 
 def require_compiled(case: Case, options: Options, semantics: Semantics) -> GameGraph:
     """The case's graph, or ``NotApplicable`` if the semantics excludes it, the compiled
-    kernels are off, or numba is not installed. Loads the kernels first (importing numba and
-    starting its threads, about half a second once per process), so that the solver's own time
+    kernels are off, or numba is not installed. Loads the semantics' kernels first (importing
+    numba and starting its threads, 0.3-0.6 s once per process), so that the solver's own time
     does not include it."""
     g = _case_graph(case, semantics)
     if not options.use_compiled(g.n):
@@ -288,7 +288,7 @@ def require_compiled(case: Case, options: Options, semantics: Semantics) -> Game
         raise NotApplicable(f"the compiled kernels are {why} (engine {options.engine})")
     from verifier.engine.compiled import warm_up
 
-    warm_up()
+    warm_up(semantics)
     return g
 
 
