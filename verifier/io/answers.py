@@ -468,11 +468,16 @@ def _csv_text(sol: Solution, case: Case) -> str:
 
 def _npz_arrays_of(sol: Solution, case: Case) -> dict[str, NDArray[Any]]:
     g = case.graph
-    ids = np.flatnonzero(sol.covered).astype(np.int64)
+    full = bool(sol.covered.all())
+    ids = np.arange(g.n, dtype=np.int64) if full else np.flatnonzero(sol.covered).astype(np.int64)
+
+    def pick(a: NDArray[Any]) -> NDArray[Any]:
+        return a if full else a[ids]  # no copy of 10^7 entries when every node is answered
+
     val = sol.columns[VALUE]
     d = sol.description
     store = np.float64 if d.view is View.SCORE else np.int64
-    values = np.asarray(val.data, dtype=np.float64)[ids].astype(store)
+    values = pick(np.asarray(val.data, dtype=np.float64)).astype(store)
     if d.view is View.REGION:
         values = np.where(values == 1, 0, 1)  # the winner, as in the other encodings
     loopy = {str(x): list(k) for x, k in sol.loopy_sets().items()}
@@ -494,7 +499,7 @@ def _npz_arrays_of(sol: Solution, case: Case) -> dict[str, NDArray[Any]]:
     for name in (REMOTENESS, MOVE):
         col = sol.columns.get(name)
         if col is not None:
-            arrays[name] = np.where(col.given, col.data, -1).astype(np.int64)[ids]
+            arrays[name] = pick(np.where(col.given, col.data, -1).astype(np.int64, copy=False))
     return arrays
 
 
