@@ -2,7 +2,7 @@
 program on the same graph (run by hand, not in CI).
 
     .venv/bin/python benchmarks/bench_c_baseline.py                     # 10^6 nodes, 5 rounds
-    .venv/bin/python benchmarks/bench_c_baseline.py --nodes 10000000 --repeat 3 --write
+    .venv/bin/python benchmarks/bench_c_baseline.py --nodes 1000000 10000000 --repeat 3 --write
 
 The graph: ``verifier generate random --semantics normal --nodes N --degree 4 --seed 0
 --cyclic`` (random moves with cycles and self-loops, 10% dead ends, each dead end lost, won or
@@ -86,16 +86,12 @@ def compare(labels_file: Path, answers: Path, n: int) -> None:
             raise SystemExit(f"{what} differs at node {i}: verifier {ours[i]}, C {theirs[i]}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--nodes", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=5, help="measured rounds (default 5)")
-    ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
-    args = ap.parse_args()
+def measure(nodes: int, repeat: int) -> tuple[str, list[str]]:
+    """One graph of ``nodes`` positions: its description and the table of the timed rounds."""
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         case, raw, labels, answers = (tmp / f for f in ("g.npz", "g.bin", "c.bin", "a.npz"))
-        proc, _, _ = generate_random("normal", args.nodes, 4.0, 0, case)
+        proc, _, _ = generate_random("normal", nodes, 4.0, 0, case)
         if proc.returncode != 0:
             raise SystemExit(proc.stderr)
         n, m = write_raw(case, raw)
@@ -115,20 +111,34 @@ def main() -> None:
         ]
         env = dict(os.environ)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        times = interleaved(commands, args.repeat, ROOT, env)
+        times = interleaved(commands, repeat, ROOT, env)
         compare(labels, answers, n)
-    rows = ratio_table(times, BASE, "C")
-    head = (
-        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with "
-        f"`.venv/bin/python benchmarks/bench_c_baseline.py --nodes {args.nodes} --repeat "
-        f"{args.repeat}` (load average {load_note()}; {gcc}): a random normal-play graph of "
-        f"{n:,} positions and {m:,} moves; the C program's labels and remoteness equal the "
-        "answer file's at every node."
+    what = (
+        f"A random normal-play graph of {n:,} positions and {m:,} moves ({gcc}); the C "
+        "program's labels and remoteness equal the answer file's at every node:"
     )
-    print(head, *rows, sep="\n")
+    return what, ratio_table(times, BASE, "C")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--nodes", type=int, nargs="+", default=[1_000_000], help="graph sizes")
+    ap.add_argument("--repeat", type=int, default=5, help="measured rounds (default 5)")
+    ap.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = ap.parse_args()
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with "
+        f"`.venv/bin/python benchmarks/bench_c_baseline.py --nodes "
+        f"{' '.join(map(str, args.nodes))} --repeat {args.repeat}` (load average at the start: "
+        f"{load_note()})."
+    ]
+    for nodes in args.nodes:
+        what, rows = measure(nodes, args.repeat)
+        lines += ["", what, "", *rows]
+    print(*lines, sep="\n")
     if args.write:
         begin, end = "<!-- bench-c-baseline:begin -->", "<!-- bench-c-baseline:end -->"
-        write_block(DOC, begin, end, "\n".join([begin, head, "", *rows, end]))
+        write_block(DOC, begin, end, "\n".join([begin, *lines, end]))
 
 
 if __name__ == "__main__":
