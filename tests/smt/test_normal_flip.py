@@ -1,7 +1,7 @@
 """The second labelling of a normal-play graph found without search (``verifier.smt.circular``):
 always a solution when it is returned, never returned for a graph whose labelling is unique,
 and never believed without checking (a wrong one sends the question back to Z3); and the drawn
-nodes Z3 need not search (``open_nodes``): the same label in every solution."""
+nodes Z3 need not search (``changeable_nodes``): the same label in every solution."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from verifier.model import GameGraph, Semantics, Verdict
 from verifier.registry import Options
 from verifier.smt import circular
 from verifier.smt import uniqueness as uq
-from verifier.smt.circular import flipped_labelling, open_nodes
+from verifier.smt.circular import changeable_nodes, flipped_labelling, lost_candidates
 from verifier.smt.rules import derived_labels
 from verifier.smt.system import OrderSystem
 
@@ -99,7 +99,7 @@ def test_draws_without_a_cycle_are_unique_without_z3(monkeypatch: pytest.MonkeyP
     assert {g.name(i): int(v) for i, v in enumerate(labels)} == {
         "a": 0, "b": 0, "c": 0, "d": 0, "e": 1, "f": -1
     }  # fmt: skip
-    assert not open_nodes(g, labels == 0).any()
+    assert not changeable_nodes(g, labels == 0).any()
     assert len(_solutions(g)) == 1
 
     def no_z3(*args: object) -> None:
@@ -108,7 +108,7 @@ def test_draws_without_a_cycle_are_unique_without_z3(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(circular, "circular_query", no_z3)
     res = uq.uniqueness(case_of(g), Options())
     assert res.verdict is Verdict.CONFIRMED and res.data["unique"] is True
-    assert "no drawn node reaches a cycle of drawn nodes" in res.detail
+    assert "no drawn node could be lost in another labelling" in res.detail
 
 
 def test_a_draw_above_a_drawn_cycle_stays_open() -> None:
@@ -118,8 +118,10 @@ def test_a_draw_above_a_drawn_cycle_stays_open() -> None:
     g = _normal({"x": ["y"], "y": ["z"], "z": ["y", "w"], "w": [], "v": ["w"]}, ("w",))
     labels, _ = derived_labels(g)
     assert (labels == 0).all()
-    opened = open_nodes(g, labels == 0)
+    opened = changeable_nodes(g, labels == 0)
     assert {g.name(int(i)) for i in np.flatnonzero(opened)} == {"x", "y", "z"}
+    # z cannot be lost (its move to the draw w is not won), nor x (its move to y, then z)
+    assert np.flatnonzero(lost_candidates(g, labels == 0)).tolist() == [g.id_of("y")]
     sols = _solutions(g)
     assert len(sols) == 2  # all drawn; or y lost, z and x won
     res = uq.uniqueness(case_of(g), Options())
@@ -130,22 +132,26 @@ FOUR = {"a": ["b"], "b": ["c"], "c": ["d"], "d": ["a"], "x": ["a", "w"], "w": []
 """A drawn 4-cycle (no move comes back, so no flip: Z3 must search) below x, beside a draw w."""
 
 
-def test_z3_searches_the_open_nodes_only() -> None:
+def test_z3_searches_the_changeable_nodes_only() -> None:
     g = _normal(FOUR, ("w",))
     labels, _ = derived_labels(g)
     assert (labels == 0).all() and flipped_labelling(g, labels) is None
-    opened = open_nodes(g, labels == 0)
+    opened = changeable_nodes(g, labels == 0)
     assert {g.name(int(i)) for i in np.flatnonzero(opened)} == {"a", "b", "c", "d", "x"}
+    cand = lost_candidates(g, labels == 0)
+    assert {g.name(int(i)) for i in np.flatnonzero(cand)} == {"a", "b", "c", "d"}
     assert len(_solutions(g)) == 3  # all drawn; a, c lost, b, d, x won; b, d lost, a, c won
     res = uq.uniqueness(case_of(g), Options())
     assert res.data["unique"] is False and "cycle" in res.detail
 
 
-def test_peeling_the_cycle_too_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The mutation: if ``open_nodes`` peeled the drawn cycle too, Z3 would not be asked and
+def test_leaving_out_the_cycle_too_would_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutation: if ``changeable_nodes`` left out the drawn cycle too, Z3 would not be asked and
     'unique' would be said of a graph with three labellings (the test above would fail)."""
     g = _normal(FOUR, ("w",))
-    monkeypatch.setattr(circular, "open_nodes", lambda g, unknown: np.zeros(g.n, dtype=np.bool_))
+    monkeypatch.setattr(
+        circular, "changeable_nodes", lambda g, unknown: np.zeros(g.n, dtype=np.bool_)
+    )
     assert uq.uniqueness(case_of(g), Options()).data["unique"] is True
 
 
@@ -153,9 +159,11 @@ def test_peeling_the_cycle_too_would_be_caught(monkeypatch: pytest.MonkeyPatch) 
 @given(graphs(Semantics.NORMAL))
 def test_nodes_left_out_of_the_search_have_one_label(g: GameGraph) -> None:
     labels, _ = derived_labels(g)
-    opened = open_nodes(g, labels == 0)
+    opened = changeable_nodes(g, labels == 0)
     assert not (opened & (labels != 0)).any()
     sols = np.array(_solutions(g), dtype=np.int64).reshape(-1, g.n)
+    cand = lost_candidates(g, labels == 0)
+    assert not ((sols == 0) & (labels == 0) & ~cand).any()  # lost drawn nodes are candidates
     fixed = ~opened
     assert (sols[:, fixed] == labels[fixed] + 1).all()
     assert uq.uniqueness(case_of(g), Options()).data["unique"] is (len(sols) == 1)
