@@ -17,7 +17,8 @@ Timed, in interleaved rounds after one unmeasured round (``benchtools.interleave
 - the C program, the baseline;
 - ``verifier solve G.npz`` at its defaults (``--engine auto``: above 200,000 nodes the numpy
   and the compiled retrograde both run and are compared node by node; the readable summary);
-- ``verifier solve G.npz -o answers.npz``: the same, the answer file written (value,
+- ``verifier solve G.npz --engine numpy``: the numpy engine alone (numba is not imported);
+- ``verifier solve G.npz -o answers.npz``: the default engines, the answer file written (value,
   remoteness, move per node; ``--force`` replaces the last round's);
 - ``verifier solve G.npz --engine compiled -o answers.npz``: one solver, the answer file;
 - ``python -c 'import numpy'``: the floor of any run of the tool.
@@ -102,6 +103,7 @@ def measure(nodes: int, repeat: int) -> tuple[str, list[str]]:
         commands = [
             (BASE, [str(exe), str(raw), str(labels)]),
             ("verifier solve G.npz", [*cli, *limit]),
+            ("verifier solve G.npz --engine numpy", [*cli, *limit, "--engine", "numpy"]),
             ("verifier solve G.npz -o answers.npz", [*cli, *limit, "--force", "-o", str(answers)]),
             (
                 "verifier solve G.npz --engine compiled -o answers.npz",
