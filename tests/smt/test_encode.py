@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from smt_reference import all_solutions, figure1, graphs
 
 from verifier.model import GameGraph, Semantics
@@ -80,6 +81,26 @@ def test_prefixpoint_query_decides_derivability(g: GameGraph) -> None:
         assert solve(prefixpoint_cnf(rules, must=one), OPTS).status is SatStatus.SAT
         # and the complement of W is a safe set for player 1
         assert solve(closure_cnf(rules.dual(), extra), OPTS).status is SatStatus.SAT
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs(Semantics.REACHABILITY), st.data())
+def test_a_part_of_the_prefixpoint_query_never_proves_too_much(
+    g: GameGraph, data: st.DataObject
+) -> None:
+    """``within``: unsatisfiable only when ``must`` really is derivable (a part of the clauses
+    is a weaker formula), and unsatisfiable whenever ``within`` holds the derivation."""
+    rules = region_system(g)
+    w = least(rules)
+    bits = st.lists(st.booleans(), min_size=g.n, max_size=g.n)
+    must = np.array(data.draw(bits), dtype=bool)
+    within = np.array(data.draw(bits), dtype=bool)
+    part = solve(prefixpoint_cnf(rules, must=must, within=within), OPTS).status
+    if part is SatStatus.UNSAT:
+        assert not (must & ~w).any()
+    assert solve(prefixpoint_cnf(rules, must=w, within=w), OPTS).status is SatStatus.UNSAT
+    if (must & ~w).any():
+        assert part is SatStatus.SAT
 
 
 def _pigeonhole(n: int) -> Cnf:

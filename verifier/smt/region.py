@@ -27,7 +27,7 @@ from verifier.model.describe import describe
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import Cnf, SatStatus, submit
+from verifier.smt.cnf import Cnf, SatStatus, solve, submit
 from verifier.smt.common import Answer, answers, culprit, names_of, refuted_at, result, screen
 from verifier.smt.encode import prefixpoint_cnf
 from verifier.smt.fixpoints import BoolSystem, least
@@ -75,12 +75,15 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
         return refuted_at(NAME, g, ans, t0, i, why, in_region=bool(w[i]), **more)
 
     # the two Z3 questions go to Z3 at once; the linear certificate is checked meanwhile
-    asked = submit(derivable_query(rules, w), options, want_model=True)
+    # (question 1 over the rules of W alone first: enough when W is right, prefixpoint_cnf)
+    asked = submit(prefixpoint_cnf(rules, must=w, within=w), options, want_model=True)
     trapped = submit(trap_query(rules, w), options)
     layers = ans.ranks
     certs = list(checker(g.n).iter_attractor(g, w, layers))
     # 1. closed under the ranked rules: every rule-closed set contains W
     der = asked.result()
+    if der.status is SatStatus.SAT:  # the part proves nothing: the whole question decides
+        der = solve(derivable_query(rules, w), options, want_model=True)
     if der.status is not SatStatus.UNSAT:
         trapped.cancel()
     if der.status is SatStatus.UNKNOWN:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import MAX, MIN, PLAYER0, PLAYER1, Semantics
 from verifier.registry import CheckContext, Options, check
-from verifier.smt.cnf import Cnf, SatStatus, submit
+from verifier.smt.cnf import Cnf, SatStatus, solve, submit
 from verifier.smt.common import Answer, answers, node_witness, result
 from verifier.smt.encode import closure_cnf, prefixpoint_cnf
 from verifier.smt.fixpoints import BoolSystem
@@ -41,13 +42,34 @@ __all__ = ["QUERIES", "RANKED", "RANKLESS", "check_strategies", "strategy_certif
 
 NAME = "smt-strategy"
 
-Query = tuple[str, Cnf, SatStatus, np.ndarray | None]
-"""(what it proves, formula, status that confirms, nodes that must be in the model's set)."""
+
+class Query(NamedTuple):
+    """One Z3 question of a strategy certificate."""
+
+    what: str
+    """What it proves."""
+    cnf: Cnf
+    """The formula."""
+    ok: SatStatus
+    """The status that confirms."""
+    must: np.ndarray | None
+    """The nodes that must be in the model's set (naming a culprit when refuted)."""
+    whole: Callable[[], Cnf] | None = None
+    """When ``cnf`` is a part of the formula (``prefixpoint_cnf``'s ``within``): the whole one,
+    asked before anything is refuted."""
 
 
 def _win_query(what: str, rules: BoolSystem, move: IntArray, must: np.ndarray) -> Query:
-    """Z3 refutes a set closed under the rules restricted to ``move`` that misses ``must``."""
-    return (what, prefixpoint_cnf(rules.restrict(move), must=must), SatStatus.UNSAT, must)
+    """Z3 refutes a set closed under the rules restricted to ``move`` that misses ``must``:
+    first over the rules of ``must`` alone (enough when the answer is right), then whole."""
+    kept = rules.restrict(move)
+    return Query(
+        what,
+        prefixpoint_cnf(kept, must=must, within=must),
+        SatStatus.UNSAT,
+        must,
+        lambda: prefixpoint_cnf(kept, must=must),
+    )
 
 
 def _label_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
@@ -74,7 +96,7 @@ def _region_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArra
     stay = closure_cnf(rules.dual().restrict(m1), ~w)
     return [
         _win_query(f"{d.owner_name(PLAYER0)}'s moves reach the targets", rules, m0, w),
-        (f"{d.owner_name(PLAYER1)}'s moves stay outside W", stay, SatStatus.SAT, None),
+        Query(f"{d.owner_name(PLAYER1)}'s moves stay outside W", stay, SatStatus.SAT, None),
     ]
 
 
@@ -117,11 +139,11 @@ def _draw_queries(
     if z > 0:
         b = BoolSystem.threshold(sys, z)
         keep = closure_cnf(b.restrict(mmax), idx >= z)
-        out.append((f"{d.owner_name(MAX)} keeps the value >= 0", keep, SatStatus.SAT, None))
+        out.append(Query(f"{d.owner_name(MAX)} keeps the value >= 0", keep, SatStatus.SAT, None))
     if z < sys.top:
         b = BoolSystem.threshold(sys, z + 1).dual()
         keep = closure_cnf(b.restrict(mmin), idx <= z)
-        out.append((f"{d.owner_name(MIN)} keeps the value <= 0", keep, SatStatus.SAT, None))
+        out.append(Query(f"{d.owner_name(MIN)} keeps the value <= 0", keep, SatStatus.SAT, None))
     return out
 
 
@@ -204,13 +226,17 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
     proved: list[str] = []
     # independent queries: all handed to Z3 at once (two run at a time); the plain checker
     # runs meanwhile; answers are read in order, so the outcome is the sequential one
+    queries = QUERIES[d.view](d, sys, idx, mv)
     asked = [
-        (what, submit(cnf, options, want_model=must is not None), ok, must)
-        for what, cnf, ok, must in QUERIES[d.view](d, sys, idx, mv)
+        (q.what, submit(q.cnf, options, want_model=q.must is not None), q.ok, q.must)
+        for q in queries
     ]
     plain = _plain(sys, ans, idx, d.view)
     for k, (what, pending, ok, must) in enumerate(asked):
         out = pending.result()
+        whole = queries[k].whole
+        if out.status is not ok and out.status is not SatStatus.UNKNOWN and whole is not None:
+            out = solve(whole(), options, want_model=must is not None)  # the part proves nothing
         if out.status is SatStatus.UNKNOWN or out.status is not ok:
             for _, later, _, _ in asked[k + 1 :]:
                 later.cancel()
