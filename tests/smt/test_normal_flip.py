@@ -111,7 +111,7 @@ def test_draws_without_a_cycle_are_unique_without_z3(monkeypatch: pytest.MonkeyP
     assert "no drawn node could be lost in another labelling" in res.detail
 
 
-def test_a_draw_above_a_drawn_cycle_stays_open() -> None:
+def test_nodes_above_a_drawn_cycle_stay_changeable() -> None:
     # x -> y, y <-> z, z -> w (a declared draw): x, y, z reach the drawn cycle y <-> z; w and
     # v -> w do not. y lost, z won, x won is a second labelling (z won: a move to lost y; y
     # lost: its one move leads to won z); z lost is not (its move to the draw w is not won).
