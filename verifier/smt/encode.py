@@ -241,13 +241,17 @@ def prefixpoint_cnf(
     (``within = must`` for a correct answer: a won node's move leads to a lost one, a lost
     node's moves to won ones) it is unsatisfiable as before. Satisfiable proves nothing: ask
     again without ``within``. At 10^7 positions of normal play the formula is a quarter of the
-    whole one (the drawn nodes' rules are left out).
+    whole one (the drawn nodes' rules are left out). With ``pin`` only the rules of the nodes
+    outside the set are written: the others hold by their pins (the same formula, satisfied or
+    not, as the whole one).
     """
     n = sys.n
     cnf = Cnf(n + 1)
     v = np.arange(n, dtype=np.int64) + 2
     deg = np.diff(sys.ptr)
     inside = np.ones(n, dtype=np.bool_) if within is None else within
+    if pin is not None:  # every variable pinned: a rule whose head is in the set holds by its pin
+        inside = inside & ~pin
     cnf.add_units(v[(sys.kind == CONST) & sys.const & inside])
     src = np.repeat(np.arange(n, dtype=np.int64), deg)
     or_e = sys.kind[src] == OR
