@@ -4,6 +4,8 @@ value form round-trips, and every malformed table is the one-line ``FILE: PATH: 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -309,3 +311,43 @@ def save_any_case(case: Case, path: Path) -> Path:
     from verifier.io import save_any
 
     return save_any(case, path)
+
+
+def test_arrow_columns_read_from_their_buffers() -> None:
+    """Nulls, chunk offsets (sliced arrays) and several chunks: the values where given."""
+    from verifier.io.answer_columns import _arrow_numbers
+
+    pc = pytest.importorskip("pyarrow.compute")
+    col = pa.chunked_array([pa.array([5, None, 7, 8], pa.int32())[1:], pa.array([None, 2], pa.int32())])
+    values, given = _arrow_numbers(pa, pc, col, True, "t.parquet", "move")
+    assert given.tolist() == [False, True, True, False, True]
+    assert values[given].tolist() == [7, 8, 2] and values.dtype == np.int64
+    floats = pa.chunked_array([pa.array([0.5, None, -2.0])[1:]])
+    values, given = _arrow_numbers(pa, pc, floats, False, "t.parquet", "value")
+    assert given.tolist() == [False, True] and values[1] == -2.0
+    huge = pa.chunked_array([pa.array([2**64 - 1], pa.uint64())])
+    with pytest.raises(CaseError, match=r"t.parquet: \$\.id: a number out of range"):
+        _arrow_numbers(pa, pc, huge, True, "t.parquet", "id")
+
+
+def test_reading_a_parquet_table_does_not_import_pandas(tmp_path: Path) -> None:
+    """pyarrow imports pandas for ``to_numpy``, ``fill_null`` and ``pa.array`` when it is
+    installed: a memory-limited reader died of a MemoryError there (fuzz test, CI)."""
+    case = _normal()
+    g = case.graph
+    p = _parquet(
+        tmp_path / "t.parquet",
+        id=pa.array([g.id_of("a"), g.id_of("d")], pa.int64()),
+        value=pa.array([-1, 1], pa.int8()),
+        remoteness=pa.array([None, 3], pa.int64()),
+        move=pa.array([None, None], pa.int64()),
+    )
+    code = (
+        "import sys; from verifier.io.formats import load_any; "
+        "from verifier.io.answers import load_answers; "
+        f"a = load_answers({str(p)!r}, load_any({str(CASES / 'knuth-won-lost-unknown.json')!r})); "
+        "assert a.remoteness is not None and int(a.remoteness.max()) == 3; "
+        "print('pandas' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -271,23 +271,62 @@ def load_parquet_answers(path: Path, case: Case, file: str, limits: Limits) -> A
         if name not in names:
             fail(file, (name,), "required column is missing")
         col = table.column(name)
-        if col.null_count:
-            row = _first(np.asarray(pc.is_null(col)))
-            fail(file, (name, row or 0), "the entry is missing (null)")
-        arrays[name] = col.to_numpy()
+        whole = name == "id" or pa.types.is_integer(col.type)
+        values, given = _arrow_numbers(pa, pc, col, whole, file, name)
+        if not given.all():
+            fail(file, (name, _first(~given) or 0), "the entry is missing (null)")
+        arrays[name] = values
     for name in ("remoteness", "move"):
         if name in names:
-            arrays[name] = pc.fill_null(table.column(name), -1).to_numpy()
+            values, given = _arrow_numbers(pa, pc, table.column(name), True, file, name)
+            arrays[name] = np.where(given, values, -1)
     loopy: dict[int, tuple[int, ...]] = {}
     if "loopy" in names:
         col = table.column("loopy")
-        rows = np.flatnonzero(np.asarray(pc.is_valid(col)))
-        ks = col.take(pa.array(rows)).to_pylist()
+        rows = np.flatnonzero(_arrow_given(col))
+        ks = pc.filter(col, pc.is_valid(col)).to_pylist()
         for i, k in zip(rows.tolist(), ks, strict=True):
             if any(j is None for j in k):
                 fail(file, ("loopy", i), "K must be a list of whole numbers")
             loopy[int(arrays["id"][i])] = kset(file, ("loopy", i), k)
     return columns_answers(case, file, arrays, loopy, id_key="id")
+
+
+def _arrow_numbers(
+    pa: Any, pc: Any, col: Any, whole: bool, file: str, name: str
+) -> tuple[NDArray[Any], NDArray[np.bool_]]:
+    """A numeric column as int64 (``whole``) or float64 values and where they are given (not
+    null), read from the Arrow buffers. Not ``to_numpy``, ``fill_null`` with a number or
+    ``pa.array``: each makes pyarrow import pandas when it is installed, which a reader under a
+    memory limit may not survive (a MemoryError, found by the fuzz tests, instead of the
+    one-line error)."""
+    dtype = np.int64 if whole else np.float64
+    try:
+        col = pc.cast(col, pa.int64() if whole else pa.float64())
+    except (pa.ArrowException, ValueError) as e:
+        fail(file, (name,), f"a number out of range ({' '.join(str(e).split())})")
+    parts = []
+    for chunk in col.chunks:
+        data = chunk.buffers()[1]
+        end = chunk.offset + len(chunk)
+        parts.append(np.frombuffer(data, dtype=dtype, count=end)[chunk.offset :])
+    values = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+    return values, _arrow_given(col)
+
+
+def _arrow_given(col: Any) -> NDArray[np.bool_]:
+    """Where a column's entries are not null, from the chunks' validity bitmaps (see
+    ``_arrow_numbers``: no pandas)."""
+    parts = []
+    for chunk in col.chunks:
+        bitmap = chunk.buffers()[0]
+        if bitmap is None:  # no nulls in this chunk
+            parts.append(np.ones(len(chunk), dtype=np.bool_))
+            continue
+        end = chunk.offset + len(chunk)
+        bits = np.frombuffer(bitmap, dtype=np.uint8, count=(end + 7) // 8)
+        parts.append(np.unpackbits(bits, count=end, bitorder="little")[chunk.offset :] > 0)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.bool_)
 
 
 def parquet_table(arrays: Mapping[str, NDArray[Any]], header: Mapping[str, Any]) -> Any:
