@@ -318,7 +318,9 @@ def test_arrow_columns_read_from_their_buffers() -> None:
     from verifier.io.answer_columns import _arrow_numbers
 
     pc = pytest.importorskip("pyarrow.compute")
-    col = pa.chunked_array([pa.array([5, None, 7, 8], pa.int32())[1:], pa.array([None, 2], pa.int32())])
+    col = pa.chunked_array(
+        [pa.array([5, None, 7, 8], pa.int32())[1:], pa.array([None, 2], pa.int32())]
+    )
     values, given = _arrow_numbers(pa, pc, col, True, "t.parquet", "move")
     assert given.tolist() == [False, True, True, False, True]
     assert values[given].tolist() == [7, 8, 2] and values.dtype == np.int64
