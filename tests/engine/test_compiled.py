@@ -28,6 +28,7 @@ from verifier.engine.compiled import (
 from verifier.errors import CycleError
 from verifier.games.random_graphs import random_case
 from verifier.model import MAX, MIN, GameGraph, Semantics
+from verifier.model import graph as graph_module
 from verifier.solvers.kars_levels import kars_levels
 
 
@@ -175,9 +176,12 @@ def test_grundy_agrees_with_numpy(g: GameGraph) -> None:
 def test_wide_indices_and_state(monkeypatch: pytest.MonkeyPatch) -> None:
     """Graphs past 2^31 edges or 2^30 nodes use 64-bit indices and state: the same answers
     (forced here on a small graph)."""
-    monkeypatch.setattr(frontier, "_index_dtype", lambda n: np.int64)
+    monkeypatch.setattr(frontier, "index_dtype", lambda n: np.int64)
+    monkeypatch.setattr(graph_module, "index_dtype", lambda n: np.int64)
     monkeypatch.setattr(compiled, "_state_dtype", lambda n, m: np.int64)
-    _same_retrograde(random_case(Semantics.NORMAL, 5_000, 2.5, seed=3).graph)
+    wide = random_case(Semantics.NORMAL, 5_000, 2.5, seed=3).graph
+    assert wide.succ_idx.dtype == np.int64 and frontier.successor_csr(wide).idx.dtype == np.int64
+    _same_retrograde(wide)
     _same_attractor(random_case(Semantics.REACHABILITY, 5_000, 2.5, seed=3).graph)
     _same_kars(random_case(Semantics.MINIMAX, 5_000, 2.5, seed=3).graph)
     _same_grundy(random_case(Semantics.IMPARTIAL, 5_000, 2.5, seed=3, acyclic=True).graph)

@@ -56,6 +56,24 @@ def test_duplicate_and_out_of_range_edges_rejected() -> None:
         GameGraph.from_edges(2, [0], [2], semantics=Semantics.IMPARTIAL)
 
 
+def test_successor_ids_are_stored_as_int32_when_they_fit() -> None:
+    i64 = np.array([1, 2, 2], dtype=np.int64)
+    ptr = np.array([0, 2, 3, 3], dtype=np.int64)
+    none = np.full(3, NOBODY, dtype=np.int8)
+    nan, no = np.full(3, np.nan), np.zeros(3, dtype=np.bool_)
+    g = GameGraph(Semantics.NORMAL, ptr, i64, none, nan, no)
+    assert g.succ_idx.dtype == np.int32 and g.succ_idx.tolist() == [1, 2, 2]
+    assert not g.succ_idx.flags.writeable
+    assert figure1().succ_idx.dtype == np.int32
+    assert graph_module.index_dtype(2**31 - 2) is np.int32
+    assert graph_module.index_dtype(2**31 - 1) is np.int64
+    # an id out of range is refused before narrowing: 2^32 must not wrap around to 0
+    for bad in (2**32, 2**32 + 1, -(2**32)):
+        wrong = np.array([1, bad, 2], dtype=np.int64)
+        with pytest.raises(ValueError, match="out of range"):
+            GameGraph(Semantics.NORMAL, ptr, wrong, none, nan, no)
+
+
 def test_unnamed_graph_gets_range_names() -> None:
     g = GameGraph.from_edges(3, [0, 1], [1, 2], semantics=Semantics.IMPARTIAL)
     assert list(g.names) == ["0", "1", "2"] and g.id_of("2") == 2

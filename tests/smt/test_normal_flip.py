@@ -47,6 +47,19 @@ def test_a_drawn_node_whose_moves_all_come_back() -> None:
     assert "changes 4 drawn nodes" in res.detail
 
 
+def test_the_flip_is_found_at_ids_whose_keys_pass_int32() -> None:
+    # the same a <-> b, a <-> c at the top of a 70,000-node graph: the move keys id * n + id
+    # pass 2^31 (ids are stored as int32), and a key computed in int32 would wrap around
+    n = 70_000
+    a, b, c = n - 3, n - 2, n - 1
+    g = GameGraph.from_edges(n, [0, a, a, b, c, c], [a, b, c, a, a, c], semantics=Semantics.NORMAL)
+    assert g.succ_idx.dtype == np.int32
+    labels, _ = derived_labels(g)
+    alt = flipped_labelling(g, labels)
+    assert alt is not None
+    assert alt[[0, 1, a, b, c]].tolist() == [2, 0, 0, 2, 2]  # node 1: a dead end, lost
+
+
 def test_no_such_node_leaves_the_search_to_z3() -> None:
     # a 3-cycle: no node's move comes back, yet no second labelling exists either
     g = GameGraph.from_successors({"a": ["b"], "b": ["c"], "c": ["a"]}, semantics=Semantics.NORMAL)

@@ -68,7 +68,8 @@ def write_parquet_graph(graph: GameGraph, path: Path, *, root: int | None = None
         }
     ).replace_schema_metadata(meta)
     pq.write_table(nodes, path / "nodes.parquet")
-    edges = pa.table({"src": pa.array(graph.edge_src), "dst": pa.array(graph.succ_idx)})
+    dst = graph.succ_idx.astype(np.int64)  # the format says int64 whatever the graph stores
+    edges = pa.table({"src": pa.array(graph.edge_src), "dst": pa.array(dst)})
     pq.write_table(edges, path / "edges.parquet")
     return path
 

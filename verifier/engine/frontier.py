@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.model.graph import GameGraph, transpose
+from verifier.model.graph import GameGraph, index_dtype, transpose
 
 __all__ = [
     "CHUNK_EDGES",
@@ -91,7 +91,7 @@ class Csr:
     """
 
     ptr: Index
-    idx: NDArray[np.int32] | Index
+    idx: NDArray[Any]
 
     @property
     def n(self) -> int:
@@ -112,15 +112,12 @@ def _trigger(on: NDArray[np.int8] | int) -> tuple[NDArray[np.int8] | None, int]:
     return None, int(on)
 
 
-def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
-    return np.int32 if n < 2**31 - 1 else np.int64
-
-
 def successor_csr(g: GameGraph) -> Csr:
     """The successor CSR of ``g`` with compact indices (cached per graph)."""
     c = _SUCC_CACHE.get(g)
     if c is None:
-        c = Csr(np.asarray(g.succ_ptr, dtype=np.int64), g.succ_idx.astype(_index_dtype(g.n)))
+        ids = g.succ_idx.astype(index_dtype(g.n), copy=False)  # the graph's own array
+        c = Csr(np.asarray(g.succ_ptr, dtype=np.int64), ids)
         _SUCC_CACHE[g] = c
     return c
 
@@ -138,8 +135,8 @@ def predecessor_csr(g: GameGraph) -> Csr:
     if "_pred" in g.__dict__:  # already derived by GameGraph (a cached_property)
         c = Csr(g.pred_ptr, g.pred_idx)
     else:
-        dt = _index_dtype(g.n)
-        ptr, idx = transpose(g.n, g.succ_ptr.astype(dt), g.succ_idx.astype(dt))
+        dt = index_dtype(g.n)
+        ptr, idx = transpose(g.n, g.succ_ptr.astype(dt), g.succ_idx.astype(dt, copy=False))
         c = Csr(ptr.astype(np.int64), idx.astype(dt, copy=False))
     _PRED_CACHE[g] = c
     return c
@@ -156,7 +153,7 @@ def gather(csr: Csr, nodes: Index) -> tuple[NDArray[np.int64] | NDArray[np.int32
     if total == 0:
         return csr.idx[:0], counts
     # position of each gathered entry: starts[i] + (0, 1, ..., counts[i] - 1)
-    dt = _index_dtype(int(csr.ptr[-1]))
+    dt = index_dtype(int(csr.ptr[-1]))
     shift = (starts - (np.cumsum(counts) - counts)).astype(dt)
     pos: NDArray[Any] = np.arange(total, dtype=dt)
     pos += np.repeat(shift, counts)

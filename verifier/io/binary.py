@@ -43,6 +43,7 @@ from verifier.io.models import CaseFields, CompactSumModel
 from verifier.io.npzfile import NpyEntry, read_npz
 from verifier.io.rules import check_nodes, check_values_finite, compact_key, first, graph_from_csr
 from verifier.model import Case, Semantics
+from verifier.model.graph import index_dtype
 
 __all__ = ["ARRAY_NAMES", "FORMAT", "VERSION", "NpzHeader", "load_npz", "save_npz"]
 
@@ -98,7 +99,7 @@ def save_npz(case: Case, path: str | Path) -> Path:
     arrays: dict[str, NDArray[Any]] = {
         "header": _json_bytes(header),
         "succ_ptr": g.succ_ptr.astype(ids),
-        "succ_idx": g.succ_idx.astype(ids),
+        "succ_idx": g.succ_idx.astype(ids, copy=False),
         "owner": g.owner,
         "value": g.value,
         "target": g.target,
@@ -132,11 +133,12 @@ def load_npz(path: str | Path, *, limits: Limits | None = None) -> Case:
         raise from_validation_error(e, data, file, base=("header",)) from None
     sem = Semantics(header.semantics)
     ptr = _ids(arrays, "succ_ptr", file)
-    idx = _ids(arrays, "succ_idx", file)
+    idx = _array(arrays, "succ_idx", file, "iu")
     n = len(ptr) - 1
     if n < 1:
         fail(file, ("succ_ptr",), "the graph has no nodes")
-    _check_csr(ptr, idx, n, file)
+    _check_csr(ptr, idx, n, file)  # on the stored ids, before they are narrowed
+    idx = np.array(idx, dtype=index_dtype(n))  # owned, in the graph's own dtype: no second copy
     owner = _per_node(arrays, "owner", np.int8, n, file)
     value = _per_node(arrays, "value", np.float64, n, file)
     target = _per_node(arrays, "target", np.bool_, n, file)
@@ -228,7 +230,7 @@ def _per_node(
     return np.array(a)  # an owned copy, not a view of the (memory-mapped) file
 
 
-def _check_csr(ptr: NDArray[np.int64], idx: NDArray[np.int64], n: int, file: str) -> None:
+def _check_csr(ptr: NDArray[np.int64], idx: NDArray[Any], n: int, file: str) -> None:
     m = len(idx)
     if ptr[0] != 0:
         fail(file, ("succ_ptr", 0), f"must be 0 (got {int(ptr[0])})")

@@ -173,17 +173,18 @@ def _first_repeat(key: NDArray[np.int64]) -> int:
 def graph_from_csr(
     semantics: Semantics,
     ptr: NDArray[np.int64],
-    idx: NDArray[np.int64],
+    idx: NDArray[np.int32] | NDArray[np.int64],
     owner: NDArray[np.int8],
     value: NDArray[np.float64],
     target: NDArray[np.bool_],
     names: Sequence[str] | None,
 ) -> GameGraph:
-    """A ``GameGraph`` from checked CSR arrays (no second sort, unlike ``from_edges``)."""
+    """A ``GameGraph`` from checked CSR arrays (no second sort, unlike ``from_edges``); the ids
+    are kept in the graph's ``index_dtype`` (int32 below 2^31 - 1 nodes)."""
     return GameGraph(
         semantics=semantics,
         succ_ptr=np.ascontiguousarray(ptr, dtype=np.int64),
-        succ_idx=np.ascontiguousarray(idx, dtype=np.int64),
+        succ_idx=idx,  # checked; the graph keeps it in its index_dtype
         owner=np.ascontiguousarray(owner, dtype=np.int8),
         value=np.ascontiguousarray(value, dtype=np.float64),
         target=np.ascontiguousarray(target, dtype=np.bool_),

@@ -44,11 +44,29 @@ __all__ = [
     "NOBODY",
     "SCIPY_TRANSPOSE_MIN_EDGES",
     "GameGraph",
+    "IdArray",
     "IntArray",
+    "index_dtype",
     "transpose",
 ]
 
 IntArray = NDArray[np.int64]
+IdArray = NDArray[np.int32] | NDArray[np.int64]
+"""Node ids as a graph stores them: ``int32`` when every id fits (see :func:`index_dtype`)."""
+
+
+def index_dtype(n: int) -> type[np.int32] | type[np.int64]:
+    """The dtype of the successor ids of an ``n``-node graph: ``int32`` when ids fit (half the
+    memory and bandwidth of ``int64``: 4 bytes a move on a 10^8-move game), else ``int64``.
+
+    Arithmetic that can leave the id range (``id * n``, ``2 * id + 1``) must widen first:
+    ``idx.astype(np.int64)``; numpy keeps ``int32 * int`` in int32 and wraps around.
+
+    >>> index_dtype(10**6).__name__, index_dtype(2**31).__name__
+    ('int32', 'int64')
+    """
+    return np.int32 if n < 2**31 - 1 else np.int64
+
 
 SCIPY_TRANSPOSE_MIN_EDGES = 100_000
 """Graphs with at least this many moves are transposed by scipy (its compiled CSR -> CSC
@@ -127,8 +145,9 @@ class GameGraph:
     """Which rules the graph is played by."""
     succ_ptr: IntArray
     """CSR row pointers, length ``n + 1``."""
-    succ_idx: IntArray
-    """CSR column indices (successor ids), length ``m``; sorted within each row."""
+    succ_idx: IdArray
+    """CSR column indices (successor ids), length ``m``; sorted within each row; stored as
+    ``index_dtype(n)`` (int32 below 2^31 - 1 nodes) whatever dtype the caller gave."""
     owner: NDArray[np.int8]
     """Per node: ``MAX``/player 0 = 0, ``MIN``/player 1 = 1, ``NOBODY`` = -1."""
     value: NDArray[np.float64]
@@ -157,7 +176,10 @@ class GameGraph:
         if self.succ_ptr[0] != 0 or self.succ_ptr[-1] != len(self.succ_idx):
             raise ValueError("succ_ptr does not span succ_idx")
         if len(self.succ_idx) and (self.succ_idx.min() < 0 or self.succ_idx.max() >= n):
-            raise ValueError("successor id out of range")
+            raise ValueError("successor id out of range")  # checked before any narrowing
+        ids = index_dtype(n)
+        if self.succ_idx.dtype != ids or not self.succ_idx.flags.c_contiguous:
+            object.__setattr__(self, "succ_idx", np.ascontiguousarray(self.succ_idx, dtype=ids))
         for arr, _ in ((self.succ_ptr, ""), (self.succ_idx, ""), *per_node):
             _frozen(arr)
 
@@ -275,7 +297,7 @@ class GameGraph:
         """Source id of each edge, parallel to ``succ_idx``."""
         return _frozen(np.repeat(np.arange(self.n, dtype=np.int64), self.out_degree))
 
-    def successors(self, i: int) -> IntArray:
+    def successors(self, i: int) -> IdArray:
         return self.succ_idx[self.succ_ptr[i] : self.succ_ptr[i + 1]]
 
     @cached_property

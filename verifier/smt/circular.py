@@ -138,7 +138,7 @@ def lost_candidates(g: GameGraph, unknown: NDArray[np.bool_]) -> NDArray[np.bool
     pptr, pidx = g.pred_ptr, g.pred_idx
     while len(front):
         xs = gather(pptr, pidx, front)  # an unknown successor that cannot be won: not lost
-        xs = np.unique(xs[~gone[xs]])
+        xs = np.unique(xs[~gone[xs]]).astype(np.int64, copy=False)
         gone[xs] = True
         ys = gather(pptr, pidx, xs)
         ys = ys[unknown[ys] & ~cannot_win[ys]]
@@ -173,7 +173,7 @@ def flipped_labelling(g: GameGraph, labels: IntArray) -> IntArray | None:
     the same kind of labelling, five nodes flipped, after 8.8 s of reading 10^7 clauses)."""
     n = g.n
     drawn = labels == 0
-    src, dst = g.edge_src, g.succ_idx
+    src, dst = g.edge_src, g.succ_idx.astype(np.int64)  # keys below are id * n + id
     inner = drawn[src] & drawn[dst]
     s, d = src[inner], dst[inner]
     if not len(s):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.model.graph import IntArray
+from verifier.model.graph import IdArray, IntArray
 from verifier.smt.cnf import TRUE, Cnf, long_clauses
 from verifier.smt.fixpoints import BoolSystem
 from verifier.smt.system import AND, CONST, OR, OrderSystem
@@ -90,7 +90,7 @@ class Encoding:
         return cls(sys, cnf, var_mask, pos, base, fixed_idx)
 
     # ------------------------------------------------------------------ literals
-    def lit(self, nodes: IntArray, k: int | IntArray) -> IntArray:
+    def lit(self, nodes: IdArray, k: int | IntArray) -> IntArray:
         """The literal of ``s(x) >= levels[k]`` for each node (``+-TRUE`` for constants)."""
         nodes = np.asarray(nodes, dtype=np.int64)
         kk = np.broadcast_to(np.asarray(k, dtype=np.int64), nodes.shape)
@@ -212,7 +212,7 @@ class Encoding:
         return out
 
 
-def _rows(ptr: IntArray, idx: IntArray, rows: IntArray) -> tuple[IntArray, IntArray]:
+def _rows(ptr: IntArray, idx: IdArray, rows: IntArray) -> tuple[IntArray, IdArray]:
     """The successor lists of ``rows`` laid end to end: ``(row pointers, successors)``, the
     successors of ``rows[j]`` at ``[ptr[j], ptr[j + 1])`` (as ``long_clauses`` reads them)."""
     lens = ptr[rows + 1] - ptr[rows]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.model.graph import IntArray
+from verifier.model.graph import IdArray, IntArray
 from verifier.smt.system import AND, CONST, OR, OrderSystem
 
 __all__ = [
@@ -47,8 +47,8 @@ class BoolSystem:
 
     ptr: IntArray
     """CSR row pointers (length n + 1)."""
-    idx: IntArray
-    """CSR successor ids."""
+    idx: IdArray
+    """CSR successor ids (a graph's own ``succ_idx``: int32 when ids fit)."""
     kind: NDArray[np.int8]
     """``CONST`` / ``OR`` / ``AND`` per node (an ``AND`` node must have a successor)."""
     const: NDArray[np.bool_]
@@ -95,7 +95,7 @@ class BoolSystem:
         return ptr, src[order]
 
 
-def gather(ptr: IntArray, idx: IntArray, rows: IntArray) -> IntArray:
+def gather(ptr: IntArray, idx: IdArray, rows: IdArray) -> IdArray:
     """Concatenation of ``idx[ptr[r]:ptr[r+1]]`` over ``rows`` (vectorized)."""
     starts = ptr[rows]
     lens = ptr[rows + 1] - starts

@@ -37,8 +37,9 @@ def derivation_system(g: GameGraph) -> BoolSystem:
     src = g.edge_src
     off = g.succ_ptr[src]
     e = np.arange(g.m, dtype=np.int64)
-    idx[ptr[2 * src] + e - off] = 2 * g.succ_idx + 1  # won(x) <- lost(y)
-    idx[ptr[2 * src + 1] + e - off] = 2 * g.succ_idx  # lost(x) <- won(y) for all y
+    dst = g.succ_idx.astype(np.int64)  # 2 * id + 1 may pass int32
+    idx[ptr[2 * src] + e - off] = 2 * dst + 1  # won(x) <- lost(y)
+    idx[ptr[2 * src + 1] + e - off] = 2 * dst  # lost(x) <- won(y) for all y
     kind = np.empty(2 * n, dtype=np.int8)
     kind[0::2] = np.where(term, CONST, OR)
     kind[1::2] = np.where(term, CONST, AND)
