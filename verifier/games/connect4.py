@@ -26,12 +26,14 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.games._board import DRAW, LazyNames, normal_case_csr, unique_keys
+from verifier.games._board import LazyNames, normal_case_csr, unique_keys
 from verifier.model import Case
+from verifier.model.graph import index_dtype
 
 __all__ = ["Board", "generate", "has_four", "orbit_sizes", "position_name"]
 
@@ -164,64 +166,87 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
     board = Board(width, height)
     cur = np.zeros(1, dtype=U64)
     mask = np.zeros(1, dtype=U64)
+    layer_codes = board.code(cur, mask)
     codes: list[Codes] = []
-    values: list[NDArray[np.float64]] = []
-    degrees: list[NDArray[np.int64]] = []  # per layer: each position's number of moves
-    dsts: list[NDArray[np.int64]] = []  # per layer: the moves' targets, sorted by (source, target)
+    labels: list[NDArray[np.int8]] = []  # per layer: -1 lost (or inner), 0 a drawn full board
+    degrees: list[NDArray[np.uint8]] = []  # per layer: each position's number of moves
+    dsts: list[NDArray[np.signedinteger[Any]]] = []  # per layer: targets by (source, target)
     offset = 0
+    # Memory: a layer's temporaries are freed as soon as they are used, and what is kept per
+    # position is 8 bytes of code, 1 of label, 1 of degree and 4 per move (int32 targets).
     for stones in range(width * height + 1):
-        layer_codes = board.code(cur, mask)
+        size = len(cur)
         codes.append(layer_codes)
         lost = board.has_four(mask ^ cur)  # the previous player has just made four
-        value = np.full(len(cur), np.nan)
-        value[lost] = -1.0
+        label = np.full(size, -1, dtype=np.int8)  # inner positions get NaN in normal_case_csr
         if stones == width * height:
-            value[~lost] = DRAW
-            values.append(value)
-            degrees.append(np.zeros(len(cur), dtype=np.int64))
+            label[~lost] = 0  # a full board without four in a row: a draw
+            labels.append(label)
+            degrees.append(np.zeros(size, dtype=np.uint8))
             break
-        values.append(value)
+        labels.append(label)
         live = np.flatnonzero(~lost)
+        del lost
         child_cur: list[Codes] = []
         child_mask: list[Codes] = []
         parent: list[NDArray[np.int64]] = []
         for c in range(width):
             ok = live[(mask[live] & U64(board.top_of(c))) == 0]
             m = mask[ok]
-            new_mask = m | (m + U64(board.bottom_of(c)))
             child_cur.append(cur[ok] ^ m)  # the opponent's stones: it moves next
-            child_mask.append(new_mask)
-            parent.append(ok + offset)
-        all_cur = np.concatenate(child_cur)
-        all_mask = np.concatenate(child_mask)
+            child_mask.append(m | (m + U64(board.bottom_of(c))))
+            parent.append(ok)
+        del live
+        all_cur, all_mask = np.concatenate(child_cur), np.concatenate(child_mask)
+        del child_cur, child_mask
+        parents = np.concatenate(parent)  # ids inside the layer
+        del parent
         child_codes = board.code(all_cur, all_mask)
-        parents = np.concatenate(parent)
         if symmetry:
             m_cur, m_mask = board.mirror(all_cur), board.mirror(all_mask)
             m_codes = board.code(m_cur, m_mask)
             flip = m_codes < child_codes
+            del m_codes
             all_cur = np.where(flip, m_cur, all_cur)
             all_mask = np.where(flip, m_mask, all_mask)
-            child_codes = np.where(flip, m_codes, child_codes)
-        next_codes, first = unique_keys(child_codes)
-        targets = np.searchsorted(next_codes, child_codes)
-        # the layer's moves sorted by (source, target), so that the layers concatenate into
-        # the CSR arrays; with symmetry two mirror-image children of one parent are one move
-        _, keep = unique_keys((parents - offset) * len(next_codes) + targets)
-        parents, targets = parents[keep], targets[keep]
-        degrees.append(np.bincount(parents - offset, minlength=len(cur)))
-        dsts.append(targets + offset + len(cur))
-        offset += len(cur)
+            del m_cur, m_mask
+            child_codes = board.code(all_cur, all_mask)
+            del flip
+        layer_codes, first = unique_keys(child_codes)
         cur, mask = all_cur[first], all_mask[first]
+        del all_cur, all_mask, first
+        # the layer's moves sorted by (source, target) in one key, so that the layers
+        # concatenate into the CSR arrays; with symmetry two mirror-image children of one
+        # parent are one move
+        k = len(layer_codes)
+        key = parents * k
+        del parents
+        key += np.searchsorted(layer_codes, child_codes)
+        del child_codes
+        key.sort()
+        if symmetry and len(key) > 1:
+            key = key[np.concatenate(([True], key[1:] != key[:-1]))]
+        degrees.append(np.bincount(key // k, minlength=size).astype(np.uint8))
+        key %= k
+        key += offset + size
+        dsts.append(key.astype(index_dtype(offset + size + k), copy=False))
+        del key
+        offset += size
     all_codes = np.concatenate(codes)
+    del codes
     names = LazyNames(all_codes, board.name, board.names, codec=f"connect4:{width}x{height}")
     ptr = np.zeros(len(all_codes) + 1, dtype=np.int64)
-    np.cumsum(np.concatenate(degrees), out=ptr[1:])
+    np.cumsum(np.concatenate(degrees), out=ptr[1:], dtype=np.int64)
+    del degrees
+    idx = np.concatenate(dsts)
+    del dsts
+    value = np.concatenate(labels)  # int8: normal_case_csr makes the one float copy
+    del labels
     return normal_case_csr(
         names,
         ptr,
-        np.concatenate(dsts),
-        np.concatenate(values),
+        idx,
+        value,
         case_id=f"connect4-{width}x{height}" + ("-symmetric" if symmetry else ""),
         source=f"verifier.games.connect4 (width={width}, height={height}"
         + (", symmetry=True)" if symmetry else ")"),
