@@ -1,0 +1,46 @@
+"""Memory per position of the big-game path (generate, load, solve), measured by tracemalloc:
+numpy registers every array it allocates there, so the numbers are exact and do not depend on
+the machine's load (unlike times, which belong in ``benchmarks/``). Connect Four 4x4 (161,029
+positions) stands for the big boards: the bytes per position are the same on 5x4 (38 and 54)
+and they are what decides whether 6x4 (94,910,577 positions) fits in 8 GiB. Storing the
+successor ids as int64 again raises them to 49 and 68 bytes, over these bounds."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+from verifier.games import connect4
+from verifier.io.binary import load_npz, save_npz
+from verifier.pipeline import run_case
+from verifier.registry import Options
+
+GENERATE_BYTES = 42  # per position, traced peak of generate (measured 38.1)
+SOLVE_BYTES = 60  # per position, traced peak of load + solve with the compiled engine (53.4)
+
+
+def _peak(run: object) -> float:
+    tracemalloc.start()
+    try:
+        run()  # type: ignore[operator]
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_generate_load_and_solve_stay_within_their_bytes_per_position(tmp_path: Path) -> None:
+    options = Options(engine="compiled")
+    run_case(connect4.generate(3, 4), options, smt=False)  # kernels loaded before measuring
+    n = connect4.generate(4, 4).graph.n
+    assert n == 161_029
+    made = []
+    per_position = _peak(lambda: made.append(connect4.generate(4, 4))) / n
+    assert per_position <= GENERATE_BYTES, f"generate: {per_position:.1f} B/position"
+    save_npz(made.pop(), tmp_path / "c.npz")
+
+    def solve() -> None:
+        report = run_case(load_npz(tmp_path / "c.npz"), options, smt=False)
+        assert report.summary["won"] == 38_675 and report.summary["drawn"] == 90_120
+
+    per_position = _peak(solve) / n
+    assert per_position <= SOLVE_BYTES, f"load + solve: {per_position:.1f} B/position"
