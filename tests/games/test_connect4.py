@@ -216,6 +216,31 @@ def test_npz_keeps_position_codes_not_strings(tmp_path: Path) -> None:
     assert back.graph.id_of(case.graph.name(77)) == 77
 
 
+def test_name_codes_checked_block_by_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifier.games import name_codecs
+
+    monkeypatch.setattr(name_codecs, "_BLOCK", 7)  # block boundaries inside every layer
+    codes = np.array(connect4.generate(4, 3).graph.names.codes)  # type: ignore[attr-defined]
+    names = name_codecs.codec_names("connect4:4x3", codes)
+    assert names[100] == connect4.position_name(4, 3, int(codes[100]))
+    swapped = codes.copy()
+    swapped[[6, 7]] = swapped[[7, 6]]  # distinct, out of the generator's order: sorted instead
+    assert len(name_codecs.codec_names("connect4:4x3", swapped)) == len(codes)
+    for at in (7, 100, len(codes) - 1):  # a repeat across a block boundary, inside, at the end
+        repeated = codes.copy()
+        repeated[at] = repeated[at - 1]
+        with pytest.raises(ValueError, match="two positions share a code"):
+            name_codecs.codec_names("connect4:4x3", repeated)
+    far = codes.copy()
+    far[-1] = far[0]  # the empty board again, last: no longer increasing
+    with pytest.raises(ValueError, match="two positions share a code"):
+        name_codecs.codec_names("connect4:4x3", far)
+    broken = codes.copy()
+    broken[50] = np.uint64(0)  # no marker bit in any column
+    with pytest.raises(ValueError, match="code 0 at 50 is no connect4:4x3 position"):
+        name_codecs.codec_names("connect4:4x3", broken)
+
+
 @pytest.mark.parametrize(
     ("codec", "codes", "problem"),
     [
@@ -223,6 +248,7 @@ def test_npz_keeps_position_codes_not_strings(tmp_path: Path) -> None:
         ("connect4:99x99", [1], "unsupported Connect Four board"),
         ("chess:8x8", [1], "unknown name codec"),
         ("connect4:1x1", [1, 1], "two positions share a code"),
+        ("connect4:1x1", [1, 2, 2], "two positions share a code"),
         (None, [1], "name_codes need a name_codec"),
     ],
 )

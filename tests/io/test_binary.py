@@ -16,6 +16,7 @@ from io_examples import VALID, assert_same_case, text
 
 from verifier.errors import CaseError, UsageError
 from verifier.io import load_any, load_npz, parse_case, save_npz
+from verifier.io import rules as io_rules
 from verifier.model import Case, GameGraph, Semantics
 
 
@@ -174,8 +175,13 @@ CORRUPT = {
 }
 
 
+@pytest.mark.parametrize("block", [None, 2])
 @pytest.mark.parametrize(("name", "path"), sorted(CORRUPT.items()))
-def test_corrupt_npz_is_a_case_error(name: str, path: str, tmp_path: Path) -> None:
+def test_corrupt_npz_is_a_case_error(
+    name: str, path: str, block: int | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if block is not None:  # the checks run a block at a time: the same first fault, same path
+        monkeypatch.setattr(io_rules, "BLOCK", block)
     arrays = _arrays(tmp_path)
     _edit(name, arrays)
     bad = tmp_path / "bad.npz"

@@ -6,22 +6,29 @@ strings.
 
 Codecs: ``connect4:WxH`` (``verifier.games.connect4``'s position codes). Codes read from a file
 are checked before any is decoded: each must be a position code of the board (every column
-holds its marker bit, nothing above the board) and no two alike.
+holds its marker bit, nothing above the board) and no two alike. The check runs a block of
+codes at a time (temporaries stay in the cache: the 94,910,577 codes of 6x4 in 1.6 s, where
+whole-array passes and a sort took 10 s); codes in the generator's order, by number of stones
+and then increasing, are distinct without a sort, any other order is sorted.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames
 
+if TYPE_CHECKING:
+    from verifier.games.connect4 import Board
+
 __all__ = ["codec_names"]
 
 _CONNECT4 = re.compile(r"connect4:([1-9][0-9]?)x([1-9][0-9]?)\Z")
+_BLOCK = 1 << 15
 
 
 def codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
@@ -34,14 +41,48 @@ def codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
     board = Board(int(m.group(1)), int(m.group(2)))
     if codes.ndim != 1 or codes.dtype != np.uint64:
         raise ValueError(f"name codes must be a 1-d uint64 array, got {codes.dtype}{codes.shape}")
-    column = np.uint64((1 << board.col) - 1)
-    bad = (codes >> np.uint64(board.width * board.col)) != 0
-    for c in range(board.width):
-        bad |= ((codes >> np.uint64(c * board.col)) & column) == 0  # no marker bit
-    hit = np.flatnonzero(bad)
-    if len(hit):
-        raise ValueError(f"code {int(codes[hit[0]])} at {int(hit[0])} is no {codec} position")
+    _check_codes(board, codes, codec)
+    return LazyNames(codes, board.name, board.names, codec=codec)
+
+
+def _check_codes(board: Board, codes: NDArray[np.uint64], codec: str) -> None:
+    """``ValueError`` unless every code is a position of ``board`` and no two are alike.
+
+    Each column's bits are its stones below a marker bit: a column value ``v`` holds
+    ``bit_length(v) - 1`` stones, and ``v = 0`` (no marker) is no position. If the pairs
+    (stones, code) strictly increase along the array, the codes are distinct (equal codes would
+    give equal pairs); the generator writes them in that order (layer by layer, codes increasing
+    inside a layer). Otherwise the codes are sorted to look for a repeat."""
+    col, width = board.col, board.width
+    column = np.uint64((1 << col) - 1)
+    lookup = col <= 16  # a table of every column value's stone count (-1: no marker bit)
+    table = np.array([int(v).bit_length() - 1 for v in range(1 << col)] if lookup else [0], np.int8)
+    increasing = lookup
+    last_stones, last_code = -1, np.uint64(0)
+    for lo in range(0, len(codes), _BLOCK):
+        chunk = codes[lo : lo + _BLOCK]
+        bad = (chunk >> np.uint64(width * col)) != 0
+        stones = np.zeros(len(chunk), dtype=np.int8)  # at most 63 stones
+        for c in range(width):
+            v = (chunk >> np.uint64(c * col)) & column
+            if lookup:
+                k = table[v]
+                bad |= k < 0
+                stones += k
+            else:
+                bad |= v == 0
+        hit = np.flatnonzero(bad)
+        if len(hit):
+            at = lo + int(hit[0])
+            raise ValueError(f"code {int(codes[at])} at {at} is no {codec} position")
+        if increasing:
+            st = np.concatenate(([last_stones], stones))
+            cd = np.concatenate(([last_code], chunk))
+            up = (st[1:] > st[:-1]) | ((st[1:] == st[:-1]) & (cd[1:] > cd[:-1]))
+            increasing = bool(up.all())
+            last_stones, last_code = int(stones[-1]), chunk[-1]
+    if increasing:
+        return
     ordered = np.sort(codes)  # a sort: numpy 2.4's hash-based unique is several times slower
     if len(codes) > 1 and bool((ordered[1:] == ordered[:-1]).any()):
         raise ValueError("two positions share a code")
-    return LazyNames(codes, board.name, board.names, codec=codec)

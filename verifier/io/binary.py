@@ -41,7 +41,13 @@ from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_js
 from verifier.io.limits import Limits
 from verifier.io.models import CaseFields, CompactSumModel
 from verifier.io.npzfile import NpyEntry, read_npz
-from verifier.io.rules import check_nodes, check_values_finite, compact_key, first, graph_from_csr
+from verifier.io.rules import (
+    check_nodes,
+    check_values_finite,
+    compact_key,
+    first_in_blocks,
+    graph_from_csr,
+)
 from verifier.model import Case, Semantics
 from verifier.model.graph import index_dtype
 
@@ -231,21 +237,28 @@ def _per_node(
 
 
 def _check_csr(ptr: NDArray[np.int64], idx: NDArray[Any], n: int, file: str) -> None:
+    """Row pointers from 0 to ``m``, not decreasing; ids in range, strictly increasing in each
+    row; a block at a time (:func:`first_in_blocks`)."""
     m = len(idx)
     if ptr[0] != 0:
         fail(file, ("succ_ptr", 0), f"must be 0 (got {int(ptr[0])})")
-    bad = first(ptr[1:] < ptr[:-1])
+    bad = first_in_blocks(n, lambda b: ptr[b.start + 1 : b.stop + 1] < ptr[b])
     if bad is not None:
         fail(file, ("succ_ptr", bad + 1), "row pointers must not decrease")
     if ptr[-1] != m:
         fail(file, ("succ_ptr", n), f"must equal the number of moves {m} (got {int(ptr[-1])})")
-    bad = first((idx < 0) | (idx >= n))
+    bad = first_in_blocks(m, lambda b: (idx[b] < 0) | (idx[b] >= n))
     if bad is not None:
         fail(file, ("succ_idx", bad), f"node id {int(idx[bad])} out of range (nodes: {n})")
     if m > 1:
         row_start = np.zeros(m, dtype=np.bool_)
         row_start[ptr[:-1][ptr[:-1] < m]] = True
-        bad = first((idx[1:] <= idx[:-1]) & ~row_start[1:])
+
+        def unsorted(b: slice) -> NDArray[np.bool_]:
+            later = slice(b.start + 1, b.stop + 1)
+            return (idx[later] <= idx[b]) & ~row_start[later]
+
+        bad = first_in_blocks(m - 1, unsorted)
         if bad is not None:
             path: tuple[PathPart, ...] = ("succ_idx", bad + 1)
             fail(file, path, "successors must be strictly increasing (duplicate or unsorted)")

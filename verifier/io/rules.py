@@ -56,6 +56,25 @@ def first(mask: NDArray[np.bool_]) -> int | None:
     return int(np.argmax(mask))
 
 
+Rule = tuple[Callable[[slice], NDArray[np.bool_]], str, str]
+"""A per-node rule: the mask of its violations over a block of nodes, the field, the message."""
+
+BLOCK = 1 << 16
+"""Items per block of :func:`first_in_blocks`: temporaries of a few hundred KB stay in the
+cache (whole-array passes over 10^8 items allocate and fault in fresh pages for each one)."""
+
+
+def first_in_blocks(n: int, mask_of: Callable[[slice], NDArray[np.bool_]]) -> int | None:
+    """:func:`first` of a mask over ``0..n-1`` computed one block (``mask_of(slice)``) at a
+    time; stops at the first block with a ``True``."""
+    for lo in range(0, n, BLOCK):
+        part = slice(lo, min(lo + BLOCK, n))
+        at = first(mask_of(part))
+        if at is not None:
+            return lo + at
+    return None
+
+
 # ---------------------------------------------------------------------- per-node rules
 def check_values_finite(
     value: NDArray[np.float64], raw: Sequence[Any] | None, file: str, where: Where
@@ -65,12 +84,13 @@ def check_values_finite(
     ``raw`` is the list the values came from, if any: a JSON integer just above 2**53 rounds to
     exactly 2**53 in float64, so a value of that magnitude is looked up there.
     """
-    with np.errstate(invalid="ignore"):
-        big = np.abs(value) >= MAX_ABS_VALUE
-    for i in np.flatnonzero(big | np.isinf(value)).tolist():
-        original = raw[i] if raw is not None else value[i]
-        if not np.isfinite(value[i]) or abs(original) > MAX_ABS_VALUE:
-            fail(file, where(i, "value"), f"magnitude above 2**53 (got {shown(original)})")
+    for lo in range(0, len(value), BLOCK):  # a block at a time: see first_in_blocks
+        with np.errstate(invalid="ignore"):
+            big = np.abs(value[lo : lo + BLOCK]) >= MAX_ABS_VALUE  # infinities too, not NaN
+        for i in (lo + np.flatnonzero(big)).tolist():
+            original = raw[i] if raw is not None else value[i]
+            if not np.isfinite(value[i]) or abs(original) > MAX_ABS_VALUE:
+                fail(file, where(i, "value"), f"magnitude above 2**53 (got {shown(original)})")
 
 
 def check_nodes(
@@ -89,37 +109,64 @@ def check_nodes(
     (+1 won, -1 lost, 0 draw) and ``value_field`` names the input field they came from; the
     returned array has -1 (lost) on terminals without a label.
     """
-    inner = out_degree > 0
-    has_owner = owner != NOBODY
-    has_value = ~np.isnan(value)
-    bad = first((owner < -1) | (owner > 1))
+
+    # each rule is a mask over the nodes, evaluated a block at a time
+    def inner(b: slice) -> NDArray[np.bool_]:
+        return out_degree[b] > 0
+
+    def has_owner(b: slice) -> NDArray[np.bool_]:
+        out: NDArray[np.bool_] = owner[b] != NOBODY
+        return out
+
+    def has_value(b: slice) -> NDArray[np.bool_]:
+        return ~np.isnan(value[b])
+
+    bad = first_in_blocks(len(owner), lambda b: (owner[b] < -1) | (owner[b] > 1))
     if bad is not None:
         fail(file, where(bad, "owner"), f"owner must be -1, 0 or 1 (got {int(owner[bad])})")
     if semantics is not Semantics.REACHABILITY and target.any():
         fail(file, ("targets",), "targets are only for reachability semantics")
+    rules: list[Rule]
     if semantics is Semantics.MINIMAX:
         rules = [
-            (inner & ~has_owner, "owner", "a node with moves needs an owner ('max' or 'min')"),
-            (~inner & has_owner, "owner", "a terminal node (no moves) takes no owner"),
-            (~inner & ~has_value, "value", "a terminal node (no moves) needs a value"),
-            (inner & has_value, "value", "a node with moves takes no value"),
+            (
+                lambda b: inner(b) & ~has_owner(b),
+                "owner",
+                "a node with moves needs an owner ('max' or 'min')",
+            ),
+            (
+                lambda b: ~inner(b) & has_owner(b),
+                "owner",
+                "a terminal node (no moves) takes no owner",
+            ),
+            (
+                lambda b: ~inner(b) & ~has_value(b),
+                "value",
+                "a terminal node (no moves) needs a value",
+            ),
+            (lambda b: inner(b) & has_value(b), "value", "a node with moves takes no value"),
         ]
     elif semantics is Semantics.NORMAL:
-        labels = np.isin(value, (-1.0, 0.0, 1.0))
+
+        def not_label(b: slice) -> NDArray[np.bool_]:
+            v = value[b]
+            out: NDArray[np.bool_] = ~np.isnan(v) & (v != -1.0) & (v != 0.0) & (v != 1.0)
+            return out
+
         rules = [
             (has_owner, "owner", "normal semantics has no owners (the mover alternates)"),
-            (inner & has_value, "value", f"a node with moves takes no {value_field}"),
             (
-                has_value & ~labels,
+                lambda b: inner(b) & has_value(b),
                 "value",
-                "a label must be +1 (won), -1 (lost) or 0 (draw)",
+                f"a node with moves takes no {value_field}",
             ),
+            (not_label, "value", "a label must be +1 (won), -1 (lost) or 0 (draw)"),
         ]
     elif semantics is Semantics.REACHABILITY:
         rules = [
             (has_value, "value", "reachability semantics has no values"),
             (
-                inner & ~target & ~has_owner,
+                lambda b: inner(b) & ~target[b] & ~has_owner(b),
                 "owner",
                 "a non-target node with moves needs an owner (0 or 1)",
             ),
@@ -129,12 +176,16 @@ def check_nodes(
             (has_owner, "owner", "impartial semantics has no owners"),
             (has_value, "value", "impartial semantics has no values"),
         ]
-    for mask, fld, message in rules:
-        bad = first(mask)
+    for mask_of, fld, message in rules:
+        bad = first_in_blocks(len(owner), mask_of)
         if bad is not None:
             fail(file, where(bad, value_field if fld == "value" else fld), message)
-    if semantics is Semantics.NORMAL:
-        return np.where(~inner & ~has_value, -1.0, value)
+    if semantics is Semantics.NORMAL:  # unlabelled terminals are lost
+        out = np.array(value)
+        for lo in range(0, len(out), BLOCK):
+            part = out[lo : lo + BLOCK]
+            part[(out_degree[lo : lo + BLOCK] == 0) & np.isnan(part)] = -1.0
+        return out
     return value
 
 
