@@ -29,6 +29,7 @@ __all__ = [
     "sorted_csr",
     "square_map",
     "square_symmetries",
+    "unique_inverse",
     "unique_keys",
 ]
 
@@ -112,11 +113,53 @@ def unique_keys(keys: NDArray[Any]) -> tuple[NDArray[Any], NDArray[np.int64]]:
     Same result as ``numpy.unique(keys, return_index=True)`` up to which occurrence is named,
     but a plain sort: ``numpy.unique`` is many times slower on millions of integers (numpy 2.4).
     """
-    order = np.argsort(keys)
-    ordered = keys[order]
+    order, ordered, first = _sorted_runs(keys)
+    return ordered[first], order[first].astype(np.int64)
+
+
+def _sorted_runs(keys: NDArray[Any]) -> tuple[NDArray[np.intp], NDArray[Any], NDArray[np.bool_]]:
+    """``(order, keys[order], first)``: the sorting permutation (equal keys by increasing
+    index), the sorted keys, and where each run of equal keys starts."""
+    n = len(keys)
+    key_bits = int(keys.max()).bit_length() if n else 0
+    index_bits = max(n - 1, 0).bit_length()
+    if n and keys.dtype.kind in "iu" and int(keys.min()) >= 0 and key_bits + index_bits <= 64:
+        # key and index packed in one uint64, then a plain sort: numpy's sort of 10^7-10^8
+        # integers is about 5x faster than its argsort (measured: 1.3 s against 6.2 s on 5e7)
+        packed = keys.astype(np.uint64)
+        packed <<= np.uint64(index_bits)
+        packed |= np.arange(n, dtype=np.uint64)
+        packed.sort()
+        ordered = (packed >> np.uint64(index_bits)).astype(keys.dtype, copy=False)
+        packed &= np.uint64((1 << index_bits) - 1)
+        order = packed.view(np.intp)  # in place: a new array of 10^8 items costs page faults
+    else:
+        order = np.argsort(keys)
+        ordered = keys[order]
     first = np.ones(len(ordered), dtype=np.bool_)
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    return ordered[first], order[first].astype(np.int64)
+    return order, ordered, first
+
+
+def unique_inverse(
+    keys: NDArray[Any],
+) -> tuple[NDArray[Any], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`unique_keys` and, for each key, the index of its value among the distinct keys
+    (``distinct[inverse] == keys``): the ranks come from the one sort, in linear time, instead
+    of a binary search per key (``searchsorted``, a cache miss per step on 10^8 keys).
+
+    >>> d, one, inv = unique_inverse(np.array([30, 10, 30, 20]))
+    >>> d.tolist(), inv.tolist()
+    ([10, 20, 30], [2, 0, 2, 1])
+    """
+    order, ordered, first = _sorted_runs(keys)
+    distinct = ordered[first]
+    del ordered
+    rank = np.cumsum(first, dtype=np.int64)
+    rank -= 1
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = rank
+    return distinct, order[first].astype(np.int64), inverse
 
 
 def normal_case(

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.games._board import LazyNames, normal_case_csr, unique_keys
+from verifier.games._board import LazyNames, normal_case_csr, unique_inverse
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
@@ -212,7 +212,8 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
             del m_cur, m_mask
             child_codes = board.code(all_cur, all_mask)
             del flip
-        layer_codes, first = unique_keys(child_codes)
+        layer_codes, first, targets = unique_inverse(child_codes)
+        del child_codes
         cur, mask = all_cur[first], all_mask[first]
         del all_cur, all_mask, first
         # the layer's moves sorted by (source, target) in one key, so that the layers
@@ -221,8 +222,8 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         k = len(layer_codes)
         key = parents * k
         del parents
-        key += np.searchsorted(layer_codes, child_codes)
-        del child_codes
+        key += targets
+        del targets
         key.sort()
         if symmetry and len(key) > 1:
             key = key[np.concatenate(([True], key[1:] != key[:-1]))]
