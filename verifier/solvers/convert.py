@@ -57,7 +57,7 @@ def normal_to_minimax(g: GameGraph) -> Conversion:
     """
     g.expect_semantics(Semantics.NORMAL)
     n = g.n
-    src, dst = g.edge_src, g.succ_idx
+    src, dst = g.edge_src, g.succ_idx.astype(np.int64)  # dst + n may pass int32
     label = np.array(terminal_labels(g), dtype=np.float64)
     leaf = g.is_terminal
     owner = np.concatenate([np.where(leaf, NOBODY, MAX), np.where(leaf, NOBODY, MIN)])
