@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Literal
 
@@ -40,7 +40,7 @@ from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, from_validation_error, parse_json
 from verifier.io.limits import Limits
 from verifier.io.models import CaseFields, CompactSumModel
-from verifier.io.npzfile import NpyEntry, read_npz
+from verifier.io.npzfile import NpyEntry, read_npz, write_npz
 from verifier.io.rules import (
     check_nodes,
     check_values_finite,
@@ -102,21 +102,22 @@ def save_npz(case: Case, path: str | Path) -> Path:
     codec = getattr(g.names, "codec", None)  # a generator's names: store its position codes
     header["name_codec"] = codec
     header = {k: v for k, v in header.items() if v is not None}
-    arrays: dict[str, NDArray[Any]] = {
-        "header": _json_bytes(header),
-        "succ_ptr": g.succ_ptr.astype(ids),
-        "succ_idx": g.succ_idx.astype(ids, copy=False),
-        "owner": g.owner,
-        "value": g.value,
-        "target": g.target,
+    arrays: dict[str, Callable[[], NDArray[Any]]] = {  # made one at a time by write_npz
+        "header": lambda: _json_bytes(header),
+        "succ_ptr": lambda: g.succ_ptr.astype(ids),
+        "succ_idx": lambda: g.succ_idx.astype(ids, copy=False),
+        "owner": lambda: g.owner,
+        "value": lambda: g.value,
+        "target": lambda: g.target,
     }
     if codec is not None:
-        arrays["name_codes"] = np.asarray(g.names.codes, dtype=np.uint64)  # type: ignore[attr-defined]
+        codes = g.names.codes  # type: ignore[attr-defined]
+        arrays["name_codes"] = lambda: np.asarray(codes, dtype=np.uint64)
     elif g.has_names:
-        arrays["names"] = _json_bytes(list(g.names))
+        arrays["names"] = lambda: _json_bytes(list(g.names))
 
     def write(f: BinaryIO) -> None:
-        np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stub mistypes **kwds
+        write_npz(f, arrays)
 
     return write_atomically(path, write, case.path)
 

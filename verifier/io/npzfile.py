@@ -18,10 +18,10 @@ import struct
 import tokenize
 import zipfile
 import zlib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, BinaryIO, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from verifier.errors import CaseError
 from verifier.io.jsonpath import fail
 
-__all__ = ["MAX_ENTRIES", "NpyEntry", "read_npz"]
+__all__ = ["MAX_ENTRIES", "NpyEntry", "read_npz", "write_npz"]
 
 MAX_ENTRIES = 64
 """A case has seven arrays; an archive with more entries than this is not a case."""
@@ -171,3 +171,15 @@ def _data_start(raw: IO[bytes], info: zipfile.ZipInfo) -> int:
     if magic != b"PK\x03\x04":
         raise zipfile.BadZipFile(f"bad local header of {info.filename}")
     return int(info.header_offset + _LOCAL_HEADER.size + name_len + extra_len)
+
+
+def write_npz(f: BinaryIO, arrays: Mapping[str, Callable[[], NDArray[Any]]]) -> None:
+    """Write an uncompressed ``.npz`` (what ``np.savez`` writes: stored zip64 entries of ``.npy``
+    arrays) one array at a time: each is made by its function just before it is written and
+    dropped after, so the peak holds one array, not all of them."""
+    with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as z:
+        for name, make in arrays.items():
+            data = np.asanyarray(make())
+            with z.open(name + ".npy", "w", force_zip64=True) as out:
+                np.lib.format.write_array(out, data, allow_pickle=False)
+            del data
