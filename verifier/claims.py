@@ -93,10 +93,11 @@ def _complete(answers: Answers, results: Mapping[str, SolverResult], name: str) 
         if arr is None or theirs is None:
             more[col] = arr
             continue
-        out = arr.copy()
-        gap = derive & (out < 0) & theirs.given
-        out[gap] = theirs.data[gap]
-        more[col] = out
+        gap = derive & (arr < 0) & theirs.given
+        if gap.any():  # a copy only when something is filled in (a full table is used as is)
+            arr = arr.copy()
+            arr[gap] = theirs.data[gap]
+        more[col] = arr
     derived = int((given & ~answers.given).sum())
     return replace(
         r,

@@ -253,6 +253,27 @@ def test_digest_is_unchanged_by_the_copy_free_hash() -> None:
     assert graph_digest(g) == "sha256:6119bc8f78ea22296ceee6537767f802"
 
 
+def test_digest_hashed_a_block_at_a_time_is_the_whole_arrays_hash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hashlib
+
+    import verifier.io.answers as answers_mod
+
+    g = GameGraph.from_successors(
+        {"a": ["b", "c"], "b": ["c", "a"], "c": ["d"], "d": []}, semantics=Semantics.NORMAL
+    )
+    assert g.succ_idx.dtype == np.int32  # widened to int64 when hashed
+    whole = hashlib.sha256()
+    for a in ([g.n, g.m], g.succ_ptr, g.succ_idx):
+        whole.update(np.asarray(a, dtype=np.int64).tobytes())
+    want = "sha256:" + whole.hexdigest()[:32]
+    assert graph_digest(g) == want
+    for block in (1, 2, 3):  # blocks that split every array, also unevenly
+        monkeypatch.setattr(answers_mod, "_DIGEST_BLOCK", block)
+        assert graph_digest(g) == want
+
+
 def test_cli_solve_writes_parquet_and_verify_reads_it(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -81,12 +81,16 @@ _INF = re.compile(r"inf(?:\(([0-9]+(?:,[0-9]+)*)\))?")
 _CSV_COLUMNS = ("node", "value", "remoteness", "move")
 
 
+_DIGEST_BLOCK = 1 << 20
+
+
 def graph_digest(g: GameGraph) -> str:
     """A fingerprint of the graph's moves (``sha256:`` of its CSR arrays): answer files carry
     it so that a table for another graph is told apart."""
     h = hashlib.sha256()
-    for a in ([g.n, g.m], g.succ_ptr, g.succ_idx):
-        h.update(np.ascontiguousarray(a, dtype=np.int64).data)  # no copy if int64
+    for a in (np.array([g.n, g.m]), g.succ_ptr, g.succ_idx):
+        for start in range(0, max(len(a), 1), _DIGEST_BLOCK):  # int32 ids widened a block at a time
+            h.update(np.ascontiguousarray(a[start : start + _DIGEST_BLOCK], dtype=np.int64).data)
     return "sha256:" + h.hexdigest()[:32]
 
 
@@ -104,6 +108,12 @@ class Answers:
     remoteness: NDArray[np.int64] | None = None
     move: NDArray[np.int64] | None = None
     file: str = "<answers>"
+
+    def __post_init__(self) -> None:
+        # read-only: the judged result shares these arrays (no copy of a complete table)
+        for a in (self.values, self.given, self.remoteness, self.move):
+            if a is not None:
+                a.flags.writeable = False
 
     @property
     def description(self) -> Description:
