@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
+from verifier.model.rows import edge_buffer, reduce_rows
 from verifier.model.semantics import MAX, MIN
 
 __all__ = ["AND", "CONST", "OR", "OrderSystem"]
@@ -78,9 +79,11 @@ class OrderSystem:
     def normal(cls, g: GameGraph) -> OrderSystem:
         """Negamax: v(x) = max over successors of -v(y); terminals carry their label."""
         term = g.is_terminal
-        lab = np.where(np.isnan(g.value), -1.0, g.value)
-        kind = np.where(term, CONST, OR).astype(np.int8)
-        const = np.where(term, lab + 1, -1).astype(np.int64)
+        kind = np.full(g.n, OR, dtype=np.int8)
+        kind[term] = CONST
+        const = np.full(g.n, -1, dtype=np.int64)
+        lab = g.value[term]  # a dead end's label; none (NaN) is lost, index 0
+        const[term] = np.where(np.isnan(lab), 0.0, lab + 1)
         return cls(g, np.array([-1.0, 0.0, 1.0]), kind, const, negamax=True)
 
     @classmethod
@@ -109,9 +112,11 @@ class OrderSystem:
     def to_index(self, values: ArrayLike) -> tuple[IntArray, NDArray[np.bool_]]:
         """Value indices of an answer, and a mask of values that are not in ``levels``."""
         v = np.asarray(values, dtype=np.float64)
-        idx = np.clip(np.searchsorted(self.levels, v), 0, self.top)
-        bad = (self.levels[idx] != v) | np.isnan(v)  # exact: a score is one of the t(F) or 0
-        return idx.astype(np.int64), bad
+        idx = np.searchsorted(self.levels, v).astype(np.int64, copy=False)
+        np.minimum(idx, self.top, out=idx)  # in place: one index array per node, no copies
+        bad = self.levels[idx] != v  # exact: a score is one of the t(F) or 0
+        bad |= np.isnan(v)
+        return idx, bad
 
     def to_values(self, idx: IntArray) -> NDArray[np.float64]:
         return self.levels[idx]
@@ -130,27 +135,23 @@ class OrderSystem:
         One gather over the edges in the smallest integer type that holds the value indices,
         and one ``reduceat`` per kind present (negamax: max of -v = -(min of v))."""
         g = self.graph
-        out = np.where(self.kind == CONST, self.const, 0).astype(np.int64)
+        out = np.where(self.kind == CONST, self.const, 0).astype(np.int64, copy=False)
         is_or, is_and = self.kind == OR, self.kind == AND
         if g.m == 0 or not (is_or.any() or is_and.any()):
             return out
         small = np.int16 if self.top < 2**15 else np.int64
-        succ_vals = np.asarray(idx).astype(small)[g.succ_idx]
-        rows = np.flatnonzero(g.out_degree > 0)
-        starts = g.succ_ptr[rows]
-
-        def reduce(ufunc: np.ufunc) -> IntArray:
-            full = np.zeros(g.n, dtype=np.int64)
-            full[rows] = ufunc.reduceat(succ_vals, starts)
-            return full
+        succ_vals = edge_buffer(g, small)
+        succ_vals[: g.m] = np.asarray(idx).astype(small)[g.succ_idx]  # (np.take widens int32 ids)
 
         if self.negamax:  # v(x) = max over y of (top - v(y)) = top - min over y of v(y)
-            out[is_or] = self.top - reduce(np.minimum)[is_or]
+            least = reduce_rows(g, np.minimum, succ_vals, 0)
+            np.subtract(self.top, least, out=least)
+            np.copyto(out, least, where=is_or)
             return out
         if is_or.any():
-            out[is_or] = reduce(np.maximum)[is_or]
+            np.copyto(out, reduce_rows(g, np.maximum, succ_vals, 0), where=is_or)
         if is_and.any():
-            out[is_and] = reduce(np.minimum)[is_and]
+            np.copyto(out, reduce_rows(g, np.minimum, succ_vals, 0), where=is_and)
         return out
 
     def violations(self, idx: IntArray) -> IntArray:
