@@ -31,6 +31,7 @@ from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
+from verifier.model.rows import edge_buffer, reduce_rows
 from verifier.model.semantics import MAX, Semantics
 from verifier.registry import CheckContext, check
 
@@ -41,22 +42,27 @@ NAME = "moves"
 Bools = NDArray[np.bool_]
 
 
-def _row_max(g: GameGraph, per_edge: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Per node the maximum of ``per_edge`` over its out-edges (-1 for dead ends)."""
-    out = np.full(g.n, -1, dtype=np.int64)
-    rows = np.flatnonzero(g.out_degree > 0)
-    if len(rows):
-        out[rows] = np.maximum.reduceat(per_edge, g.succ_ptr[rows])
-    return out
+def _longest_keeping_score(g: GameGraph, v: Column, rem: Column) -> NDArray[np.int64]:
+    """Per node the greatest remoteness of a successor with the node's own score (-1 where
+    none, and at dead ends): where the loser's move must go. One pass over the edges."""
+    succ = g.succ_idx
+    same = v.given[succ]
+    same &= v.data[succ] == np.repeat(v.data, g.out_degree)  # the edge's source's score
+    same &= rem.given[succ]
+    buf = edge_buffer(g, np.int64)
+    buf[: g.m] = -1
+    np.copyto(buf[: g.m], rem.data[succ], where=same)
+    return reduce_rows(g, np.maximum, buf, -1)
 
 
 def _moves_legal(g: GameGraph, target: NDArray[np.int64]) -> Bools:
     """Per node: is ``target[x]`` one of its successors (-1: no move)? One pass over the
-    edges."""
-    legal = np.zeros(g.n, dtype=np.bool_)
-    if g.m:
-        legal[g.edge_src[g.succ_idx == target[g.edge_src]]] = True
-    return legal
+    edges, in the successor ids' own type (a target outside the ids matches no edge)."""
+    inside = (target >= 0) & (target < g.n)
+    t = np.where(inside, target, -1).astype(g.succ_idx.dtype)
+    hit = edge_buffer(g, np.bool_)
+    np.equal(g.succ_idx, np.repeat(t, g.out_degree), out=hit[: g.m])
+    return reduce_rows(g, np.logical_or, hit, False)
 
 
 def _given(col: Column | None, n: int) -> Bools:
@@ -128,8 +134,7 @@ def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
     ok = known & (vy == vx)  # minimax: keep the score
     if rem is not None:
         winner = (vx > 0) == (g.owner == MAX)
-        same = v.given[g.succ_idx] & (v.data[g.succ_idx] == vx[g.edge_src])
-        longest = _row_max(g, np.where(same & rem.given[g.succ_idx], rem.data[g.succ_idx], -1))
+        longest = _longest_keeping_score(g, v, rem)
         want = np.where(winner, rem.data - 1, longest)
         ok &= (vx == 0) | (rem.given[y] & (rem.data[y] == want))
     return np.asarray(ok)
