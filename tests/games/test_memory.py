@@ -10,6 +10,7 @@ from __future__ import annotations
 import tracemalloc
 from pathlib import Path
 
+from verifier.claims import run_with_claims
 from verifier.games import connect4
 from verifier.io.answers import load_answers, save_answers
 from verifier.io.binary import load_npz, save_npz
@@ -20,6 +21,8 @@ GENERATE_BYTES = 42  # per position, traced peak of generate (measured 38.1)
 SOLVE_BYTES = 60  # per position, traced peak of load + solve with the compiled engine (53.4)
 ANSWER_BYTES = 20  # per position, traced peak of writing the answer .npz (16.1; 40 when every
 # column was made before the first was written)
+LINEAR_BYTES = 135  # per position, traced peak of load + answers + the linear certificate
+# (122.1; 154.9 when the checks gathered per-edge int64 and row-start arrays)
 
 
 def _peak(run: object) -> float:
@@ -59,3 +62,24 @@ def test_answer_file_written_one_column_at_a_time(tmp_path: Path) -> None:
     back = load_answers(path, case)
     assert back.given.all() and int((back.values == 0).sum()) == 90_120  # the drawn positions
     assert back.remoteness is not None and back.move is not None
+
+
+def test_linear_certificate_stays_within_its_bytes_per_position(tmp_path: Path) -> None:
+    options = Options(engine="compiled", linear=True)
+    for w, name in ((3, "small"), (4, "big")):  # the 3x4 run loads the kernels and the checks
+        case = connect4.generate(w, 4)
+        report = run_case(case, Options(engine="compiled"), smt=False)
+        assert report.solution is not None
+        save_npz(case, tmp_path / f"{name}.npz")
+        save_answers(report.solution, case, tmp_path / f"{name}-answers.npz")
+    verdicts = []
+
+    def certify(name: str) -> None:
+        case = load_npz(tmp_path / f"{name}.npz")
+        claims = load_answers(tmp_path / f"{name}-answers.npz", case)
+        verdicts.append(run_with_claims(case, options, claims).verdict)
+
+    certify("small")
+    per_position = _peak(lambda: certify("big")) / 161_029
+    assert per_position <= LINEAR_BYTES, f"linear certificate: {per_position:.1f} B/position"
+    assert [v.value for v in verdicts] == ["verified", "verified"]
