@@ -36,12 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "benchmarks.md"
 VERIFY = "from verifier.cli import verify_main; verify_main()"
 CASE = "cases/knuth-pure-cycle.json"
+MINIMAX_CASE = "cases/kars-figure1-b-lt-d.json"
+"""A minimax case with a cycle: its uniqueness proofs need the strongly connected components."""
 
 COMMANDS: list[tuple[str, list[str]]] = [
     ("python -c pass", ["-c", "pass"]),
     ("python -c 'import numpy'", ["-c", "import numpy"]),
     (f"verify {CASE}", ["-c", VERIFY, CASE]),
     (f"verify --engine reference {CASE}", ["-c", VERIFY, "--engine", "reference", CASE]),
+    (f"verify {MINIMAX_CASE}", ["-c", VERIFY, MINIMAX_CASE]),
     ("verify cases/", ["-c", VERIFY, "cases/"]),
 ]
 BASE = "python -c 'import numpy'"

@@ -140,3 +140,45 @@ def test_small_and_large_graph_paths_agree(g: GameGraph) -> None:
         acyclic_by_sccs = is_acyclic(g)
     assert small[0].tolist() == large[0].tolist() and small[1].tolist() == large[1].tolist()
     assert is_acyclic(g) is acyclic_by_sccs
+
+
+@st.composite
+def wide_graph(draw: st.DrawFn) -> GameGraph:
+    """Up to 60 nodes with a few long cycles, so components nest and the stack is deep."""
+    n = draw(st.integers(1, 60))
+    edges = set(draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=90)))
+    for _ in range(draw(st.integers(0, 3)) if n > 1 else 0):
+        ring = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=n, unique=True))
+        edges |= set(zip(ring, ring[1:] + ring[:1], strict=True))
+    src, dst = [e[0] for e in edges], [e[1] for e in edges]
+    return GameGraph.from_edges(n, src, dst, semantics=Semantics.IMPARTIAL)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(random_graph(), wide_graph()))
+def test_small_graph_sccs_are_scipys_labels(g: GameGraph) -> None:
+    """Small graphs are decomposed in Python (no scipy import) by scipy's own algorithm: the
+    same components with the same numbers, which order the uniqueness checks' work."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    a = csr_matrix((np.ones(g.m, dtype=np.int8), g.succ_idx, g.succ_ptr), shape=(g.n, g.n))
+    k, labels = connected_components(a, directed=True, connection="strong")
+    assert g.n + g.m < topology.SCIPY_ACYCLIC_MIN_SIZE  # the Python path
+    got_k, got = sccs(g)
+    assert got_k == k and got.tolist() == labels.tolist()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(topology, "SCIPY_ACYCLIC_MIN_SIZE", 0)  # the scipy path
+        assert sccs(g)[1].tolist() == labels.tolist()
+
+
+def test_small_graph_sccs_by_hand() -> None:
+    """a <-> b, b -> c, c -> c, d -> a: {a, b} and {c} are components (c by its self-loop),
+    d one alone; scipy numbers sinks first in the order their roots finish."""
+    g = GameGraph.from_successors(
+        {"a": ["b"], "b": ["a", "c"], "c": ["c"], "d": ["a"]}, semantics=Semantics.IMPARTIAL
+    )
+    k, label = sccs(g)
+    a, b, c, d = (int(label[g.id_of(x)]) for x in "abcd")
+    assert k == 3 and a == b and len({a, c, d}) == 3
+    assert (c, a, d) == (0, 1, 2)

@@ -114,13 +114,17 @@ def find_cycle(g: GameGraph, candidates: NDArray[np.int64] | None = None) -> lis
 
 
 def sccs(g: GameGraph) -> tuple[int, IntArray]:
-    """Strongly connected components: ``(count, label per node)`` (scipy, linear time).
+    """Strongly connected components: ``(count, label per node)`` (linear time).
 
     Labels are arbitrary component numbers; use ``condensation_order`` style processing by
-    sorting components topologically if an order is needed.
+    sorting components topologically if an order is needed. Graphs under
+    ``SCIPY_ACYCLIC_MIN_SIZE`` nodes + moves are decomposed in Python with scipy's own
+    algorithm and numbering (``_pearce_sccs``), so a small case does not import scipy.sparse.
     """
     if g.n == 0:
         return 0, np.zeros(0, dtype=np.int64)
+    if g.n + g.m < SCIPY_ACYCLIC_MIN_SIZE:
+        return _pearce_sccs(g.succ_ptr.tolist(), g.succ_idx.tolist())
     # imported on use: scipy.sparse costs about 0.12 s of start-up that most runs do not need
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
@@ -128,3 +132,63 @@ def sccs(g: GameGraph) -> tuple[int, IntArray]:
     a = csr_matrix((np.ones(g.m, dtype=np.int8), g.succ_idx, g.succ_ptr), shape=(g.n, g.n))
     n_comp, labels = connected_components(a, directed=True, connection="strong")
     return int(n_comp), labels.astype(np.int64)
+
+
+def _pearce_sccs(ptr: list[int], idx: list[int]) -> tuple[int, IntArray]:
+    """Pearce's iterative SCC algorithm ("A space-efficient algorithm for finding strongly
+    connected components", 2016) as scipy's ``connected_components(directed=True,
+    connection="strong")`` runs it, so the labels are scipy's (a test compares them on random
+    graphs): a depth-first stack from which a node visited again is moved to the top, lowlinks
+    that become the labels, counted down from ``n - 1`` and turned around at the end."""
+    n = len(ptr) - 1
+    void, end = -1, -2
+    low = [void] * n  # the lowlink of a node not yet in a component, then its label
+    ss = [void] * n  # nodes backtracked and waiting in the current component; also stack_f
+    stack_f, stack_b = ss, [void] * n  # the DFS stack, doubly linked (stack_f shares ss)
+    ss_head = end
+    index, label = 0, n - 1
+    for start in range(n):
+        if low[start] != void:
+            continue
+        head = start
+        stack_f[start] = stack_b[start] = end
+        while head != end:
+            v = head
+            if low[v] == void:  # first visit: number it, push its unvisited successors
+                low[v] = index
+                index += 1
+                for w in idx[ptr[v] : ptr[v + 1]]:
+                    if low[w] != void or w == head:  # visited, or pushed by a repeated move
+                        continue
+                    if stack_f[w] != void:  # already on the stack: excise it
+                        f, b = stack_f[w], stack_b[w]
+                        if b != end:
+                            stack_f[b] = f
+                        if f != end:
+                            stack_b[f] = b
+                    stack_f[w], stack_b[w] = head, end
+                    stack_b[head] = w
+                    head = w
+                continue
+            head = stack_f[v]  # every successor done: pop v
+            if head >= 0:
+                stack_b[head] = end
+            stack_f[v] = stack_b[v] = void
+            low_v, root = low[v], True
+            for w in idx[ptr[v] : ptr[v + 1]]:
+                if low[w] < low_v:
+                    low_v, root = low[w], False
+            low[v] = low_v
+            if not root:
+                ss[v], ss_head = ss_head, v
+                continue
+            index -= 1  # v roots a component: it and the backtracked nodes above it
+            while ss_head != end and low_v <= low[ss_head]:
+                w, ss_head = ss_head, ss[ss_head]
+                ss[w] = void
+                low[w] = label
+                index -= 1
+            low[v] = label
+            label -= 1
+    labels = (n - 1) - np.asarray(low, dtype=np.int64)
+    return (n - 1) - label, labels
