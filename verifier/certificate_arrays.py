@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from verifier import certificates
 from verifier.certificates import Violation
 from verifier.model.graph import GameGraph
+from verifier.model.rows import edge_buffer, is_a_move, reduce_rows
 from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON
 
 __all__ = [
@@ -59,7 +60,6 @@ class _Edges:
     def __init__(self, g: GameGraph) -> None:
         self.g = g
         self.n = g.n
-        self.ptr = g.succ_ptr
         self.idx = g.succ_idx
         self.src = g.edge_src
         self.deg = np.diff(g.succ_ptr)
@@ -71,15 +71,13 @@ class _Edges:
 
     def reduce(self, ufunc: np.ufunc, per_edge: Ints, empty: int) -> Ints:
         """Per node: ``ufunc`` over its edges' values (``empty`` where it has none)."""
-        out = np.full(self.n, empty, dtype=np.int64)
-        has = ~self.term
-        if has.any():
-            out[has] = ufunc.reduceat(per_edge, self.ptr[:-1][has])
-        return out
+        buf = edge_buffer(self.g, np.int64)
+        buf[: self.g.m] = per_edge
+        return reduce_rows(self.g, ufunc, buf, empty)
 
     def holds(self, move: Ints) -> Bools:
         """Per node: is ``move`` one of its moves?"""
-        return self.count(self.idx == move[self.src]) > 0
+        return is_a_move(self.g, move)
 
 
 class _Faults:

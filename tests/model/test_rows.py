@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier import GameGraph, Semantics
-from verifier.model.rows import edge_buffer, reduce_rows
+from verifier.model.rows import edge_buffer, is_a_move, reduce_rows
 
 
 def _graph(n: int, src: list[int], dst: list[int]) -> GameGraph:
@@ -85,3 +85,11 @@ def test_every_row_equals_its_reduction_node_by_node(case: tuple[GameGraph, np.n
     assert anyp.tolist() == [
         bool((vals[g.succ_ptr[x] : g.succ_ptr[x + 1]] > 0).any()) for x in range(g.n)
     ]
+
+
+def test_is_a_move_by_hand() -> None:
+    # 0 -> 1, 2; 1 dead end; 2 -> 0, 1, 3; 3 -> 3
+    g = _graph(4, [0, 0, 2, 2, 2, 3], [1, 2, 0, 1, 3, 3])
+    assert is_a_move(g, np.array([2, -1, 3, 3])).tolist() == [True, False, True, True]
+    assert is_a_move(g, np.array([0, 0, 2, 2**40])).tolist() == [False, False, False, False]
+    assert is_a_move(g, np.array([-1, 1, -5, 4])).tolist() == [False, False, False, False]

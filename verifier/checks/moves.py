@@ -31,7 +31,7 @@ from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
-from verifier.model.rows import edge_buffer, reduce_rows
+from verifier.model.rows import edge_buffer, is_a_move, reduce_rows
 from verifier.model.semantics import MAX, Semantics
 from verifier.registry import CheckContext, check
 
@@ -55,16 +55,6 @@ def _longest_keeping_score(g: GameGraph, v: Column, rem: Column) -> NDArray[np.i
     return reduce_rows(g, np.maximum, buf, -1)
 
 
-def _moves_legal(g: GameGraph, target: NDArray[np.int64]) -> Bools:
-    """Per node: is ``target[x]`` one of its successors (-1: no move)? One pass over the
-    edges, in the successor ids' own type (a target outside the ids matches no edge)."""
-    inside = (target >= 0) & (target < g.n)
-    t = np.where(inside, target, -1).astype(g.succ_idx.dtype)
-    hit = edge_buffer(g, np.bool_)
-    np.equal(g.succ_idx, np.repeat(t, g.out_degree), out=hit[: g.m])
-    return reduce_rows(g, np.logical_or, hit, False)
-
-
 def _given(col: Column | None, n: int) -> Bools:
     return col.given if col is not None else np.zeros(n, dtype=np.bool_)
 
@@ -79,7 +69,7 @@ def move_faults(g: GameGraph, r: SolverResult) -> tuple[NDArray[np.int64], list[
     has = mv.given & cov
     missing = needs & ~has
     named = np.where(has, np.asarray(mv.data, dtype=np.int64), -1)
-    legal = has & _moves_legal(g, named)
+    legal = has & is_a_move(g, named)
     illegal = has & ~legal
     target = np.where(legal, named, 0)
     wrong = legal & needs & ~_optimal(g, r, target)

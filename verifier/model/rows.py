@@ -18,7 +18,7 @@ from numpy.typing import DTypeLike, NDArray
 
 from verifier.model.graph import GameGraph
 
-__all__ = ["edge_buffer", "reduce_rows"]
+__all__ = ["edge_buffer", "is_a_move", "reduce_rows"]
 
 
 def edge_buffer(g: GameGraph, dtype: DTypeLike) -> NDArray[Any]:
@@ -54,3 +54,13 @@ def reduce_rows(g: GameGraph, ufunc: np.ufunc, buf: NDArray[Any], empty: Any) ->
     out: NDArray[Any] = ufunc.reduceat(buf, g.succ_ptr[:-1])
     out[g.is_terminal] = empty
     return out
+
+
+def is_a_move(g: GameGraph, target: NDArray[np.integer[Any]]) -> NDArray[np.bool_]:
+    """Per node: is ``target[x]`` one of its successors (-1: no move)? One pass over the
+    edges, in the successor ids' own type (a target outside the ids matches no edge)."""
+    inside = (target >= 0) & (target < g.n)
+    t = np.where(inside, target, -1).astype(g.succ_idx.dtype)
+    hit = edge_buffer(g, np.bool_)
+    np.equal(g.succ_idx, np.repeat(t, g.out_degree), out=hit[: g.m])
+    return reduce_rows(g, np.logical_or, hit, False)

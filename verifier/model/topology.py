@@ -143,8 +143,8 @@ def _pearce_sccs(ptr: list[int], idx: list[int]) -> tuple[int, IntArray]:
     n = len(ptr) - 1
     void, end = -1, -2
     low = [void] * n  # the lowlink of a node not yet in a component, then its label
-    ss = [void] * n  # nodes backtracked and waiting in the current component; also stack_f
-    stack_f, stack_b = ss, [void] * n  # the DFS stack, doubly linked (stack_f shares ss)
+    ss = [void] * n  # nodes backtracked and waiting for their component's root, linked
+    stack_f, stack_b = [void] * n, [void] * n  # the DFS stack, doubly linked
     ss_head = end
     index, label = 0, n - 1
     for start in range(n):
