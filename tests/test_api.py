@@ -51,3 +51,47 @@ def test_a_refuted_answer_has_a_witness() -> None:
     )
     assert rep.verdict.value == "refuted"
     assert rep.witness is not None and rep.witness["node"] == "a"
+
+
+def _figure1() -> Case:
+    g = GameGraph.from_successors(
+        {"a": ["b", "c"], "c": ["d", "a"]},
+        semantics=Semantics.MINIMAX,
+        owner={"a": MAX, "c": MIN},
+        value={"b": -1, "d": 2},
+    )
+    return Case(graph=g, id="figure-1", root=g.id_of("a"))
+
+
+def test_an_unknown_engine_is_a_value_error_listing_the_engines() -> None:
+    with pytest.raises(ValueError, match=r"engine 'foo': expected one of auto, reference, numpy"):
+        verifier.solve(_figure1(), engine="foo")
+    with pytest.raises(ValueError, match="compiled"):
+        verifier.verify(_figure1(), engine="Numpy")
+
+
+def test_reprs_are_short_and_say_the_answer() -> None:
+    sol = verifier.solve(_figure1())
+    assert repr(sol) == "<Solution minimax 4 positions: root a = 0 (draw)>"
+    rep = verifier.verify(_figure1())
+    n = len(rep.checks)
+    assert repr(rep) == f"<CaseReport figure-1 minimax: verified, {n} checks ({n} confirmed)>"
+    g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.NORMAL)
+    short = repr(verifier.solve(Case(graph=g, id="x")))
+    assert short == "<Solution normal 2 positions, 2 answered>"
+
+
+def test_the_notebook_table_leaves_missing_entries_empty() -> None:
+    html = verifier.solve(_figure1())._repr_html_()
+    # a (a draw) has no remoteness: an empty cell, never the word None
+    assert "<tr><td>a</td><td>0</td><td>draw</td><td></td><td>c</td></tr>" in html
+    assert "None" not in html
+
+
+def test_solution_and_report_types_come_from_the_package() -> None:
+    sol = verifier.solve(_figure1())
+    assert isinstance(sol, verifier.Solution)
+    assert isinstance(verifier.verify(_figure1()), verifier.CaseReport)
+    assert {"Solution", "CaseReport"} <= set(verifier.__all__)
+    with pytest.raises(AttributeError, match="no_such"):
+        verifier.no_such  # noqa: B018

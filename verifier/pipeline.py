@@ -75,6 +75,14 @@ class CaseReport:
     def results(self) -> dict[str, SolverResult]:
         return {r.name: r.result for r in self.solvers if r.result is not None}
 
+    def __repr__(self) -> str:
+        """Short: ``<CaseReport figure-1 minimax: verified, 12 checks (12 confirmed)>``."""
+        ok = sum(c.verdict is Verdict.CONFIRMED for c in self.checks)
+        return (
+            f"<CaseReport {self.case.id} {self.case.semantics.value}: {self.verdict.value}, "
+            f"{len(self.checks)} check{'' if len(self.checks) == 1 else 's'} ({ok} confirmed)>"
+        )
+
     def _repr_html_(self) -> str:
         """A notebook's view: verdict, answer, open checks, answer table, picture."""
         from verifier.writers.notebook import report_html

@@ -19,6 +19,7 @@ from verifier.model import Case, CheckResult, Semantics, SolverResult
 
 __all__ = [
     "COMPILED_LIMIT",
+    "ENGINES",
     "CheckContext",
     "CheckSpec",
     "Options",
@@ -61,6 +62,10 @@ def compiled_available() -> bool:
     return available()
 
 
+ENGINES: tuple[str, ...] = ("auto", "reference", "numpy", "compiled")
+"""The in-process engines ``Options.engine`` names (``--engine dask`` is the command line's own)."""
+
+
 @dataclass(frozen=True)
 class Options:
     """Knobs shared by every solver and check."""
@@ -88,6 +93,10 @@ class Options:
     """Seconds a whole case may take (``--budget``; None: no limit). Checks not started when
     it is spent end ``unknown`` saying so; a Z3 query gets at most the time left (a wall-clock
     timeout beside the resource limit), so a check may overrun it by its last query's share."""
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine {self.engine!r}: expected one of {', '.join(ENGINES)}")
 
     def use_reference(self, n: int, *, linear: bool = False) -> bool:
         """Run the seed-faithful pure-Python solvers on a graph of ``n`` nodes?

@@ -197,6 +197,15 @@ class Solution:
             raise ImportError("to_pandas() needs pandas: pip install pandas") from e
         return pd.DataFrame.from_records(list(self.records()), index="position")
 
+    def __repr__(self) -> str:
+        """Short, like python-chess's: ``<Solution minimax 6 positions: root a = 0 (draw)>``."""
+        d = self.description
+        head = f"<Solution {d.semantics.value} {self.n} position{'' if self.n == 1 else 's'}"
+        if self.root is None or not self.covered[self.root]:
+            return head + f", {int(self.covered.sum())} answered>"
+        outcome = OUTCOME_WORDS[int(self.outcome()[self.root])]
+        return f"{head}: root {self.graph.name(self.root)} = {self.value(self.root)} ({outcome})>"
+
     def _repr_html_(self) -> str:
         """A notebook's view: who wins from where, one row per position (the first 50)."""
         from html import escape
@@ -206,7 +215,7 @@ class Solution:
         d = self.description
         cells = "".join(f"<th>{escape(h)}</th>" for h in head)
         body = "".join(
-            "<tr>" + "".join(f"<td>{escape(str(r.get(h, '')))}</td>" for h in head) + "</tr>"
+            "<tr>" + "".join(f"<td>{escape(_cell(r.get(h)))}</td>" for h in head) + "</tr>"
             for r in rows[:50]
         )
         more = f"<p>... {len(rows) - 50} more positions</p>" if len(rows) > 50 else ""
@@ -266,6 +275,11 @@ class Position:
         following the published moves, ending at a position without a move, at a repetition
         (the repeated position ends the list), or after ``plies`` moves."""
         return self.solution.line(self.name, plies)
+
+
+def _cell(v: Any) -> str:
+    """A table cell: empty where a column has no entry."""
+    return "" if v is None else str(v)
 
 
 def _agrees(a: SolverResult, b: SolverResult) -> bool:
