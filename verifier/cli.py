@@ -700,12 +700,18 @@ def render_cmd(
 @app.command("query")
 def query_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
-    positions: Annotated[list[str], typer.Argument(help="Positions to ask about, by name.")],
+    positions: Annotated[
+        list[str] | None,
+        typer.Argument(help="Positions to ask about, by name (default: the case's root)."),
+    ] = None,
     engine: EngineOpt = Engine.auto,
     smt: Annotated[
         bool,
         typer.Option("--smt/--no-smt", help="Run the Z3 checks (intervals, vouching checks)."),
     ] = True,
+    plies: Annotated[
+        int, typer.Option(min=1, help="Moves of the line of play to show (longer: '...').")
+    ] = 40,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
@@ -720,12 +726,16 @@ def query_cmd(
         raise _fail("--format csv: this command writes table or json")
     case = _load_or_exit(path, max_positions)
     ids = []
-    for name in positions:
+    if not positions:
+        if case.root is None:
+            raise _fail(f"{path}: $.root: the case names no root: give the positions to ask about")
+        ids.append(case.root)
+    for name in positions or ():
         if not case.graph.has_node(name):
             raise _fail(f"{path}: $.nodes: no position named {name!r}")
         ids.append(case.graph.id_of(name))
     rep = run_case(case, Options(engine=engine.value), smt=smt)
-    _write(make_writer(f).write_document, query_document(rep, ids))
+    _write(make_writer(f).write_document, query_document(rep, ids, plies))
 
 
 @app.command("uniqueness")

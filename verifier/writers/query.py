@@ -15,10 +15,13 @@ from verifier.model.results import View
 from verifier.model.semantics import MAX
 from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport
-from verifier.writers.answer import LINE_PLIES, verdict_of
+from verifier.writers.answer import verdict_of
 from verifier.writers.base import Document
 
-__all__ = ["move_order", "query_document"]
+__all__ = ["QUERY_PLIES", "move_order", "query_document"]
+
+QUERY_PLIES = 40
+"""Moves of the line of play a query shows by default (``--plies``)."""
 
 _FOR_MOVER = {1: "wins", 0: "draws", -1: "loses"}
 
@@ -51,15 +54,31 @@ def move_order(sol: Solution, x: int) -> list[int]:
     return sorted((int(y) for y in sol.graph.successors(x)), key=key)
 
 
+def _num(v: Any) -> Any:
+    """A number as the case writes it: ``3``, not ``3.0``, where the value is whole."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
 def _interval(rep: CaseReport, name: str) -> list[Any] | None:
     for c in rep.checks:
         if c.name == "smt-uniqueness" and "intervals" in c.data:
             iv = c.data["intervals"].get(name)
-            return list(iv) if iv is not None else None
+            return [_num(v) for v in iv] if iv is not None else None
     return None
 
 
-def _position(rep: CaseReport, sol: Solution, x: int) -> dict[str, Any]:
+def _line(sol: Solution, x: int, plies: int) -> tuple[list[str], bool]:
+    """The line of play from ``x`` over at most ``plies`` moves, and whether it goes on past
+    them (the last position shown has a move and is not a repetition)."""
+    line = sol.line(x, plies)
+    moves = sol.columns.get("move")
+    end = sol.graph.id_of(line[-1])
+    repeated = line[-1] in line[:-1]
+    cut = len(line) > plies and moves is not None and bool(moves.given[end]) and not repeated
+    return line, cut
+
+
+def _position(rep: CaseReport, sol: Solution, x: int, plies: int) -> dict[str, Any]:
     p = sol[x]
     name = p.name
     moves = []
@@ -74,6 +93,7 @@ def _position(rep: CaseReport, sol: Solution, x: int) -> dict[str, Any]:
                 "mover": _FOR_MOVER[sign],
             }
         )
+    line, cut = _line(sol, x, plies)
     return {
         "position": name,
         "value": p.value,
@@ -82,7 +102,8 @@ def _position(rep: CaseReport, sol: Solution, x: int) -> dict[str, Any]:
         "remoteness": p.remoteness,
         "move": p.move,
         "moves": moves,
-        "line": sol.line(x, LINE_PLIES),
+        "line": line,
+        "line_goes_on": cut,
         "interval": _interval(rep, name),
         "vouched_by": {col: _kinds(checks) for col, checks in sol.confirmed.items() if checks},
     }
@@ -105,7 +126,8 @@ def _lines(rep: CaseReport, doc: dict[str, Any]) -> list[str]:
     for q in doc["positions"]:
         out.append(f"{q['position']}: {q['answer'] or 'not answered'}")
         if q["move"] is not None:
-            out.append(f"  best move {q['move']}; line {' -> '.join(q['line'])}")
+            more = " -> ..." if q["line_goes_on"] else ""
+            out.append(f"  best move {q['move']}; line {' -> '.join(q['line'])}{more}")
         for m in q["moves"]:
             rem = f", remoteness {m['remoteness']}" if m["remoteness"] is not None else ""
             out.append(f"  move to {m['to']}: value {m['value']}{rem} (the mover {m['mover']})")
@@ -117,14 +139,15 @@ def _lines(rep: CaseReport, doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def query_document(rep: CaseReport, positions: Sequence[int]) -> Document:
-    """The query's answer for the given position ids (JSON: ``positions``, one object each)."""
+def query_document(rep: CaseReport, positions: Sequence[int], plies: int = QUERY_PLIES) -> Document:
+    """The query's answer for the given position ids (JSON: ``positions``, one object each);
+    each line of play shows at most ``plies`` moves (``line_goes_on``: it is longer)."""
     sol = rep.solution
     fields: dict[str, Any] = {
         "case": rep.case.id,
         "semantics": rep.case.semantics.value,
         "verdict": rep.verdict.value,
         "point_of_view": sol.description.point_of_view if sol is not None else None,
-        "positions": [_position(rep, sol, x) for x in positions] if sol is not None else [],
+        "positions": [_position(rep, sol, x, plies) for x in positions] if sol is not None else [],
     }
     return Document(fields, lines=tuple(_lines(rep, fields)))

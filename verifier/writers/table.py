@@ -206,4 +206,4 @@ class TableWriter:
             self.console.print(dict(doc.fields))
             return
         for line in doc.lines:
-            self.console.print(line, markup=False)
+            self.console.print(line, markup=False, highlight=False, soft_wrap=True)
