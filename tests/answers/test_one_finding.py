@@ -86,6 +86,15 @@ def test_a_wrong_entry_on_a_chain_is_one_finding(tmp_path: Path, monkeypatch: An
     # the consequences name c, not b (whose claim is right)
     assert "rules (answers) refuted S 'c' = lost breaks its local rule" in full
     assert "'id'" not in full and "{" not in full and "witness:" not in full
+    # and read forwards, in words
+    assert (
+        "smt-strategy refuted S answers: at 'b' the moves fail: Z3 shows it is not so that "
+        "following the moves the winner wins (move c)"
+    ) in full
+    assert (
+        "smt-equations refuted S answers: the equation of 'c' fails (2 nodes in all) "
+        "(value lost; the rule gives won; failing at c, b)"
+    ) in full
 
 
 # ------------------------------------------------------------------ the property
