@@ -191,3 +191,13 @@ def test_the_first_finding_names_the_corrupted_position(
     word = {View.SCORE: "score ", View.REGION: "by player ", View.GRUNDY: "Grundy value "}
     if d.view in word:
         assert word[d.view] in line[0], line[0]
+
+
+def test_witness_words_show_values_as_the_semantics_writes_them() -> None:
+    from verifier.writers.witness import witness_words
+
+    # the region bit 1.0 is "player 0 wins": the winner 0; a score 2.0 is 2; ids are dropped
+    w = {"node": "x", "id": 4, "value": 1.0, "in_region": True, "successors": {}}
+    assert witness_words(w, Semantics.REACHABILITY) == "value 0; in region yes"
+    assert witness_words({"id": 1, "interval": [2.0, 3.0]}, Semantics.MINIMAX) == "interval [2, 3]"
+    assert witness_words({"value": -1.0, "move": "d"}, Semantics.NORMAL) == "value lost; move d"

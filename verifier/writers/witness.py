@@ -69,6 +69,8 @@ def _text(v: Any) -> str:
         return ", ".join(_text(e) for e in v)
     if v is None:
         return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     return str(_plain(v))
 
 
@@ -85,7 +87,7 @@ def witness_words(
     the detail says, ``SAID``, and ``skip`` left out)."""
     parts = []
     for key, v in witness.items():
-        if key in SAID or key in skip or v is None:
+        if key in SAID or key in skip or v is None or (isinstance(v, Mapping | list) and not v):
             continue
         if key in ENCODED:
             v = _shown(v, semantics)
