@@ -284,7 +284,8 @@ def _refuted(
         succ = ", ".join(f"{k}={v}" for k, v in witness["successors"].items()) or "none"
         more = "".join(f", {c} {witness[c]}" for c in (REMOTENESS, MOVE) if c in witness)
         head += (
-            f" at {g.name(x)!r}: claimed {witness['claimed']}{more} (successors: {succ}); {rule}"
+            f" at {g.name(x)!r}: claimed {d.in_words(witness['claimed'])}{more}"
+            f" (successors: {succ}); {rule}"
         )
     else:
         head += f": {rule}"

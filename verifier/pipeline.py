@@ -27,8 +27,10 @@ __all__ = [
     "CaseReport",
     "CaseVerdict",
     "ExtraResults",
+    "Finding",
     "SolverRun",
     "decide",
+    "findings",
     "run_case",
     "summarize",
 ]
@@ -55,6 +57,34 @@ class SolverRun:
 
 
 @dataclass(frozen=True)
+class Finding:
+    """A refuted check that leads, and the refuted checks that fail because of it.
+
+    A check that sums others up (the judgment of an answer file: its ``data["refuted_by"]``
+    names the checks that refuted the claims) is the root cause: it names the claim that breaks
+    its own rule, and the checks it names are its consequences, folded under it."""
+
+    check: CheckResult
+    because: tuple[CheckResult, ...] = ()
+
+
+def findings(checks: tuple[CheckResult, ...] | list[CheckResult]) -> list[Finding]:
+    """The refuted checks as findings: each root cause first with its consequences (in the
+    order of ``checks``), then every other refuted check alone, in order."""
+    refuted = [c for c in checks if c.verdict is Verdict.REFUTED]
+    roots = [c for c in refuted if c.data.get("refuted_by")]
+    taken = {id(c) for c in roots}
+    out: list[Finding] = []
+    for root in roots:
+        names = set(root.data["refuted_by"])
+        because = tuple(c for c in refuted if id(c) not in taken and c.name in names)
+        taken |= {id(c) for c in because}
+        out.append(Finding(root, because))
+    out += [Finding(c) for c in refuted if id(c) not in taken]
+    return out
+
+
+@dataclass(frozen=True)
 class CaseReport:
     case: Case
     solvers: tuple[SolverRun, ...]
@@ -68,8 +98,13 @@ class CaseReport:
 
     @property
     def witness(self) -> Mapping[str, Any] | None:
-        """The witness of the first refuted check (``None`` when nothing was refuted)."""
-        return next((c.witness for c in self.checks if c.verdict is Verdict.REFUTED), None)
+        """The witness of the first finding (``None`` when nothing was refuted)."""
+        return next((f.check.witness for f in self.findings), None)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The refuted checks, root causes first with their consequences (``findings``)."""
+        return findings(self.checks)
 
     @property
     def results(self) -> dict[str, SolverResult]:

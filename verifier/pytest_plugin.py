@@ -16,7 +16,6 @@ the way to check an external solver's answers in a project's own test run (docs/
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -126,10 +125,13 @@ class CaseItem(pytest.Item):
 
 def _message(rep: CaseReport, verdict: str) -> str:
     """The checks of ``rep`` with ``verdict`` in words, each with its witness."""
+    from verifier.writers.witness import witness_words
+
     lines = [f"{rep.case.id}: {rep.verdict.value}"]
     for c in rep.checks:
         if c.verdict.value == verdict:
             lines.append(f"  {c.name}: {c.detail}")
-            if c.witness:
-                lines.append(f"    witness: {json.dumps(dict(c.witness), default=str)}")
+            words = witness_words(c.witness or {}, rep.case.semantics)
+            if words:
+                lines.append(f"    witness: {words}")
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
 from verifier.model.results import View
 from verifier.model.semantics import Semantics
+from verifier.model.topology import culprit
 from verifier.registry import CheckContext, check
 
 __all__ = ["NAME", "rule_faults"]
@@ -74,7 +75,7 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
     if len(bad) == 0:
         n = int(r.columns[VALUE].given.sum())
         return result(name, Verdict.CONFIRMED, f"{n} values keep their local rule", t0)
-    x = int(bad[0])
+    x = culprit(g, bad)  # the value that breaks its rule, not a predecessor reading it
     d = describe(g.semantics)
     witness = {
         "node": g.name(x),

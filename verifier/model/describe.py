@@ -173,6 +173,29 @@ class Description:
         v = columns[VALUE]
         return self.show(v.data[x]) if v.given[x] else None
 
+    def in_words(self, shown: Any, remoteness: int | None = None) -> str:
+        """A value as ``show`` writes it, in words for a sentence: ``lost``, ``score 3``, ``won
+        by player 0``, ``Grundy value 2``; with ``remoteness``, how far (``won in 3 plies``).
+
+        >>> describe(Semantics.MINIMAX).in_words(-1, 2)
+        'score -1 in 2 plies'
+        >>> describe(Semantics.REACHABILITY).in_words(0, 1)
+        'won by player 0 in 1 move'
+        """
+        if self.view is View.LABEL:
+            words = str(shown)
+        elif self.view is View.REGION:
+            words = f"won by player {shown}"
+        elif self.view is View.GRUNDY:
+            words = f"Grundy value {shown}"
+        else:
+            words = f"score {_plain_number(shown) if isinstance(shown, float) else shown}"
+        if remoteness is None or remoteness < 0:
+            return words
+        unit = "move" if self.view is View.REGION else "ply"
+        units = "moves" if self.view is View.REGION else "plies"
+        return f"{words} in {remoteness} {unit if remoteness == 1 else units}"
+
     def rule(self, g: GameGraph, x: int, want: Any) -> str:
         """Node ``x``'s rule in words, saying it gives ``want`` (for a person reading why a
         claimed value is wrong)."""

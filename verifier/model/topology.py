@@ -15,6 +15,7 @@ from verifier.model.graph import GameGraph, IntArray
 
 __all__ = [
     "SCIPY_ACYCLIC_MIN_SIZE",
+    "culprit",
     "find_cycle",
     "is_acyclic",
     "reverse_topological_order",
@@ -192,3 +193,24 @@ def _pearce_sccs(ptr: list[int], idx: list[int]) -> tuple[int, IntArray]:
             label -= 1
     labels = (n - 1) - np.asarray(low, dtype=np.int64)
     return (n - 1) - label, labels
+
+
+def culprit(g: GameGraph, failing: IntArray) -> int:
+    """The failing node that best explains the others: when one value was corrupted, its own
+    equation fails and so may those of its predecessors (which read it). Pick the node whose
+    failing predecessors are most numerous, then one whose successors do not fail, then the
+    smallest id (the first node when there are too many to compare)."""
+    failing = np.asarray(failing, dtype=np.int64)
+    if len(failing) > 10_000:
+        return int(failing[0])
+    bad = np.zeros(g.n, dtype=np.bool_)
+    bad[failing] = True
+    best: tuple[int, int, int] | None = None
+    for x in failing.tolist():
+        covered = int(bad[g.predecessors(x)].sum())
+        clean = int(not bad[g.successors(x)].any())
+        key = (-covered, -clean, x)
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    return best[2]

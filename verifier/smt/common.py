@@ -33,7 +33,7 @@ from verifier.engine.scc import condensation
 from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column, same_entries
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict, View
-from verifier.model.topology import find_cycle
+from verifier.model.topology import culprit, find_cycle
 from verifier.registry import CheckContext, Options
 from verifier.smt import cnf as cnf_mod
 from verifier.smt.cnf import Pending, SatOutcome, SatStatus, submit
@@ -163,27 +163,6 @@ def _same(a: Mapping[str, Column], b: Mapping[str, Column]) -> bool:
 def node_witness(g: GameGraph, i: int, reason: str, **more: Any) -> dict[str, Any]:
     """A witness naming node ``i`` (JSON-serialisable)."""
     return {"node": g.name(int(i)), "id": int(i), "reason": reason, **more}
-
-
-def culprit(g: GameGraph, failing: IntArray) -> int:
-    """The failing node that best explains the others: when one value was corrupted, its own
-    equation fails and so may those of its predecessors (which read it). Pick the node whose
-    failing predecessors are most numerous, then one whose successors do not fail, then the
-    smallest id (the first node when there are too many to compare)."""
-    failing = np.asarray(failing, dtype=np.int64)
-    if len(failing) > 10_000:
-        return int(failing[0])
-    bad = np.zeros(g.n, dtype=np.bool_)
-    bad[failing] = True
-    best: tuple[int, int, int] | None = None
-    for x in failing.tolist():
-        covered = int(bad[g.predecessors(x)].sum())
-        clean = int(not bad[g.successors(x)].any())
-        key = (-covered, -clean, x)
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    return best[2]
 
 
 def names_of(g: GameGraph, ids: IntArray, limit: int = 20, first: int | None = None) -> list[str]:

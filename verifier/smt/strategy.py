@@ -212,17 +212,15 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
         return result(
             NAME,
             Verdict.REFUTED,
-            f"{who}: {why} at {g.name(i)!r}",
+            f"{who}: at {g.name(i)!r} {why}",
             t0,
-            node_witness(
-                g, i, why, move=int(mv[i]), move_to=g.name(int(mv[i])) if mv[i] >= 0 else None
-            ),
+            node_witness(g, i, why, move=g.name(int(mv[i])) if 0 <= mv[i] < g.n else None),
             solvers=list(ans.solvers),
         )
 
     i = _bad_move(sys, mv)
     if i is not None:
-        return refuted(i, "the move is not a move of the node")
+        return refuted(i, "the move is not a move of the position")
     proved: list[str] = []
     # independent queries: all handed to Z3 at once (two run at a time); the plain checker
     # runs meanwhile; answers are read in order, so the outcome is the sequential one
@@ -246,10 +244,10 @@ def strategy_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Che
             )
         if out.status is not ok:
             node = _culprit(sys, must, out.model, plain)
-            return refuted(node, f"Z3 refutes: {what}")
+            return refuted(node, f"the moves fail: Z3 shows it is not so that {what}")
         proved.append(what)
     if plain is not None:
-        return refuted(plain.id, f"certificate: {plain.reason}")
+        return refuted(plain.id, f"the moves fail the certificate: {plain.reason}")
     note = (
         ""
         if ans.ranks is not None or d.view in RANKLESS

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifier.model.results import View
+from verifier.model.describe import describe
+from verifier.model.results import CheckResult, View
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport
+from verifier.pipeline import CaseReport, Finding
 
-__all__ = ["answer_lines", "verdict_of"]
+__all__ = ["answer_lines", "finding_line", "finding_words", "verdict_of"]
 
 LINE_PLIES = 12
 """Moves of the principal variation shown."""
@@ -108,3 +109,40 @@ def answer_lines(rep: CaseReport) -> list[str]:
     if why:
         out.append(f"why: {why}")
     return out
+
+
+def finding_words(rep: CaseReport, check: CheckResult) -> str | None:
+    """What a refuted check found, in one short phrase naming the position: for a claimed
+    answer ``'c' claimed lost, is won`` (the claim against the answer of the rules, in the
+    words of the semantics), else ``at 'c'``; ``None`` when its witness names no position."""
+    w = check.witness or {}
+    node = w.get("node")
+    g = rep.case.graph
+    if not isinstance(node, str) or not g.has_node(node):
+        return None
+    if "claimed" not in w:
+        return f"at {node!r}"
+    x = g.id_of(node)
+    d = describe(rep.case.semantics)
+    sol = rep.solution
+    claimed, rem = w["claimed"], w.get("remoteness")
+    truth = d.show_node(sol.columns, x) if sol is not None and sol.covered[x] else None
+    if truth is None:
+        return f"{node!r} claimed {d.in_words(claimed)}"
+    if claimed != truth:
+        return f"{node!r} claimed {d.in_words(claimed)}, is {d.in_words(truth)}"
+    ours = sol[x].remoteness if sol is not None else None
+    if rem is not None and ours is not None and rem != ours:
+        return f"{node!r} claimed {d.in_words(claimed, rem)}, is {d.in_words(truth, ours)}"
+    move = w.get("move")
+    if move is not None:
+        legal = move in {g.name(int(y)) for y in g.successors(x)}
+        why = "not a best move" if legal else "not a move of the game"
+        return f"{node!r} claimed {d.in_words(claimed)} with the move {node} -> {move}, {why}"
+    return f"{node!r} claimed {d.in_words(claimed)}"
+
+
+def finding_line(rep: CaseReport, finding: Finding) -> str:
+    """A finding in one line: ``answers bad.csv: 'c' claimed lost, is won``."""
+    words = finding_words(rep, finding.check)
+    return f"{finding.check.name}: {words}" if words else finding.check.name

@@ -10,14 +10,15 @@ verified (or solved) case has neither.
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
 from verifier.io.files import write_atomically
 from verifier.model import CheckResult, Verdict
+from verifier.model.semantics import Semantics
 from verifier.pipeline import CaseReport, CaseVerdict
+from verifier.writers.witness import witness_words
 
 __all__ = ["junit_tree", "write_junit"]
 
@@ -27,13 +28,14 @@ def _line(c: CheckResult) -> str:
     return f"{c.name}: {c.detail}"
 
 
-def _body(checks: Sequence[CheckResult]) -> str:
-    """Every check in ``checks`` with its witness, one paragraph each."""
+def _body(checks: Sequence[CheckResult], semantics: Semantics) -> str:
+    """Every check in ``checks`` with its witness in words, one paragraph each."""
     parts = []
     for c in checks:
         text = _line(c)
-        if c.witness:
-            text += "\nwitness: " + json.dumps(dict(c.witness), default=str, sort_keys=True)
+        words = witness_words(c.witness or {}, semantics)
+        if words:
+            text += "\nwitness: " + words
         parts.append(text)
     return "\n\n".join(parts)
 
@@ -48,14 +50,14 @@ def _testcase(rep: CaseReport) -> ET.Element:
         time=f"{rep.seconds:.3f}",
     )
     if rep.verdict is CaseVerdict.REFUTED:
-        bad = [c for c in rep.checks if c.verdict is Verdict.REFUTED]
+        bad = [c for f in rep.findings for c in (f.check, *f.because)]  # root causes first
         failure = ET.SubElement(el, "failure", type="refuted", message=_line(bad[0]))
-        failure.text = _body(bad)
+        failure.text = _body(bad, rep.case.semantics)
     elif rep.verdict is CaseVerdict.INCONCLUSIVE:
         open_ = [c for c in rep.checks if c.verdict is Verdict.UNKNOWN]
         message = _line(open_[0]) if open_ else "inconclusive"
         error = ET.SubElement(el, "error", type="inconclusive", message=message)
-        error.text = _body(open_)
+        error.text = _body(open_, rep.case.semantics)
     return el
 
 

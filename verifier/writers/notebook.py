@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from verifier.model import Verdict
 from verifier.writers.answer import answer_lines
+from verifier.writers.witness import witness_words
 
 if TYPE_CHECKING:
     from verifier.pipeline import CaseReport
@@ -36,10 +37,11 @@ def report_html(rep: CaseReport) -> str:
         f"positions, {case.graph.m} moves): <b>{rep.verdict.value.upper()}</b></p>"
     )
     answer = "".join(f"<p>{escape(line)}</p>" for line in answer_lines(rep))
+    sem = case.semantics
     open_ = [c for c in rep.checks if c.verdict is not Verdict.CONFIRMED]
     checks = "".join(
         f"<li><b>{escape(c.verdict.value)}</b> {escape(c.name)}: {escape(c.detail)}"
-        + (f"<br><code>{escape(str(dict(c.witness)))}</code>" if c.witness else "")
+        + (f"<br>{escape(words)}" if (words := witness_words(c.witness or {}, sem)) else "")
         + "</li>"
         for c in open_
     )

@@ -11,9 +11,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from verifier.model import CheckResult, Semantics, Verdict
-from verifier.pipeline import CaseReport, CaseVerdict
-from verifier.writers.answer import answer_lines
+from verifier.pipeline import CaseReport, CaseVerdict, Finding
+from verifier.writers.answer import answer_lines, finding_line
 from verifier.writers.base import Document, Settings
+from verifier.writers.witness import witness_words
 
 __all__ = ["TableWriter", "check_kind", "print_line", "print_report", "print_totals"]
 
@@ -48,7 +49,7 @@ def print_line(rep: CaseReport, console: Console) -> None:
     without a root, the counts)."""
     answer = next(iter(answer_lines(rep)), "").split("; line ")[0] or _counts(rep) or ""
     why = next(
-        (f"{c.verdict.value}: {c.name}" for c in rep.checks if c.verdict is Verdict.REFUTED),
+        (f"refuted: {finding_line(rep, f)}" for f in rep.findings),
         next((f"unknown: {c.name}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
     )
     tail = "; ".join(t for t in (answer, why) if t)
@@ -102,6 +103,12 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     t.add_column("verdict")
     t.add_column("seconds", justify="right")
     t.add_column("detail", overflow="fold")
+    found = rep.findings
+    folded = {id(c) for f in found for c in (f.check, *f.because) if f.because}
+    for f in found:  # the root causes lead, their consequences folded under them
+        if f.because:
+            _check_row(t, rep, f.check.name, [f.check], skip=_SAID_BY_ROOT)
+            _because_row(t, f, verbose)
     ran = [run for run in rep.solvers if run.result is not None]
     if verbose:
         for run in ran:
@@ -117,9 +124,32 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     for run in rep.solvers:
         if run.result is None and (verbose or (run.skipped or "").startswith("crashed")):
             t.add_row(f"  {run.name}", "skipped", "", escape(run.skipped or ""))
-    for name, group in _grouped(rep.checks, verbose):
-        _check_row(t, name, group)
+    rest = [c for c in rep.checks if id(c) not in folded or (verbose and c not in _roots(found))]
+    for name, group in _grouped(rest, verbose):
+        _check_row(t, rep, name, group)
     console.print(t)
+
+
+_SAID_BY_ROOT = frozenset({"claimed", "successors", "remoteness", "move"})
+"""The witness fields the detail of an answer file's judgment already says."""
+
+
+def _roots(found: list[Finding]) -> list[CheckResult]:
+    return [f.check for f in found if f.because]
+
+
+def _because_row(t: Table, f: Finding, verbose: bool) -> None:
+    """``7 other checks  refuted  fail because of it: ...`` under a root cause."""
+    n = len(f.because)
+    names = ", ".join(dict.fromkeys(c.name for c in f.because))
+    more = "" if verbose else "; -v shows each"
+    st = _STYLE[Verdict.REFUTED]
+    t.add_row(
+        f"  {n} other check{'s' if n != 1 else ''}",
+        f"[{st}]{Verdict.REFUTED.value}[/{st}]",
+        f"{sum(c.seconds for c in f.because):.3f}",
+        escape(f"fail{'s' if n == 1 else ''} because of it: {names}{more}"),
+    )
 
 
 def _unproved(rep: CaseReport) -> bool:
@@ -151,12 +181,19 @@ def _grouped(checks: Sequence[CheckResult], verbose: bool) -> list[tuple[str, li
     return out
 
 
-def _check_row(t: Table, name: str, group: list[CheckResult]) -> None:
+def _check_row(
+    t: Table,
+    rep: CaseReport,
+    name: str,
+    group: list[CheckResult],
+    skip: frozenset[str] = frozenset(),
+) -> None:
     c = group[0]
     st = _STYLE[c.verdict]
     detail = c.detail
     if c.verdict is Verdict.REFUTED and c.witness:
-        detail += f"  witness: {dict(c.witness)}"
+        words = witness_words(c.witness, rep.case.semantics, skip)
+        detail += f"  ({words})" if words else ""
     if len(group) > 1:
         name = f"{name} ({len(group)})"
         detail = f"all confirmed; first: {detail}"
