@@ -64,3 +64,16 @@ def test_verbose_prints_every_table_and_one_case_prints_its_table(tmp_path: Path
 def test_quiet_and_verbose_together_are_a_usage_error() -> None:
     r = runner.invoke(verify_app, ["-q", "-v", str(CASES / "dag-paul-carole.json")])
     assert r.exit_code == 2
+
+
+def test_piped_tables_are_neither_padded_nor_wrapped() -> None:
+    # CliRunner's stdout is not a terminal: each row is one line as long as its text
+    r = runner.invoke(verify_app, ["-v", str(CASES / "dag-paul-carole.json")])
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert all(line == line.rstrip() for line in lines)
+    rows = [line for line in lines if line.startswith("  smt-won-lost") or "Z3 confirms" in line]
+    assert rows and all(len(line) > 0 for line in rows)
+    # a detail longer than 140 columns stays on its row (no continuation lines of spaces)
+    assert max(map(len, lines)) > 140
+    assert not any(line.startswith(" " * 20) for line in lines)

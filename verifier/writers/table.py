@@ -3,6 +3,7 @@ for several cases."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -16,7 +17,14 @@ from verifier.writers.answer import answer_lines, finding_line
 from verifier.writers.base import Document, Settings
 from verifier.writers.witness import witness_words
 
-__all__ = ["TableWriter", "check_kind", "print_line", "print_report", "print_totals"]
+__all__ = [
+    "TableWriter",
+    "check_kind",
+    "print_line",
+    "print_report",
+    "print_table",
+    "print_totals",
+]
 
 _STYLE = {
     Verdict.CONFIRMED: "green",
@@ -127,7 +135,20 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     rest = [c for c in rep.checks if id(c) not in folded or (verbose and c not in _roots(found))]
     for name, group in _grouped(rest, verbose):
         _check_row(t, rep, name, group)
-    console.print(t)
+    print_table(t, console)
+
+
+def print_table(t: Table, console: Console) -> None:
+    """On a terminal, the table fitted to its width; elsewhere (a pipe, a file) each row on
+    one line, as wide as its text and no wider: no padding, no wrapping, so grep finds a row
+    whole."""
+    if console.is_terminal:
+        console.print(t)
+        return
+    buf = io.StringIO()
+    Console(file=buf, width=1_000_000, color_system=None, soft_wrap=True).print(t)
+    for line in buf.getvalue().splitlines():
+        console.print(line.rstrip(), markup=False, highlight=False, soft_wrap=True)
 
 
 _SAID_BY_ROOT = frozenset({"claimed", "successors", "remoteness", "move"})
