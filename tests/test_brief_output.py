@@ -77,3 +77,14 @@ def test_piped_tables_are_neither_padded_nor_wrapped() -> None:
     # a detail longer than 140 columns stays on its row (no continuation lines of spaces)
     assert max(map(len, lines)) > 140
     assert not any(line.startswith(" " * 20) for line in lines)
+
+
+def test_counts_are_singular_for_one() -> None:
+    # dag-paul-carole's longest win is 3 plies; a one-ply win must not read "1 plies", nor
+    # 31 plies "31 ply" (the old string replace of "1 plies")
+    from verifier.model.words import count
+
+    assert [count(n, "ply") for n in (1, 21, 31, 0)] == ["1 ply", "21 plies", "31 plies", "0 plies"]
+    r = runner.invoke(verify_app, [str(CASES / "dag-paul-carole.json")])
+    assert "longest win 3 plies" in r.stdout and "8 nodes, 8 moves" in r.stdout
+    assert "(1 queries)" not in r.stdout

@@ -17,6 +17,7 @@ from verifier.model.describe import describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
+from verifier.model.words import count
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Cnf, SatStatus, solve
 from verifier.smt.common import (
@@ -128,7 +129,7 @@ def _holds(
     return result(
         name,
         Verdict.CONFIRMED,
-        f"{ans.label}: Z3 confirms {what} ({queries} queries)",
+        f"{ans.label}: Z3 confirms {what} ({count(queries, 'query')})",
         t0,
         solvers=list(ans.solvers),
         queries=queries,

@@ -23,6 +23,7 @@ from verifier.model.describe import describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
+from verifier.model.words import count
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import SatOutcome, SatStatus, solve
 from verifier.smt.common import (
@@ -122,7 +123,7 @@ def kars_least(sys: OrderSystem, ans: Answer, options: Options) -> CheckResult:
         NAME,
         Verdict.CONFIRMED,
         f"{ans.label}: Z3 confirms (T+MM) and that no solution is closer to the draw "
-        f"({pin.queries + br.queries} queries); the least solution in <=_1 is unique",
+        f"({count(pin.queries + br.queries, 'query')}); the least solution in <=_1 is unique",
         t0,
         solvers=list(ans.solvers),
         least=True,
@@ -168,9 +169,9 @@ def _least_by_intervals(ans: Answer, pin: BatchResult, iv: Intervals, t0: float)
     return result(
         NAME,
         Verdict.CONFIRMED,
-        f"{ans.label}: Z3 confirms (T+MM) ({pin.queries} queries) and that no solution leaves "
-        f"[lfp, gfp] ({iv.queries} queries, shared with {UNIQUENESS}); the answer is "
-        "max(lfp, min(gfp, 0)), so no solution is closer to the draw; the least solution "
+        f"{ans.label}: Z3 confirms (T+MM) ({count(pin.queries, 'query')}) and that no solution "
+        f"leaves [lfp, gfp] ({count(iv.queries, 'query')}, shared with {UNIQUENESS}); the "
+        "answer is max(lfp, min(gfp, 0)), so no solution is closer to the draw; the least solution "
         "in <=_1 is unique",
         t0,
         solvers=list(ans.solvers),

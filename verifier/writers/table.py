@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from verifier.model import CheckResult, Semantics, Verdict
+from verifier.model.words import count
 from verifier.pipeline import CaseReport, CaseVerdict, Finding
 from verifier.writers.answer import answer_lines, finding_line
 from verifier.writers.base import Document, Settings
@@ -45,8 +46,8 @@ def _head(rep: CaseReport) -> str:
     """The first line of a case: its name, size, verdict and seconds (rich markup)."""
     case = rep.case
     return (
-        f"[bold]{escape(case.id)}[/bold]  {case.semantics.value}, {case.graph.n} nodes, "
-        f"{case.graph.m} moves  ->  [{_STYLE[rep.verdict]}]{rep.verdict.value.upper()}"
+        f"[bold]{escape(case.id)}[/bold]  {case.semantics.value}, {count(case.graph.n, 'node')}, "
+        f"{count(case.graph.m, 'move')}  ->  [{_STYLE[rep.verdict]}]{rep.verdict.value.upper()}"
         f"[/{_STYLE[rep.verdict]}]  ({rep.seconds:.2f} s)"
         + ("  (solvers only, no proofs: run verify for them)" if _unproved(rep) else "")
     )
@@ -75,17 +76,17 @@ def _counts(rep: CaseReport) -> str | None:
             f"player 0 reaches the target from {s['won']}",
             f"player 1 keeps play away from it from {s['lost']}",
         ]
-        longest = "longest forced reach {} moves"
+        longest = "longest forced reach {}", "move"
     elif semantics is Semantics.IMPARTIAL:
         parts = [f"N positions {s['won']}", f"P positions {s['lost']}"]
         parts += [f"drawn (infinite) {s['drawn']}"] if s["drawn"] else []
-        longest = "longest win {} plies"
+        longest = "longest win {}", "ply"
     else:
         parts = [f"won {s['won']}", f"lost {s['lost']}", f"drawn {s['drawn']}"]
-        longest = "longest win {} plies"
+        longest = "longest win {}", "ply"
     n = s.get("longest_win")
     if n is not None:
-        parts.append(longest.format(n).replace("1 plies", "1 ply").replace("1 moves", "1 move"))
+        parts.append(longest[0].format(count(n, longest[1])))
     if s.get("root") is not None:
         parts.append(f"root {s['root']} = {s.get('root_value')}")
     return ", ".join(parts)
