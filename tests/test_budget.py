@@ -3,14 +3,17 @@ get at most the time left, and the solvers' answer is still given."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import pytest
 import z3
 from typer.testing import CliRunner
 
 from verifier.cli import verify_app
+from verifier.deadline import TimeUp, stop_after
 from verifier.io import load_any
-from verifier.model import Verdict
+from verifier.model import CheckResult, Semantics, Verdict
 from verifier.pipeline import CaseVerdict, run_case, z3_timeout
 from verifier.registry import Options
 
@@ -55,3 +58,62 @@ def test_z3_queries_stop_at_the_time_left_and_the_limit_is_lifted_after() -> Non
     small = _pigeons(3)
     assert small.check() == z3.unsat  # no timeout left behind
     assert z3.get_param("timeout") == "4294967295"
+
+
+def test_a_check_still_running_when_the_budget_is_spent_is_stopped_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a check that would loop forever in Python (as a long linear certificate would run on):
+    # stopped at the budget, unknown, and the checks after it are not run
+    import verifier.pipeline as pipeline
+    from verifier.registry import CheckSpec
+
+    def forever(ctx: object) -> list[CheckResult]:
+        while True:
+            time.sleep(0.01)
+
+    def never(ctx: object) -> list[CheckResult]:
+        raise AssertionError("a check after the budget was spent ran")
+
+    specs = [
+        CheckSpec("slow", frozenset(Semantics), forever),
+        CheckSpec("after", frozenset(Semantics), never),
+    ]
+    monkeypatch.setattr(pipeline, "checks_for", lambda semantics: specs)
+    t0 = time.perf_counter()
+    rep = run_case(load_any(CASES / "dag-paul-carole.json"), Options(budget=0.5))
+    took = time.perf_counter() - t0
+    assert took < 0.5 * 1.1 + 1  # the issue's bound: the budget + 10% + 1 s
+    slow, after = (c for c in rep.checks if c.name in ("slow", "after"))
+    assert slow.verdict is Verdict.UNKNOWN and "stopped while it ran" in slow.detail
+    assert after.verdict is Verdict.UNKNOWN and after.detail.startswith("not run")
+    assert rep.verdict is CaseVerdict.INCONCLUSIVE
+    assert rep.solution is not None and rep.solution.value(rep.case.graph.id_of("s")) == 4
+
+
+def test_time_up_is_not_caught_by_except_exception() -> None:
+    # a check's own ``except Exception`` (turning failures into verdicts) must not swallow it
+    caught = []
+    with pytest.raises(TimeUp), stop_after(0.05):
+        try:
+            while True:
+                time.sleep(0.01)
+        except Exception:
+            caught.append(True)
+    assert caught == []
+
+
+def test_nested_deadlines_keep_the_outer_one() -> None:
+    t0 = time.perf_counter()
+    # the inner, later deadline does not cancel the outer one
+    with pytest.raises(TimeUp), stop_after(0.3), stop_after(10):
+        while True:
+            time.sleep(0.01)
+    assert time.perf_counter() - t0 < 2
+    with stop_after(0.2):
+        with stop_after(0.05):
+            pass
+        # the outer timer is put back: it still fires after the inner block ended
+        with pytest.raises(TimeUp):
+            while True:
+                time.sleep(0.01)

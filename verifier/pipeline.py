@@ -17,6 +17,7 @@ from typing import Any
 
 from verifier.checks.agreement import agreement_checks
 from verifier.checks.expect import expect_checks, unanswered_expectations
+from verifier.deadline import TimeUp, stop_after
 from verifier.errors import NotApplicable
 from verifier.games.summary import summarize_solution
 from verifier.model import Case, CheckResult, SolverResult, Verdict
@@ -174,8 +175,12 @@ def run_case(
         options.report(f"{case.id}: solvers", i, len(specs))
         s0 = time.perf_counter()
         try:
-            res = spec.fn(case, solver_options)
+            # the first answer is given whatever the budget; the others stop when it is spent
+            with stop_after(_left(options, t0) if any(r.result for r in runs) else None):
+                res = spec.fn(case, solver_options)
             runs.append(SolverRun(spec.name, res, seconds=time.perf_counter() - s0))
+        except TimeUp:
+            runs.append(SolverRun(spec.name, None, skipped=_spent(options, "stopped")))
         except NotApplicable as e:
             runs.append(SolverRun(spec.name, None, skipped=str(e)))
         except Exception as e:  # a crashing solver is a defect, reported, never hidden
@@ -202,14 +207,17 @@ def run_case(
     for i, cspec in enumerate(cspecs):
         options.report(f"{case.id}: checks", i, len(cspecs))
         c0 = time.perf_counter()
-        left = None if options.budget is None else t0 + options.budget - c0
+        left = _left(options, t0)
         if left is not None and left <= 0:
-            why = f"not run: the budget of {options.budget:g} s was spent (--budget lifts it)"
-            checks.append(CheckResult(cspec.name, Verdict.UNKNOWN, why))
+            checks.append(CheckResult(cspec.name, Verdict.UNKNOWN, _spent(options, "not run")))
             continue
         try:
-            with z3_timeout(left):
+            with stop_after(left), z3_timeout(left):
                 checks.extend(cspec.fn(ctx))
+        except TimeUp:
+            why = _spent(options, "stopped while it ran")
+            spent = time.perf_counter() - c0
+            checks.append(CheckResult(cspec.name, Verdict.UNKNOWN, why, seconds=spent))
         except NotApplicable:
             continue
         except Exception as e:
@@ -240,6 +248,15 @@ def run_case(
         summary=_summary(case, solution),
         solution=solution,
     )
+
+
+def _left(options: Options, t0: float) -> float | None:
+    """Seconds left of the case's ``--budget`` (``None``: no budget)."""
+    return None if options.budget is None else t0 + options.budget - time.perf_counter()
+
+
+def _spent(options: Options, what: str) -> str:
+    return f"{what}: the budget of {options.budget:g} s was spent (--budget lifts it)"
 
 
 def decide(checks: list[CheckResult]) -> CaseVerdict:

@@ -91,8 +91,10 @@ class Options:
     reference solvers; for judging big answer tables (``verify --answers --linear``)."""
     budget: float | None = None
     """Seconds a whole case may take (``--budget``; None: no limit). Checks not started when
-    it is spent end ``unknown`` saying so; a Z3 query gets at most the time left (a wall-clock
-    timeout beside the resource limit), so a check may overrun it by its last query's share."""
+    it is spent end ``unknown`` saying so; a check still running then is stopped (``deadline``:
+    a timer on the main thread) and ends ``unknown``; a Z3 query gets at most the time left (a
+    wall-clock timeout beside the resource limit). The first solver to answer runs to its end
+    (the answer is always given); the solvers after it stop at the budget too."""
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:

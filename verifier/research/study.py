@@ -29,18 +29,16 @@ import csv
 import hashlib
 import json
 import math
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from verifier.deadline import TimeUp, stop_after
 from verifier.errors import UsageError
 from verifier.model import Case, Semantics
 
@@ -207,35 +205,6 @@ def build(spec: Spec) -> Case:
 
 
 # ---------------------------------------------------------------------- one case
-class _Timeout(Exception):
-    pass
-
-
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    """Raise ``_Timeout`` in the block after ``seconds`` (SIGALRM; nothing where there is none
-    or off the main thread)."""
-    usable = (
-        seconds > 0
-        and hasattr(signal, "SIGALRM")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
-        yield
-        return
-
-    def ring(signum: int, frame: Any) -> None:
-        raise _Timeout
-
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def _unique(s: Any) -> bool | None:
     """Unique, not, or undecided: ``SolutionSet.unique``, and not unique where the count is
     not exact but at least 2 (the least and the greatest solution differ)."""
@@ -265,7 +234,7 @@ def measure(spec: Spec, settings: Settings) -> dict[str, Any]:
         seed="" if spec.seed is None else spec.seed,
     )
     try:
-        with _deadline(settings.timeout):
+        with stop_after(settings.timeout):
             s = solution_set(
                 case,
                 Options(),
@@ -273,7 +242,7 @@ def measure(spec: Spec, settings: Settings) -> dict[str, Any]:
                 max_enumerated=settings.max_enumerated,
                 certify=settings.certify,
             )
-    except _Timeout:
+    except TimeUp:
         row.update(how=f"timed out after {settings.timeout:g} s (--timeout)")
         row["seconds"] = f"{time.perf_counter() - t0:.3f}"
         return row
