@@ -122,11 +122,12 @@ def move_is_optimal(case: Case, sol: Solution, x: int, y: int | None) -> bool:
         if in_w:  # player 0 inside W: towards the target, one layer down
             return bool(val.data[y] == 1) and (r(x) is None or r(y) == r(x) - 1)
         return bool(val.data[y] == 0)  # player 1 outside W: stay outside
-    # impartial: N moves to P; inf(K) with 0 in K moves to P; other inf keep the draw
+    # impartial: N moves to P; inf(K) with 0 in K moves to P; a draw (inf(K), 0 not in K)
+    # moves to a draw: inf(K') with 0 not in K' (an N option hands the opponent the win)
     if loopy is not None and loopy.given[x]:
         if 0 in loopy.data[x]:
             return bool(val.given[y] and val.data[y] == 0)
-        return bool(loopy.given[y])
+        return bool(loopy.given[y]) and 0 not in loopy.data[y]
     gx = int(val.data[x])
     if gx == 0:
         return True  # a P position loses whatever it does
