@@ -134,6 +134,20 @@ def move_is_optimal(case: Case, sol: Solution, x: int, y: int | None) -> bool:
     return bool(val.given[y] and val.data[y] == 0)
 
 
+def _draw_hands_over(case: Case, sol: Solution, x: int, y: int) -> bool:
+    """Is ``x`` a draw and ``y`` a successor won for the player to move there (normal play: a
+    won label; impartial: an N position, finite > 0 or inf(K) with 0 in K)?"""
+    val = sol.columns[VALUE]
+    loopy = sol.columns.get(LOOPY)
+    if case.semantics is Semantics.NORMAL:
+        return bool(val.data[x] == 0 and val.data[y] == 1)
+    if case.semantics is not Semantics.IMPARTIAL or loopy is None:
+        return False
+    if not loopy.given[x] or 0 in loopy.data[x]:
+        return False
+    return bool(0 in loopy.data[y]) if loopy.given[y] else bool(val.data[y] > 0)
+
+
 def _reach_needs_move(g: GameGraph, sol: Solution, x: int) -> bool:
     """Reachability publishes player 0's move inside W (off the target) and player 1's outside."""
     in_w = bool(sol.columns[VALUE].data[x] == 1)
@@ -169,6 +183,9 @@ def corruptions(case: Case, report: CaseReport, nodes: list[int]) -> Iterator[Co
             wrong = [y for y in succ if not move_is_optimal(case, sol, x, y)]
             if wrong:
                 yield Corruption(MOVE, "non-optimal successor", x, wrong[-1])
+            to_won = [y for y in succ if _draw_hands_over(case, sol, x, y)]
+            if to_won and mv.given[x]:
+                yield Corruption(MOVE, "draw to a won option", x, to_won[0])
             if succ and not move_is_optimal(case, sol, x, None) and mv.given[x]:
                 yield Corruption(MOVE, "missing", x, -1)
             non = [z for z in range(g.n) if z not in succ]
