@@ -81,6 +81,54 @@ def test_attractor_and_region_strategy(g: GameGraph, data: st.DataObject) -> Non
     _same(cert.iter_strategy_region, arr.iter_strategy_region, g, w2, ly2, mv2)
 
 
+def _impartial(g: GameGraph) -> GameGraph:
+    """The same moves as an impartial game."""
+    return GameGraph(
+        semantics=Semantics.IMPARTIAL,
+        succ_ptr=g.succ_ptr,
+        succ_idx=g.succ_idx,
+        owner=np.full(g.n, -1, dtype=np.int8),
+        value=np.full(g.n, np.nan),
+        target=np.zeros(g.n, dtype=np.bool_),
+    )
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(graphs(Semantics.NORMAL), st.data())
+def test_impartial_strategy(g: GameGraph, data: st.DataObject) -> None:
+    """The loopy solver's classes and moves pass; corrupted ones get the same violations from
+    both checkers (the array one's restricted retrograde is the engine's)."""
+    from verifier.solvers.loopy_grundy import _moves, loopy_grundy, outcome_classes
+
+    h = _impartial(g)
+    r = loopy_grundy(h)
+    classes = outcome_classes(r.values, r.kset).astype(int).tolist()
+    move = _moves(h, np.asarray(classes, dtype=np.int8), r.counter).tolist()
+    assert not list(cert.iter_strategy_impartial(h, classes, move))
+    _same(cert.iter_strategy_impartial, arr.iter_strategy_impartial, h, classes, move)
+    cls2 = _corrupt(data, classes, st.integers(-1, 1))
+    mv2 = _corrupt(data, move, st.integers(-1, g.n - 1))
+    _same(cert.iter_strategy_impartial, arr.iter_strategy_impartial, h, cls2, mv2)
+    _same(cert.iter_strategy_impartial, arr.iter_strategy_impartial, h, classes, mv2)
+
+
+def test_impartial_strategy_refutes_a_cycle_of_n_to_p_moves() -> None:
+    """``b -> {a, t}``, ``a -> b``: every move from N to P keeps the win, but ``b -> a`` goes
+    round for ever (a draw): refuted at ``b`` by both checkers; ``b -> t`` wins."""
+    g = GameGraph.from_successors(
+        {"a": ["b"], "b": ["a", "t"], "t": []}, semantics=Semantics.IMPARTIAL
+    )
+    a, t = g.id_of("a"), g.id_of("t")
+    classes = [-1, 1, -1]
+    for check in (cert.iter_strategy_impartial, arr.iter_strategy_impartial):
+        assert not list(check(g, classes, [-1, t, -1]))
+        bad = list(check(g, classes, [-1, a, -1]))
+        assert [(v.node, v.reason) for v in bad] == [
+            ("b", "following the moves the N position does not win (they go round)"),
+            ("a", "following the moves the P position is not lost for the mover"),
+        ]
+
+
 def test_minimax_strategy(queue: str) -> None:
     @settings(max_examples=EXAMPLES, deadline=None)
     @given(graphs(Semantics.MINIMAX), st.data())

@@ -10,14 +10,16 @@ takes 2-3 s); this one in a fraction of a second.
 
 ``checker(n)`` picks the module for a graph of ``n`` nodes: the plain, readable one up to
 ``PLAIN_LIMIT`` nodes, this one above. Both export ``iter_won_lost``, ``iter_attractor``,
-``iter_strategy_normal``, ``iter_strategy_region`` and ``iter_strategy_minimax``.
+``iter_strategy_normal``, ``iter_strategy_region``, ``iter_strategy_minimax`` and
+``iter_strategy_impartial`` (whose restricted retrograde analysis is the engine's: the compiled
+queue, or the numpy frontiers without numba).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,17 +28,19 @@ from verifier import certificates
 from verifier.certificates import Violation
 from verifier.model.graph import GameGraph
 from verifier.model.rows import edge_buffer, is_a_move, reduce_rows
-from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON
+from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON, Semantics
 
 __all__ = [
     "PLAIN_LIMIT",
     "checker",
     "forced_region",
     "iter_attractor",
+    "iter_strategy_impartial",
     "iter_strategy_minimax",
     "iter_strategy_normal",
     "iter_strategy_region",
     "iter_won_lost",
+    "restricted_labels",
 ]
 
 PLAIN_LIMIT = 20_000
@@ -288,3 +292,63 @@ def forced_region(g: GameGraph, owner: Ints, move: Ints, good: Bools, side: int)
     return np.asarray(
         forced(g.succ_ptr, g.succ_idx, owner, move, good.astype(np.bool_), side), dtype=np.bool_
     )
+
+
+def restricted_labels(g: GameGraph, keep: Ints, restricted: Bools) -> NDArray[np.int8]:
+    """``certificates.restricted_labels`` over arrays: retrograde analysis of the game where a
+    ``restricted`` node may only move to ``keep[x]`` (-1: nowhere), by the engine."""
+    from verifier.engine import retrograde_numpy
+    from verifier.engine.compiled import available, retrograde_compiled
+
+    src = g.edge_src
+    kept = ~restricted[src] | (g.succ_idx == keep[src])
+    ptr = np.zeros(g.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src[kept], minlength=g.n), out=ptr[1:])
+    dead = np.diff(ptr) == 0
+    h = GameGraph(
+        semantics=Semantics.NORMAL,
+        succ_ptr=ptr,
+        succ_idx=g.succ_idx[kept],
+        owner=np.full(g.n, -1, dtype=np.int8),
+        value=np.where(dead, float(LOST), np.nan),
+        target=np.zeros(g.n, dtype=np.bool_),
+    )
+    r = retrograde_compiled(h) if available() else retrograde_numpy(h)
+    return np.asarray(r.label, dtype=np.int8)
+
+
+def iter_strategy_impartial(
+    g: GameGraph, classes: Sequence[int], move: Sequence[int]
+) -> Iterator[Violation]:
+    """``certificates.iter_strategy_impartial`` over arrays."""
+    cls, mv = _ints(classes), _ints(move)
+    yield from iter_won_lost(g, cast(Sequence[int], cls), None)
+    e = _Edges(g)
+    ok = e.holds(mv)
+    y = _target_of(mv, ok)
+    inner, f = ~e.term, _Faults(g.n)
+    f.add(e.term & (mv != -1), lambda x: "a terminal with a move")
+    f.add(
+        inner & ((cls != LOST) | (mv != -1)) & ~ok,
+        lambda x: f"move to {mv[x]} is not a move of the node",
+    )
+    f.add(
+        inner & (cls == WON) & (cls[y] != LOST),
+        lambda x: "the N position's move does not go to a P position",
+    )
+    f.add(
+        inner & (cls == UNKNOWN) & (cls[y] != UNKNOWN),
+        lambda x: "the draw's move does not go to a draw (D) position",
+    )
+    yield from f.violations(g)
+    won = cls == WON
+    lab = restricted_labels(g, np.where(ok, mv, -1), won)
+    # the N positions first: their moves are what fails
+    for x in np.flatnonzero(won & (lab != WON)).tolist():
+        yield Violation(
+            x, g.name(x), "following the moves the N position does not win (they go round)"
+        )
+    for x in np.flatnonzero((cls == LOST) & (lab != LOST)).tolist():
+        yield Violation(
+            x, g.name(x), "following the moves the P position is not lost for the mover"
+        )

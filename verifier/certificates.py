@@ -13,6 +13,10 @@ they are a certificate that a reader can check node by node, in time linear in t
 - ``check_strategy_normal`` / ``check_strategy_region`` / ``check_strategy_minimax``: following
   the moves the winner's rank strictly decreases (so the win is reached), the loser cannot
   escape, a draw strategy never lets the value drop below 0 (Max) or rise above 0 (Min).
+- ``check_strategy_impartial``: P / N / D of an impartial game (a loopy one too) with its moves:
+  the classes are the won / lost / unknown labels of the same moves played as a ``normal`` game
+  (its rank certificate, with the ranks found rather than given: the restricted retrograde
+  below derives them) and following the moves the N positions win, the draws keep the draw.
 
 Each ``check_*`` returns ``None`` when the certificate holds, else a ``Violation`` naming a node;
 the ``iter_*`` generators yield every violation (the node at fault among its neighbours).
@@ -40,6 +44,7 @@ __all__ = [
     "CHECKS",
     "Violation",
     "check_attractor",
+    "check_strategy_impartial",
     "check_strategy_minimax",
     "check_strategy_normal",
     "check_strategy_region",
@@ -47,10 +52,12 @@ __all__ = [
     "first",
     "forced_region",
     "iter_attractor",
+    "iter_strategy_impartial",
     "iter_strategy_minimax",
     "iter_strategy_normal",
     "iter_strategy_region",
     "iter_won_lost",
+    "restricted_labels",
     "successor_lists",
 ]
 
@@ -230,6 +237,86 @@ def iter_strategy_region(
                 continue
 
 
+def restricted_labels(succ: list[list[int]], keep: list[int | None]) -> list[int]:
+    """Retrograde analysis (won / lost / unknown for the mover) of the game in which node ``x``
+    may only move to ``keep[x]`` where that is not ``None`` (-1: nowhere), to any successor
+    elsewhere; a node without a move is lost."""
+    n = len(succ)
+    edges: list[list[int]] = []
+    for x in range(n):
+        k = keep[x]
+        edges.append(succ[x] if k is None else [k] if k >= 0 else [])
+    pred: list[list[int]] = [[] for _ in range(n)]
+    for x in range(n):
+        for y in edges[x]:
+            pred[y].append(x)
+    count = [len(e) for e in edges]
+    lab = [UNKNOWN] * n
+    queue = deque(x for x in range(n) if count[x] == 0)
+    for x in queue:
+        lab[x] = LOST
+    while queue:
+        y = queue.popleft()
+        for x in pred[y]:
+            if lab[x] != UNKNOWN:
+                continue
+            if lab[y] == LOST:
+                lab[x] = WON
+                queue.append(x)
+            else:
+                count[x] -= 1
+                if count[x] == 0:
+                    lab[x] = LOST
+                    queue.append(x)
+    return lab
+
+
+def iter_strategy_impartial(
+    g: GameGraph, classes: Sequence[int], move: Sequence[int]
+) -> Iterator[Violation]:
+    """P / N / D (``classes``: -1 P, +1 N, 0 D, retrograde's lost / won / unknown) with the
+    moves of an impartial game, cyclic or not: first the won/lost rules of the same moves
+    played as a ``normal`` game (``iter_won_lost`` without ranks: a P position has only N
+    options, an N one a P option, a draw neither, a position without moves is P); then each
+    node's move (an N position moves to a P one, a draw to a draw, a terminal nowhere); then
+    the strategy: in the game where every N position may only make its move, retrograde
+    analysis must find every N position won and every P position lost.
+
+    Why that proves it: in the restricted game a won N position's one move goes to a lost
+    position of smaller rank, a P one (all its moves kept), whose every move goes to an N
+    position (the rules) won at smaller rank, where the moves are followed again: so following
+    the moves the N player wins, whatever the opponent does, in at most rank plies. The
+    derivation is one in the full game too (more moves only help the winner), so N and P are
+    derivable, and with the rules (a fixpoint) they are exactly the least fixpoint: the draws
+    are right. A draw moves to a draw; its options are draws or N positions (never P), so the
+    side that keeps to draws never loses. Any N-to-P move keeps the win; the strategy is what a
+    cycle of such moves (``b -> a -> b``, a draw) breaks."""
+    yield from iter_won_lost(g, [int(c) for c in classes], None)
+    succ = successor_lists(g)
+    cls, mv = [int(c) for c in classes], [int(m) for m in move]
+    for x in range(g.n):
+        ys, y = succ[x], mv[x]
+        if not ys:
+            if y != -1:
+                yield _bad(g, x, "a terminal with a move")
+            continue
+        if (cls[x] != LOST or y != -1) and y not in ys:
+            yield _bad(g, x, f"move to {y} is not a move of the node")
+        elif cls[x] == WON and cls[y] != LOST:
+            yield _bad(g, x, "the N position's move does not go to a P position")
+        elif cls[x] == UNKNOWN and cls[y] != UNKNOWN:
+            yield _bad(g, x, "the draw's move does not go to a draw (D) position")
+    keep = [(mv[x] if mv[x] in succ[x] else -1) if cls[x] == WON else None for x in range(g.n)]
+    lab = restricted_labels(succ, keep)
+    # the N positions first: their moves are what fails
+    for x in range(g.n):
+        if cls[x] == WON and lab[x] != WON:
+            yield _bad(g, x, "following the moves the N position does not win (they go round)")
+    for x in range(g.n):
+        if cls[x] == LOST and lab[x] != LOST:
+            yield _bad(g, x, "following the moves the P position is not lost for the mover")
+
+
 def forced_region(
     succ: list[list[int]], owner: list[int], move: list[int], good: list[bool], side: int
 ) -> list[bool]:
@@ -348,11 +435,19 @@ def check_strategy_minimax(
     return first(iter_strategy_minimax(g, scores, move))
 
 
+def check_strategy_impartial(
+    g: GameGraph, classes: Sequence[int], move: Sequence[int]
+) -> Violation | None:
+    """First violation of ``iter_strategy_impartial``."""
+    return first(iter_strategy_impartial(g, classes, move))
+
+
 CHECKS: dict[str, Callable[..., Violation | None]] = {
     "won-lost": check_won_lost,
     "attractor": check_attractor,
     "strategy-normal": check_strategy_normal,
     "strategy-region": check_strategy_region,
     "strategy-minimax": check_strategy_minimax,
+    "strategy-impartial": check_strategy_impartial,
 }
 """The certificate checks by name."""

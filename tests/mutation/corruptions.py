@@ -122,15 +122,30 @@ def move_is_optimal(case: Case, sol: Solution, x: int, y: int | None) -> bool:
         if in_w:  # player 0 inside W: towards the target, one layer down
             return bool(val.data[y] == 1) and (r(x) is None or r(y) == r(x) - 1)
         return bool(val.data[y] == 0)  # player 1 outside W: stay outside
-    # impartial: N moves to P; inf(K) with 0 in K moves to P; other inf keep the draw
+    # impartial: N moves to P; inf(K) with 0 in K moves to P; a draw (inf(K), 0 not in K)
+    # moves to a draw: inf(K') with 0 not in K' (an N option hands the opponent the win)
     if loopy is not None and loopy.given[x]:
         if 0 in loopy.data[x]:
             return bool(val.given[y] and val.data[y] == 0)
-        return bool(loopy.given[y])
+        return bool(loopy.given[y]) and 0 not in loopy.data[y]
     gx = int(val.data[x])
     if gx == 0:
         return True  # a P position loses whatever it does
     return bool(val.given[y] and val.data[y] == 0)
+
+
+def _draw_hands_over(case: Case, sol: Solution, x: int, y: int) -> bool:
+    """Is ``x`` a draw and ``y`` a successor won for the player to move there (normal play: a
+    won label; impartial: an N position, finite > 0 or inf(K) with 0 in K)?"""
+    val = sol.columns[VALUE]
+    loopy = sol.columns.get(LOOPY)
+    if case.semantics is Semantics.NORMAL:
+        return bool(val.data[x] == 0 and val.data[y] == 1)
+    if case.semantics is not Semantics.IMPARTIAL or loopy is None:
+        return False
+    if not loopy.given[x] or 0 in loopy.data[x]:
+        return False
+    return bool(0 in loopy.data[y]) if loopy.given[y] else bool(val.data[y] > 0)
 
 
 def _reach_needs_move(g: GameGraph, sol: Solution, x: int) -> bool:
@@ -168,6 +183,9 @@ def corruptions(case: Case, report: CaseReport, nodes: list[int]) -> Iterator[Co
             wrong = [y for y in succ if not move_is_optimal(case, sol, x, y)]
             if wrong:
                 yield Corruption(MOVE, "non-optimal successor", x, wrong[-1])
+            to_won = [y for y in succ if _draw_hands_over(case, sol, x, y)]
+            if to_won and mv.given[x]:
+                yield Corruption(MOVE, "draw to a won option", x, to_won[0])
             if succ and not move_is_optimal(case, sol, x, None) and mv.given[x]:
                 yield Corruption(MOVE, "missing", x, -1)
             non = [z for z in range(g.n) if z not in succ]

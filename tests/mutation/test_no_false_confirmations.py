@@ -113,10 +113,27 @@ def test_the_move_oracle_accepts_every_clean_move() -> None:
                 assert move_is_optimal(case, sol, x, int(col.data[x])), (case.id, r.solver, x)
 
 
+def draw_cases() -> list[Case]:
+    """Draws next to won options (issue 28, item 1): an impartial draw d -> {e (draw), n (N)}
+    and a normal-play draw c -> {d (draw), w (won)}."""
+    from verifier.io import load_case
+
+    impartial = replace(load_case(CORPUS[0].parent / "impartial-draw-move.json"), expect=None)
+    g = GameGraph.from_successors(
+        {"c": ["d", "w"], "d": ["c"], "w": ["l"], "l": []},
+        semantics=Semantics.NORMAL,
+        value={"l": -1},
+    )
+    return [impartial, Case(graph=g, id="normal-draw-move", root=0)]
+
+
 def test_corruptions_of_random_graphs_are_refuted_in_every_engine_mode() -> None:
-    counts, missed = sweep([*random_cases(range(2), 10), decimal_case()], ENGINES, nodes=3)
+    cases = [*random_cases(range(2), 10), decimal_case(), *draw_cases()]
+    counts, missed = sweep(cases, ENGINES, nodes=4)
     assert sum(counts.values()) >= 150
     assert {k[1] for k in counts} >= {"value", "remoteness", "move", "loopy"}
+    drawn = {k[0] for k in counts if k[2] == "draw to a won option"}
+    assert drawn == {"normal", "impartial"}
     assert_no_new_gaps(counts, missed)
 
 

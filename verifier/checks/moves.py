@@ -13,11 +13,16 @@ values and remoteness (each proved by its own checks).
 | reachability | player 0 inside W, off the target | a successor in W one layer lower |
 | reachability | player 1 outside W | a successor outside W |
 | impartial | N position (value > 0), or inf(K) with 0 in K | a P position (value 0) |
-| impartial | inf(K), 0 not in K | a successor of infinite value (keep the draw) |
+| impartial | inf(K), 0 not in K (a draw, D) | a D successor: inf(K'), 0 not in K' (not an N one) |
 
 Every inner position of minimax and normal play names a move; reachability and impartial name
 one where the table has a row (elsewhere every move is as good). A solver that publishes moves
 but no remoteness is judged on values alone. Vectorized over the edges: linear, any size.
+
+At a draw an N option hands the opponent the win (no option of a draw is P). An impartial N
+position may move to any P option: each such move keeps the win, but on a cyclic
+graph a strategy made of them can go round a cycle for ever (a draw); that the published moves
+together win is the strategy certificate's to prove (``verifier/checks/impartial_strategy.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from verifier.model.rows import edge_buffer, is_a_move, reduce_rows
 from verifier.model.semantics import MAX, Semantics
 from verifier.registry import CheckContext, check
 
-__all__ = ["NAME", "move_faults"]
+__all__ = ["NAME", "impartial_draws", "move_faults"]
 
 NAME = "moves"
 
@@ -95,6 +100,16 @@ def _needs_move(g: GameGraph, r: SolverResult) -> Bools:
     return np.asarray(inf | (v.given & (v.data > 0)))
 
 
+def impartial_draws(g: GameGraph, r: SolverResult) -> Bools:
+    """Per node: is its value a draw (D), ``inf(K)`` with 0 not in ``K``?"""
+    inf = r.columns.get(LOOPY)
+    draw = np.zeros(g.n, dtype=np.bool_)
+    if inf is not None:
+        for x in np.flatnonzero(inf.given).tolist():
+            draw[x] = 0 not in inf.data[x]
+    return draw
+
+
 def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
     """Per node: is the move to ``y[x]`` optimal (meaningful where a legal move is named)."""
     cols = r.columns
@@ -102,14 +117,9 @@ def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
     vx, vy = v.data, v.data[y]
     known = v.given & v.given[y]
     if g.semantics is Semantics.IMPARTIAL:
-        inf = cols.get(LOOPY)
-        inf_g = _given(inf, g.n)
-        zero_k = np.zeros(g.n, dtype=np.bool_)
-        if inf is not None:
-            for x in np.flatnonzero(inf_g).tolist():
-                zero_k[x] = 0 in inf.data[x]
+        draw = impartial_draws(g, r)
         to_p = v.given[y] & (vy == 0)
-        return np.where(inf_g & ~zero_k, inf_g[y], to_p)
+        return np.where(draw, draw[y], to_p)
     if g.semantics is Semantics.REACHABILITY:
         in_w = v.given & (v.data == 1)
         ok = np.where(in_w, in_w[y], ~in_w[y])

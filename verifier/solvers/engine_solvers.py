@@ -48,6 +48,7 @@ from verifier.engine.kars import EngineKars
 from verifier.errors import CycleError
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
 from verifier.model.results import View
+from verifier.model.rows import edge_buffer, reduce_rows
 from verifier.registry import Options, solver
 from verifier.solvers._common import (
     grundy_result,
@@ -194,11 +195,19 @@ def loopy_classes(r: CompiledLoopy) -> NDArray[np.int8]:
     return np.where(r.value >= 0, finite, infinite).astype(np.int8)
 
 
-def loopy_moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
-    """``grundy-loopy``'s rule: N: the first option in P; D: the first option in D (keeps the
-    draw); P: -1."""
-    want = np.select([classes == WIN, classes == DRAW], [LOSS, DRAW], 2).astype(np.int8)
-    out: IntArray = first_match_compiled(g, want, classes)
+def loopy_moves(g: GameGraph, classes: NDArray[np.int8], counter: IntArray) -> IntArray:
+    """``grundy-loopy``'s rule: N: the option in P of least counter (a first P option may go
+    round a cycle for ever); D: the first option in D (keeps the draw); P: -1. Counters of
+    finite nodes are distinct and >= 0, so the key ``counter`` (P) / -1 (D) / -2 (N) names one
+    option."""
+    p = classes == LOSS
+    code = np.where(p, counter, np.where(classes == DRAW, -1, -2)).astype(np.int64)
+    buf = edge_buffer(g, np.int64)
+    buf[: g.m] = np.where(p[g.succ_idx], counter[g.succ_idx], -3)
+    buf[: g.m][buf[: g.m] < 0] = np.iinfo(np.int64).max
+    least = reduce_rows(g, np.minimum, buf, -3)
+    want = np.where(classes == WIN, least, np.where(classes == DRAW, -1, -3)).astype(np.int64)
+    out: IntArray = first_match_compiled(g, want, code)
     return out
 
 
@@ -217,7 +226,7 @@ def grundy_loopy_compiled_solver(case: Case, options: Options) -> SolverResult:
         r.kset(),
         r.counter,
         classes,
-        loopy_moves(g, classes),
+        loopy_moves(g, classes, r.counter),
         seconds,
         rounds=r.rounds,
         edges_scanned=r.edges_scanned,

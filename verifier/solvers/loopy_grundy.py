@@ -368,15 +368,23 @@ def _k_differs(
     return out
 
 
-def _moves(g: GameGraph, classes: NDArray[np.int8]) -> IntArray:
-    """N: first option in P; D: first option in D (keeps the draw); P: -1."""
+def _moves(g: GameGraph, classes: NDArray[np.int8], counter: IntArray) -> IntArray:
+    """N: the option in P of least counter; D: the first option in D (keeps the draw); P: -1.
+
+    Any move from N to P keeps the win, but on a cycle "some P option" can go round for ever
+    (``a -> b``, ``b -> {a, t}``: ``b -> a -> b ...`` is a draw). By Fraenkel's condition B
+    every option of a P position ``u`` has a P option of counter below ``c(u)``, so the P
+    positions met by the least-counter moves have strictly decreasing counters: play ends, and
+    the opponent is the one who cannot move."""
     ptr, idx = g.succ_ptr.tolist(), g.succ_idx.tolist()
-    cls = classes.tolist()
-    want = {WIN: LOSS, DRAW: DRAW}
+    cls, cnt = classes.tolist(), counter.tolist()
     move = [-1] * g.n
     for u in range(g.n):
-        if cls[u] in want:
-            move[u] = next((v for v in idx[ptr[u] : ptr[u + 1]] if cls[v] == want[cls[u]]), -1)
+        opts = idx[ptr[u] : ptr[u + 1]]
+        if cls[u] == WIN:
+            move[u] = min((v for v in opts if cls[v] == LOSS), key=cnt.__getitem__, default=-1)
+        elif cls[u] == DRAW:
+            move[u] = next((v for v in opts if cls[v] == DRAW), -1)
     return np.array(move, dtype=np.int64)
 
 
@@ -394,7 +402,7 @@ def loopy_grundy_solver(case: Case, options: Options) -> SolverResult:
         r.kset,
         r.counter,
         classes,
-        _moves(g, classes),
+        _moves(g, classes, r.counter),
         seconds,
         rounds=r.rounds,
         edges_scanned=r.edges_scanned,
