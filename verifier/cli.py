@@ -25,6 +25,7 @@ from rich.console import Console
 from verifier.claims import run_with_claims
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
+from verifier.io.files import check_writable
 from verifier.io.limits import Limits
 from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
@@ -208,10 +209,21 @@ def run_verify(
     if linear and answers is None:
         _err(err, "--linear judges an answer table: give --answers FILE")
         return EXIT_BAD_INPUT
+    if junit is not None:
+        try:
+            check_writable(junit)
+        except VerifierError as e:
+            _err(err, str(e))
+            return EXIT_BAD_INPUT
     reports: list[CaseReport] = []
     errors: list[str] = []
     show_bar = sys.stderr.isatty()  # a bar on a terminal; plain lines when piped
     for f in files:
+        if not f.exists():
+            msg = f"{f}: $: no such file or directory"
+            errors.append(msg)
+            _err(err, msg)
+            continue
         try:
             case = load(f, max_positions, linear=linear)
         except VerifierError as e:
@@ -247,8 +259,8 @@ def run_verify(
 
         try:
             write_junit(junit, reports, errors)
-        except OSError as e:
-            _err(err, f"{junit}: $: cannot write the JUnit report: {e.strerror or e}")
+        except VerifierError as e:
+            _err(err, str(e))
             return EXIT_BAD_INPUT
     return exit_code(reports, len(errors))
 
@@ -491,15 +503,25 @@ def solve_cmd(
     from verifier.io.answers import ANSWER_SUFFIXES
 
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
-    case = _load_or_exit(path, max_positions)
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
+    if answer_file is not None:
+        _check_output(answer_file)
+        if answer_file.suffix.lower() == ".parquet":
+            _needs(answer_file, "writing Parquet", "parquet", "pyarrow")
+    elif out is not None and engine is SolveEngine.dask:
+        _check_output(out, folder=True)
     if engine is SolveEngine.dask:
+        _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
         try:
             from verifier.distributed.api import solve_distributed
             from verifier.distributed.programs import PROGRAMS
         except ImportError as e:
-            raise _fail(f"--engine dask needs the extra: pip install '.[dask]' ({e})") from None
+            raise _fail(
+                f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
+            ) from None
+    case = _load_or_exit(path, max_positions)
+    if engine is SolveEngine.dask:
         if case.semantics not in PROGRAMS:
             raise _fail(
                 f"{path}: --engine dask solves {', '.join(s.value for s in PROGRAMS)} graphs, "
@@ -531,6 +553,31 @@ def solve_cmd(
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+def _needs(path: Path, what: str, extra: str, *modules: str) -> None:
+    """Exit 2 with one line naming ``path`` when a module of an optional extra is missing."""
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as e:
+            raise _fail(
+                f"{path}: {what} needs the {extra!r} extra, not installed (no module "
+                f"{e.name or module!r}): pip install 'gamegraph-verifier[{extra}]' "
+                f"(from a checkout: pip install '.[{extra}]')"
+            ) from None
+
+
+def _check_output(path: Path, *, folder: bool = False) -> None:
+    """Exit 2 before any work when the output file (or ``folder``) cannot be written."""
+    from verifier.io.files import check_folder, check_writable
+
+    try:
+        check_folder(path) if folder else check_writable(path)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
 
 
 def _refuse_overwrite(path: Path | None, force: bool) -> None:
@@ -621,6 +668,7 @@ def generate_cmd(
     from verifier.io import save_any
 
     _refuse_overwrite(output, force)
+    _check_output(output)
 
     vals = None
     if values is not None:
@@ -686,6 +734,7 @@ def render_cmd(
     from verifier.render import render
 
     _refuse_overwrite(output, force)
+    _check_output(output)
     case = _load_or_exit(path, max_positions)
     if case.graph.n > 2000:
         raise _fail(f"{path}: $: {case.graph.n} nodes are too many to draw (at most 2000)")
@@ -831,6 +880,7 @@ def study_uniqueness_cmd(
             raise _fail(f"{option}: give at least {least}: got {number}")
     if timeout < 0:
         raise _fail(f"--timeout: give 0 (no limit) or more seconds: got {timeout:g}")
+    _check_output(out, folder=True)
     specs = study.plan(size_list, degree_list, sems, seeds, seed, k_list, games)
     settings = study.Settings(max_count, max_enumerated, certify, timeout)
     err = Console(stderr=True)
