@@ -48,6 +48,7 @@ EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
 
 CASE_SUFFIXES = (".json", ".npz", ".graphml", ".gml")
+"""The case files ``verify`` reads (``verifier.io.discover`` tells which are cases)."""
 
 app = typer.Typer(
     name="verifier",
@@ -116,16 +117,11 @@ def _limits(max_positions: int | None, *, linear: bool = False) -> Limits:
 
 
 def collect(paths: list[Path]) -> list[Path]:
-    """Case files named on the command line; folders are searched recursively."""
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files.extend(
-                sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in CASE_SUFFIXES)
-            )
-        else:
-            files.append(p)
-    return files
+    """Case files named on the command line; folders are searched as ``verify`` searches them
+    (``verifier.io.discover``)."""
+    from verifier.io.discover import discover
+
+    return [f.path for f in discover(paths).cases]
 
 
 EXIT_OF = {
@@ -191,10 +187,15 @@ def run_verify(
     table: one case in full; several, one line each and the table of each case not verified
     (``verbose``: every table in full; ``quiet``: one line each, nothing more)."""
     out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
+    from verifier.io.discover import discover
+
     err = Console(stderr=True)
-    files = collect(paths)
+    found = discover(paths)
+    files = [f.path for f in found.cases]
+    note = found.note()
     if not files:
-        _err(err, f"{' '.join(map(str, paths))}: $: no case files found")
+        why = f" ({note})" if note else ""
+        _err(err, f"{' '.join(map(str, paths))}: $: no case files found{why}")
         return EXIT_BAD_INPUT
     if quiet and verbose:
         _err(err, "--quiet and --verbose: give one of them")
@@ -206,7 +207,10 @@ def run_verify(
     if answers is not None and len(files) != 1:
         _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
         return EXIT_BAD_INPUT
-    if linear and answers is None:
+    if answers is not None and _answers_mistake(answers) is not None:
+        _err(err, str(_answers_mistake(answers)))
+        return EXIT_BAD_INPUT
+    if linear and answers is None and not all(f.answers for f in found.cases):
         _err(err, "--linear judges an answer table: give --answers FILE")
         return EXIT_BAD_INPUT
     if junit is not None:
@@ -215,14 +219,16 @@ def run_verify(
         except VerifierError as e:
             _err(err, str(e))
             return EXIT_BAD_INPUT
+    if note is not None:
+        _err(err, note)
     reports: list[CaseReport] = []
     errors: list[str] = []
     show_bar = sys.stderr.isatty()  # a bar on a terminal; plain lines when piped
-    for f in files:
-        if not f.exists():
-            msg = f"{f}: $: no such file or directory"
-            errors.append(msg)
-            _err(err, msg)
+    for item in found.cases:
+        f = item.path
+        if item.error is not None:
+            errors.append(item.error)
+            _err(err, item.error)
             continue
         try:
             case = load(f, max_positions, linear=linear)
@@ -237,9 +243,10 @@ def run_verify(
             continue
         progress = _case_bar(err) if show_bar else None
         claims = None
-        if answers is not None:
+        judged = answers or item.answers
+        if judged is not None:
             try:
-                claims = _load_answers(answers, case, max_positions, linear=linear)
+                claims = _load_answers(judged, case, max_positions, linear=linear)
             except VerifierError as e:
                 errors.append(str(e))
                 _err(err, str(e))
@@ -263,6 +270,18 @@ def run_verify(
             _err(err, str(e))
             return EXIT_BAD_INPUT
     return exit_code(reports, len(errors))
+
+
+def _answers_mistake(path: Path) -> str | None:
+    """Why ``path`` given as ``--answers`` is not an answer file (it is a case), or None."""
+    from verifier.io.discover import kind_of
+
+    if path.suffix.lower() in (".json", ".npz") and path.is_file() and kind_of(path) == "case":
+        return (
+            f"{path}: $: a case file, not an answer file: give the case first, "
+            f"verify {path} --answers ANSWERS"
+        )
+    return None
 
 
 def _load_answers(
