@@ -105,7 +105,7 @@ def test_missing_file_exit_2(tmp_path: Path) -> None:
 
 def test_bad_file_in_folder_still_runs_the_others(tmp_path: Path) -> None:
     shutil.copy(CASES / "kars-figure1-b-ge-d.json", tmp_path / "good.json")
-    (tmp_path / "bad.json").write_text("[]")
+    (tmp_path / "bad.json").write_text('{"semantics": "minimax", "nodes": []}')
     code, out, _err = run_verify(str(tmp_path), "--json")
     assert code == 2
     doc = json.loads(out)

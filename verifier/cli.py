@@ -25,6 +25,7 @@ from rich.console import Console
 from verifier.claims import run_with_claims
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
+from verifier.io.files import check_writable
 from verifier.io.limits import Limits
 from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
@@ -47,6 +48,7 @@ EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
 
 CASE_SUFFIXES = (".json", ".npz", ".graphml", ".gml")
+"""The case files ``verify`` reads (``verifier.io.discover`` tells which are cases)."""
 
 app = typer.Typer(
     name="verifier",
@@ -115,16 +117,11 @@ def _limits(max_positions: int | None, *, linear: bool = False) -> Limits:
 
 
 def collect(paths: list[Path]) -> list[Path]:
-    """Case files named on the command line; folders are searched recursively."""
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files.extend(
-                sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in CASE_SUFFIXES)
-            )
-        else:
-            files.append(p)
-    return files
+    """Case files named on the command line; folders are searched as ``verify`` searches them
+    (``verifier.io.discover``)."""
+    from verifier.io.discover import discover
+
+    return [f.path for f in discover(paths).cases]
 
 
 EXIT_OF = {
@@ -190,10 +187,15 @@ def run_verify(
     table: one case in full; several, one line each and the table of each case not verified
     (``verbose``: every table in full; ``quiet``: one line each, nothing more)."""
     out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
+    from verifier.io.discover import discover
+
     err = Console(stderr=True)
-    files = collect(paths)
+    found = discover(paths)
+    files = [f.path for f in found.cases]
+    note = found.note()
     if not files:
-        _err(err, f"{' '.join(map(str, paths))}: $: no case files found")
+        why = f" ({note})" if note else ""
+        _err(err, f"{' '.join(map(str, paths))}: $: no case files found{why}")
         return EXIT_BAD_INPUT
     if quiet and verbose:
         _err(err, "--quiet and --verbose: give one of them")
@@ -205,13 +207,29 @@ def run_verify(
     if answers is not None and len(files) != 1:
         _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
         return EXIT_BAD_INPUT
-    if linear and answers is None:
+    if answers is not None and _answers_mistake(answers) is not None:
+        _err(err, str(_answers_mistake(answers)))
+        return EXIT_BAD_INPUT
+    if linear and answers is None and not all(f.answers for f in found.cases):
         _err(err, "--linear judges an answer table: give --answers FILE")
         return EXIT_BAD_INPUT
+    if junit is not None:
+        try:
+            check_writable(junit)
+        except VerifierError as e:
+            _err(err, str(e))
+            return EXIT_BAD_INPUT
+    if note is not None:
+        _err(err, note)
     reports: list[CaseReport] = []
     errors: list[str] = []
     show_bar = sys.stderr.isatty()  # a bar on a terminal; plain lines when piped
-    for f in files:
+    for item in found.cases:
+        f = item.path
+        if item.error is not None:
+            errors.append(item.error)
+            _err(err, item.error)
+            continue
         try:
             case = load(f, max_positions, linear=linear)
         except VerifierError as e:
@@ -225,9 +243,10 @@ def run_verify(
             continue
         progress = _case_bar(err) if show_bar else None
         claims = None
-        if answers is not None:
+        judged = answers or item.answers
+        if judged is not None:
             try:
-                claims = _load_answers(answers, case, max_positions, linear=linear)
+                claims = _load_answers(judged, case, max_positions, linear=linear)
             except VerifierError as e:
                 errors.append(str(e))
                 _err(err, str(e))
@@ -247,10 +266,22 @@ def run_verify(
 
         try:
             write_junit(junit, reports, errors)
-        except OSError as e:
-            _err(err, f"{junit}: $: cannot write the JUnit report: {e.strerror or e}")
+        except VerifierError as e:
+            _err(err, str(e))
             return EXIT_BAD_INPUT
     return exit_code(reports, len(errors))
+
+
+def _answers_mistake(path: Path) -> str | None:
+    """Why ``path`` given as ``--answers`` is not an answer file (it is a case), or None."""
+    from verifier.io.discover import kind_of
+
+    if path.suffix.lower() in (".json", ".npz") and path.is_file() and kind_of(path) == "case":
+        return (
+            f"{path}: $: a case file, not an answer file: give the case first, "
+            f"verify {path} --answers ANSWERS"
+        )
+    return None
 
 
 def _load_answers(
@@ -491,15 +522,25 @@ def solve_cmd(
     from verifier.io.answers import ANSWER_SUFFIXES
 
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
-    case = _load_or_exit(path, max_positions)
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
+    if answer_file is not None:
+        _check_output(answer_file)
+        if answer_file.suffix.lower() == ".parquet":
+            _needs(answer_file, "writing Parquet", "parquet", "pyarrow")
+    elif out is not None and engine is SolveEngine.dask:
+        _check_output(out, folder=True)
     if engine is SolveEngine.dask:
+        _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
         try:
             from verifier.distributed.api import solve_distributed
             from verifier.distributed.programs import PROGRAMS
         except ImportError as e:
-            raise _fail(f"--engine dask needs the extra: pip install '.[dask]' ({e})") from None
+            raise _fail(
+                f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
+            ) from None
+    case = _load_or_exit(path, max_positions)
+    if engine is SolveEngine.dask:
         if case.semantics not in PROGRAMS:
             raise _fail(
                 f"{path}: --engine dask solves {', '.join(s.value for s in PROGRAMS)} graphs, "
@@ -531,6 +572,31 @@ def solve_cmd(
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+def _needs(path: Path, what: str, extra: str, *modules: str) -> None:
+    """Exit 2 with one line naming ``path`` when a module of an optional extra is missing."""
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as e:
+            raise _fail(
+                f"{path}: {what} needs the {extra!r} extra, not installed (no module "
+                f"{e.name or module!r}): pip install 'gamegraph-verifier[{extra}]' "
+                f"(from a checkout: pip install '.[{extra}]')"
+            ) from None
+
+
+def _check_output(path: Path, *, folder: bool = False) -> None:
+    """Exit 2 before any work when the output file (or ``folder``) cannot be written."""
+    from verifier.io.files import check_folder, check_writable
+
+    try:
+        check_folder(path) if folder else check_writable(path)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
 
 
 def _refuse_overwrite(path: Path | None, force: bool) -> None:
@@ -621,6 +687,7 @@ def generate_cmd(
     from verifier.io import save_any
 
     _refuse_overwrite(output, force)
+    _check_output(output)
 
     vals = None
     if values is not None:
@@ -686,6 +753,7 @@ def render_cmd(
     from verifier.render import render
 
     _refuse_overwrite(output, force)
+    _check_output(output)
     case = _load_or_exit(path, max_positions)
     if case.graph.n > 2000:
         raise _fail(f"{path}: $: {case.graph.n} nodes are too many to draw (at most 2000)")
@@ -841,6 +909,7 @@ def study_uniqueness_cmd(
             raise _fail(f"{option}: give at least {least}: got {number}")
     if timeout < 0:
         raise _fail(f"--timeout: give 0 (no limit) or more seconds: got {timeout:g}")
+    _check_output(out, folder=True)
     specs = study.plan(size_list, degree_list, sems, seeds, seed, k_list, games)
     settings = study.Settings(max_count, max_enumerated, certify, timeout)
     err = Console(stderr=True)

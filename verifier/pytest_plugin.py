@@ -1,8 +1,10 @@
 """A pytest plugin: every case file under a folder is one test (``pytest --gamegraph-cases DIR``).
 
 Registered as the ``pytest11`` entry point ``gamegraph``; it does nothing unless
-``--gamegraph-cases DIR`` is given (repeatable). Each case file (``.json``, ``.npz``,
-``.graphml``, ``.gml``) under DIR becomes one item, run as ``verify`` runs it:
+``--gamegraph-cases DIR`` is given (repeatable). Each case under DIR becomes one item, found as
+``verify DIR`` finds them (``verifier.io.discover``: hidden folders and virtual environments
+are not entered, JSON and ``.npz`` files that are not cases are skipped and counted in the
+header of the run), and run as ``verify`` runs it:
 
 * verified: passes;
 * refuted: fails, the message is every refuted check in words with its witness;
@@ -23,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from verifier.io.discover import Discovery, Found  # noqa: F401 (in the StashKeys' strings)
     from verifier.pipeline import CaseReport
 
 __all__ = ["CaseFile", "CaseItem", "answers_beside"]
 
-CASE_SUFFIXES = (".json", ".npz", ".graphml", ".gml")
-ANSWERS_TAG = ".answers"
-"""``NAME.answers.csv`` holds the answers to judge for ``NAME.json``."""
+_FOUND = pytest.StashKey["dict[Path, Found]"]()
+_DISCOVERY = pytest.StashKey["Discovery"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,36 +53,43 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Collect the case folders too."""
-    for folder in config.getoption("gamegraph_cases"):
-        if not Path(folder).is_dir():
+    """Find the cases under the folders, as ``verify`` does, and collect exactly them."""
+    folders = [Path(f) for f in config.getoption("gamegraph_cases")]
+    for folder in folders:
+        if not folder.is_dir():
             raise pytest.UsageError(f"--gamegraph-cases {folder}: not a folder")
-        config.args.append(str(folder))
+    if not folders:
+        return
+    from verifier.io.discover import discover  # the package is imported only when asked
+
+    found = discover(folders)
+    config.stash[_DISCOVERY] = found
+    config.stash[_FOUND] = {f.path.resolve(): f for f in found.cases}
+    config.args.extend(str(f.path) for f in found.cases)
 
 
-def _folders(config: pytest.Config) -> list[Path]:
-    return [Path(f).resolve() for f in config.getoption("gamegraph_cases")]
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """How many cases were found, and what was skipped."""
+    found = config.stash.get(_DISCOVERY, None)
+    if found is None:
+        return None
+    note = found.note()
+    return f"gamegraph: {len(found.cases)} case file(s)" + (f"; {note}" if note else "")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """A case file under one of the folders (not an answer file) is a :class:`CaseFile`."""
-    folders = _folders(parent.config)
-    if not folders or file_path.suffix.lower() not in CASE_SUFFIXES:
-        return None
-    if ANSWERS_TAG in file_path.name or not any(
-        file_path.resolve().is_relative_to(f) for f in folders
-    ):
+    """A case found under one of the folders is a :class:`CaseFile`."""
+    found = parent.config.stash.get(_FOUND, {}).get(file_path.resolve())
+    if found is None:
         return None
     return CaseFile.from_parent(parent, path=file_path)
 
 
 def answers_beside(case_file: Path) -> Path | None:
-    """``NAME.answers.{csv,json,npz}`` beside ``NAME.<suffix>``, if there is one."""
-    for suffix in (".csv", ".json", ".npz"):
-        p = case_file.with_name(case_file.stem + ANSWERS_TAG + suffix)
-        if p.is_file():
-            return p
-    return None
+    """``NAME.answers.{csv,json,npz,parquet}`` beside ``NAME.<suffix>``, if there is one."""
+    from verifier.io.discover import discover
+
+    return discover([case_file]).cases[0].answers
 
 
 class CaseFile(pytest.File):
@@ -102,7 +111,10 @@ class CaseItem(pytest.Item):
         from verifier.errors import VerifierError
         from verifier.pipeline import CaseVerdict
 
-        answers = answers_beside(self.path)
+        found = self.config.stash[_FOUND][self.path.resolve()]
+        if found.error is not None:
+            raise CaseFailure(found.error)
+        answers = found.answers
         try:
             rep = verify(self.path, answers=answers)
         except VerifierError as e:

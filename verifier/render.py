@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from verifier.errors import VerifierError
+from verifier.io.files import write_atomically
 from verifier.model import Case, CheckResult, Semantics, SolverResult, Verdict
 from verifier.model.describe import describe
 from verifier.model.results import View
@@ -137,24 +138,28 @@ def _owner(case: Case, x: int) -> str:
 
 
 def render(case: Case, source: _Report | Mapping[str, SolverResult], path: str | Path) -> Path:
-    """Write the drawing to ``path`` (``.dot`` or ``.svg``) and return the path."""
+    """Write the drawing to ``path`` (``.dot`` or ``.svg``), atomically, and return the path."""
     out = Path(path)
     text = to_dot(case, source)
     suffix = out.suffix.lower()
     if suffix in (".dot", ".gv"):
-        out.write_text(text)
-        return out
-    if suffix != ".svg":
+        data = text.encode()
+    elif suffix != ".svg":
         raise RenderError(f"{out}: cannot draw {suffix or 'files without a suffix'}; use .dot/.svg")
+    else:
+        data = _svg(text, out)
+    return write_atomically(out, lambda f: f.write(data), case.path)
+
+
+def _svg(text: str, out: Path) -> bytes:
+    """The SVG Graphviz's ``dot`` draws of ``text`` (``RenderError`` naming ``out`` without it)."""
     dot = shutil.which("dot")
     if dot is None:
         raise RenderError(
             f"{out}: writing .svg needs Graphviz's 'dot' program (apt-get install graphviz); "
             "write a .dot file instead"
         )
-    proc = subprocess.run(
-        [dot, "-Tsvg", "-o", str(out)], input=text.encode(), capture_output=True, check=False
-    )
+    proc = subprocess.run([dot, "-Tsvg"], input=text.encode(), capture_output=True, check=False)
     if proc.returncode != 0:
         raise RenderError(f"{out}: dot failed: {proc.stderr.decode(errors='replace').strip()}")
-    return out
+    return proc.stdout

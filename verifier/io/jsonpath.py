@@ -197,6 +197,14 @@ def from_validation_error(
     the other branches of a union at the same path are merged into one message.
     """
     errors = err.errors(include_url=False)
+    typo = _typo(errors, data)
+    if typo is not None:
+        unknown, known, parent = typo
+        return case_error(
+            file,
+            (*base, *parent, unknown),
+            f"unknown field {shown(unknown)} (did you mean {shown(known)}?)",
+        )
     first_path = _json_parts(errors[0]["loc"], data, errors[0]["type"])
     value = errors[0].get("input")
     here = [e for e in errors if _json_parts(e["loc"], data, e["type"]) == first_path]
@@ -217,6 +225,23 @@ def from_validation_error(
     elif errors[0]["type"] != "missing":
         message = f"{message} (got {shown(value)})"
     return case_error(file, (*base, *first_path), message)
+
+
+def _typo(errors: Sequence[Any], data: Any) -> tuple[str, str, tuple[PathPart, ...]] | None:
+    """(unknown field, the missing field it is a typo of, their object's path) when a required
+    field is missing and an unknown field beside it is close to its name (``semantic`` for
+    ``semantics``), else None."""
+    import difflib
+
+    parts = [(e, _json_parts(e["loc"], data, e["type"])) for e in errors]
+    missing = [p for e, p in parts if e["type"] == "missing" and p and isinstance(p[-1], str)]
+    unknown = [p for e, p in parts if e["type"] == "extra_forbidden" and p]
+    for m in missing:
+        near = [str(u[-1]) for u in unknown if u[:-1] == m[:-1] and isinstance(u[-1], str)]
+        close = difflib.get_close_matches(str(m[-1]), near, n=1, cutoff=0.75)
+        if close:
+            return close[0], str(m[-1]), m[:-1]
+    return None
 
 
 def _is_type_error(kind: str) -> bool:
