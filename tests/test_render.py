@@ -42,9 +42,32 @@ def test_svg(tmp_path: Path) -> None:
     assert out.read_text().lstrip().startswith(("<?xml", "<svg"))
 
 
-def test_bad_suffix_and_missing_dot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_suffix(tmp_path: Path) -> None:
     with pytest.raises(RenderError, match="png"):
         render(_figure1(), {}, tmp_path / "x.png")
+
+
+def test_svg_without_graphviz_is_our_own_drawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verifier.pipeline import run_case
+
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    with pytest.raises(RenderError, match="graphviz"):
-        render(_figure1(), {}, tmp_path / "x.svg")
+    report = run_case(_figure1())
+    out = render(report.case, report, tmp_path / "fig1.svg")
+    svg = out.read_text()
+    assert svg.startswith("<svg") and 'class="game-graph"' in svg
+    # every position with its value: a and c draw (0), b = -1, d = 2
+    for text in (">a<", ">b<", ">c<", ">d<", ">-1<", ">2<"):
+        assert text in svg, text
+
+
+def test_svg_without_graphviz_of_a_big_graph_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    chain = {f"p{i}": [f"p{i + 1}"] for i in range(100)}
+    case = Case(GameGraph.from_successors(chain, semantics=Semantics.NORMAL), "chain")
+    with pytest.raises(RenderError, match=r"only up to 60 positions, not 101; write a \.dot"):
+        render(case, {}, tmp_path / "x.svg")
+    assert not (tmp_path / "x.svg").exists()

@@ -1,8 +1,9 @@
 """Draw a (small) case: each node's value, owner and verdict; the uniqueness witness highlighted.
 
 ``render(case, source, path)`` writes Graphviz ``.dot`` text, or ``.svg`` through Graphviz's
-``dot`` program (``apt-get install graphviz``); without ``dot`` an ``.svg`` request raises
-``RenderError`` saying so (the ``.dot`` can still be written). ``source`` is a pipeline
+``dot`` program (``apt-get install graphviz``); without ``dot`` an ``.svg`` is the package's
+own drawing (``writers.svg``, up to its ``MAX_NODES`` positions; above them
+``RenderError`` saying so: the ``.dot`` can still be written). ``source`` is a pipeline
 ``CaseReport`` (values from its solvers, verdicts from its checks) or a mapping of solver
 results (values only).
 
@@ -147,18 +148,40 @@ def render(case: Case, source: _Report | Mapping[str, SolverResult], path: str |
     elif suffix != ".svg":
         raise RenderError(f"{out}: cannot draw {suffix or 'files without a suffix'}; use .dot/.svg")
     else:
-        data = _svg(text, out)
+        dot = shutil.which("dot")
+        data = _svg(dot, text, out) if dot is not None else _own_svg(case, source, out)
     return write_atomically(out, lambda f: f.write(data), case.path)
 
 
-def _svg(text: str, out: Path) -> bytes:
-    """The SVG Graphviz's ``dot`` draws of ``text`` (``RenderError`` naming ``out`` without it)."""
-    dot = shutil.which("dot")
-    if dot is None:
-        raise RenderError(
-            f"{out}: writing .svg needs Graphviz's 'dot' program (apt-get install graphviz); "
-            "write a .dot file instead"
+def _own_svg(case: Case, source: _Report | Mapping[str, SolverResult], out: Path) -> bytes:
+    """Without Graphviz: the package's own drawing (``writers.svg``, as ``Solution.svg()`` in a
+    notebook), each position with its value, the refuted checks' positions highlighted."""
+    from verifier.writers.svg import MAX_NODES as OWN_MAX
+    from verifier.writers.svg import graph_svg
+
+    results, checks = (
+        (dict(source), ())
+        if isinstance(source, Mapping)
+        else (
+            source.results,
+            tuple(source.checks),
         )
+    )
+    answer = Solution.from_results(case, results, checks)
+    g = case.graph
+    named = {str((c.witness or {}).get("node")) for c in checks if c.verdict is Verdict.REFUTED}
+    highlight = [x for x in range(g.n) if g.name(x) in named]
+    svg = answer.svg(highlight) if answer is not None else graph_svg(g, {}, highlight, case.root)
+    if svg is None:
+        raise RenderError(
+            f"{out}: without Graphviz's 'dot' program (apt-get install graphviz) .svg is drawn "
+            f"only up to {OWN_MAX} positions, not {g.n}; write a .dot file instead"
+        )
+    return svg.encode()
+
+
+def _svg(dot: str, text: str, out: Path) -> bytes:
+    """The SVG Graphviz's ``dot`` draws of ``text`` (``RenderError`` naming ``out`` if it fails)."""
     proc = subprocess.run([dot, "-Tsvg"], input=text.encode(), capture_output=True, check=False)
     if proc.returncode != 0:
         raise RenderError(f"{out}: dot failed: {proc.stderr.decode(errors='replace').strip()}")
