@@ -100,8 +100,8 @@ class ExpectModel(_Strict):
     grundy: dict[str, GrundyValue] | None = None
     """``impartial``: Grundy value per node."""
     remoteness: dict[str, Annotated[int, Field(ge=-1)]] | None = None
-    """``normal``: plies to the end under optimal play; ``reachability``: attractor layer (-1:
-    none)."""
+    """``normal``, ``minimax``: plies to the end under optimal play (``minimax``: keeping the
+    score); ``reachability``: attractor layer (-1: none)."""
     intervals: dict[str, Annotated[list[Number], Field(min_length=2, max_length=2)]] | None = None
     """``minimax``: ``[lowest, highest]`` value over all solutions of (T+MM)."""
     unique: bool | None = None
