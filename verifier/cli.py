@@ -97,6 +97,8 @@ class Engine(StrEnum):
 
 
 def _err(console: Console, msg: str) -> None:
+    """Print one line as it is: no markup, no highlighting, never wrapped (a path stays whole
+    when piped)."""
     console.print(msg, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -728,11 +730,10 @@ def generate_cmd(
         written = save_any(case, output, encoding)  # type: ignore[arg-type]
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
-    Console(stderr=True).print(
+    _err(
+        Console(stderr=True),
         f"wrote {written}: {case.id}, {case.semantics.value}, {case.graph.n} nodes, "
         f"{case.graph.m} moves",
-        markup=False,
-        highlight=False,
     )
 
 
@@ -762,7 +763,7 @@ def render_cmd(
         written = render(case, rep, output)
     except VerifierError as e:
         raise _fail(str(e)) from None
-    Console(stderr=True).print(f"wrote {written}", markup=False, highlight=False)
+    _err(Console(stderr=True), f"wrote {written}")
 
 
 @app.command("query")
