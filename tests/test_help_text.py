@@ -4,11 +4,12 @@ dask answers with the same lines as the other engines."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from typer.testing import CliRunner
 
-from verifier.cli import app
+from verifier.cli import app, verify_app
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"
@@ -35,3 +36,26 @@ def test_wrote_lines_are_never_wrapped(tmp_path: Path) -> None:
     r = runner.invoke(app, ["render", str(case), "-o", str(dot), "--no-smt"])
     assert r.exit_code == 0, r.stderr
     assert r.stderr.splitlines() == [f"wrote {dot}"]
+
+
+def test_whole_numbers_print_as_integers(tmp_path: Path) -> None:
+    case = json.loads((CASES / "kars-figure1-b-lt-d.json").read_text())
+    case["expect"]["values"]["a"] = 5  # Kars' score of a is 0
+    f = tmp_path / "wrong.json"
+    f.write_text(json.dumps(case))
+    r = runner.invoke(verify_app, [str(f), "--json"])
+    assert r.exit_code == 1, r.stderr
+    details = {c["name"]: c["detail"] for c in json.loads(r.stdout)["checks"]}
+    assert details["expect values"].startswith("node 'a': expected 5, ")
+    case["nodes"]["d"]["value"] = 2.5  # a fraction stays a fraction
+    case["expect"] = {"values": {"d": 3.5}}
+    f.write_text(json.dumps(case))
+    r = runner.invoke(verify_app, [str(f), "--json"])
+    assert r.exit_code == 1, r.stderr
+    details = {c["name"]: c["detail"] for c in json.loads(r.stdout)["checks"]}
+    assert details["expect values"] == "node 'd': expected 3.5, kars-iteration gives 2.5"
+    out = tmp_path / "r.json"
+    args = ["generate", "random", "--semantics", "minimax", "--nodes", "8", "--seed", "3"]
+    r = runner.invoke(app, [*args, "--terminal-values", "-1,3", "-o", str(out)])
+    assert r.exit_code == 0, r.stderr
+    assert "values=(-1, 3)" in json.loads(out.read_text())["source"]
