@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from verifier.cli import app, verify_app
@@ -59,3 +60,25 @@ def test_whole_numbers_print_as_integers(tmp_path: Path) -> None:
     r = runner.invoke(app, [*args, "--terminal-values", "-1,3", "-o", str(out)])
     assert r.exit_code == 0, r.stderr
     assert "values=(-1, 3)" in json.loads(out.read_text())["source"]
+
+
+@pytest.mark.dask
+def test_dask_engine_answers_like_the_others() -> None:
+    pytest.importorskip("distributed")
+    case = str(CASES / "dag-paul-carole.json")
+    dask = runner.invoke(app, ["solve", case, "--engine", "dask"])
+    memory = runner.invoke(app, ["solve", case])
+    assert dask.exit_code == memory.exit_code == 0, dask.stdout + dask.stderr
+    d, m = dask.stdout.splitlines(), memory.stdout.splitlines()
+    assert "'out'" not in dask.stdout and "{" not in dask.stdout
+    assert d[0].split("(")[0] == m[0].split("(")[0]  # name, size, SOLVED; seconds differ
+    assert d[0].startswith("dag-paul-carole  minimax, 8 nodes, 8 moves  ->  SOLVED")
+    # the answer (dask gives no moves: no best move and line of play)
+    assert d[1] == "  from s: Max wins, score 4 in 3 plies"
+    assert m[1].startswith(d[1] + "; best move s -> v")
+    assert d[2] == m[2] == "  won 8, lost 0, drawn 0, longest win 3 plies, root s = 4"
+    assert "dask-kars" in dask.stdout
+    csv_d = runner.invoke(app, ["solve", case, "--engine", "dask", "--format", "csv"]).stdout
+    csv_m = runner.invoke(app, ["solve", case, "--format", "csv"]).stdout
+    strip = [line.rsplit(",", 1)[0] for line in csv_m.splitlines()]  # the move column
+    assert csv_d.splitlines() == strip

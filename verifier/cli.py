@@ -535,7 +535,7 @@ def solve_cmd(
     if engine is SolveEngine.dask:
         _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
         try:
-            from verifier.distributed.api import solve_distributed
+            from verifier.distributed.api import distributed_report, solve_distributed
             from verifier.distributed.programs import PROGRAMS
         except ImportError as e:
             raise _fail(
@@ -559,10 +559,10 @@ def solve_cmd(
         except VerifierError as e:
             raise _fail(str(e)) from None
         _save_answers(res.solution, case, answer_file)
-        from verifier.writers.documents import distributed_document
-
-        _write(writer.write_document, distributed_document(case, res))
-        raise typer.Exit(EXIT_OK)
+        dask_report = distributed_report(case, res)
+        writer.write_case(dask_report)
+        writer.finish([dask_report], [])
+        raise typer.Exit(exit_code([dask_report], 0))
     if out is not None and answer_file is None:
         raise _fail(
             f"-o {out}: answer files are .json, .csv, .npz or .parquet (a directory: "
