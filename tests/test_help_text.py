@@ -5,9 +5,13 @@ dask answers with the same lines as the other engines."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer import Typer
+from typer.main import get_command
 from typer.testing import CliRunner
 
 from verifier.cli import app, verify_app
@@ -82,3 +86,43 @@ def test_dask_engine_answers_like_the_others() -> None:
     csv_m = runner.invoke(app, ["solve", case, "--format", "csv"]).stdout
     strip = [line.rsplit(",", 1)[0] for line in csv_m.splitlines()]  # the move column
     assert csv_d.splitlines() == strip
+
+
+def _commands() -> list[tuple[Typer, list[str], Any]]:
+    """Every command of both apps: (the app, the words before --help, the click command)."""
+    out: list[tuple[Typer, list[str], Any]] = []
+
+    def walk(typer_app: Typer, words: list[str], cmd: Any) -> None:
+        out.append((typer_app, words, cmd))
+        for name, sub in getattr(cmd, "commands", {}).items():  # a group's (typer's own click)
+            walk(typer_app, [*words, name], sub)
+
+    walk(app, [], get_command(app))
+    walk(verify_app, [], get_command(verify_app))
+    return out
+
+
+COMMANDS = _commands()
+
+
+@pytest.mark.parametrize(
+    ("typer_app", "words", "cmd"),
+    COMMANDS,
+    ids=[" ".join(["verify" if a is verify_app else "verifier", *w]) for a, w, _ in COMMANDS],
+)
+def test_help_fits_80_columns_with_every_name_whole(
+    typer_app: Typer, words: list[str], cmd: Any
+) -> None:
+    env = {"COLUMNS": "80", "TERMINAL_WIDTH": "80"}
+    r = runner.invoke(typer_app, [*words, "--help"], env=env, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    text = r.stdout
+    too_long = [line for line in text.splitlines() if len(line) > 80]
+    assert not too_long, "\n".join(too_long)
+    assert "<bool>" not in text and "…" not in text
+    options = [p for p in cmd.params if p.param_type_name == "option" and not p.hidden]
+    for param in options:
+        for name in [*param.opts, *param.secondary_opts]:
+            assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), (name, text)
+    short = runner.invoke(typer_app, [*words, "-h"], env=env, terminal_width=80)
+    assert short.exit_code == 0 and short.stdout == text
