@@ -212,7 +212,7 @@ def test_solve_with_dask_engine(tmp_path: Path) -> None:
             "--engine",
             "dask",
             "--json",
-            "--out",
+            "--output",
             str(tmp_path / "out"),
         ],
     )

@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 # the command line uses no pydantic plugins: without this, building the first case model scans
 # every installed package's entry points for them (10-30 ms of a 0.38 s run); a user who wants
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "EXIT_OK", "EXIT_REFUTED", "app", "main"]
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_REFUTED = 1
@@ -532,6 +534,21 @@ verify_app = typer.Typer(
 verify_app.command(cls=_Command, context_settings=HELP_OPTIONS)(verify_cmd)
 
 
+OldOutOpt = Annotated[Path | None, typer.Option("--out", hidden=True)]
+"""``--out``: the old spelling of ``--output`` (hidden; kept for one release)."""
+
+
+def _renamed(old: str, old_value: T | None, new: str, new_value: T) -> T:
+    """The value of an option given by its new name or its old, hidden one (a note on stderr
+    for the old one; both: exit 2)."""
+    if old_value is None:
+        return new_value
+    if new_value is not None and new_value != old_value:
+        raise _fail(f"{old} is the old name of {new}: give one of them")
+    _err(Console(stderr=True), f"note: {old} is now {new} (the old name goes in a later release)")
+    return old_value
+
+
 def _fail(msg: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     _err(Console(stderr=True), msg)
     return typer.Exit(code)
@@ -592,17 +609,18 @@ def solve_cmd(
         Path | None,
         typer.Option(
             "--output",
-            "--out",
             "-o",
             help="answers.json / .csv / .npz / .parquet: write the answer file "
             "(docs/answers.md), any engine; a directory with --engine dask: the partitioned "
             "Parquet results.",
         ),
     ] = None,
+    old_out: OldOutOpt = None,
     max_positions: MaxPositionsOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
+    out = _renamed("--out", old_out, "--output", out)
     from verifier.io.answers import ANSWER_SUFFIXES
 
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
@@ -979,10 +997,16 @@ def _numbers(option: str, text: str, kind: type[int] | type[float]) -> list[Any]
 
 @study_app.command("uniqueness", cls=_Command)
 def study_uniqueness_cmd(
-    out: Annotated[
-        Path,
-        typer.Option("--out", "-o", help="Folder for uniqueness.csv and figures/ (resumed)."),
-    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Folder for uniqueness.csv and figures/ (resumed). Required.",
+            show_default=False,
+        ),
+    ] = None,
+    old_out: OldOutOpt = None,
     sizes: Annotated[str, typer.Option(help="Random graphs' node counts.")] = "10,30,100",
     degrees: Annotated[str, typer.Option(help="Random graphs' mean out-degrees.")] = "1.2,1.6,2.4",
     semantics: Annotated[
@@ -1008,15 +1032,25 @@ def study_uniqueness_cmd(
         int, typer.Option(help="Enumerate solutions only over at most this many free nodes.")
     ] = 60,
     max_count: Annotated[int, typer.Option(help="Enumerate at most this many solutions.")] = 200,
-    timeout: Annotated[
-        float, typer.Option(help="Seconds a case may take (0: no limit); a row says so.")
-    ] = 60.0,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a case may take (default 60; 0: no limit); a row says so.",
+            rich_help_panel=LIMITS,
+        ),
+    ] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", hidden=True)] = None,
 ) -> None:
     """Sweep random graphs (sizes x degrees x semantics x value domains x seeds) and small real
     games, measuring the structure of each case's solution set: DIR/uniqueness.csv (one row per
     case, appended as they finish; a rerun skips the cases already there) and DIR/figures/."""
     from verifier.research import study
 
+    out = _renamed("--out", old_out, "--output", output)
+    if out is None:
+        raise _fail("study uniqueness: give the folder to write: --output DIR (or -o DIR)")
+    seconds = _renamed("--timeout", timeout, "--budget", budget)
+    budget = 60.0 if seconds is None else seconds
     size_list = _numbers("--sizes", sizes, int)
     degree_list = _numbers("--degrees", degrees, float)
     k_list = _numbers("--values", values, int)
@@ -1033,11 +1067,11 @@ def study_uniqueness_cmd(
     ):
         if number < least:
             raise _fail(f"{option}: give at least {least}: got {number}")
-    if timeout < 0:
-        raise _fail(f"--timeout: give 0 (no limit) or more seconds: got {timeout:g}")
+    if budget < 0:
+        raise _fail(f"--budget: give 0 (no limit) or more seconds: got {budget:g}")
     _check_output(out, folder=True)
     specs = study.plan(size_list, degree_list, sems, seeds, seed, k_list, games)
-    settings = study.Settings(max_count, max_enumerated, certify, timeout)
+    settings = study.Settings(max_count, max_enumerated, certify, budget)
     err = Console(stderr=True)
     bar = _case_bar(err) if err.is_terminal else None
     plain = PlainProgress(sys.stderr) if bar is None else None
