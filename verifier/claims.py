@@ -3,8 +3,9 @@
 The claims of an answer file become one more result, named ``answers``, that joins our solvers'
 in the pipeline (``run_case(..., extra_results=...)``): agreement compares it with them and every
 field check and Z3 check judges it on its own, against the rules. A partial file is completed
-where it is silent by our own answer (``minimax`` excepted: its checks judge a partial answer on
-the nodes it covers, smt-equations as "some solution extends it", smt-kars-least as Kars' score).
+where it is silent by our own answer, for every semantics (``docs/answers.md``, the partial-table
+rules): the checks judge one whole table, the claims and our values around them, taken from our
+solvers (judged in the same run), never derived from the claims.
 
 ``judgment`` then sums up, as one check named ``answers FILE``, what the checks found about the
 claims, with a witness a person can act on: the node, its claimed value, its successors' claimed
@@ -69,8 +70,9 @@ def claimed(answers: Answers, name: str = CLAIMS) -> ExtraResults:
 
 
 def _complete(answers: Answers, results: Mapping[str, SolverResult], name: str) -> SolverResult:
-    """The claims, with what the file does not say taken from our own answer: values (but for
-    ``minimax``) and, where the claimed value is ours, remoteness and moves."""
+    """The claims, with what the file does not say taken from our own answer: the values of the
+    nodes it does not claim (with their remoteness and moves) and, on a claimed row whose value
+    is ours, the remoteness and move it leaves out. Nothing is derived from the claims."""
     r = answers.result(name)
     ours = Solution.from_results(answers.case, results)
     if ours is None:
@@ -78,13 +80,12 @@ def _complete(answers: Answers, results: Mapping[str, SolverResult], name: str) 
     mine = r.columns
     values, given = np.array(r.values), answers.given.copy()
     loopy = dict(answers.loopy)
-    fill = ~given & ours.covered if answers.case.semantics is not Semantics.MINIMAX else ~given
-    if answers.case.semantics is not Semantics.MINIMAX:
-        values[fill] = ours.columns[VALUE].data[fill]
-        for x, k in ours.loopy_sets().items():
-            if fill[x]:
-                loopy[x], values[x] = k, -1
-        given |= fill
+    fill = ~given & ours.covered
+    values[fill] = ours.columns[VALUE].data[fill]
+    for x, k in ours.loopy_sets().items():
+        if fill[x]:
+            loopy[x], values[x] = k, -1
+    given |= fill
     same = given & ~fill & _same_value(mine, ours.columns)
     derive = fill | same
     more: dict[str, NDArray[np.int64] | None] = {}
@@ -226,7 +227,8 @@ def _refuted(
     case = report.case
     g = case.graph
     cols = r.columns
-    faults = [x for x in rule_faults(g, r).tolist() if answers.given[x]]
+    every_fault = rule_faults(g, r).tolist()
+    faults = [x for x in every_fault if answers.given[x]]
     off = np.zeros(g.n, dtype=np.bool_)
     if report.solution is not None:
         off = answers.given & ~_same_value(cols, report.solution.columns)
@@ -249,6 +251,15 @@ def _refuted(
         rule = f"{why.name}: {why.detail}"
         if faults:
             rule += f"; and {g.name(faults[0])!r} breaks its rule: {rule_fault(case, r, faults[0])}"
+    elif off.any() and (read := _read_by_unclaimed(g, answers, every_fault, off)) is not None:
+        # the claims keep their own rules but not the rule of an unclaimed position that reads
+        # them (its value is ours): name the claim, not the position the file does not claim
+        x, y = read
+        rule = (
+            f"{_ours_is(report, x)}; its own rule holds with the values it reads, but "
+            f"{g.name(y)!r} (not claimed), which reads it, then breaks its rule: "
+            f"{rule_fault(case, r, y)}"
+        )
     elif (y := _remoteness_off(r, report.solution)) is not None and not faults:
         # the values are right and a remoteness is not: name that node, not a predecessor
         # whose move now looks wrong for reading it
@@ -260,6 +271,11 @@ def _refuted(
     else:
         x = faults[0] if faults else _node_of(case, first)
         rule = rule_fault(case, r, x) if x is not None else None
+        if x is not None and not answers.given[x] and off.any():
+            # a check names a position the file does not claim (its value is ours): name the
+            # first claim that is not the answer instead
+            y, x = x, int(np.flatnonzero(off)[0])
+            rule = f"{_ours_is(report, x)}; {first.name} (at {g.name(y)!r}): {first.detail}"
     witness: dict[str, Any] = {"rule": rule or f"{first.name}: {first.detail}", "check": first.name}
     rule = witness["rule"]
     head = f"{what}: wrong"
@@ -272,6 +288,9 @@ def _refuted(
                 g.name(int(y)): _shown(d.show_node(cols, int(y))) for y in g.successors(x)
             },
         }
+        ours_only = [g.name(int(y)) for y in g.successors(x) if not _claimed(answers, int(y))]
+        if ours_only:  # successors the file does not claim: their values are ours
+            witness["not_claimed"] = ours_only
         for col in (REMOTENESS, MOVE):
             c = cols.get(col)
             if c is not None and c.given[x]:
@@ -281,7 +300,13 @@ def _refuted(
             witness["successors_remoteness"] = {
                 g.name(int(y)): rem.at(int(y)) for y in g.successors(x)
             }
-        succ = ", ".join(f"{k}={v}" for k, v in witness["successors"].items()) or "none"
+        succ = (
+            ", ".join(
+                f"{k}={v}" + (" (ours)" if k in ours_only and v != "not claimed" else "")
+                for k, v in witness["successors"].items()
+            )
+            or "none"
+        )
         more = "".join(f", {c} {witness[c]}" for c in (REMOTENESS, MOVE) if c in witness)
         head += (
             f" at {g.name(x)!r}: claimed {d.in_words(witness['claimed'])}{more}"
@@ -296,6 +321,33 @@ def _refuted(
         witness=witness,
         data={"refuted_by": [c.name for c in refuted], "faults": len(faults)},
     )
+
+
+def _claimed(answers: Answers, x: int) -> bool:
+    return bool(answers.given[x])
+
+
+def _read_by_unclaimed(
+    g: Any, answers: Answers, faults: list[int], off: NDArray[np.bool_]
+) -> tuple[int, int] | None:
+    """(a claim that is not the answer, an unclaimed position reading it whose rule breaks):
+    the first unclaimed faulty position with such a successor."""
+    for y in faults:
+        if answers.given[y]:
+            continue
+        for z in g.successors(y).tolist():
+            if off[z]:
+                return int(z), int(y)
+    return None
+
+
+def _ours_is(report: CaseReport, x: int) -> str:
+    """``x``'s value by the rules, as our solvers compute it, in words."""
+    ours = report.solution
+    if ours is None or not ours.covered[x]:
+        return "not the answer of the rules"
+    shown = ours.description.show_node(ours.columns, x)
+    return f"its value by the rules is {shown} (as our solvers compute it)"
 
 
 def _remoteness_off(r: SolverResult, ours: Solution | None) -> int | None:
