@@ -1179,32 +1179,18 @@ def schema_cmd() -> None:
     sys.stdout.write(schema_text())
 
 
-def _is_answer_file(path: Path) -> bool:
-    """Is ``path`` an answer file (rather than a case file)?"""
-    from verifier.io.answers import FORMAT
+def _is_answer_file(path: Path, *, prefer_answers: bool = False) -> bool:
+    """Is ``path`` an answer file (rather than a case file)? The answer reader's own test."""
+    from verifier.io.answers import is_answer_file
 
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return True
-    try:
-        if suffix == ".npz":
-            import numpy as np
-
-            with np.load(path, allow_pickle=False) as z:
-                return "ids" in z.files
-        if suffix == ".json":
-            with path.open("rb") as f:
-                return FORMAT.encode() in f.read(4096)
-        if suffix == ".parquet":
-            return path.is_file()  # a case in Parquet is a directory of tables
-    except (OSError, ValueError):
-        return False
-    return False
+    return is_answer_file(path, prefer_answers=prefer_answers)
 
 
-def _table(path: Path, case: Case) -> tuple[str, Mapping[str, Column]]:
+def _table(
+    path: Path, case: Case, *, prefer_answers: bool = False
+) -> tuple[str, Mapping[str, Column]]:
     """The columns of an answer file, or of our answer for a case file."""
-    if _is_answer_file(path):
+    if _is_answer_file(path, prefer_answers=prefer_answers):
         try:
             return str(path), _load_answers(path, case).result().columns
         except VerifierError as e:
@@ -1240,7 +1226,11 @@ def diff_cmd(
     if base is None:
         raise _fail(f"{left} {right}: two answer files: name their case with --case CASE")
     case = _load_or_exit(base, None)
-    (lname, a), (rname, b) = _table(left, case), _table(right, case)
+    given = case_path is not None  # with --case, a file both readers take is an answer file
+    (lname, a), (rname, b) = (
+        _table(left, case, prefer_answers=given),
+        _table(right, case, prefer_answers=given),
+    )
     rows, one_sided = diff_tables(case, a, b)
     out = Console(soft_wrap=True)
     for row in rows[: max(limit, 0)]:
