@@ -273,6 +273,13 @@ class LazyNames(Sequence[str]):
     def __len__(self) -> int:
         return len(self._codes)
 
+    def encoded(self, start: int, stop: int) -> NDArray[np.bytes_] | None:
+        """The names of ids ``start .. stop-1`` as ASCII bytes, decoded at numpy speed
+        (``None`` without a whole-array decoder)."""
+        if self._decode_all is None:
+            return None
+        return self._decode_all(self._codes[start:stop])
+
     @property
     def codes(self) -> NDArray[Any]:
         """The position code of every node, indexed by id."""

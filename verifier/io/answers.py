@@ -28,7 +28,6 @@ A file may name only some nodes (a partial answer). Every malformed file is a on
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import re
@@ -84,17 +83,28 @@ _INF = re.compile(r"inf(?:\(([0-9]+(?:,[0-9]+)*)\))?")
 _CSV_COLUMNS = ("node", "value", "remoteness", "move")
 
 
-_DIGEST_BLOCK = 1 << 20
-
-
 def graph_digest(g: GameGraph) -> str:
-    """A fingerprint of the graph's moves (``sha256:`` of its CSR arrays): answer files carry
-    it so that a table for another graph is told apart."""
-    h = hashlib.sha256()
-    for a in (np.array([g.n, g.m]), g.succ_ptr, g.succ_idx):
-        for start in range(0, max(len(a), 1), _DIGEST_BLOCK):  # int32 ids widened a block at a time
-            h.update(np.ascontiguousarray(a[start : start + _DIGEST_BLOCK], dtype=np.int64).data)
-    return "sha256:" + h.hexdigest()[:32]
+    """The fingerprint of the game (``verifier.io.fingerprint``): independent of the order of
+    its positions, so a table keyed by names is checked against names; answer files carry it
+    so that a table for another graph is told apart."""
+    from verifier.io.fingerprint import graph_digest as digest
+
+    return digest(g)
+
+
+def _graph_block(g: GameGraph, *, keyed_by_ids: bool) -> dict[str, Any]:
+    """The ``graph`` block of an answer file: the counts and, for a table keyed by names
+    (``.json``), the order-free ``graph_digest``; for a table keyed by ids (``.npz``,
+    ``.parquet``), whose ids mean positions in one order, the moves and the positions by id."""
+    from verifier.io import fingerprint
+
+    block: dict[str, Any] = {"positions": g.n, "moves": g.m}
+    if keyed_by_ids:
+        block["digest"] = fingerprint.moves_digest(g)
+        block["positions_digest"] = fingerprint.positions_digest(g)
+    else:
+        block["digest"] = fingerprint.graph_digest(g)
+    return block
 
 
 @dataclass(frozen=True, eq=False)
@@ -274,13 +284,45 @@ def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) 
     if not isinstance(meta, dict):
         fail(file, where, f"must be an object (got {shown(meta)})")
     g = case.graph
-    for key, have in (("positions", g.n), ("moves", g.m), ("digest", graph_digest(g))):
+    for key, have in (("positions", g.n), ("moves", g.m)):
         if key in meta and meta[key] != have:
             fail(
                 file,
                 (*where, key),
                 f"a table for another graph: {shown(meta[key])}, the case has {shown(have)}",
             )
+    from verifier.io import fingerprint
+
+    said = meta.get("digest")
+    if said is None:
+        pass
+    elif isinstance(said, str) and said.startswith(fingerprint.DIGEST_PREFIX):
+        if said != (ours := fingerprint.graph_digest(g)):
+            fail(
+                file,
+                (*where, "digest"),
+                f"a table for another graph: {shown(said)}, the case has {shown(ours)}",
+            )
+    elif said != fingerprint.moves_digest(g):
+        # the moves by id: a table keyed by ids, or any file written before graph_digest
+        fail(
+            file,
+            (*where, "digest"),
+            f"a table for another graph, or for this graph with its positions in another "
+            f"order: {shown(said)} is a digest of the moves by position id (tables keyed by ids, "
+            f"and every answer file written before the order-free digest), so it depends on "
+            f"the order of the positions in the case file; write the table again from this "
+            f"case (solve -o), or drop graph.digest from a table keyed by names",
+        )
+    said = meta.get("positions_digest")
+    if said is not None and said != fingerprint.positions_digest(g):
+        fail(
+            file,
+            (*where, "positions_digest"),
+            "a table keyed by ids for another graph, or for this graph with its positions in "
+            "another order (its ids would name other positions): write it again from this "
+            "case, or keyed by names (.json, .csv)",
+        )
 
 
 def check_header(
@@ -530,7 +572,7 @@ def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
-        "graph": {"positions": g.n, "moves": g.m, "digest": graph_digest(g)},
+        "graph": _graph_block(g, keyed_by_ids=False),
         "nodes": nodes,
     }
 
@@ -597,7 +639,7 @@ def _npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[An
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
-        "graph": {"positions": g.n, "moves": g.m, "digest": graph_digest(g)},
+        "graph": _graph_block(g, keyed_by_ids=True),
         "loopy": loopy,
     }
     text = json.dumps(header).encode("utf-8")
