@@ -49,8 +49,8 @@ POSITIONS_PREFIX = "positions-sha256:"
 U64 = NDArray[np.uint64]
 _MASK = (1 << 64) - 1
 _P = 0x100000001B3  # the polynomial's base (FNV's 64-bit prime)
-_BLOCK = 1 << 16  # names a block
-_NODES = 1 << 20  # positions a block
+_BLOCK = 1 << 13  # names a block
+_NODES = 1 << 16  # positions a block
 _LONG = 64  # longer names are hashed one at a time (no n x longest array)
 _K = [
     np.uint64(k)
@@ -121,13 +121,14 @@ def _hash_strings(block: Sequence[str]) -> U64:
     return _finish(h, lens)
 
 
-def _decimal_names(n: int) -> U64:
-    """The hashes of the names ``"0" .. "n-1"`` (the same as ``_hash_strings`` of them),
-    without building them: with f(i) = sum of digit_j * P^j (j from the right), f(i) =
-    i % 10 + P * f(i // 10), one decade of ids after another, and a name of L digits hashes
-    to 48 * (1 + P + ... + P^(L-1)) + f(i) (48 is "0")."""
-    f = np.zeros(n, dtype=np.uint64)
-    out = np.empty(n, dtype=np.uint64)
+def _decimal_blocks(n: int) -> Iterator[tuple[int, U64]]:
+    """The hashes of the names ``"0" .. "n-1"`` (the same as ``_hash_strings`` of them), a
+    block of ids at a time, without building them: with f(i) = sum of digit_j * P^j (j from
+    the right), f(i) = i % 10 + P * f(i // 10), one decade of ids after another (f is kept for
+    the first n / 10 ids only, the ones later ids read), and a name of L digits hashes to
+    48 * (1 + P + ... + P^(L-1)) + f(i) (48 is "0")."""
+    keep = min(n, n // 10 + 1)
+    f = np.zeros(keep, dtype=np.uint64)
     lo, digits, zeros = 0, 1, 48
     while lo < n:
         top = min(n, 10**digits)
@@ -135,12 +136,21 @@ def _decimal_names(n: int) -> U64:
             stop = min(top, start + _NODES)
             ids = np.arange(start, stop, dtype=np.int64)
             if digits == 1:
-                f[start:stop] = ids.astype(np.uint64)
+                here = ids.astype(np.uint64)
             else:
-                f[start:stop] = (ids % 10).astype(np.uint64) + np.uint64(_P) * f[ids // 10]
-            out[start:stop] = _finish(f[start:stop] + np.uint64(zeros), np.full(1, digits))
+                here = (ids % 10).astype(np.uint64) + np.uint64(_P) * f[ids // 10]
+            if start < keep:
+                f[start : min(stop, keep)] = here[: min(stop, keep) - start]
+            yield start, _finish(here + np.uint64(zeros), np.full(1, digits))
         lo, digits = top, digits + 1
         zeros = (zeros * _P + 48) & _MASK
+
+
+def _decimal_names(n: int) -> U64:
+    """The hashes of the names ``"0" .. "n-1"``, by id."""
+    out = np.empty(n, dtype=np.uint64)
+    for lo, h in _decimal_blocks(n):
+        out[lo : lo + len(h)] = h
     return out
 
 
@@ -150,19 +160,29 @@ def _blocks(names: Sequence[str]) -> Iterator[list[str]]:
         yield block
 
 
-def name_hashes(g: GameGraph) -> U64:
-    """The 64-bit hash of every position's name, by id."""
+def _name_blocks(g: GameGraph) -> Iterator[tuple[int, U64]]:
+    """(first id, the 64-bit hashes of the names of a block of ids), block after block."""
     n = g.n
     if isinstance(g.names, _RangeNames):
-        return _decimal_names(n)
+        yield from _decimal_blocks(n)
+        return
     encoded = getattr(g.names, "encoded", None)  # a generated game's names, decoded to bytes
     if encoded is not None and encoded(0, 0) is not None:
-        return np.concatenate(
-            [np.zeros(0, dtype=np.uint64)]
-            + [_hash_bytes(encoded(lo, min(n, lo + _BLOCK))) for lo in range(0, n, _BLOCK)]
-        )
-    parts = [_hash_strings(b) for b in _blocks(g.names)]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+        for lo in range(0, n, _BLOCK):
+            yield lo, _hash_bytes(encoded(lo, min(n, lo + _BLOCK)))
+        return
+    lo = 0
+    for block in _blocks(g.names):
+        yield lo, _hash_strings(block)
+        lo += len(block)
+
+
+def name_hashes(g: GameGraph) -> U64:
+    """The 64-bit hash of every position's name, by id."""
+    out = np.empty(g.n, dtype=np.uint64)
+    for lo, h in _name_blocks(g):
+        out[lo : lo + len(h)] = h
+    return out
 
 
 def _sealed(kind: bytes, g: GameGraph, a: int, b: int) -> str:
@@ -208,11 +228,12 @@ def _canonical_values(g: GameGraph, lo: int, hi: int) -> NDArray[np.float64]:
 def positions_digest(g: GameGraph, names: U64 | None = None) -> str:
     """The fingerprint of the positions in id order (names, owners, values, targets): with
     ``moves_digest``, what a table keyed by ids is for."""
-    nh = name_hashes(g) if names is None else names
     parts = [hashlib.sha256() for _ in range(4)]  # one per column: blocks do not matter
+    blocks = _name_blocks(g) if names is None else iter([(0, names)])
+    for _, block in blocks:  # the names a block at a time: no array of n hashes
+        parts[0].update(np.ascontiguousarray(block).data)
     for lo in range(0, g.n, _NODES):
         hi = min(g.n, lo + _NODES)
-        parts[0].update(np.ascontiguousarray(nh[lo:hi]).data)
         parts[1].update(np.ascontiguousarray(g.owner[lo:hi], dtype=np.int8).data)
         parts[2].update(_canonical_values(g, lo, hi).data)
         parts[3].update(np.ascontiguousarray(g.target[lo:hi], dtype=np.bool_).data)
