@@ -1179,18 +1179,17 @@ def schema_cmd() -> None:
     sys.stdout.write(schema_text())
 
 
-def _is_answer_file(path: Path, *, prefer_answers: bool = False) -> bool:
-    """Is ``path`` an answer file (rather than a case file)? The answer reader's own test."""
+def _is_answer_file(path: Path) -> bool:
+    """Is ``path`` an answer file (rather than a case file)? The classification folder
+    discovery uses too (``verifier.io.discover.kind_of``)."""
     from verifier.io.answers import is_answer_file
 
-    return is_answer_file(path, prefer_answers=prefer_answers)
+    return is_answer_file(path)
 
 
-def _table(
-    path: Path, case: Case, *, prefer_answers: bool = False
-) -> tuple[str, Mapping[str, Column]]:
+def _table(path: Path, case: Case) -> tuple[str, Mapping[str, Column]]:
     """The columns of an answer file, or of our answer for a case file."""
-    if _is_answer_file(path, prefer_answers=prefer_answers):
+    if _is_answer_file(path):
         try:
             return str(path), _load_answers(path, case).result().columns
         except VerifierError as e:
@@ -1226,11 +1225,7 @@ def diff_cmd(
     if base is None:
         raise _fail(f"{left} {right}: two answer files: name their case with --case CASE")
     case = _load_or_exit(base, None)
-    given = case_path is not None  # with --case, a file both readers take is an answer file
-    (lname, a), (rname, b) = (
-        _table(left, case, prefer_answers=given),
-        _table(right, case, prefer_answers=given),
-    )
+    (lname, a), (rname, b) = _table(left, case), _table(right, case)
     rows, one_sided = diff_tables(case, a, b)
     out = Console(soft_wrap=True)
     for row in rows[: max(limit, 0)]:

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from verifier.cli import app
-from verifier.io.answers import is_answer_document, is_answer_file
+from verifier.io.answers import is_answer_file
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 CASE = str(CASES / "knuth-won-lost-unknown.json")
@@ -47,22 +47,28 @@ def test_two_minimal_answer_files_with_the_case(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("doc", "alone", "with_case"),
+    ("doc", "answers"),
     [
-        ({"nodes": {"a": "won"}}, True, True),
-        ({"semantics": "normal", "nodes": {"a": {"value": "won", "move": "b"}}}, True, True),
-        ({"nodes": {"a": {"value": 1}}}, True, True),  # no semantics: no case
-        ({"semantics": "minimax", "nodes": {"a": {"value": 1}}}, False, True),  # both read it
-        ({"semantics": "normal", "nodes": {"a": {"moves": ["b"]}, "b": {}}}, False, False),
-        ({"semantics": "normal", "root": "a", "nodes": {"a": {"value": 1}}}, False, False),
-        ({"format": "gamegraph-verifier-answers", "nodes": {}}, True, True),
+        ({"nodes": {"a": "won"}}, True),
+        ({"nodes": {"a": {"value": 1, "remoteness": 2}}}, True),
+        ({"semantics": "normal", "nodes": {"a": {"value": "won", "move": "b"}}}, True),
+        ({"semantics": "minimax", "nodes": {"a": {"value": 1}}}, True),  # values, no moves
+        ({"semantics": "normal", "nodes": {"a": {"moves": ["b"]}, "b": {}}}, False),
+        ({"semantics": "normal", "root": "a", "nodes": {"a": {"value": 1}}}, False),
+        ({"nodes": {"a": {"moves": ["b"]}}}, False),
+        ({"nodes": {"a": "won"}, "colour": "red"}, False),
+        ({"format": "gamegraph-verifier-answers", "nodes": {}}, True),
     ],
 )
-def test_answer_documents_are_told_from_cases(
-    doc: dict[str, object], alone: bool, with_case: bool
+def test_answer_files_are_told_from_cases_as_folder_discovery_does(
+    doc: dict[str, object], answers: bool, tmp_path: Path
 ) -> None:
-    assert is_answer_document(doc) is alone
-    assert is_answer_document(doc, prefer_answers=True) is with_case
+    from verifier.io.discover import kind_of
+
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc))
+    assert is_answer_file(path) is answers
+    assert (kind_of(path) == "answers") is answers  # one classification for both
 
 
 def test_case_files_of_the_corpus_are_cases() -> None:

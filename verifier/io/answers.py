@@ -443,55 +443,14 @@ def _npz_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]
     return read_npz(path, file, NPZ_ARRAYS, check)
 
 
-_ANSWER_KEYS = frozenset({"format", "version", "semantics", "case", "graph", "nodes"})
-_ENTRY_KEYS = frozenset({"value", "remoteness", "move"})
+def is_answer_file(path: Path) -> bool:
+    """Is ``path`` an answer file rather than a case file? The one classification of
+    ``verifier.io.discover.kind_of``, which folder discovery uses too: ``.csv`` and ``.parquet``
+    files, an ``.npz`` with ``ids``, a JSON object with ``format``, one with a ``semantics``
+    whose nodes are all values (no moves), or the minimal ``{"nodes": ...}``."""
+    from verifier.io.discover import kind_of
 
-
-def is_answer_file(path: Path, *, prefer_answers: bool = False) -> bool:
-    """Is ``path`` an answer file rather than a case file (``verifier diff`` takes either)?
-
-    ``.csv``: always; ``.npz``: one with an ``ids`` array; ``.parquet``: a file (a case in
-    Parquet is a directory); ``.json``: an answer document (``is_answer_document``), the
-    minimal ``{"nodes": ...}`` that ``verify --answers`` reads included."""
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return True
-    try:
-        if suffix == ".npz":
-            with zipfile.ZipFile(path) as z:
-                return any(n.removesuffix(".npy") == "ids" for n in z.namelist())
-        if suffix == ".parquet":
-            return path.is_file()
-        if suffix == ".json":
-            with path.open("rb") as f:
-                if FORMAT.encode() in f.read(4096):
-                    return True
-            Limits().check_text_file(path, str(path))
-            return is_answer_document(parse_json(path.read_bytes(), str(path)), prefer_answers)
-    except (OSError, ValueError, zipfile.BadZipFile, CaseError):
-        return False
-    return False
-
-
-def is_answer_document(data: Any, prefer_answers: bool = False) -> bool:
-    """Is a parsed JSON object an answer document rather than a case? An answer document has
-    only the answer file's fields and ``nodes`` whose entries are values or objects of
-    ``value`` / ``remoteness`` / ``move``; a case has a ``semantics`` and node objects of
-    ``owner`` / ``moves`` / ... . A document both can read (``semantics`` and nodes that are all
-    ``{"value": V}``: a case of leaves only) is an answer document when ``prefer_answers``
-    (``diff --case CASE``: the case is given)."""
-    if not isinstance(data, dict) or not isinstance(data.get("nodes"), dict):
-        return False
-    if data.get("format") == FORMAT:
-        return True
-    if not set(data) <= _ANSWER_KEYS:
-        return False
-    entries = list(data["nodes"].values())
-    if any(not isinstance(e, dict) or not set(e) <= _ENTRY_KEYS for e in entries):
-        return all(not isinstance(e, dict) or set(e) <= _ENTRY_KEYS for e in entries)
-    if "semantics" not in data or any(set(e) != {"value"} for e in entries):
-        return True  # a case has a semantics; only an answer names a remoteness or a move
-    return prefer_answers
+    return kind_of(path) == "answers"
 
 
 def _load_npz(path: Path, case: Case, file: str, limits: Limits) -> Answers:

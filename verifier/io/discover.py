@@ -9,7 +9,8 @@ folder, searched recursively the way pytest and ruff search:
   are not entered, and hidden files are passed over;
 * a ``.json`` file is a case when it holds a JSON object with a ``semantics`` field (or a field
   a typo away from it, so the reader can say so); an answer file (``"format":
-  "gamegraph-verifier-answers"``) or any other JSON object or value is skipped and counted; a
+  "gamegraph-verifier-answers"``, or only answer fields, the minimal ``{"nodes": ...}`` that
+  ``verify --answers`` reads included) or any other JSON object or value is skipped and counted; a
   file that is not valid JSON, or is bigger than :data:`SNIFF_BYTES`, is read as a case (its
   reader says what is wrong);
 * a ``.npz`` file is a case when it holds the case ``header`` array; one holding ``ids`` (an
@@ -244,13 +245,29 @@ def _json_kind(path: Path) -> Kind:
     if data.get("format") == ANSWERS_FORMAT:
         return "answers"
     if "semantics" not in data and not _close_to_semantics(data):
-        return "other"
+        return "answers" if _answer_document(data) else "other"
     nodes = data.get("nodes")
     if CASE_ONLY.isdisjoint(data) and isinstance(nodes, dict):
         entries = list(nodes.values())
         if entries and not any(isinstance(e, dict) and NODE_ONLY & set(e) for e in entries):
             return "answers"  # semantics and nodes with values only: answers without "format"
     return "case"
+
+
+ANSWER_FIELDS = frozenset({"format", "version", "semantics", "case", "graph", "nodes"})
+"""The top-level fields of an answer file."""
+ENTRY_FIELDS = frozenset({"value", "remoteness", "move"})
+"""The fields of an answer file's node."""
+
+
+def _answer_document(data: dict[object, object]) -> bool:
+    """An answer file without ``format`` and ``semantics`` (``{"nodes": ...}``, which
+    ``verify --answers`` reads): only answer fields, and nodes that are values or objects of
+    ``value`` / ``remoteness`` / ``move``."""
+    nodes = data.get("nodes")
+    if not isinstance(nodes, dict) or not set(data) <= ANSWER_FIELDS:
+        return False
+    return all(not isinstance(e, dict) or set(e) <= ENTRY_FIELDS for e in nodes.values())
 
 
 def _close_to_semantics(data: dict[object, object]) -> bool:
