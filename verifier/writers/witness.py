@@ -29,6 +29,7 @@ __all__ = ["witness_words"]
 
 SAID = frozenset(
     {"node", "id", "reason", "rule", "check", "faults", "failing", "disagreements", "solvers"}
+    | {"not_claimed"}  # the judgment's detail marks those successors "(ours)"
 )
 """Keys the check's detail already says (or internal ids): not repeated."""
 
