@@ -153,6 +153,10 @@ def test_files_written_before_keep_their_order_dependent_digest(tmp_path: Path) 
     path.write_text(json.dumps({"graph": {"digest": "names-sha256:0"}, "nodes": {"s": 4}}))
     with pytest.raises(CaseError, match="a table for another graph"):
         load_answers(path, case)
+    for junk in (None, 7, "md5:0"):
+        path.write_text(json.dumps({"graph": {"digest": junk}, "nodes": {"s": 4}}))
+        with pytest.raises(CaseError, match="is no digest of a graph"):
+            load_answers(path, case)
 
 
 def test_an_id_keyed_table_pins_the_names_of_its_ids(tmp_path: Path) -> None:

@@ -294,7 +294,7 @@ def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) 
     from verifier.io import fingerprint
 
     said = meta.get("digest")
-    if said is None:
+    if "digest" not in meta:
         pass
     elif isinstance(said, str) and said.startswith(fingerprint.DIGEST_PREFIX):
         if said != (ours := fingerprint.graph_digest(g)):
@@ -303,6 +303,13 @@ def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) 
                 (*where, "digest"),
                 f"a table for another graph: {shown(said)}, the case has {shown(ours)}",
             )
+    elif not isinstance(said, str) or not said.startswith("sha256:"):
+        fail(
+            file,
+            (*where, "digest"),
+            f"a table for another graph: {shown(said)} is no digest of a graph "
+            f"({fingerprint.DIGEST_PREFIX}... or sha256:...)",
+        )
     elif said != fingerprint.moves_digest(g):
         # the moves by id: a table keyed by ids, or any file written before graph_digest
         fail(
@@ -315,7 +322,7 @@ def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) 
             f"case (solve -o), or drop graph.digest from a table keyed by names",
         )
     said = meta.get("positions_digest")
-    if said is not None and said != fingerprint.positions_digest(g):
+    if "positions_digest" in meta and said != fingerprint.positions_digest(g):
         fail(
             file,
             (*where, "positions_digest"),
