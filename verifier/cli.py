@@ -32,6 +32,7 @@ from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
 from verifier.model.columns import Column
 from verifier.model.solution import Solution
+from verifier.model.words import count
 from verifier.pipeline import CaseReport, run_case
 from verifier.progress import PlainProgress, heartbeat
 from verifier.registry import Options
@@ -1212,35 +1213,62 @@ def diff_cmd(
         typer.Option("--case", help="The case both answer files are for (if neither is one)."),
     ] = None,
     limit: Annotated[
-        int, typer.Option(min=0, help="Print at most this many differing entries.")
+        int,
+        typer.Option(
+            min=0, help="Print at most this many differing entries.", rich_help_panel=OUTPUT
+        ),
     ] = 50,
+    fmt: FormatOpt = None,
+    as_json: JsonOpt = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="The summary line alone.", rich_help_panel=OUTPUT),
+    ] = False,
 ) -> None:
     """Compare two answer tables (or a case and an answer file) node by node.
 
-    Exit code: 0 identical, 1 they differ, 2 bad input.
+    Exit code: 0 identical, 1 they differ, 2 bad input. --format json: the whole difference;
+    csv: one row per differing entry (position, column, left, right).
     """
     from verifier.claims import diff_tables
+    from verifier.writers.base import Records
 
+    f = pick_format(fmt, as_json)
     base = case_path or next((p for p in (left, right) if not _is_answer_file(p)), None)
     if base is None:
         raise _fail(f"{left} {right}: two answer files: name their case with --case CASE")
     case = _load_or_exit(base, None)
     (lname, a), (rname, b) = _table(left, case), _table(right, case)
     rows, one_sided = diff_tables(case, a, b)
-    out = Console(soft_wrap=True)
-    for row in rows[: max(limit, 0)]:
-        _err(out, f"{row.node}: {row.column}: {row.left} != {row.right}")
-    if len(rows) > limit:
-        _err(out, f"... {len(rows) - limit} more")
     nodes = len({r.node for r in rows})
-    alone = f"; {one_sided} position(s) answered by one table only" if one_sided else ""
-    _err(
-        out,
-        f"{lname} vs {rname}: {nodes} of {case.graph.n} positions differ ({len(rows)} "
-        f"entries){alone}"
+    alone = f"; {count(one_sided, 'position')} answered by one table only" if one_sided else ""
+    summary = (
+        f"{lname} vs {rname}: {nodes} of {count(case.graph.n, 'position')} differ "
+        f"({count(len(rows), 'entry')}){alone}"
         if rows
-        else f"{lname} vs {rname}: identical where both answer{alone}",
+        else f"{lname} vs {rname}: identical where both answer{alone}"
     )
+    lines = [] if quiet else [f"{r.node}: {r.column}: {r.left} != {r.right}" for r in rows[:limit]]
+    if len(rows) > limit and not quiet:
+        lines.append(f"... {len(rows) - limit} more")
+    entries = [
+        {"position": r.node, "column": r.column, "left": r.left, "right": r.right} for r in rows
+    ]
+    doc = Document(
+        {
+            "case": case.id,
+            "left": lname,
+            "right": rname,
+            "identical": not rows,
+            "positions": case.graph.n,
+            "positions_differing": nodes,
+            "one_sided": one_sided,
+            "entries": entries,
+        },
+        lines=(*lines, summary),
+        records=Records(("position", "column", "left", "right"), entries),
+    )
+    _write(make_writer(f).write_document, doc)
     raise typer.Exit(EXIT_REFUTED if rows else EXIT_OK)
 
 

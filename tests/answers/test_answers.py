@@ -181,7 +181,19 @@ def test_cli_solve_verify_and_diff(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "wrong at 'd'" in r.stdout
     r = runner.invoke(app, ["diff", str(out), str(wrong), "--case", case])
     assert r.exit_code == 1 and "d: value: won != lost" in r.stdout
+    assert r.stdout.splitlines()[-1] == (
+        f"{out} vs {wrong}: 1 of 12 positions differ (1 entry)"
+    )
     assert runner.invoke(app, ["diff", str(out), str(wrong)]).exit_code == 2
+    # the same difference for a program, for a spreadsheet, and as one line
+    r = runner.invoke(app, ["diff", str(out), str(wrong), "--case", case, "--json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and doc["identical"] is False and doc["positions_differing"] == 1
+    assert doc["entries"] == [{"position": "d", "column": "value", "left": "won", "right": "lost"}]
+    r = runner.invoke(app, ["diff", str(out), str(wrong), "--case", case, "--format", "csv"])
+    assert r.exit_code == 1 and r.stdout == "position,column,left,right\nd,value,won,lost\n"
+    r = runner.invoke(app, ["diff", str(out), str(wrong), "--case", case, "-q"])
+    assert r.exit_code == 1 and len(r.stdout.splitlines()) == 1
 
 
 def test_verify_format_csv_output_reads_back(tmp_path: Path) -> None:
