@@ -181,9 +181,7 @@ def test_cli_solve_verify_and_diff(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "wrong at 'd'" in r.stdout
     r = runner.invoke(app, ["diff", str(out), str(wrong), "--case", case])
     assert r.exit_code == 1 and "d: value: won != lost" in r.stdout
-    assert r.stdout.splitlines()[-1] == (
-        f"{out} vs {wrong}: 1 of 12 positions differ (1 entry)"
-    )
+    assert r.stdout.splitlines()[-1] == (f"{out} vs {wrong}: 1 of 12 positions differ (1 entry)")
     assert runner.invoke(app, ["diff", str(out), str(wrong)]).exit_code == 2
     # the same difference for a program, for a spreadsheet, and as one line
     r = runner.invoke(app, ["diff", str(out), str(wrong), "--case", case, "--json"])
