@@ -117,3 +117,20 @@ def test_nested_deadlines_keep_the_outer_one() -> None:
         with pytest.raises(TimeUp):
             while True:
                 time.sleep(0.01)
+
+
+def test_query_and_uniqueness_take_the_budget_and_the_rlimit() -> None:
+    from verifier.cli import app
+
+    case = str(CASES / "kars-figure1-b-lt-d.json")
+    r = runner.invoke(app, ["uniqueness", case, "--budget", "0"])
+    assert r.exit_code == 3 and r.stdout == ""
+    assert r.stderr.strip().splitlines() == [
+        f"{case}: stopped after 0.0 s: the budget of 0 s was spent (--budget lifts it)"
+    ]
+    r = runner.invoke(app, ["uniqueness", case, "--budget", "60", "--rlimit", "50000000"])
+    assert r.exit_code == 0 and "have 3 solutions" in r.stdout
+    r = runner.invoke(app, ["query", case, "a", "--budget", "0"])
+    assert r.exit_code == 0 and "verdict inconclusive" in r.stdout.splitlines()[0]
+    r = runner.invoke(app, ["query", case, "a", "--rlimit", "50000000"])
+    assert "verdict verified" in r.stdout.splitlines()[0]

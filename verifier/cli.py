@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from dataclasses import replace
@@ -436,6 +437,16 @@ QuietOpt = Annotated[
         rich_help_panel=OUTPUT,
     ),
 ]
+BudgetOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--budget",
+        min=0,
+        help="Seconds each case may take: checks not finished by then end unknown "
+        "(inconclusive, exit 3) and Z3 queries get at most the time left. Default: none.",
+        rich_help_panel=LIMITS,
+    ),
+]
 MaxPositionsOpt = Annotated[
     int | None,
     typer.Option(
@@ -481,16 +492,7 @@ def verify_cmd(
             rich_help_panel=OUTPUT,
         ),
     ] = None,
-    budget: Annotated[
-        float | None,
-        typer.Option(
-            "--budget",
-            min=0,
-            help="Seconds each case may take: checks not started by then end unknown "
-            "(inconclusive, exit 3) and Z3 queries get at most the time left. Default: none.",
-            rich_help_panel=LIMITS,
-        ),
-    ] = None,
+    budget: BudgetOpt = None,
     linear: Annotated[
         bool,
         typer.Option(
@@ -919,6 +921,8 @@ def query_cmd(
     plies: Annotated[
         int, typer.Option(min=1, help="Moves of the line of play to show (longer: '...').")
     ] = 40,
+    budget: BudgetOpt = None,
+    rlimit: RlimitOpt = 800_000_000,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
@@ -941,7 +945,8 @@ def query_cmd(
         if not case.graph.has_node(name):
             raise _fail(f"{path}: $.nodes: no position named {name!r}")
         ids.append(case.graph.id_of(name))
-    rep = run_case(case, Options(engine=engine.value), smt=smt)
+    opts = Options(engine=engine.value, budget=budget, rlimit=rlimit)
+    rep = run_case(case, opts, smt=smt)
     _write(make_writer(f).write_document, query_document(rep, ids, plies))
 
 
@@ -958,6 +963,8 @@ def uniqueness_cmd(
     certify: Annotated[
         bool, typer.Option("--certify/--no-certify", help="Z3 certifies the bounds.")
     ] = True,
+    budget: BudgetOpt = None,
+    rlimit: RlimitOpt = 800_000_000,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
@@ -965,11 +972,29 @@ def uniqueness_cmd(
     """The structure of all solutions of the case's equations: how many there are (exact, or
     bounds, and how), which positions may change, each position's range, the free components
     and how they depend on each other, and where Kars' score sits (docs/uniqueness.md)."""
+    from verifier.deadline import TimeUp, stop_after
+    from verifier.pipeline import z3_timeout
     from verifier.research.uniqueness import solution_set
     from verifier.writers.uniqueness import uniqueness_document
 
     case = _load_or_exit(path, max_positions)
-    s = solution_set(case, max_count=max_count, max_enumerated=max_enumerated, certify=certify)
+    t0 = time.perf_counter()
+    try:
+        with stop_after(budget), z3_timeout(budget):
+            s = solution_set(
+                case,
+                Options(rlimit=rlimit),
+                max_count=max_count,
+                max_enumerated=max_enumerated,
+                certify=certify,
+            )
+    except TimeUp:
+        _err(
+            Console(stderr=True),
+            f"{path}: stopped after {time.perf_counter() - t0:.1f} s: the budget of "
+            f"{budget:g} s was spent (--budget lifts it)",
+        )
+        raise typer.Exit(EXIT_INCONCLUSIVE) from None
     _write(make_writer(pick_format(fmt, as_json)).write_document, uniqueness_document(s))
 
 
