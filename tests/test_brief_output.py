@@ -88,3 +88,13 @@ def test_counts_are_singular_for_one() -> None:
     r = runner.invoke(verify_app, [str(CASES / "dag-paul-carole.json")])
     assert "longest win 3 plies" in r.stdout and "8 nodes, 8 moves" in r.stdout
     assert "(1 queries)" not in r.stdout
+
+
+def test_solve_quiet_prints_one_line() -> None:
+    from verifier.cli import app
+
+    r = runner.invoke(app, ["solve", "-q", str(CASES / "dag-paul-carole.json")])
+    assert r.exit_code == 0
+    (line,) = r.stdout.splitlines()
+    assert line.startswith("dag-paul-carole  minimax, 8 nodes, 8 moves  ->  SOLVED")
+    assert line.endswith("from s: Max wins, score 4 in 3 plies; best move s -> v")

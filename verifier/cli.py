@@ -621,12 +621,14 @@ def solve_cmd(
     old_out: OldOutOpt = None,
     max_positions: MaxPositionsOpt = None,
     force: ForceOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
     out = _renamed("--out", old_out, "--output", out)
     from verifier.io.answers import ANSWER_SUFFIXES
 
-    writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
+    brief: Brief = "lines" if quiet else "full"
+    writer = make_writer(pick_format(fmt, as_json), Settings(values=values, brief=brief))
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
     if answer_file is not None:
