@@ -410,3 +410,16 @@ def test_a_wrong_exit_code_or_output_fails_the_block(
     wrong_output = Block(ROOT / "README.md", 1, [Command(1, "verify case.json", output=shown)])
     with pytest.raises(AssertionError, match="the doc shows"):
         check_block(wrong_output, cwd)
+
+
+def test_the_external_solver_example_writes_nothing_in_the_folder_it_runs_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (block,) = parse(ROOT / "examples" / "external-solver" / "README.md")
+    cwd = workspace(tmp_path)
+    monkeypatch.chdir(cwd)
+    before = {p.name for p in cwd.iterdir()}
+    check_block(block, cwd)
+    made = {p.name for p in cwd.iterdir()} - before
+    assert [p.name for p in cwd.glob(".tmp-out-*/*.csv")] != []  # the answers went to $out
+    assert all(name.startswith(".tmp-") for name in made), made  # and nowhere else
