@@ -212,11 +212,11 @@ def test_solve_with_dask_engine(tmp_path: Path) -> None:
             "--engine",
             "dask",
             "--json",
-            "--out",
+            "--output",
             str(tmp_path / "out"),
         ],
     )
     assert r.exit_code == 0, r.stdout + r.stderr
     doc = json.loads(r.stdout)
-    assert doc["engine"] == "dask" and doc["summary"]["root_value"] == 0
+    assert doc["summary"]["engine"] == "dask" and doc["summary"]["root_value"] == 0
     assert any((tmp_path / "out").rglob("*.parquet"))

@@ -61,7 +61,7 @@ ROLES: dict[tuple[str, str], tuple[str, tuple[Variant, ...]]] = {
     ("diff", "left"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "right"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "case_path"): ("input", ((".json", ()),)),
-    ("study uniqueness", "out"): ("folder", (("", ()),)),
+    ("study uniqueness", "output"): ("folder", (("", ()),)),
 }
 """Every path a subcommand takes: read (input), written (output) or a folder made (folder)."""
 
@@ -82,7 +82,7 @@ REST: dict[str, tuple[str, ...]] = {
 GOOD: dict[tuple[str, str], str | None] = {
     ("render", "output"): "{tmp}/drawn.dot",
     ("generate", "output"): "{tmp}/generated.json",
-    ("study uniqueness", "out"): "{tmp}/study",
+    ("study uniqueness", "output"): "{tmp}/study",
 }
 """The value of a path that is not the one under test (default: the case for an input that
 must be given, left out otherwise); ``{tmp}``: the test's folder."""
@@ -105,8 +105,9 @@ PATH_PARAMS = [
     (name, p.name)
     for name, command in COMMANDS.items()
     for p in command.params
-    if _has_path(p.type_descriptor.annotation)
+    if _has_path(p.type_descriptor.annotation) and not getattr(p, "hidden", False)
 ]
+"""Every path option but the hidden old spellings (the same checks run on their values)."""
 
 
 def _argv(
@@ -116,7 +117,7 @@ def _argv(
     values for its other paths (in ``tmp``), then its other arguments."""
     argv = command.split()
     for p in COMMANDS[command].params:
-        if not _has_path(p.type_descriptor.annotation):
+        if not _has_path(p.type_descriptor.annotation) or getattr(p, "hidden", False):
             continue
         if p.name == under_test:
             v: str | None = value

@@ -170,7 +170,7 @@ def test_csv_quotes_names_rfc4180(tmp_path: Path) -> None:
 def test_csv_of_a_folder_has_a_case_column(tmp_path: Path) -> None:
     _write_case(tmp_path, MAX_A)
     shutil.copy(CASES / "knuth-won-lost-unknown.json", tmp_path / "knuth.json")
-    (tmp_path / "bad.json").write_text("[]")
+    (tmp_path / "bad.json").write_text('{"semantics": "normal", "nodes": 3}')  # a broken case
     r = runner.invoke(verify_app, [str(tmp_path), "--format", "csv"])
     assert r.exit_code == 2  # the bad file: its one line is on stderr, the others are written
     assert "bad.json" in r.stderr and "Traceback" not in r.stderr
@@ -183,7 +183,7 @@ def test_csv_of_a_folder_has_a_case_column(tmp_path: Path) -> None:
 
 
 def test_csv_header_without_any_case(tmp_path: Path) -> None:
-    (tmp_path / "bad.json").write_text("[]")
+    (tmp_path / "bad.json").write_text('{"semantics": "normal", "nodes": 3}')
     r = runner.invoke(verify_app, [str(tmp_path), "--format", "csv"])
     assert r.exit_code == 2
     assert r.stdout == "case,position,value,outcome\n"

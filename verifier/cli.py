@@ -12,7 +12,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 # the command line uses no pydantic plugins: without this, building the first case model scans
 # every installed package's entry points for them (10-30 ms of a 0.38 s run); a user who wants
@@ -21,6 +21,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 import typer
 from rich.console import Console
+from typer.core import TyperCommand, TyperGroup
 
 from verifier.claims import run_with_claims
 from verifier.errors import CaseError, UsageError, VerifierError
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "EXIT_OK", "EXIT_REFUTED", "app", "main"]
 
+T = TypeVar("T")
+
 EXIT_OK = 0
 EXIT_REFUTED = 1
 EXIT_BAD_INPUT = 2
@@ -50,8 +53,66 @@ EXIT_INCONCLUSIVE = 3
 CASE_SUFFIXES = (".json", ".npz", ".graphml", ".gml")
 """The case files ``verify`` reads (``verifier.io.discover`` tells which are cases)."""
 
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+"""``-h`` is ``--help`` in every command (the subcommands inherit it from their group)."""
+
+INPUT, OUTPUT, CHECKS, LIMITS = "Input", "Output", "Checks", "Limits"
+GAMES, RANDOM = "Games", "Random graphs (generate random)"
+"""The help's panels of options (Typer's ``rich_help_panel``), as ``pytest -h`` groups them."""
+
+
+def _metavar(param: Any) -> str | None:
+    """A short name for an option's value in the help: nothing for a flag (not ``<bool>``),
+    the choices when short, else N, NUM, PATH or TEXT (``None``: an argument, as Typer
+    shows it)."""
+    if param.param_type_name != "option" or param.metavar is not None:
+        return param.metavar  # type: ignore[no-any-return]
+    if param.is_flag:
+        return ""
+    desc = param.type_descriptor
+    if desc.is_choice:
+        choices = "|".join(str(getattr(c, "value", c)) for c in desc.choices or ())
+        return choices if len(choices) <= 16 else "NAME"
+    if desc.is_path:
+        return "PATH"
+    kind = desc.annotation
+    return {int: "N", float: "NUM"}.get(kind, "TEXT")
+
+
+class _Command(TyperCommand):
+    """A command whose help fits 80 columns: short metavars (``_metavar``), ``-h``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            param.metavar = _metavar(param)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
+class _Group(TyperGroup):
+    """A group whose help fits 80 columns (its options as ``_Command``'s)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            param.metavar = _metavar(param)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+
 app = typer.Typer(
     name="verifier",
+    cls=_Group,
+    context_settings=HELP_OPTIONS,
     help="Solve finite two-player game graphs several ways and prove the answers with Z3.",
     no_args_is_help=True,
     add_completion=False,
@@ -97,6 +158,8 @@ class Engine(StrEnum):
 
 
 def _err(console: Console, msg: str) -> None:
+    """Print one line as it is: no markup, no highlighting, never wrapped (a path stays whole
+    when piped)."""
     console.print(msg, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -304,31 +367,36 @@ FormatOpt = Annotated[
     Format | None,
     typer.Option(
         "--format",
-        help="table (readable), json (the machine report) or csv (one row per node; grundy: "
-        "heap,value; prove writes no csv).",
+        help="table (readable), json (the machine report) or csv (one row per node).",
         show_default="table",
+        rich_help_panel=OUTPUT,
     ),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="The same as --format json.")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="The same as --format json.", rich_help_panel=OUTPUT)
+]
 ValuesOpt = Annotated[
-    bool, typer.Option("--values/--no-values", help="Include per-node values in --json.")
+    bool,
+    typer.Option(
+        "--values/--no-values", help="Include per-node values in --json.", rich_help_panel=OUTPUT
+    ),
 ]
 EngineOpt = Annotated[
     Engine,
     typer.Option(
-        help="auto: the numpy engine always, the pure-Python reference solvers up to 50,000 "
-        "nodes (the linear-time ones up to 200,000), the compiled (numba) kernels above "
-        "200,000, all compared node by node. compiled: the compiled kernels instead of the "
-        "numpy engine, at every size (the numpy engine still runs where numba is not "
-        "installed)."
+        help="auto, reference, numpy or compiled. auto: numpy always, the reference solvers "
+        "up to 50,000 nodes, compiled (numba) above 200,000, compared node by node; "
+        "compiled: numba at every size.",
+        rich_help_panel=CHECKS,
     ),
 ]
 RlimitOpt = Annotated[
     int,
     typer.Option(
         min=0,
-        help="Z3 resource limit per query, the ceiling: a query left unknown at 50,000,000 is "
-        "asked again with 4x the limit up to this one (deterministic).",
+        help="Z3's resource limit per query (deterministic): unknown at 50,000,000, a query "
+        "is asked again with 4x the limit up to this one.",
+        rich_help_panel=LIMITS,
     ),
 ]
 SeedOpt = Annotated[
@@ -337,6 +405,7 @@ SeedOpt = Annotated[
         "--z3-seed",
         min=0,
         help="Z3's random seed (generate's --seed is the random graph's: another thing).",
+        rich_help_panel=CHECKS,
     ),
 ]
 VerboseOpt = Annotated[
@@ -346,24 +415,35 @@ VerboseOpt = Annotated[
         "-v",
         help="Every check and solver on its own row, skipped solvers too; with a folder, "
         "the full table of every case.",
+        rich_help_panel=OUTPUT,
     ),
 ]
 ForceOpt = Annotated[
-    bool, typer.Option("--force", help="Replace the output file if it exists (else exit 2).")
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace the output file if it exists (else exit 2).",
+        rich_help_panel=OUTPUT,
+    ),
 ]
 QuietOpt = Annotated[
     bool,
-    typer.Option("--quiet", "-q", help="One line per case (its verdict and answer), nothing more."),
+    typer.Option(
+        "--quiet",
+        "-q",
+        help="One line per case (its verdict and answer), nothing more.",
+        rich_help_panel=OUTPUT,
+    ),
 ]
 MaxPositionsOpt = Annotated[
     int | None,
     typer.Option(
         "--max-positions",
         min=1,
-        help="Refuse (exit 2, one line) a case of more positions than this, counting nodes + "
-        "moves, before reading its arrays. Default: sized to the machine, half its memory at "
-        "512 bytes per position (docs/hostile-input.md).",
+        help="Refuse a case of more positions (nodes + moves) before reading it. Default: "
+        "half the memory at 512 bytes a position (see docs/hostile-input.md).",
         show_default=False,
+        rich_help_panel=LIMITS,
     ),
 ]
 AnswersOpt = Annotated[
@@ -373,13 +453,15 @@ AnswersOpt = Annotated[
         help="An answer file (.json, .csv, .npz, .parquet; docs/answers.md) for the one case "
         "given: its claims are checked against the rules, and the report names any wrong "
         "entry.",
+        rich_help_panel=INPUT,
     ),
 ]
 
 
-@app.command("verify")
+@app.command("verify", cls=_Command)
 def verify_cmd(
     paths: PathsArg,
+    answers: AnswersOpt = None,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
@@ -389,13 +471,13 @@ def verify_cmd(
     verbose: VerboseOpt = False,
     quiet: QuietOpt = False,
     max_positions: MaxPositionsOpt = None,
-    answers: AnswersOpt = None,
     junit: Annotated[
         Path | None,
         typer.Option(
             "--junit",
-            help="Also write the run as JUnit XML (one testcase per case; refuted = failure, "
-            "inconclusive and bad input = error).",
+            help="Also write JUnit XML: a testcase per case, refuted = failure, "
+            "inconclusive or bad input = error.",
+            rich_help_panel=OUTPUT,
         ),
     ] = None,
     budget: Annotated[
@@ -405,15 +487,16 @@ def verify_cmd(
             min=0,
             help="Seconds each case may take: checks not started by then end unknown "
             "(inconclusive, exit 3) and Z3 queries get at most the time left. Default: none.",
+            rich_help_panel=LIMITS,
         ),
     ] = None,
     linear: Annotated[
         bool,
         typer.Option(
             "--linear",
-            help="With --answers: judge the table by the linear checks alone (every local "
-            "rule, agreement with one compiled solver's least fixpoint, remoteness, moves); "
-            "no Z3. For big tables: 10^7 positions in seconds.",
+            help="With --answers: the linear checks alone (local rules, agreement with a "
+            "compiled solver, remoteness, moves), no Z3: 10^7 positions in seconds.",
+            rich_help_panel=CHECKS,
         ),
     ] = False,
     version: VersionOpt = False,
@@ -443,9 +526,27 @@ def verify_cmd(
 
 
 verify_app = typer.Typer(
-    add_completion=False, pretty_exceptions_enable=False, help=verify_cmd.__doc__
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help=verify_cmd.__doc__,
+    context_settings=HELP_OPTIONS,
 )
-verify_app.command()(verify_cmd)
+verify_app.command(cls=_Command, context_settings=HELP_OPTIONS)(verify_cmd)
+
+
+OldOutOpt = Annotated[Path | None, typer.Option("--out", hidden=True)]
+"""``--out``: the old spelling of ``--output`` (hidden; kept for one release)."""
+
+
+def _renamed(old: str, old_value: T | None, new: str, new_value: T) -> T:
+    """The value of an option given by its new name or its old, hidden one (a note on stderr
+    for the old one; both: exit 2)."""
+    if old_value is None:
+        return new_value
+    if new_value is not None and new_value != old_value:
+        raise _fail(f"{old} is the old name of {new}: give one of them")
+    _err(Console(stderr=True), f"note: {old} is now {new} (the old name goes in a later release)")
+    return old_value
 
 
 def _fail(msg: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
@@ -483,7 +584,7 @@ class SolveEngine(StrEnum):
     dask = "dask"
 
 
-@app.command("solve")
+@app.command("solve", cls=_Command)
 def solve_cmd(
     path: Annotated[Path, typer.Argument(help="Case file (.json, .npz, .graphml, .gml).")],
     fmt: FormatOpt = None,
@@ -508,17 +609,18 @@ def solve_cmd(
         Path | None,
         typer.Option(
             "--output",
-            "--out",
             "-o",
             help="answers.json / .csv / .npz / .parquet: write the answer file "
             "(docs/answers.md), any engine; a directory with --engine dask: the partitioned "
             "Parquet results.",
         ),
     ] = None,
+    old_out: OldOutOpt = None,
     max_positions: MaxPositionsOpt = None,
     force: ForceOpt = False,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
+    out = _renamed("--out", old_out, "--output", out)
     from verifier.io.answers import ANSWER_SUFFIXES
 
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values))
@@ -533,7 +635,7 @@ def solve_cmd(
     if engine is SolveEngine.dask:
         _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
         try:
-            from verifier.distributed.api import solve_distributed
+            from verifier.distributed.api import distributed_report, solve_distributed
             from verifier.distributed.programs import PROGRAMS
         except ImportError as e:
             raise _fail(
@@ -557,10 +659,10 @@ def solve_cmd(
         except VerifierError as e:
             raise _fail(str(e)) from None
         _save_answers(res.solution, case, answer_file)
-        from verifier.writers.documents import distributed_document
-
-        _write(writer.write_document, distributed_document(case, res))
-        raise typer.Exit(EXIT_OK)
+        dask_report = distributed_report(case, res)
+        writer.write_case(dask_report)
+        writer.finish([dask_report], [])
+        raise typer.Exit(exit_code([dask_report], 0))
     if out is not None and answer_file is None:
         raise _fail(
             f"-o {out}: answer files are .json, .csv, .npz or .parquet (a directory: "
@@ -627,7 +729,7 @@ def _write(write: Callable[[Document], None], doc: Document) -> None:
         raise _fail(str(e)) from None
 
 
-@app.command("generate")
+@app.command("generate", cls=_Command)
 def generate_cmd(
     game: Annotated[
         str,
@@ -638,47 +740,84 @@ def generate_cmd(
     ],
     output: Annotated[
         Path,
-        typer.Option("--output", "-o", help="Case file to write (.json, .npz, .graphml, .gml)."),
+        typer.Option(
+            "--output",
+            "-o",
+            help="Case file to write (.json, .npz, .graphml, .gml).",
+            rich_help_panel=OUTPUT,
+        ),
     ],
     encoding: Annotated[
         str,
-        typer.Option(help="JSON encoding: auto (compact above 10,000 nodes), readable, compact."),
+        typer.Option(
+            help="JSON: auto (compact above 10,000 nodes), readable or compact.",
+            rich_help_panel=OUTPUT,
+        ),
     ] = "auto",
     symmetry: Annotated[
         bool | None,
-        typer.Option("--symmetry/--no-symmetry", help="Reduce by the board's symmetries."),
+        typer.Option(
+            "--symmetry/--no-symmetry",
+            help="Reduce by the board's symmetries.",
+            rich_help_panel=GAMES,
+        ),
     ] = None,
-    width: Annotated[int | None, typer.Option(min=1, help="connect4 board width.")] = None,
-    height: Annotated[int | None, typer.Option(min=1, help="connect4 board height.")] = None,
-    size: Annotated[int | None, typer.Option(min=1, help="kqk / krk board size n (3..8).")] = None,
-    n: Annotated[int | None, typer.Option("--n", min=1, help="ladder layers.")] = None,
+    width: Annotated[
+        int | None, typer.Option(min=1, help="connect4 board width.", rich_help_panel=GAMES)
+    ] = None,
+    height: Annotated[
+        int | None, typer.Option(min=1, help="connect4 board height.", rich_help_panel=GAMES)
+    ] = None,
+    size: Annotated[
+        int | None,
+        typer.Option(min=1, help="kqk / krk board size n (3..8).", rich_help_panel=GAMES),
+    ] = None,
+    n: Annotated[
+        int | None, typer.Option("--n", min=1, help="ladder layers.", rich_help_panel=GAMES)
+    ] = None,
     upto: Annotated[
-        int | None, typer.Option(min=0, help="impartial families: heaps 0..upto.")
+        int | None,
+        typer.Option(min=0, help="impartial families: heaps 0..upto.", rich_help_panel=GAMES),
     ] = None,
-    piles: Annotated[int | None, typer.Option(help="nim: number of heaps.", min=1)] = None,
+    piles: Annotated[
+        int | None, typer.Option(help="nim: number of heaps.", min=1, rich_help_panel=GAMES)
+    ] = None,
     below: Annotated[
-        int | None, typer.Option(help="nim: each heap holds fewer counters.", min=1)
+        int | None,
+        typer.Option(help="nim: each heap holds fewer counters.", min=1, rich_help_panel=GAMES),
     ] = None,
-    semantics: Annotated[str | None, typer.Option(help="random: the semantics.")] = None,
-    nodes: Annotated[int | None, typer.Option(min=1, help="random: number of nodes.")] = None,
-    degree: Annotated[float | None, typer.Option(min=0, help="random: mean out-degree.")] = None,
+    semantics: Annotated[
+        str | None, typer.Option(help="The semantics.", rich_help_panel=RANDOM)
+    ] = None,
+    nodes: Annotated[
+        int | None, typer.Option(min=1, help="Number of nodes.", rich_help_panel=RANDOM)
+    ] = None,
+    degree: Annotated[
+        float | None, typer.Option(min=0, help="Mean out-degree.", rich_help_panel=RANDOM)
+    ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(min=0, help="random: the graph's seed (the same seed, the same graph)."),
+        typer.Option(
+            min=0,
+            help="The graph's seed (the same seed, the same graph).",
+            rich_help_panel=RANDOM,
+        ),
     ] = None,
     values: Annotated[
         str | None,
         typer.Option(
             "--terminal-values",
-            help="random: the values dead ends draw from, e.g. -1,0,1 (verify's --values is "
-            "another thing: per-node values in --json).",
+            help="Values dead ends draw from, e.g. -1,0,1.",
+            rich_help_panel=RANDOM,
         ),
     ] = None,
     terminal_fraction: Annotated[
-        float | None, typer.Option(min=0, max=1, help="random: share of dead ends.")
+        float | None,
+        typer.Option(min=0, max=1, help="Share of dead ends.", rich_help_panel=RANDOM),
     ] = None,
     acyclic: Annotated[
-        bool | None, typer.Option("--acyclic/--cyclic", help="random: DAG only.")
+        bool | None,
+        typer.Option("--acyclic/--cyclic", help="A DAG only.", rich_help_panel=RANDOM),
     ] = None,
     force: ForceOpt = False,
 ) -> None:
@@ -728,15 +867,14 @@ def generate_cmd(
         written = save_any(case, output, encoding)  # type: ignore[arg-type]
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
-    Console(stderr=True).print(
+    _err(
+        Console(stderr=True),
         f"wrote {written}: {case.id}, {case.semantics.value}, {case.graph.n} nodes, "
         f"{case.graph.m} moves",
-        markup=False,
-        highlight=False,
     )
 
 
-@app.command("render")
+@app.command("render", cls=_Command)
 def render_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
     output: Annotated[Path, typer.Option("--output", "-o", help=".dot or .svg file to write.")],
@@ -762,10 +900,10 @@ def render_cmd(
         written = render(case, rep, output)
     except VerifierError as e:
         raise _fail(str(e)) from None
-    Console(stderr=True).print(f"wrote {written}", markup=False, highlight=False)
+    _err(Console(stderr=True), f"wrote {written}")
 
 
-@app.command("query")
+@app.command("query", cls=_Command)
 def query_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
     positions: Annotated[
@@ -806,7 +944,7 @@ def query_cmd(
     _write(make_writer(f).write_document, query_document(rep, ids, plies))
 
 
-@app.command("uniqueness")
+@app.command("uniqueness", cls=_Command)
 def uniqueness_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
     max_count: Annotated[
@@ -836,6 +974,8 @@ def uniqueness_cmd(
 
 study_app = typer.Typer(
     name="study",
+    cls=_Group,
+    context_settings=HELP_OPTIONS,
     help="Research sweeps over families of games (CSV and figures).",
     no_args_is_help=True,
     add_completion=False,
@@ -855,16 +995,26 @@ def _numbers(option: str, text: str, kind: type[int] | type[float]) -> list[Any]
     return out
 
 
-@study_app.command("uniqueness")
+@study_app.command("uniqueness", cls=_Command)
 def study_uniqueness_cmd(
-    out: Annotated[
-        Path,
-        typer.Option("--out", "-o", help="Folder for uniqueness.csv and figures/ (resumed)."),
-    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Folder for uniqueness.csv and figures/ (resumed). Required.",
+            show_default=False,
+        ),
+    ] = None,
+    old_out: OldOutOpt = None,
     sizes: Annotated[str, typer.Option(help="Random graphs' node counts.")] = "10,30,100",
     degrees: Annotated[str, typer.Option(help="Random graphs' mean out-degrees.")] = "1.2,1.6,2.4",
     semantics: Annotated[
-        str, typer.Option(help="Random graphs' semantics.")
+        str,
+        typer.Option(
+            help="Random graphs' semantics (default: minimax, normal, reachability, impartial).",
+            show_default=False,
+        ),
     ] = "minimax,normal,reachability,impartial",
     values: Annotated[
         str, typer.Option(help="minimax: dead ends draw from -k..k, for each k given.")
@@ -882,15 +1032,25 @@ def study_uniqueness_cmd(
         int, typer.Option(help="Enumerate solutions only over at most this many free nodes.")
     ] = 60,
     max_count: Annotated[int, typer.Option(help="Enumerate at most this many solutions.")] = 200,
-    timeout: Annotated[
-        float, typer.Option(help="Seconds a case may take (0: no limit); a row says so.")
-    ] = 60.0,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds a case may take (default 60; 0: no limit); a row says so.",
+            rich_help_panel=LIMITS,
+        ),
+    ] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", hidden=True)] = None,
 ) -> None:
     """Sweep random graphs (sizes x degrees x semantics x value domains x seeds) and small real
     games, measuring the structure of each case's solution set: DIR/uniqueness.csv (one row per
     case, appended as they finish; a rerun skips the cases already there) and DIR/figures/."""
     from verifier.research import study
 
+    out = _renamed("--out", old_out, "--output", output)
+    if out is None:
+        raise _fail("study uniqueness: give the folder to write: --output DIR (or -o DIR)")
+    seconds = _renamed("--timeout", timeout, "--budget", budget)
+    budget = 60.0 if seconds is None else seconds
     size_list = _numbers("--sizes", sizes, int)
     degree_list = _numbers("--degrees", degrees, float)
     k_list = _numbers("--values", values, int)
@@ -907,11 +1067,11 @@ def study_uniqueness_cmd(
     ):
         if number < least:
             raise _fail(f"{option}: give at least {least}: got {number}")
-    if timeout < 0:
-        raise _fail(f"--timeout: give 0 (no limit) or more seconds: got {timeout:g}")
+    if budget < 0:
+        raise _fail(f"--budget: give 0 (no limit) or more seconds: got {budget:g}")
     _check_output(out, folder=True)
     specs = study.plan(size_list, degree_list, sems, seeds, seed, k_list, games)
-    settings = study.Settings(max_count, max_enumerated, certify, timeout)
+    settings = study.Settings(max_count, max_enumerated, certify, budget)
     err = Console(stderr=True)
     bar = _case_bar(err) if err.is_terminal else None
     plain = PlainProgress(sys.stderr) if bar is None else None
@@ -943,7 +1103,7 @@ def study_uniqueness_cmd(
     )
 
 
-@app.command("grundy")
+@app.command("grundy", cls=_Command)
 def grundy_cmd(
     game: Annotated[
         str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
@@ -979,7 +1139,7 @@ class Theorem(StrEnum):
     xor_rule = "xor-rule"
 
 
-@app.command("prove")
+@app.command("prove", cls=_Command)
 def prove_cmd(
     theorem: Annotated[Theorem, typer.Argument(help="bouton (nim) or xor-rule (sums).")],
     piles: Annotated[int, typer.Option(min=1, help="bouton: number of piles.")] = 3,
@@ -1011,7 +1171,7 @@ def prove_cmd(
     )
 
 
-@app.command("schema")
+@app.command("schema", cls=_Command)
 def schema_cmd() -> None:
     """Print the JSON Schema of case files (docs/case.schema.json is this output)."""
     from verifier.io.schema import schema_text
@@ -1058,7 +1218,7 @@ def _table(path: Path, case: Case) -> tuple[str, Mapping[str, Column]]:
     return f"{path} (solved)", rep.solution.columns
 
 
-@app.command("diff")
+@app.command("diff", cls=_Command)
 def diff_cmd(
     left: Annotated[Path, typer.Argument(help="An answer file, or a case file (solved).")],
     right: Annotated[Path, typer.Argument(help="An answer file, or a case file (solved).")],

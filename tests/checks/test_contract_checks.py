@@ -19,10 +19,10 @@ from verifier.registry import CheckContext, Options
 
 def minimax_case() -> Case:
     """a (Max) -> b (leaf 1), c (Min); c -> d (2), e (3): s(c) = 2, s(a) = 2, rem(c) = 1,
-    rem(a) = 2 (Max needs two plies to force a leaf >= 2). h (Min) -> i (leaf 2), j (Max);
-    j -> k (leaf 5): s(j) = 5, s(h) = 2, rem(h) = 2: within 2 plies Max gets >= 2 whatever Min
-    does, but Min's best move i (score 2) has remoteness 0, not 1 (the loser keeps the score
-    first). f (Max) -> f, l (leaf -1): Max stays in the loop, a draw (0)."""
+    rem(a) = 2 (the game a -> c -> d). h (Min) -> i (leaf 2), j (Max); j -> k (leaf 5):
+    s(j) = 5, s(h) = 2, rem(h) = 1: Min keeps the score by i and the game ends there (its
+    threshold layer is 2, the plies within which Max forces >= 2 whatever Min does, conceding 5;
+    issue 28 item 4). f (Max) -> f, l (leaf -1): Max stays in the loop, a draw (0)."""
     g = GameGraph.from_successors(
         {"a": ["b", "c"], "c": ["d", "e"], "h": ["i", "j"], "j": ["k"], "f": ["f", "l"]},
         semantics=Semantics.MINIMAX,
@@ -46,7 +46,9 @@ def test_minimax_remoteness_and_moves_by_hand() -> None:
     s = dict(zip(g.names, r.values.tolist(), strict=True))
     assert (s["a"], s["c"], s["h"], s["j"], s["f"]) == (2, 2, 2, 5, 0)
     rem = {x: r.columns["remoteness"].at(g.id_of(x)) for x in "achjf"}
-    assert rem == {"a": 2, "c": 1, "h": 2, "j": 1, "f": None}
+    assert rem == {"a": 2, "c": 1, "h": 1, "j": 1, "f": None}
+    threshold = attractor_layers(g, MAX, np.asarray(g.is_terminal & (g.value >= 2)))
+    assert threshold[g.id_of("h")] == 2  # the old quantity, not the length of play
     mv = {x: g.name(r.columns["move"].at(g.id_of(x))) for x in "achf"}
     assert mv == {"a": "c", "c": "d", "h": "i", "f": "f"}
     assert [c.verdict for c in check_minimax_remoteness(ctx)] == [Verdict.CONFIRMED]

@@ -71,14 +71,13 @@ def small_graphs(draw: st.DrawFn, sem: Semantics) -> GameGraph:
 
 
 def kars_def41_numpy(g: GameGraph) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """Def. 4.1 literally on the whole graph each round (for graphs too big for pure Python)."""
+    """Def. 4.1 literally on the whole graph each round (for graphs too big for pure Python);
+    the remoteness by the iteration of ``kars_iteration`` likewise."""
     leaf = g.is_terminal
     t = np.where(leaf, g.value, 0.0)
     is_max = g.owner == MAX
     starts = np.minimum(g.succ_ptr[:-1], max(g.m - 1, 0))
     s = np.zeros(g.n)
-    last = np.zeros(g.n, dtype=np.int64)
-    n_round = 0
     while True:
         succ_vals = s[g.succ_idx] if g.m else np.zeros(1)
         hi = np.maximum.reduceat(succ_vals, starts)
@@ -86,10 +85,27 @@ def kars_def41_numpy(g: GameGraph) -> tuple[NDArray[np.float64], NDArray[np.int6
         nxt = np.where(leaf, t, np.where(is_max, hi, lo))  # s_{n+1} = A s_n
         if np.array_equal(nxt, s):
             break
-        last[nxt != s] = n_round
-        n_round += 1
         s = nxt
-    return s, np.where(s != 0, last, -1)
+    # r_{n+1} = R r_n on the score-keeping moves (issue 28 item 4), undefined = -1
+    src = np.repeat(np.arange(g.n), g.out_degree)
+    keep = (s[src] == s[g.succ_idx]) & (s[src] != 0) if g.m else np.zeros(1, dtype=bool)
+    n_keep = np.add.reduceat(keep.astype(np.int64), starts)
+    ahead = ~leaf & ((s > 0) == is_max)
+    r = np.full(g.n, -1, dtype=np.int64)
+    big = np.iinfo(np.int64).max
+    while True:
+        rd = r[g.succ_idx] if g.m else np.full(1, -1)
+        known = keep & (rd >= 0)
+        least = np.minimum.reduceat(np.where(known, rd, big), starts)
+        most = np.maximum.reduceat(np.where(known, rd, -1), starts)
+        n_known = np.add.reduceat(known.astype(np.int64), starts)
+        inner = np.where(ahead, np.where(n_known > 0, 1 + least, -1), -1)
+        inner = np.where(~ahead & (n_known == n_keep) & (n_keep > 0), 1 + most, inner)
+        nxt = np.where(leaf, np.where(s != 0, 0, -1), np.where(s != 0, inner, -1))
+        nxt = np.where(r >= 0, r, nxt)
+        if np.array_equal(nxt, r):
+            return s, r
+        r = nxt
 
 
 def reference(g: GameGraph, *, large: bool = False) -> tuple[NDArray[Any], NDArray[np.int64]]:

@@ -79,9 +79,11 @@ def test_kars_figure_1(b: float, d: float, a_val: float, c_val: float, parts: in
 
 
 def test_kars_figure_1_supersteps_follow_def_4_1() -> None:
-    # b = 1, d = 2: s_1 = (0, 0, 1, 2), s_2 = (1, 0, ..), s_3 = (1, 1, ..) = s_4
+    # b = 1, d = 2: s_1 = (0, 0, 1, 2), s_2 = (1, 0, ..), s_3 = (1, 1, ..) = s_4; then the
+    # remoteness phase on the score-keeping moves a -> b, a -> c, c -> a: the leaves b, d (layer
+    # 0), a (Max, ahead: its first, b), c (Min, behind: its only score-keeping move, a)
     r = LocalEngine().run(partition_graph(figure_1(1, 2), 2))
-    assert r.changed == (2, 1, 1, 0)
+    assert r.changed == (2, 1, 1, 0, 2, 1, 1, 0)
     assert r.remoteness is not None and r.remoteness.tolist() == [1, 2, 0, 0]
 
 

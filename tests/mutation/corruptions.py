@@ -104,11 +104,10 @@ def move_is_optimal(case: Case, sol: Solution, x: int, y: int | None) -> bool:
         rx, ry = r(x), r(y)
         if sx == 0 or rx is None:
             return True
-        if (sx > 0) == (int(g.owner[x]) == MAX):  # the winner hurries
-            return ry == rx - 1
-        # the loser delays among the moves that keep the score (a longer line to a worse
-        # score is no better: the score comes first)
-        return ry == max(r(z) or 0 for z in succ if float(val.data[z]) == sx)
+        # the side ahead hurries, the side behind delays, both among the moves that keep the
+        # score (a longer line to a worse score is no better: the score comes first); either
+        # way one ply down the optimal line (issue 28 item 4)
+        return ry == rx - 1
     if sem is Semantics.NORMAL:
         lx, ly = int(val.data[x]), int(val.data[y])
         if lx == 0:

@@ -34,7 +34,7 @@ TINY = [
 
 
 def sweep(out: Path, *args: str) -> tuple[int, str]:
-    r = runner.invoke(app, ["study", "uniqueness", "--out", str(out), *args])
+    r = runner.invoke(app, ["study", "uniqueness", "--output", str(out), *args])
     return r.exit_code, r.stderr
 
 
@@ -297,7 +297,7 @@ def test_figures_of_an_empty_sweep(tmp_path: Path) -> None:
         (["--workers", "0"], "--workers"),
         (["--semantics", "chess"], "--semantics"),
         (["--values", "0"], "--values"),
-        (["--timeout", "-1"], "--timeout"),
+        (["--budget", "-1"], "--budget"),
         (["--max-count", "0"], "--max-count"),
     ],
 )

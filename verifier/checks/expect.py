@@ -14,6 +14,7 @@ from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import REMOTENESS
 from verifier.model.describe import DESCRIPTIONS, describe, describe_view
 from verifier.model.results import View
+from verifier.model.words import number
 
 __all__ = ["expect_checks", "unanswered_expectations"]
 
@@ -65,7 +66,8 @@ def _expect_values(
                 return CheckResult(
                     name,
                     Verdict.REFUTED,
-                    f"node {bad['node']!r}: expected {v!r}, {r.solver} gives {got!r}",
+                    f"node {bad['node']!r}: expected {number(v)!r}, {r.solver} gives "
+                    f"{number(got)!r}",
                     witness=bad,
                 )
     if compared == 0:
@@ -100,7 +102,8 @@ def _expect_remoteness(
                 return CheckResult(
                     name,
                     Verdict.REFUTED,
-                    f"node {w['node']!r}: expected remoteness {v}, {r.solver} gives {got}",
+                    f"node {w['node']!r}: expected remoteness {number(v)}, {r.solver} gives "
+                    f"{number(got)}",
                     witness=w,
                 )
     return CheckResult(name, Verdict.CONFIRMED, f"{len(wanted)} remoteness value(s) match")

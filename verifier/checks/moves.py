@@ -4,8 +4,8 @@ values and remoteness (each proved by its own checks).
 
 | semantics | position | its move must go to |
 |---|---|---|
-| minimax | score s != 0, winner to move | a successor of score s, remoteness r - 1 (hurry) |
-| minimax | score s != 0, loser to move | a successor of score s, greatest remoteness (delay) |
+| minimax | score s != 0, the side ahead | a successor of score s, remoteness r - 1 (hurry) |
+| minimax | score s != 0, the side behind | a successor of score s, remoteness r - 1 (delay) |
 | minimax | draw (s = 0) | a successor of score 0 |
 | normal | won, remoteness r | a lost successor of remoteness r - 1 |
 | normal | lost, remoteness r | a won successor of remoteness r - 1 (the longest defence) |
@@ -23,6 +23,10 @@ At a draw an N option hands the opponent the win (no option of a draw is P). An 
 position may move to any P option: each such move keeps the win, but on a cyclic
 graph a strategy made of them can go round a cycle for ever (a draw); that the published moves
 together win is the strategy certificate's to prove (``verifier/checks/impartial_strategy.py``).
+
+Minimax remoteness is the length of optimal play keeping the score (``checks/remoteness.py``):
+the side behind is one more than its *greatest* score-keeping successor, so its move to r - 1
+is its longest score-keeping line, and a longer line that concedes more is not optimal.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
-from verifier.model.rows import edge_buffer, is_a_move, reduce_rows
+from verifier.model.rows import is_a_move
 from verifier.model.semantics import MAX, Semantics
 from verifier.registry import CheckContext, check
 
@@ -45,19 +49,6 @@ __all__ = ["NAME", "impartial_draws", "move_faults"]
 NAME = "moves"
 
 Bools = NDArray[np.bool_]
-
-
-def _longest_keeping_score(g: GameGraph, v: Column, rem: Column) -> NDArray[np.int64]:
-    """Per node the greatest remoteness of a successor with the node's own score (-1 where
-    none, and at dead ends): where the loser's move must go. One pass over the edges."""
-    succ = g.succ_idx
-    same = v.given[succ]
-    same &= v.data[succ] == np.repeat(v.data, g.out_degree)  # the edge's source's score
-    same &= rem.given[succ]
-    buf = edge_buffer(g, np.int64)
-    buf[: g.m] = -1
-    np.copyto(buf[: g.m], rem.data[succ], where=same)
-    return reduce_rows(g, np.maximum, buf, -1)
 
 
 def _given(col: Column | None, n: int) -> Bools:
@@ -132,11 +123,8 @@ def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
             ok &= (vx == 0) | (rem.given & rem.given[y] & (rem.data[y] == rem.data - 1))
         return np.asarray(ok)
     ok = known & (vy == vx)  # minimax: keep the score
-    if rem is not None:
-        winner = (vx > 0) == (g.owner == MAX)
-        longest = _longest_keeping_score(g, v, rem)
-        want = np.where(winner, rem.data - 1, longest)
-        ok &= (vx == 0) | (rem.given[y] & (rem.data[y] == want))
+    if rem is not None:  # either side: one ply down the optimal line (issue 28 item 4)
+        ok &= (vx == 0) | (rem.given & rem.given[y] & (rem.data[y] == rem.data - 1))
     return np.asarray(ok)
 
 
@@ -155,7 +143,8 @@ def _judge(g: GameGraph, r: SolverResult) -> CheckResult:
         return result(
             name,
             Verdict.CONFIRMED,
-            f"{n} moves legal, present where required and optimal (winner hurries, loser delays)",
+            f"{n} moves legal, present where required and optimal (the side ahead hurries, "
+            "the side behind delays)",
             t0,
         )
     x = int(ids[0])

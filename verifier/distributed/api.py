@@ -40,7 +40,9 @@ from verifier.model.solution import Solution
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["DistributedResult", "load_input", "solve_distributed"]
+    from verifier.pipeline import CaseReport
+
+__all__ = ["DistributedResult", "distributed_report", "load_input", "solve_distributed"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +102,37 @@ class DistributedResult:
             work=MappingProxyType({"supersteps": self.supersteps, "messages": self.messages}),
             extra=MappingProxyType({"partitions": self.partitions, "workers": self.workers}),
         )
+
+
+def distributed_report(case: Case, res: DistributedResult) -> CaseReport:
+    """The run as the report every engine's ``solve`` writes (answer first, then the solver's
+    row and the ``expect`` block): verdict ``solved``, ``refuted`` when the answer contradicts
+    the case's ``expect`` block, ``inconclusive`` when the answer stayed on the workers."""
+    from verifier.checks.expect import expect_checks
+    from verifier.model import CheckResult, Verdict
+    from verifier.pipeline import CaseReport, CaseVerdict, SolverRun, decide
+
+    result = res.to_solver_result()
+    checks = []
+    if res.solution is not None:
+        checks = expect_checks(case, {res.solver: result})
+    else:
+        where = f" (in {res.out})" if res.out is not None else ""
+        why = f"the per-node results stayed on the workers{where}"
+        checks.append(CheckResult("answer", Verdict.UNKNOWN, why))
+    verdict = decide(checks) if checks else CaseVerdict.SOLVED
+    if verdict is CaseVerdict.VERIFIED:  # nothing was proved: solve's verdict
+        verdict = CaseVerdict.SOLVED
+    return CaseReport(
+        case=case,
+        solvers=(SolverRun(res.solver, result if res.solution else None, seconds=res.seconds),),
+        checks=tuple(checks),
+        verdict=verdict,
+        seconds=res.seconds,
+        stages={"solve": res.seconds},
+        summary=res.summary,
+        solution=res.solution,
+    )
 
 
 class _Ran(NamedTuple):

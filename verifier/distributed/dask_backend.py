@@ -49,6 +49,7 @@ from verifier.distributed.superstep import (
     StepOutput,
     merge_inbox,
     partition_superstep,
+    start_phase,
     start_program,
 )
 
@@ -100,6 +101,22 @@ def _step(run: str, p: int, superstep: int, parts: int, *batches: Messages) -> S
             f"partition {p} of run {run} is not on this worker (did a worker restart?)"
         ) from None
     return partition_superstep(state, part, merge_inbox(batches), superstep, parts)
+
+
+def _phase(run: str, p: int, superstep: int, parts: int) -> StepOutput | None:
+    """Partition ``p``'s next phase as superstep ``superstep`` (``None``: no further phase)."""
+    try:
+        state, part = _STATES[_key(run, p)]
+    except KeyError:
+        raise RuntimeError(
+            f"partition {p} of run {run} is not on this worker (did a worker restart?)"
+        ) from None
+    return start_phase(state, part, superstep, parts)
+
+
+def _phase_info(out: StepOutput | None) -> tuple[int, tuple[int, ...]] | None:
+    """``_info`` of a phase's start, ``None`` if there is no further phase."""
+    return None if out is None else _info(out)
 
 
 def _pick(out: StepOutput, q: int) -> Messages:
@@ -235,13 +252,29 @@ class _Job:
                 if isinstance(err, CancelledError):
                     raise
 
-    def until_quiet(self, outs: list[Future[Any]], tally: _Tally) -> None:
-        """Run supersteps until one changes nothing (Kars' stability detection).
+    def next_phase(self, k: int) -> list[Future[Any]] | None:
+        """Start every partition's next phase as superstep ``k``; its outputs, or ``None``
+        when the program has no further phase."""
+        outs = [
+            self.submit(_phase, self.run, i, k, self.parts, key=f"phase-{self.run}-{k}-{i}", on=i)
+            for i in range(self.parts)
+        ]
+        infos = self.gather(
+            [
+                self.submit(_phase_info, o, key=f"phaseinfo-{self.run}-{k}-{i}", on=i)
+                for i, o in enumerate(outs)
+            ]
+        )
+        return None if any(info is None for info in infos) else outs
+
+    def until_quiet(self, outs: list[Future[Any]], tally: _Tally, first: int = 0) -> int:
+        """Run supersteps after superstep ``first`` (whose outputs are ``outs``) until one
+        changes nothing (Kars' stability detection); returns the last superstep submitted.
 
         Up to ``lookahead`` supersteps stay in flight ahead of the counts the driver has seen;
         those submitted after the quiet one run on empty inboxes and must change nothing."""
-        pending: deque[tuple[int, list[Future[Any]]]] = deque([(0, self.infos(0, outs))])
-        submitted = 0
+        pending: deque[tuple[int, list[Future[Any]]]] = deque([(first, self.infos(first, outs))])
+        submitted = first
         while True:
             k, fut = pending.popleft()
             info: Info = self.gather(fut)
@@ -253,6 +286,7 @@ class _Job:
                 outs = self.superstep(submitted, outs, known)
                 pending.append((submitted, self.infos(submitted, outs)))
         self.drain(pending)
+        return submitted
 
     def drain(self, pending: deque[tuple[int, list[Future[Any]]]]) -> None:
         """Let the speculative supersteps after the quiet one finish: they must be no-ops."""
@@ -355,12 +389,15 @@ class DaskEngine:
         )
 
     def run(self, parts: Sequence[PartitionData]) -> RunOutput:
-        """Scatter, run supersteps until a quiet one, then write and collect the results."""
+        """Scatter, run supersteps until a quiet one (and so each further phase of the
+        program), then write and collect the results."""
         job = self.plan(parts)
         tally = _Tally()
         try:
             outs = job.start(parts)
-            job.until_quiet(outs, tally)
+            k = job.until_quiet(outs, tally)
+            while (phase := job.next_phase(k + 1)) is not None:
+                k = job.until_quiet(phase, tally, k + 1)
             outs.clear()
             finals = job.finish(self.out, self.collect)
         except BaseException:

@@ -10,8 +10,12 @@ detection, done by the driver by summing the counts).
   s_{n+1} p = t p on terminals, max / min of s_n over the successors on Max / Min nodes. The
   first superstep (number 0) computes s_1; superstep k computes s_{k+1} on the nodes that have
   a successor whose value changed in superstep k-1 (every other node keeps its value: its
-  successors' values did not change). The run ends at the first k with s_{k+1} = s_k, which is
-  the limit (Theorem 5.4).
+  successors' values did not change). The first quiet superstep is the limit (Theorem 5.4).
+  Then a second phase (``next_phase``) finds the remoteness, the length of optimal play (issue
+  28 item 4): an attractor on the score-keeping moves (x -> y with s(x) = s(y) != 0, read from
+  the last values heard): the leaves of score != 0 are layer 0, the side ahead (Max at s > 0,
+  Min at s < 0) joins in the superstep after its first score-keeping successor joined, the side
+  behind after its last.
 - ``RetrogradeProgram`` (``normal``): layer k holds the positions of remoteness k. A position
   is won in the first layer after one of its successors is lost, lost in the layer after its
   last successor became won (Knuth's successor counters).
@@ -69,6 +73,12 @@ class ProgramState(Protocol):
         """The values the changed nodes send to their predecessors."""
         ...
 
+    def next_phase(self, superstep: int) -> IntArray | None:
+        """After a quiet superstep: start the program's next phase as superstep ``superstep``
+        and return the local ids of the nodes that changed (they send messages), or ``None``
+        when there is no further phase (the run is over)."""
+        ...
+
     def output(self) -> tuple[NDArray[np.generic], IntArray | None]:
         """Per owned node: the value (in the semantics' view) and the remoteness / layer, -1
         where undefined (or ``None``)."""
@@ -98,8 +108,16 @@ class KarsProgram:
         self.edge_score = np.zeros(part.edge_hi - part.edge_lo, dtype=np.float64)
         """s_n of the head of each owned edge, as last heard."""
         self.take_max = part.owner == MAX
-        self.last = np.zeros(part.n, dtype=np.int64)
-        """The superstep of the last change: s_{last+1} is the limit (the remoteness)."""
+        self.base = -1
+        """The superstep that started the remoteness phase (-1 while the scores run)."""
+        self.rem = np.full(part.n, -1, dtype=np.int64)
+        """The remoteness phase: the layer of each owned node, -1 until it joins."""
+        self.keep = np.zeros(0, dtype=np.bool_)
+        """The remoteness phase: per owned edge, does it keep the score."""
+        self.missing = np.zeros(0, dtype=np.int64)
+        """The remoteness phase: per owned node, score-keeping successors not yet joined."""
+        self.ahead = np.zeros(0, dtype=np.bool_)
+        """The remoteness phase: per owned node, is the side ahead to move."""
 
     def start(self) -> IntArray:
         # s_1 = A s_0: terminals take t p, inner nodes the max / min of zeros, i.e. stay 0
@@ -108,6 +126,8 @@ class KarsProgram:
         return changed
 
     def step(self, inbox: Messages, superstep: int) -> IntArray:
+        if self.base >= 0:
+            return self._length_step(inbox, superstep)
         local, rows = join_rows(self.part, inbox)
         self.edge_score[local] = inbox.value
         rows = distinct(rows)  # the processors that heard from a child: s_n of the rest stays
@@ -117,16 +137,44 @@ class KarsProgram:
         moved = new != self.score[rows]
         changed = rows[moved]
         self.score[changed] = new[moved]
-        self.last[changed] = superstep
         return changed  # type: ignore[no-any-return]
 
+    def next_phase(self, superstep: int) -> IntArray | None:
+        if self.base >= 0:
+            return None
+        self.base = superstep
+        src = self.part.edge_src
+        s = self.score
+        # every change was sent, so edge_score holds the head's final score
+        self.keep = (self.edge_score == s[src]) & (s[src] != 0)
+        self.missing = np.bincount(src[self.keep], minlength=self.part.n).astype(np.int64)
+        self.ahead = ~self.terminal & ((s > 0) == self.take_max)
+        seeds = np.flatnonzero(self.terminal & (s != 0)).astype(np.int64)
+        self.rem[seeds] = 0
+        return seeds
+
+    def _length_step(self, inbox: Messages, superstep: int) -> IntArray:
+        """A superstep of the remoteness phase: every message says "the edge's head joined"."""
+        local, rows = join_rows(self.part, inbox)
+        rows = rows[self.keep[local]]
+        rows = rows[self.rem[rows] < 0]
+        hurry = distinct(rows[self.ahead[rows]])  # the side ahead: its first successor in
+        keys, counts = group_count(rows[~self.ahead[rows]])
+        self.missing[keys] -= counts
+        delay = keys[self.missing[keys] == 0]  # the side behind: its last successor in
+        changed = np.sort(np.concatenate((hurry, delay))).astype(np.int64)
+        self.rem[changed] = superstep - self.base
+        return changed
+
     def outgoing(self, changed: IntArray) -> NDArray[np.float64]:
+        if self.base >= 0:
+            return self.rem[changed].astype(np.float64)
         return self.score[changed]
 
     def output(self) -> tuple[NDArray[np.generic], IntArray | None]:
-        # remoteness as in verifier.solvers.kars_iteration: where a value is not 0, the index
-        # n of the last change s_n -> s_{n+1}; -1 on draws (values never return to 0, Lemma 5.3)
-        return self.score, np.where(self.score != 0, self.last, -1).astype(np.int64)
+        # remoteness as in verifier.solvers.kars_levels: the length of optimal play, -1 on
+        # draws (their nodes never join)
+        return self.score, self.rem
 
 
 class _LayerProgram:
@@ -175,6 +223,9 @@ class _LayerProgram:
 
     def outgoing(self, changed: IntArray) -> NDArray[np.float64]:
         return self.label[changed].astype(np.float64)
+
+    def next_phase(self, superstep: int) -> IntArray | None:
+        return None  # one phase
 
 
 class RetrogradeProgram(_LayerProgram):

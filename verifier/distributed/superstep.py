@@ -99,11 +99,23 @@ def partition_superstep(
     return StepOutput(len(changed), emit(part, changed, state.outgoing(changed), parts))
 
 
+def start_phase(
+    state: ProgramState, part: PartitionData, superstep: int, parts: int
+) -> StepOutput | None:
+    """After a quiet superstep: the partition's next phase as superstep ``superstep`` (its
+    changed nodes emit), or ``None`` when the program has no further phase."""
+    changed = state.next_phase(superstep)
+    if changed is None:
+        return None
+    return StepOutput(len(changed), emit(part, changed, state.outgoing(changed), parts))
+
+
 class LocalEngine:
     """Every partition in this process, one after the other."""
 
     def run(self, parts: Sequence[PartitionData]) -> RunOutput:
-        """Run every partition's supersteps here, in turn, until a quiet superstep."""
+        """Run every partition's supersteps here, in turn, until a quiet superstep; then the
+        program's next phase, if it has one, likewise."""
         p = len(parts)
         t0 = time.perf_counter()
         started = [start_program(part, p) for part in parts]
@@ -113,11 +125,23 @@ class LocalEngine:
         messages = sum(b.size for o in outs for b in o.batches)
         seconds = [time.perf_counter() - t0]
         k = 0
-        while changed[-1]:
+        while True:
+            while changed[-1]:
+                k += 1
+                t0 = time.perf_counter()
+                inboxes = [merge_inbox([o.batches[q] for o in outs]) for q in range(p)]
+                outs = [
+                    partition_superstep(states[q], parts[q], inboxes[q], k, p) for q in range(p)
+                ]
+                changed.append(sum(o.changed for o in outs))
+                messages += sum(b.size for o in outs for b in o.batches)
+                seconds.append(time.perf_counter() - t0)
             k += 1
             t0 = time.perf_counter()
-            inboxes = [merge_inbox([o.batches[q] for o in outs]) for q in range(p)]
-            outs = [partition_superstep(states[q], parts[q], inboxes[q], k, p) for q in range(p)]
+            phase = [start_phase(states[q], parts[q], k, p) for q in range(p)]
+            if any(o is None for o in phase):  # every partition runs the same program
+                break
+            outs = [o for o in phase if o is not None]
             changed.append(sum(o.changed for o in outs))
             messages += sum(b.size for o in outs for b in o.batches)
             seconds.append(time.perf_counter() - t0)

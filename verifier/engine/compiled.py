@@ -30,12 +30,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.engine.attractor import attacker_mask, attractor_move_keys
-from verifier.engine.frontier import Csr, successor_csr
+from verifier.engine.frontier import Csr, row_chunks, successor_csr
 from verifier.engine.kars import kars_moves_numpy, leaf_levels, side_roles, validate_minimax
 from verifier.errors import CycleError
 from verifier.model.graph import GameGraph
 from verifier.model.results import AttractorResult, RetrogradeResult
-from verifier.model.semantics import Semantics
+from verifier.model.semantics import MAX, Semantics
 from verifier.model.topology import find_cycle
 
 __all__ = [
@@ -113,8 +113,8 @@ class CompiledKars:
     score: NDArray[np.float64]
     """s(x) of Def. 4.1 (draw = 0)."""
     remoteness: NDArray[np.int64] | None
-    """For s(x) != 0 the layer of x in the attractor of its own threshold, -1 where s(x) = 0
-    (as ``verifier.engine.kars.EngineKars.remoteness``); None unless asked for."""
+    """For s(x) != 0 the length of optimal play, -1 where s(x) = 0 (as
+    ``verifier.engine.kars.EngineKars.remoteness``); None unless asked for."""
     move: NDArray[np.int64] | None
     """An optimal successor (the rule of ``EngineKars.move``); None unless asked for."""
     levels: int
@@ -276,9 +276,9 @@ def kars_compiled(g: GameGraph, *, moves: bool = False) -> CompiledKars:
     leaves with ``t >= c`` and that the attractors are nested, so one queue serves all
     thresholds: seed the leaves of the largest positive value, run the queue dry (every node that
     joined scores that value), seed the next value's leaves with the counters as they are, and so
-    on; Min's side is the mirror image. ``moves``: one fresh attractor per distinct non-zero
-    score gives each node its layer in the attractor of its own threshold (the remoteness),
-    O(k (n + m)); the optimal moves then follow by the numpy engine's rule (``kars_moves_numpy``).
+    on; Min's side is the mirror image. ``moves``: one more queue run on the score-keeping
+    moves gives the remoteness (``_kars_remoteness``), O(n + m); the optimal moves then follow
+    by the numpy engine's rule (``kars_moves_numpy``).
 
     >>> g = GameGraph.from_successors({"a": ["b", "c"], "c": ["d", "a"]},
     ...     semantics=Semantics.MINIMAX, owner={"a": 0, "c": 1},
@@ -307,18 +307,44 @@ def kars_compiled(g: GameGraph, *, moves: bool = False) -> CompiledKars:
             levels += 1
     rem = move = None
     if moves:
-        rem = np.full(g.n, -1, dtype=np.int64)
-        leaf, t = g.is_terminal, g.value
-        for c in np.unique(score[score != 0]).tolist():
-            st = _side_state(g, c > 0, dt)
-            seeds = np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c)))
-            st[seeds] = -1
-            queue[: len(seeds)] = seeds
-            _run(pred, st, queue, len(seeds), alternate=False)
-            mine = score == c
-            rem[mine] = st[mine] >> 1  # code 2 * layer
+        rem = _kars_remoteness(g, score, ptr, idx, dt)
         move = kars_moves_numpy(g, score, rem)
     return CompiledKars(score=score, remoteness=rem, move=move, levels=levels, edges_scanned=edges)
+
+
+def _kars_remoteness(
+    g: GameGraph,
+    score: NDArray[np.float64],
+    ptr: NDArray[np.int64],
+    idx: NDArray[Any],
+    dt: type[np.signedinteger[Any]],
+) -> NDArray[np.int64]:
+    """The length of optimal play (issue 28 item 4) by one queue run on the score-keeping moves
+    (x -> y with s(x) = s(y) != 0): the successor rows filtered, then transposed by the bucket
+    sort; the side ahead (Max at s > 0, Min at s < 0) needs one score-keeping successor in
+    (counter 1), the side behind all of them (counter = their number); the leaves of score != 0
+    seed the queue at layer 0. -1 where s(x) = 0."""
+    n = g.n
+    keep = np.zeros(len(idx), dtype=np.bool_)
+    count = np.zeros(n, dtype=np.int64)
+    for c in row_chunks(Csr(ptr, idx)):
+        a = int(ptr[c.u])
+        sx = np.repeat(score[c.u : c.v], c.deg)
+        k = (score[c.dst] == sx) & (sx != 0)
+        keep[a : a + len(k)] = k
+        count[c.u + c.rows] = np.add.reduceat(k.astype(np.int64), c.starts)
+    kptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(count, out=kptr[1:])
+    pred = _transpose(kptr, idx[keep])
+    st = count.astype(dt)
+    ahead = ~g.is_terminal & ((score > 0) == (g.owner == MAX)) & (st > 0)
+    st[ahead] = 1
+    seeds = np.flatnonzero(g.is_terminal & (score != 0))
+    st[seeds] = -1  # joined at layer 0
+    queue = np.empty(n, dtype=dt)
+    queue[: len(seeds)] = seeds
+    _run(pred, st, queue, len(seeds), alternate=False)
+    return np.where((score != 0) & (st >= 0), st >> 1, -1).astype(np.int64)  # code 2 * layer
 
 
 def grundy_compiled(g: GameGraph) -> CompiledGrundy:

@@ -61,6 +61,7 @@ __all__ = [
     "kars_numpy",
     "kars_remoteness",
     "leaf_levels",
+    "score_keeping_pred",
     "side_roles",
     "validate_minimax",
 ]
@@ -78,12 +79,12 @@ class EngineKars:
     scalar_rounds: int
     edges_scanned: int
     remoteness: IntArray | None = None
-    """With ``moves=True``: for s(x) != 0 the layer of x in the attractor of its own
-    threshold (the fewest plies in which the winner forces a leaf at least as good as s(x));
+    """With ``moves=True``: for s(x) != 0 the length of optimal play (``kars_remoteness``);
     -1 where s(x) = 0. Same as the references' ``KarsScores.remoteness``."""
     move: IntArray | None = None
     """With ``moves=True``: an optimal successor by the rule of ``kars_moves`` (a successor of
-    equal score; the winner takes the least remoteness, the loser the greatest; smallest id)."""
+    equal score and remoteness r - 1: the side ahead hurries, the side behind delays; smallest
+    id)."""
 
 
 def leaf_levels(g: GameGraph, winner_is_max: bool) -> list[tuple[float, IntArray]]:
@@ -171,50 +172,52 @@ def kars_numpy(g: GameGraph, *, moves: bool = False) -> EngineKars:
     )
 
 
+def score_keeping_pred(pred: Csr, score: NDArray[np.float64]) -> tuple[Csr, IntArray]:
+    """The predecessor CSR of the score-keeping moves (x -> y with s(x) = s(y) != 0, in the
+    order of ``pred``) and per node its number of score-keeping successors. Chunked over the
+    rows: temporaries of ``CHUNK_EDGES`` edges, one mask of m booleans."""
+    keep = np.zeros(len(pred.idx), dtype=np.bool_)
+    per_row = np.zeros(pred.n, dtype=np.int64)
+    for c in row_chunks(pred):
+        a = int(pred.ptr[c.u])
+        sy = np.repeat(score[c.u : c.v], c.deg)
+        k = (score[c.dst] == sy) & (sy != 0)
+        keep[a : a + len(k)] = k
+        per_row[c.u + c.rows] = np.add.reduceat(k.astype(np.int64), c.starts)
+    idx = pred.idx[keep]
+    ptr = np.zeros(pred.n + 1, dtype=np.int64)
+    np.cumsum(per_row, out=ptr[1:])
+    return Csr(ptr, idx), np.bincount(idx, minlength=pred.n).astype(np.int64)
+
+
 def kars_remoteness(g: GameGraph, score: NDArray[np.float64]) -> IntArray:
-    """Remoteness of every node: for s(x) = c != 0, the layer of x in the attractor of the
-    leaves at least as good as c for the winner (one fresh attractor per distinct non-zero
-    score, so O(k (n + m)) for k distinct scores); -1 where s(x) = 0."""
-    pred = predecessor_csr(g)
-    leaf, t = g.is_terminal, g.value
-    rem = np.full(g.n, -1, dtype=np.int64)
-    for c in np.unique(score[score != 0]).tolist():
-        prop = _side(g, pred, c > 0)
-        prop.run(np.flatnonzero(leaf & ((t >= c) if c > 0 else (t <= c))), IN, keep=False)
-        mine = score == c
-        rem[mine] = prop.layer[mine]
-    return rem
+    """Remoteness of every node: the length of optimal play (issue 28 item 4), -1 where
+    s(x) = 0. One attractor on the score-keeping moves (``score_keeping_pred``), the leaves of
+    score != 0 its targets: the side ahead (Max at s > 0, Min at s < 0) joins with its first
+    score-keeping successor (hurries), the side behind with its last (delays); every node of
+    score != 0 joins (the proof is in ``verifier.solvers.kars_levels``). O(n + m)."""
+    keep, count = score_keeping_pred(predecessor_csr(g), score)
+    ahead = ~g.is_terminal & ((score > 0) == (g.owner == MAX))
+    prop = attractor_propagation(keep, count, ahead)
+    prop.run(np.flatnonzero(g.is_terminal & (score != 0)), IN, keep=False)
+    return np.where(score != 0, prop.layer, -1).astype(np.int64)
 
 
 def kars_moves_numpy(g: GameGraph, score: NDArray[np.float64], rem: IntArray) -> IntArray:
     """An optimal move for every inner node (the rule of ``verifier.solvers._common.kars_moves``).
 
-    Candidates are the successors of equal score. The winner's (Max at s > 0, Min at s < 0)
-    least remoteness among them is one less than its own; the loser's greatest is found with
-    a per-row maximum; a draw takes the first. The successor is then the first whose key
-    (score level, remoteness) equals the wanted one.
+    Candidates are the successors of equal score. Both sides go one ply down the optimal line:
+    the remoteness is 1 + the least (side ahead) or greatest (side behind) remoteness of a
+    score-keeping successor, so the wanted one is r - 1 either way; a draw takes the first. The
+    successor is then the first whose key (score level, remoteness) equals the wanted one.
     """
     succ = successor_csr(g)
     levels = np.unique(score)
     lv = np.searchsorted(levels, score).astype(np.int64)
     width = int(rem.max(initial=-1)) + 2
     code = lv * width + (rem + 1)  # >= 0 everywhere
-    winner = (score > 0) == (g.owner == MAX)
-    target_rem = rem - 1  # the winner's least remoteness among equal-score successors
-    loser = ~winner & (score != 0) & ~g.is_terminal
-    if loser.any():
-        target_rem[loser] = _row_max_equal(succ, score, rem)[loser]
+    target_rem = rem - 1
     target_rem[score == 0] = -1
     want = lv * width + (target_rem + 1)
     want[g.is_terminal] = -1
     return first_match_per_source(succ, want, code)
-
-
-def _row_max_equal(succ: Csr, score: NDArray[np.float64], rem: IntArray) -> IntArray:
-    """Per node: the greatest remoteness of a successor with the same score (-1 if none)."""
-    out = np.full(succ.n, -1, dtype=np.int64)
-    for c in row_chunks(succ):
-        same = score[c.dst] == np.repeat(score[c.u : c.v], c.deg)
-        val = np.where(same, rem[c.dst], -1)
-        out[c.u + c.rows] = np.maximum.reduceat(val, c.starts)
-    return out

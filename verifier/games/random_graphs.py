@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, Semantics
+from verifier.model.words import number
 
 __all__ = ["generate", "random_case", "random_edges"]
 
@@ -139,7 +140,7 @@ def random_case(
         id=f"random-{sem.value}-{nodes}-{degree:g}-{seed}{flags}",
         source=(
             f"verifier.games.random_graphs.random_case({sem.value!r}, nodes={nodes}, "
-            f"degree={degree:g}, seed={seed}, values={tuple(vals.tolist())}, "
+            f"degree={degree:g}, seed={seed}, values={tuple(number(v) for v in vals.tolist())}, "
             f"terminal_fraction={terminal_fraction:g}, self_loops={self_loops}, "
             f"acyclic={acyclic})"
         ),

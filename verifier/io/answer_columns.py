@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.io.limits import Limits
+from verifier.io.numbers import MAX_EXACT
 from verifier.model import Case
 from verifier.model.results import View
 
@@ -92,9 +93,24 @@ def _ids(case: Case, file: str, key: str, ids: NDArray[Any]) -> NDArray[np.int64
 
 
 def _numbers(file: str, key: str, a: NDArray[Any], rows: int) -> NDArray[np.float64]:
-    """A numeric column of one entry per row, as floats."""
+    """A numeric column of one entry per row, as floats; a ``value`` above 2**53 in magnitude
+    is refused before the conversion could round it (``verifier.io.numbers``)."""
     if a.shape != (rows,) or a.dtype.kind not in "iuf":
         fail(file, (key,), f"must be a number per id ({rows}), got {a.dtype} {a.shape}")
+    if key == "value":
+        if a.dtype.kind == "f":
+            with np.errstate(invalid="ignore"):
+                big = np.abs(a) > MAX_EXACT
+        else:
+            big = (a > MAX_EXACT) | (a < -MAX_EXACT) if a.dtype.kind == "i" else a > MAX_EXACT
+        i = _first(big)
+        if i is not None:
+            got = shown(a[i].item())
+            fail(
+                file,
+                (key, i),
+                f"magnitude above 2**53 = {MAX_EXACT}, where float64 stops being exact (got {got})",
+            )
     return a.astype(np.float64)
 
 
@@ -201,7 +217,7 @@ def columns_answers(
 
 def kset(file: str, where: tuple[PathPart, ...], k: Any) -> tuple[int, ...]:
     """The K of an infinite Grundy value, as read: a list of whole numbers >= 0."""
-    if not (isinstance(k, list) and all(type(j) is int and j >= 0 for j in k)):
+    if not (isinstance(k, list) and all(type(j) is int and 0 <= j <= MAX_EXACT for j in k)):
         fail(file, where, "K must be a list of whole numbers")
     return tuple(sorted(set(k)))
 

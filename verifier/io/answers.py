@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 from verifier.errors import CaseError
 from verifier.io.answer_columns import (
+    MAX_REMOTENESS,
     columns_answers,
     kset,
     load_parquet_answers,
@@ -53,6 +54,7 @@ from verifier.io.files import write_atomically
 from verifier.io.jsonpath import PathPart, fail, parse_json, shown
 from verifier.io.limits import Limits
 from verifier.io.npzfile import NpyEntry, read_npz, write_npz
+from verifier.io.numbers import MAX_EXACT, decimal_of, printing_problem
 from verifier.model import Case, GameGraph, SolverResult
 from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import Description, describe
@@ -165,23 +167,38 @@ class _Table:
             fail(self.file, where, f"duplicate entry for position {self.g.name(x)!r}")
         self.given[x] = True
         kset = _kset(value) if self.d.view is View.GRUNDY else None
+        if kset is None and isinstance(value, str) and _INF.fullmatch(value):
+            fail(self.file, where, f"a member of K above 2**53 (got {shown(value)})")
         if kset is not None:
             self.loopy[x] = kset
             self.values[x] = -1
             return
-        number = _number(value)
+        number = self.number(value, where)
         probe = number if number is not None else value
-        if isinstance(value, bool) or not self.d.fits(probe):
+        if not (number is not None or isinstance(value, str)) or not self.d.fits(probe):
             fail(self.file, where, f"not {self.d.value_shape} (got {shown(value)})")
         self.values[x] = _stored(self.d, probe)
 
+    def number(self, value: Any, where: tuple[PathPart, ...]) -> float | None:
+        """A claimed number as a float (``None`` if ``value`` is no finite number); a number
+        float64 would change (underflow, above 2**53, more digits than a double holds) is
+        refused (``verifier.io.numbers``)."""
+        f = _number(value)
+        d = decimal_of(value) if f is not None else None
+        if f is None or d is None:
+            return None
+        problem = printing_problem(d, f)
+        if problem is not None:
+            fail(self.file, where, f"{problem} (got {shown(value)})")
+        return f
+
     def plies(self, x: int, value: Any, where: tuple[PathPart, ...]) -> None:
-        """Node ``x``'s claimed remoteness."""
+        """Node ``x``'s claimed remoteness: a whole number, read exactly."""
         self.has_rem = True
-        r = _number(value)
-        if isinstance(value, bool) or r is None or not r.is_integer() or r < 0 or r >= 2**62:
+        d = decimal_of(value)
+        if d is None or not 0 <= d < MAX_REMOTENESS or d != d.to_integral_value():
             fail(self.file, where, f"not a remoteness, a whole number >= 0 (got {shown(value)})")
-        self.remoteness[x] = int(r)
+        self.remoteness[x] = int(d)
 
     def chose(self, x: int, name: Any, where: tuple[PathPart, ...]) -> None:
         """Node ``x``'s claimed move (a position; its legality is judged, not read)."""
@@ -224,11 +241,18 @@ def _number(v: Any) -> float | None:
 
 
 def _kset(v: Any) -> tuple[int, ...] | None:
-    """K of ``"inf"`` / ``"inf(0,2)"`` (``None`` if ``v`` is no infinite Grundy value)."""
+    """K of ``"inf"`` / ``"inf(0,2)"`` (``None`` if ``v`` is no infinite Grundy value, or a
+    member of K is above 2**53)."""
     m = _INF.fullmatch(v) if isinstance(v, str) else None
     if m is None:
         return None
-    return tuple(sorted({int(k) for k in m.group(1).split(",")})) if m.group(1) else ()
+    if not m.group(1):
+        return ()
+    words = m.group(1).split(",")
+    if any(len(k) > len(str(MAX_EXACT)) for k in words):
+        return None  # and no int() of thousands of digits
+    ks = {int(k) for k in words}
+    return tuple(sorted(ks)) if max(ks) <= MAX_EXACT else None
 
 
 def _stored(d: Description, v: Any) -> Any:
@@ -274,7 +298,7 @@ def _check_semantics(sem: Any, case: Case, file: str, where: tuple[PathPart, ...
 # ---------------------------------------------------------------------- JSON
 def parse_answers_json(text: str | bytes, case: Case, file: str = "<answers>") -> Answers:
     """Read the JSON encoding (see the module docstring)."""
-    data = parse_json(text, file)
+    data = parse_json(text, file, [])  # [] : literals keep their text (exact numbers)
     if not isinstance(data, dict):
         fail(file, (), f"an answer file is a JSON object (got {shown(data)})")
     known = {"format", "version", "semantics", "case", "graph", "nodes"}

@@ -131,7 +131,7 @@ def load_npz(path: str | Path, *, limits: Limits | None = None) -> Case:
     """Read and check a case written by :func:`save_npz` (refused above ``limits``)."""
     file = str(path)
     arrays = _read_arrays(Path(path), file, limits or Limits())
-    data = parse_json(_text(arrays, "header", file), file)
+    data = parse_json(_text(arrays, "header", file), file, [])  # [] : exact literals
     if not isinstance(data, dict):
         fail(file, ("header",), "the header must be a JSON object")
     try:

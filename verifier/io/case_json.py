@@ -45,6 +45,7 @@ from verifier.io.models import (
     ReadableCaseModel,
     SumModel,
 )
+from verifier.io.numbers import check_leaf_literals
 from verifier.io.rules import (
     build_expect,
     check_nodes,
@@ -106,8 +107,10 @@ def parse_case(
     """Parse the text of a case file; ``file`` names it in error messages."""
     limits = limits or Limits()
     limits.check_text_size(len(text), file)
+    literals: list[float] = []
     with paused_gc():
-        return case_from_data(parse_json_arrays(text, file), file, path=path, limits=limits)
+        data = parse_json_arrays(text, file, literals)
+        return case_from_data(data, file, path=path, limits=limits, literals=literals)
 
 
 def case_from_data(
@@ -116,9 +119,12 @@ def case_from_data(
     *,
     path: Path | None = None,
     limits: Limits | None = None,
+    literals: Sequence[float] = (),
 ) -> Case:
     """Validate an already parsed case object (e.g. built from a networkx graph); a graph of
-    more positions than ``limits`` allow is refused before its arrays are built."""
+    more positions than ``limits`` allow is refused before its arrays are built. ``literals``:
+    the number literals ``parse_json`` kept (their leaves are checked for exactness,
+    :mod:`verifier.io.numbers`)."""
     if not isinstance(data, dict):
         fail(file, (), f"a case must be a JSON object (got {shown(data)})")
     encoding = data.get("encoding", "readable")
@@ -135,13 +141,13 @@ def case_from_data(
         (limits or Limits()).check_positions(
             len(model.nodes) + moves, file, what=f"{len(model.nodes):,} nodes and {moves:,} moves"
         )
-        return _from_readable(model, file, path)
+        return _from_readable(model, data, literals, file, path)
     assert isinstance(model, CompactCaseModel)
     moves = len(arrays.get(("edges", "src"), model.edges.src))
     (limits or Limits()).check_positions(
         model.nodes + moves, file, ("nodes",), f"{model.nodes:,} nodes and {moves:,} moves"
     )
-    return _from_compact(model, data, arrays, file, path)
+    return _from_compact(model, data, arrays, literals, file, path)
 
 
 def _split_arrays(
@@ -173,7 +179,13 @@ def default_case_id(file: str) -> str:
     return "case" if file.startswith("<") else Path(file).stem
 
 
-def _from_readable(m: ReadableCaseModel, file: str, path: Path | None) -> Case:
+def _from_readable(
+    m: ReadableCaseModel,
+    data: dict[str, Any],
+    literals: Sequence[float],
+    file: str,
+    path: Path | None,
+) -> Case:
     sem = Semantics(m.semantics)
     names = list(m.nodes)
     nodes = list(m.nodes.values())
@@ -229,6 +241,15 @@ def _from_readable(m: ReadableCaseModel, file: str, path: Path | None) -> Case:
         value = np.array([LABEL_VALUES[x] if x else math.nan for x in labels], dtype=np.float64)
     else:
         value = np.array([VALUE_WORDS.get(v, v) for v in values], dtype=np.float64)
+    if literals:
+        raw = data["nodes"]
+        check_leaf_literals(
+            value,
+            lambda i: raw[names[i]].get("value"),
+            list(literals),
+            file,
+            lambda i: ("nodes", names[i], "value"),
+        )
     out_degree = np.diff(ptr)
     target, root, sums = resolve_positions(sem, m.root, m.targets, m.sums, ids.get, n, file)
     value = check_nodes(
@@ -266,6 +287,7 @@ def _from_compact(
     m: CompactCaseModel,
     data: dict[str, Any],
     arrays: dict[tuple[str, ...], NDArray[np.int64]],
+    literals: Sequence[float],
     file: str,
     path: Path | None,
 ) -> Case:
@@ -300,6 +322,16 @@ def _from_compact(
         _check_length(m.value, n, ("value",), file)
         value = np.array(m.value, dtype=np.float64)
         check_values_finite(value, data["value"], file, lambda i, f: (f, i))
+        if literals:
+            raw = data["value"]
+            check_leaf_literals(
+                value,
+                raw.__getitem__,
+                list(literals),
+                file,
+                lambda i: ("value", i),
+                codes=sem is not Semantics.MINIMAX,
+            )
 
     def resolve(i: int) -> int | None:
         return i if 0 <= i < n else None

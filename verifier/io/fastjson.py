@@ -43,14 +43,15 @@ _MAX_DIGITS = 18
 _QUOTE, _BACKSLASH = ord('"'), ord("\\")
 
 
-def parse_json_arrays(text: str | bytes, file: str) -> Any:
+def parse_json_arrays(text: str | bytes, file: str, literals: list[float] | None = None) -> Any:
     """Parse a case's JSON text; long integer arrays in :data:`ARRAY_SLOTS` of a compact case
-    come back as read-only ``int64`` numpy arrays. Errors are those of ``parse_json``."""
+    come back as read-only ``int64`` numpy arrays. Errors (and ``literals``) are those of
+    ``parse_json``."""
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if len(raw) < MIN_ARRAY_BYTES:
-        return parse_json(raw, file)
+        return parse_json(raw, file, literals)
     if b'"compact"' not in raw:
-        return parse_json(raw, file)  # only compact cases keep numpy arrays
+        return parse_json(raw, file, literals)  # only compact cases keep numpy arrays
     nonce = secrets.token_hex(8)
     pieces: list[bytes] = []
     arrays: dict[str, NDArray[np.int64]] = {}
@@ -65,12 +66,12 @@ def parse_json_arrays(text: str | bytes, file: str) -> Any:
         pieces.append(f'"\\u0000{nonce}:{len(arrays) - 1}"'.encode())
         prev = end + 1
     if not arrays:
-        return parse_json(raw, file)
+        return parse_json(raw, file, literals)
     pieces.append(raw[prev:])
     try:
-        data = parse_json(b"".join(pieces), file)
+        data = parse_json(b"".join(pieces), file, literals)
     except CaseError:
-        return parse_json(raw, file)  # report the error on the original text
+        return parse_json(raw, file, literals)  # report the error on the original text
     return _restore(data, arrays)
 
 

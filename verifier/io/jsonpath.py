@@ -107,12 +107,19 @@ class _Duplicated(dict[str, Any]):
     duplicate: str = ""
 
 
-def parse_json(text: str | bytes, file: str) -> Any:
+def parse_json(text: str | bytes, file: str, literals: list[float] | None = None) -> Any:
     """``json.loads`` that reports syntax errors with line and column and rejects duplicate keys.
 
     ``NaN`` / ``Infinity`` parse to floats here; the models reject them (``allow_inf_nan`` is off)
-    so the error names the field.
+    so the error names the field. With a list ``literals``, a number literal that is not exactly
+    ``repr`` of its float comes back as a ``FloatLiteral`` that keeps its text, and is appended
+    to ``literals`` (:mod:`verifier.io.numbers`: the readers' exactness checks).
     """
+    parse_float: Any = None
+    if literals is not None:
+        from verifier.io.numbers import literal_parser
+
+        parse_float = literal_parser(literals)
     seen_duplicate: list[bool] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -127,7 +134,7 @@ def parse_json(text: str | bytes, file: str) -> Any:
         return marked
 
     try:
-        data = json.loads(text, object_pairs_hook=pairs)
+        data = json.loads(text, object_pairs_hook=pairs, parse_float=parse_float)
     except json.JSONDecodeError as e:
         fail(file, (), f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")
     except UnicodeDecodeError as e:

@@ -19,6 +19,8 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
+from verifier.io.numbers import FloatLiteral, decimal_of, literal_problem
+
 __all__ = [
     "MAX_ABS_VALUE",
     "CaseFields",
@@ -39,6 +41,11 @@ SemanticsName = Literal["minimax", "normal", "reachability", "impartial"]
 def _within_range(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         raise ValueError("not a finite number")
+    if isinstance(v, FloatLiteral):  # a literal float64 does not print back exactly
+        d = decimal_of(v)
+        problem = literal_problem(d, float(v)) if d is not None else None
+        if problem is not None:
+            raise ValueError(problem)
     if isinstance(v, int | float) and not isinstance(v, bool) and abs(v) > MAX_ABS_VALUE:
         raise ValueError(f"magnitude above 2**53 = {MAX_ABS_VALUE}")
     return v
@@ -93,8 +100,8 @@ class ExpectModel(_Strict):
     grundy: dict[str, GrundyValue] | None = None
     """``impartial``: Grundy value per node."""
     remoteness: dict[str, Annotated[int, Field(ge=-1)]] | None = None
-    """``normal``: plies to the end under optimal play; ``reachability``: attractor layer (-1:
-    none)."""
+    """``normal``, ``minimax``: plies to the end under optimal play (``minimax``: keeping the
+    score); ``reachability``: attractor layer (-1: none)."""
     intervals: dict[str, Annotated[list[Number], Field(min_length=2, max_length=2)]] | None = None
     """``minimax``: ``[lowest, highest]`` value over all solutions of (T+MM)."""
     unique: bool | None = None

@@ -287,7 +287,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
             equations=_equations_minimax,
             column_name="value",
-            expect_extra=frozenset({"intervals", "unique"}),
+            expect_extra=frozenset({"intervals", "remoteness", "unique"}),
             value_shape="a number",
             rules=MappingProxyType(
                 {

@@ -4,11 +4,26 @@
 ('1 query', '3 queries', '0 nodes', '2 moves', '1 entry')
 >>> count(12345, "position", sep=True)
 '12,345 positions'
+
+Numbers as a person writes them: ``number(5.0) == 5``, ``number(2.5) == 2.5``.
+
+>>> [number(v) for v in (5.0, -1.0, 2.5, 7, "win")]
+[5, -1, 2.5, 7, 'win']
 """
 
 from __future__ import annotations
 
-__all__ = ["count", "plural"]
+from typing import Any
+
+__all__ = ["count", "number", "plural"]
+
+
+def number(v: Any) -> Any:
+    """A whole float as an int (``5.0`` prints ``5``); any other value as it is (``2.5``,
+    words, ``inf``, NaN)."""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+        return int(v)
+    return v
 
 
 def plural(word: str) -> str:

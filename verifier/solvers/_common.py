@@ -199,9 +199,10 @@ class KarsScores:
     value: NDArray[np.float64]
     """The score s(x) of Def. 4.1 (draw = 0)."""
     remoteness: IntArray
-    """For s(x) != 0: the fewest plies in which the winner (Max if s > 0, Min if s < 0) forces
-    a leaf at least as good as s(x); equivalently the first n with s_n(x) = s(x), minus one.
-    -1 where s(x) = 0."""
+    """For s(x) != 0: the length of optimal play (issue 28 item 4): 0 on a leaf; on the moves
+    that keep the score (s(y) = s(x)) the side ahead (Max if s > 0, Min if s < 0) takes 1 + the
+    least remoteness, the side behind 1 + the greatest. -1 where s(x) = 0. (Not the threshold
+    layer, the first n with s_n(x) = s(x) minus one: there Min may concede more than s(x).)"""
     move: IntArray
     """An optimal successor (rule in ``kars_moves``); -1 on leaves."""
     work: Mapping[str, int] = field(default_factory=_empty)
@@ -224,10 +225,11 @@ def kars_moves(v: MinimaxView, value: list[float], remoteness: list[int]) -> Int
 
     The mover picks a successor ``y`` with ``s(y) = s(x)`` (one exists: s(x) is the max or min
     of the successors' scores). Among those, ties are broken so that the value is realised on
-    a graph with cycles: the winner (Max when s(x) > 0, Min when s(x) < 0) takes the least
-    remoteness, so every winner's move lowers the remoteness by one and play reaches a leaf;
-    the loser takes the greatest (delays); at s(x) = 0 any such successor keeps the draw. The
-    remaining ties go to the smallest id. Leaves get -1.
+    a graph with cycles: the side ahead (Max when s(x) > 0, Min when s(x) < 0) takes the least
+    remoteness (hurries), the side behind the greatest (delays); by the definition of the
+    remoteness both are r - 1, so every move lowers it by one and play reaches a leaf worth
+    s(x); at s(x) = 0 any such successor keeps the draw. The remaining ties go to the smallest
+    id. Leaves get -1.
     """
     move = [-1] * v.n
     for x in range(v.n):

@@ -8,19 +8,20 @@ engine result with its reference node by node (values, and remoteness where both
 |---|---|---|---|---|
 | ``retrograde-numpy`` | normal | LABEL | plies | optimal move |
 | ``attractor-numpy`` | reachability | REGION | attractor layer | strategies |
-| ``kars-numpy`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
+| ``kars-numpy`` | minimax | SCORE | length of optimal play (*) | optimal move (*) |
 | ``grundy-numpy`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
 | ``retrograde-compiled`` | normal | LABEL | plies | optimal move |
 | ``attractor-compiled`` | reachability | REGION | attractor layer | strategies |
-| ``kars-compiled`` | minimax | SCORE | threshold layer (*) | optimal move (*) |
+| ``kars-compiled`` | minimax | SCORE | length of optimal play (*) | optimal move (*) |
 | ``grundy-compiled`` | impartial (acyclic) | GRUNDY | -- | move to a P-position |
 | ``grundy-loopy-compiled`` | impartial (any) | GRUNDY, ``inf(K)`` | -- | ``grundy-loopy``'s rule |
 
 The ``-compiled`` solvers are the seeds' FIFO queues compiled by numba
 (``verifier.engine.compiled``); they run when ``options.use_compiled(n)`` says so.
 
-(*) when the leaves carry at most ``KARS_MOVES_LIMIT`` distinct non-zero values: Kars'
-remoteness needs one attractor per distinct score, O(k (n + m)). ``kars-compiled`` picks its
+(*) when the leaves carry at most ``KARS_MOVES_LIMIT`` distinct non-zero values (a limit from
+when the remoteness took one attractor per distinct score; it is now one linear pass on the
+score-keeping moves, issue 28 item 4, and the limit could go). ``kars-compiled`` picks its
 moves from its own scores and remoteness with the numpy engine's rule (``kars_moves_numpy``).
 """
 

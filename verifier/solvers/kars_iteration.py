@@ -6,9 +6,16 @@ the successors on a Max node, the minimum on a Min node (the scan lost the Max l
 and by Theorem 5.4 it reaches its limit after finitely many rounds; every round is one synchronous
 step of the distributed algorithm of Sec. 5 and costs O(|E|).
 
-The round at which a node's value last changes gives its remoteness: for v = s(x) > 0, s_n(x) >= v
-holds iff Max can force a leaf worth at least v within n - 1 plies (induction on n), so that round
-minus one is the number of plies the winner needs (symmetrically for v < 0 and Min).
+The round at which a node's value last changes, minus one, is its *threshold layer* (for v =
+s(x) > 0, s_n(x) >= v holds iff Max can force a leaf worth at least v within n - 1 plies, by
+induction on n), not its remoteness. The remoteness is the length of optimal play (issue 28 item
+4): the score first, then, on the moves that keep it, the side ahead (Max at s > 0, Min at s <
+0) hurries and the side behind delays. It is found by a second iteration of the same kind, on
+the score-keeping moves of the limit s: r_0 undefined everywhere; r_{n+1}(x) = 0 on a leaf of
+score != 0, 1 + the least r_n of a score-keeping successor where the side ahead moves (once one
+is defined), 1 + the greatest where the side behind moves (once all are defined); until nothing
+changes. r_n(x) is defined iff optimal play from x ends within n - 1 plies, and it never changes
+once defined (the first value is the least), so the limit is the remoteness.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from verifier.registry import Options, solver
 from verifier.solvers._common import (
     BudgetExceeded,
     KarsScores,
+    MinimaxView,
     kars_moves,
     minimax_view,
     require_reference,
@@ -47,7 +55,6 @@ def kars_iteration(g: GameGraph, *, max_edges: int | None = None) -> KarsScores:
     v = minimax_view(g)
     ptr, idx, is_max, is_leaf, t = v.ptr, v.idx, v.is_max, v.is_leaf, v.t
     s = [0.0] * v.n  # s_0 = 0
-    changed_at = [0] * v.n  # the round in which s_n(x) last changed
     rounds = 0
     while True:
         nxt = [0.0] * v.n
@@ -63,17 +70,46 @@ def kars_iteration(g: GameGraph, *, max_edges: int | None = None) -> KarsScores:
         rounds += 1
         if max_edges is not None and (rounds + 1) * len(idx) > max_edges:
             raise BudgetExceeded(f"the iteration exceeded {max_edges} edges in {rounds} rounds")
-        for p in range(v.n):
-            if nxt[p] != s[p]:
-                changed_at[p] = rounds
         s = nxt
-    remoteness = [changed_at[p] - 1 if s[p] != 0 else -1 for p in range(v.n)]
+    remoteness, length_rounds = _length_iteration(v, s)
     return KarsScores(
         value=np.array(s, dtype=np.float64),
         remoteness=np.array(remoteness, dtype=np.int64),
         move=kars_moves(v, s, remoteness),
-        work={"rounds": rounds, "edges_scanned": (rounds + 1) * len(idx)},
+        work={
+            "rounds": rounds,
+            "edges_scanned": (rounds + 1 + length_rounds) * len(idx),
+            "length_rounds": length_rounds,
+        },
     )
+
+
+def _length_iteration(v: MinimaxView, s: list[float]) -> tuple[list[int], int]:
+    """The remoteness of every node given the limit scores ``s`` (module docstring): the
+    iteration r_{n+1} = R r_n on the score-keeping moves from r_0 undefined (-1); and the
+    number of rounds that changed something."""
+    keeping = [
+        [q for q in v.idx[v.ptr[p] : v.ptr[p + 1]] if s[q] == s[p]] if s[p] != 0 else []
+        for p in range(v.n)
+    ]
+    ahead = [not v.is_leaf[p] and (s[p] > 0) == v.is_max[p] for p in range(v.n)]
+    r = [-1] * v.n
+    rounds = 0
+    while True:
+        nxt = list(r)
+        for p in range(v.n):
+            if r[p] >= 0 or s[p] == 0:
+                continue
+            if v.is_leaf[p]:
+                nxt[p] = 0
+                continue
+            known = [r[q] for q in keeping[p] if r[q] >= 0]
+            if known and (ahead[p] or len(known) == len(keeping[p])):
+                nxt[p] = 1 + (min(known) if ahead[p] else max(known))
+        if nxt == r:
+            return r, rounds
+        rounds += 1
+        r = nxt
 
 
 @solver("kars-iteration", [Semantics.MINIMAX], order=10)

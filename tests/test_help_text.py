@@ -1,0 +1,128 @@
+"""Help and text (issue 29 item 5): help fits 80 columns with every option name whole, -h is
+--help, 'wrote ...' lines are never wrapped, whole numbers print as integers, and --engine
+dask answers with the same lines as the other engines."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer import Typer
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from verifier.cli import app, verify_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "cases"
+runner = CliRunner()
+
+
+def _deep(tmp_path: Path) -> Path:
+    """A folder whose path is well over 80 characters."""
+    folder = tmp_path / ("a-rather-long-folder-name-" * 4) / "and-another-level"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_wrote_lines_are_never_wrapped(tmp_path: Path) -> None:
+    folder = _deep(tmp_path)
+    case = folder / "nim-case-with-a-long-name.json"
+    r = runner.invoke(app, ["generate", "nim", "--piles", "2", "--below", "3", "-o", str(case)])
+    assert r.exit_code == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(str(case)) > 80
+    assert lines == [f"wrote {case}: {lines[0].split(': ', 1)[1]}"]
+    assert lines[0].endswith("moves")
+    dot = folder / "drawing-with-a-long-name.dot"
+    r = runner.invoke(app, ["render", str(case), "-o", str(dot), "--no-smt"])
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines() == [f"wrote {dot}"]
+
+
+def test_whole_numbers_print_as_integers(tmp_path: Path) -> None:
+    case = json.loads((CASES / "kars-figure1-b-lt-d.json").read_text())
+    case["expect"]["values"]["a"] = 5  # Kars' score of a is 0
+    f = tmp_path / "wrong.json"
+    f.write_text(json.dumps(case))
+    r = runner.invoke(verify_app, [str(f), "--json"])
+    assert r.exit_code == 1, r.stderr
+    details = {c["name"]: c["detail"] for c in json.loads(r.stdout)["checks"]}
+    assert details["expect values"].startswith("node 'a': expected 5, ")
+    case["nodes"]["d"]["value"] = 2.5  # a fraction stays a fraction
+    case["expect"] = {"values": {"d": 3.5}}
+    f.write_text(json.dumps(case))
+    r = runner.invoke(verify_app, [str(f), "--json"])
+    assert r.exit_code == 1, r.stderr
+    details = {c["name"]: c["detail"] for c in json.loads(r.stdout)["checks"]}
+    assert details["expect values"] == "node 'd': expected 3.5, kars-iteration gives 2.5"
+    out = tmp_path / "r.json"
+    args = ["generate", "random", "--semantics", "minimax", "--nodes", "8", "--seed", "3"]
+    r = runner.invoke(app, [*args, "--terminal-values", "-1,3", "-o", str(out)])
+    assert r.exit_code == 0, r.stderr
+    assert "values=(-1, 3)" in json.loads(out.read_text())["source"]
+
+
+@pytest.mark.dask
+def test_dask_engine_answers_like_the_others() -> None:
+    pytest.importorskip("distributed")
+    case = str(CASES / "dag-paul-carole.json")
+    dask = runner.invoke(app, ["solve", case, "--engine", "dask"])
+    memory = runner.invoke(app, ["solve", case])
+    assert dask.exit_code == memory.exit_code == 0, dask.stdout + dask.stderr
+    d, m = dask.stdout.splitlines(), memory.stdout.splitlines()
+    assert "'out'" not in dask.stdout and "{" not in dask.stdout
+    assert d[0].split("(")[0] == m[0].split("(")[0]  # name, size, SOLVED; seconds differ
+    assert d[0].startswith("dag-paul-carole  minimax, 8 nodes, 8 moves  ->  SOLVED")
+    # the answer (dask gives no moves: no best move and line of play)
+    assert d[1] == "  from s: Max wins, score 4 in 3 plies"
+    assert m[1].startswith(d[1] + "; best move s -> v")
+    assert d[2] == m[2] == "  won 8, lost 0, drawn 0, longest win 3 plies, root s = 4"
+    assert "dask-kars" in dask.stdout
+    csv_d = runner.invoke(app, ["solve", case, "--engine", "dask", "--format", "csv"]).stdout
+    csv_m = runner.invoke(app, ["solve", case, "--format", "csv"]).stdout
+    strip = [line.rsplit(",", 1)[0] for line in csv_m.splitlines()]  # the move column
+    assert csv_d.splitlines() == strip
+
+
+def _commands() -> list[tuple[Typer, list[str], Any]]:
+    """Every command of both apps: (the app, the words before --help, the click command)."""
+    out: list[tuple[Typer, list[str], Any]] = []
+
+    def walk(typer_app: Typer, words: list[str], cmd: Any) -> None:
+        out.append((typer_app, words, cmd))
+        for name, sub in getattr(cmd, "commands", {}).items():  # a group's (typer's own click)
+            walk(typer_app, [*words, name], sub)
+
+    walk(app, [], get_command(app))
+    walk(verify_app, [], get_command(verify_app))
+    return out
+
+
+COMMANDS = _commands()
+
+
+@pytest.mark.parametrize(
+    ("typer_app", "words", "cmd"),
+    COMMANDS,
+    ids=[" ".join(["verify" if a is verify_app else "verifier", *w]) for a, w, _ in COMMANDS],
+)
+def test_help_fits_80_columns_with_every_name_whole(
+    typer_app: Typer, words: list[str], cmd: Any
+) -> None:
+    env = {"COLUMNS": "80", "TERMINAL_WIDTH": "80"}
+    r = runner.invoke(typer_app, [*words, "--help"], env=env, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    text = r.stdout
+    too_long = [line for line in text.splitlines() if len(line) > 80]
+    assert not too_long, "\n".join(too_long)
+    assert "<bool>" not in text and "…" not in text
+    options = [p for p in cmd.params if p.param_type_name == "option" and not p.hidden]
+    for param in options:
+        for name in [*param.opts, *param.secondary_opts]:
+            assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), (name, text)
+    short = runner.invoke(typer_app, [*words, "-h"], env=env, terminal_width=80)
+    assert short.exit_code == 0 and short.stdout == text
