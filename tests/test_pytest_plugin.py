@@ -65,8 +65,41 @@ def test_the_entry_point_loads_the_plugin(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1, failed=3)
 
 
-def test_a_missing_folder_is_a_usage_error(pytester: pytest.Pytester) -> None:
+def test_a_missing_path_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess(
         *_load(), "--gamegraph-cases", str(pytester.path / "nope")
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def _project_with_a_test_suite(root: Path) -> Path:
+    """A project whose ``testpaths`` hold a test that fails if it runs, and a cases folder."""
+    (root / "pyproject.toml").write_text('[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+    (root / "tests").mkdir()
+    (root / "tests" / "test_suite.py").write_text(
+        "def test_the_suite_ran():\n    raise AssertionError('the project suite ran')\n"
+    )
+    return _folder(root)
+
+
+def test_the_option_alone_runs_only_the_cases_not_the_testpaths(pytester: pytest.Pytester) -> None:
+    _project_with_a_test_suite(pytester.path)
+    result = pytester.runpytest_subprocess(*_load(), "--gamegraph-cases", "cases/")
+    result.assert_outcomes(passed=1, failed=3)
+    assert "the project suite ran" not in result.stdout.str()
+
+
+def test_the_folder_also_given_as_a_path_runs_each_case_once(pytester: pytest.Pytester) -> None:
+    _project_with_a_test_suite(pytester.path)
+    result = pytester.runpytest_subprocess(*_load(), "cases/", "--gamegraph-cases", "cases/")
+    result.assert_outcomes(passed=1, failed=3)
+
+
+def test_a_single_case_file(pytester: pytest.Pytester) -> None:
+    _project_with_a_test_suite(pytester.path)
+    good = pytester.runpytest_subprocess(*_load(), "--gamegraph-cases", "cases/good.json")
+    good.assert_outcomes(passed=1)
+    assert "good.json" in good.stdout.str()
+    bad = pytester.runpytest_subprocess(*_load(), "--gamegraph-cases", "cases/wrong-expect.json")
+    bad.assert_outcomes(failed=1)
+    assert "expect root_value" in bad.stdout.str()

@@ -1,7 +1,9 @@
 """A pytest plugin: every case file under a folder is one test (``pytest --gamegraph-cases DIR``).
 
 Registered as the ``pytest11`` entry point ``gamegraph``; it does nothing unless
-``--gamegraph-cases DIR`` is given (repeatable). Each case under DIR becomes one item, found as
+``--gamegraph-cases DIR`` is given (repeatable; a case file works too). Without other paths on
+the command line only the cases run, not the project's ``testpaths``. Each case under DIR
+becomes one item, found as
 ``verify DIR`` finds them (``verifier.io.discover``: hidden folders and virtual environments
 are not entered, JSON and ``.npz`` files that are not cases are skipped and counted in the
 header of the run), and run as ``verify`` runs it:
@@ -35,14 +37,15 @@ _DISCOVERY = pytest.StashKey["Discovery"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """``--gamegraph-cases DIR`` and ``--gamegraph-inconclusive fail|skip``."""
+    """``--gamegraph-cases DIR|FILE`` and ``--gamegraph-inconclusive fail|skip``."""
     group = parser.getgroup("gamegraph", "game graph cases (gamegraph-verifier)")
     group.addoption(
         "--gamegraph-cases",
         action="append",
         default=[],
         metavar="DIR",
-        help="Verify every case file under DIR as one test (repeatable).",
+        help="Verify every case file under DIR (or the case file DIR) as one test (repeatable); "
+        "without other paths only the cases run.",
     )
     group.addoption(
         "--gamegraph-inconclusive",
@@ -53,19 +56,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Find the cases under the folders, as ``verify`` does, and collect exactly them."""
-    folders = [Path(f) for f in config.getoption("gamegraph_cases")]
-    for folder in folders:
-        if not folder.is_dir():
-            raise pytest.UsageError(f"--gamegraph-cases {folder}: not a folder")
-    if not folders:
+    """Find the cases under the folders, as ``verify`` does, and collect exactly them (with the
+    paths given on the command line, if any)."""
+    paths = [Path(f) for f in config.getoption("gamegraph_cases")]
+    for path in paths:
+        if not path.exists():
+            raise pytest.UsageError(f"--gamegraph-cases {path}: no such file or folder")
+    if not paths:
         return
     from verifier.io.discover import discover  # the package is imported only when asked
 
-    found = discover(folders)
+    found = discover(paths)
     config.stash[_DISCOVERY] = found
     config.stash[_FOUND] = {f.path.resolve(): f for f in found.cases}
-    config.args.extend(str(f.path) for f in found.cases)
+    cases = [str(f.path) for f in found.cases]
+    if config.args_source is pytest.Config.ArgsSource.ARGS:
+        config.args.extend(cases)  # the paths given run too (a case given twice runs once)
+    else:
+        config.args[:] = cases  # not ``testpaths`` nor the current folder: only the cases asked for
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

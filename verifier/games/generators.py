@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,7 +124,10 @@ def generate(name: str, **opts: Any) -> Case:
         from verifier.games.ladder import ladder
 
         if "n" not in kw:
-            raise UsageError("generator 'ladder' needs --n")
+            raise UsageError(
+                "generator 'ladder' needs --n (layers), e.g. "
+                "verifier generate ladder --n 4 -o case.json"
+            )
         return ladder(int(kw["n"]))
     if key == "random":
         from verifier.games import random_graphs
@@ -132,7 +136,10 @@ def generate(name: str, **opts: Any) -> Case:
     from verifier.games.catalog import game_case
 
     if "upto" not in kw:
-        raise UsageError(f"generator {name!r} needs --upto")
+        raise UsageError(
+            f"generator {name!r} needs --upto (heaps 0..N), e.g. "
+            f"verifier generate {shlex.quote(name)} --upto 30 -o case.json"
+        )
     try:
         return game_case(name, int(kw["upto"]))
     except ValueError as e:
