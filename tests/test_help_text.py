@@ -126,3 +126,23 @@ def test_help_fits_80_columns_with_every_name_whole(
             assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), (name, text)
     short = runner.invoke(typer_app, [*words, "-h"], env=env, terminal_width=80)
     assert short.exit_code == 0 and short.stdout == text
+
+
+def test_the_command_list_reads_as_sentences() -> None:
+    # each command's line in `verifier -h` is its short help reflowed, never a docstring's own
+    # line breaks (which left half-empty lines in the panel)
+    r = runner.invoke(app, ["-h"], terminal_width=80)
+    panel = r.stdout.split("Commands")[1].splitlines()
+    entries: dict[str, list[str]] = {}
+    name = ""
+    for line in panel[1:]:
+        body = line.strip("│ ╰─╯")
+        if not body:
+            continue
+        if line.startswith("│ ") and line[2:3] not in (" ", ""):
+            name = body.split()[0]
+            entries[name] = [body]
+        else:
+            entries.setdefault(name, []).append(body)
+    assert {"verify", "query", "uniqueness", "diff", "study"} <= set(entries)
+    assert all(len(lines) <= 2 for lines in entries.values()), entries

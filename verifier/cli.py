@@ -908,7 +908,12 @@ def render_cmd(
     _err(Console(stderr=True), f"wrote {written}")
 
 
-@app.command("query", cls=_Command)
+@app.command(
+    "query",
+    cls=_Command,
+    short_help="Everything known of some positions: value, who wins, remoteness, every move, "
+    "the line of play, the interval, the vouching checks.",
+)
 def query_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
     positions: Annotated[
@@ -952,7 +957,12 @@ def query_cmd(
     _write(make_writer(f).write_document, query_document(rep, ids, plies))
 
 
-@app.command("uniqueness", cls=_Command)
+@app.command(
+    "uniqueness",
+    cls=_Command,
+    short_help="All solutions of the case's equations: how many, which positions may change, "
+    "each one's range (docs/uniqueness.md).",
+)
 def uniqueness_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
     max_count: Annotated[
