@@ -98,3 +98,24 @@ def test_solve_quiet_prints_one_line() -> None:
     (line,) = r.stdout.splitlines()
     assert line.startswith("dag-paul-carole  minimax, 8 nodes, 8 moves  ->  SOLVED")
     assert line.endswith("from s: Max wins, score 4 in 3 plies; best move s -> v")
+
+
+def test_a_huge_case_id_prints_in_linear_time(tmp_path: Path) -> None:
+    # found by the hostile-input fuzzer: a 200 kB id sent rich's highlighter regexes into a
+    # minutes-long backtrack in `verify -q`; lines holding the user's text are never highlighted
+    import subprocess
+    import sys
+
+    case = json.loads((CASES / "ico-reachability.json").read_text())
+    case["id"] = "x" * 200_000
+    path = tmp_path / "huge-id.json"
+    path.write_text(json.dumps(case))
+    for flag in ("-q", "-v"):
+        r = subprocess.run(
+            [sys.executable, "-m", "verifier.cli", "verify", flag, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert r.returncode == 0, r.stderr[-500:]
+        assert r.stdout.startswith("x" * 200_000 + "  reachability")

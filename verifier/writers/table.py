@@ -62,7 +62,10 @@ def print_line(rep: CaseReport, console: Console) -> None:
         next((f"unknown: {c.name}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
     )
     tail = "; ".join(t for t in (answer, why) if t)
-    console.print(_head(rep) + (f"  {escape(tail)}" if tail else ""), soft_wrap=True)
+    # never highlighted: rich's highlighter regexes run for minutes on a long hostile name
+    console.print(
+        _head(rep) + (f"  {escape(tail)}" if tail else ""), soft_wrap=True, highlight=False
+    )
 
 
 def _counts(rep: CaseReport) -> str | None:
@@ -94,18 +97,20 @@ def _counts(rep: CaseReport) -> str | None:
 
 def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> None:
     """A readable table of the solvers and checks of one case."""
-    console.print(_head(rep), soft_wrap=True)
+    console.print(_head(rep), soft_wrap=True, highlight=False)
     for line in answer_lines(rep):
         console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     s = rep.summary
     counts = _counts(rep)
     if counts is not None:
-        console.print("  " + counts, markup=False, highlight=False)
+        console.print("  " + counts, markup=False, highlight=False, soft_wrap=True)
         sym = s.get("symmetry")
         if isinstance(sym, dict):
             console.print(
                 f"  up to symmetry: {s['positions']} classes stand for {sym['positions']} "
-                f"positions: won {sym['won']}, lost {sym['lost']}, drawn {sym['drawn']}"
+                f"positions: won {sym['won']}, lost {sym['lost']}, drawn {sym['drawn']}",
+                highlight=False,
+                soft_wrap=True,
             )
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("  solver / check")
