@@ -42,6 +42,9 @@ HOSTILE_TEXT = [
     b"null",
     b"true",
     b"0.5",
+    b"1e-400",  # underflows to 0: refused, never read as a draw
+    b"9007199254740993.0",  # an integer beyond 2^53 written as a float
+    b"1.00000000000000001",  # the same float64 as 1
     b'"' + b"x" * 200_000 + b'"',
     b"x" * 200_000,
     b"[" * 3000 + b"]" * 3000,
