@@ -81,8 +81,10 @@ def _metavar(param: Any) -> str | None:
     return {int: "N", float: "NUM"}.get(kind, "TEXT")
 
 
-class _Command(TyperCommand):
-    """A command whose help fits 80 columns: short metavars (``_metavar``), ``-h``."""
+class _Fits80:
+    """Help that fits 80 columns: short metavars (``_metavar``), the help option without one."""
+
+    params: list[Any]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -90,25 +92,18 @@ class _Command(TyperCommand):
             param.metavar = _metavar(param)
 
     def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
+        option = super().get_help_option(ctx)  # type: ignore[misc]
         if option is not None:
             option.metavar = ""
         return option
 
 
-class _Group(TyperGroup):
+class _Command(_Fits80, TyperCommand):
+    """A command whose help fits 80 columns, with ``-h``."""
+
+
+class _Group(_Fits80, TyperGroup):
     """A group whose help fits 80 columns (its options as ``_Command``'s)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for param in self.params:
-            param.metavar = _metavar(param)
-
-    def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.metavar = ""
-        return option
 
 
 app = typer.Typer(
