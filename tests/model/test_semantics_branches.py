@@ -36,8 +36,6 @@ REMAINING: dict[str, int] = {
     "claims.py": 2,
     "engine/compiled.py": 1,
     "games/random_graphs.py": 4,
-    "io/case_json.py": 14,
-    "io/networkx_io.py": 3,
     "research/study.py": 1,
     "research/uniqueness.py": 11,
     "smt/uniqueness.py": 2,

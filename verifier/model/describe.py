@@ -269,6 +269,16 @@ class Description:
     """How the summary's ``longest_win`` reads, ``{}`` the count in ``unit``."""
     unit: str = "ply"
     """What a remoteness counts: ``ply`` or ``move``."""
+    owner_words: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Owner code -> the word a readable case file writes (``minimax``: ``max`` / ``min``);
+    empty: owners are written as their codes 0 and 1."""
+    value_field: str | None = None
+    """The field of a readable case file's node that holds its value: ``value`` (a minimax
+    leaf's score), ``label`` (a normal terminal's word); ``None``: nodes take no value."""
+    scores: bool = False
+    """Its values are numbers of an ordered domain (minimax), not codes written as numbers."""
+    has_sums: bool = False
+    """A case may name sums of positions (``impartial``: Sprague-Grundy)."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -342,6 +352,12 @@ class Description:
             key = f"inner:{int(g.owner[x])}"
             key = key if key in self.rules else "inner"
         return self.rules[key].format(want=want)
+
+    def owner_spelling(self) -> str:
+        """How a case file writes an owner, for messages: ``'max' or 'min'``, ``0 or 1``."""
+        if self.owner_words:
+            return _one_of(self.owner_words.values())
+        return " or ".join(str(c) for c in sorted(self.owner_names))
 
     def owner_name(self, code: int) -> str:
         """The name of owner code ``code`` (``""`` if the semantics has no such owner)."""
@@ -421,6 +437,9 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="plies until the winner forces a leaf at least as good (Kars)",
             owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
             equations=_equations_minimax,
+            owner_words=MappingProxyType({MAX: "max", MIN: "min"}),
+            value_field="value",
+            scores=True,
             node_rules=(
                 NodeRule(
                     "inner", "owner", "missing", "a node with moves needs an owner ('max' or 'min')"
@@ -458,6 +477,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             words=LABEL_WORDS,
             synonyms=LABEL_SYNONYMS,
             equations=_equations_normal,
+            value_field="label",
             node_rules=(
                 NodeRule(
                     "any",
@@ -534,6 +554,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             value_title="Grundy value",
             remoteness_title="plies to the end",
             column_name="grundy",
+            has_sums=True,
             node_rules=(
                 NodeRule("any", "owner", "present", "impartial semantics has no owners"),
                 NodeRule("any", "value", "present", "impartial semantics has no values"),
