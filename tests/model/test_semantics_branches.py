@@ -34,11 +34,8 @@ HOMES = frozenset({"model/describe.py", "model/semantics.py"})
 
 REMAINING: dict[str, int] = {
     "claims.py": 2,
-    "engine/compiled.py": 1,
     "research/study.py": 1,
     "research/uniqueness.py": 11,
-    "smt/uniqueness.py": 2,
-    "solvers/convert.py": 2,
 }
 
 

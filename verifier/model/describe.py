@@ -23,11 +23,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.errors import NotApplicable
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column
 from verifier.model.graph import GameGraph
 from verifier.model.results import View
@@ -41,6 +42,7 @@ __all__ = [
     "ROOT_VALUE",
     "Description",
     "NodeRule",
+    "PerSemantics",
     "describe",
     "describe_view",
     "grundy_text",
@@ -575,6 +577,57 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
     }
 )
 """The description of every semantics."""
+
+
+T = TypeVar("T")
+
+
+class PerSemantics(Generic[T]):
+    """One implementation per semantics for one purpose, declared where it is written
+    (``@table.register(Semantics.X)``, as ``@solver`` declares a solver's semantics), for the
+    layers above the model whose per-semantics code a ``Description`` cannot hold (Z3,
+    kernels, conversions). Looking up a semantics without one raises ``NotApplicable``: it
+    never falls through to another's.
+
+    >>> greet: PerSemantics[str] = PerSemantics("greeting")
+    >>> greet.register(Semantics.NORMAL)("hello")
+    'hello'
+    >>> greet[Semantics.NORMAL]
+    'hello'
+    >>> greet[Semantics.MINIMAX]
+    Traceback (most recent call last):
+    ...
+    verifier.errors.NotApplicable: no greeting for minimax cases
+    """
+
+    def __init__(self, purpose: str, missing: str = "no {purpose} for {semantics} cases") -> None:
+        self.purpose = purpose
+        self.missing = missing
+        """The message of ``NotApplicable`` (``{purpose}``, ``{semantics}``: the value)."""
+        self._by: dict[Semantics, T] = {}
+
+    def register(self, *semantics: Semantics) -> Callable[[T], T]:
+        """Declare ``what`` as the implementation for each of ``semantics``."""
+
+        def put(what: T) -> T:
+            for sem in semantics:
+                if sem in self._by:
+                    raise ValueError(f"{self.purpose} for {sem.value} declared twice")
+                self._by[sem] = what
+            return what
+
+        return put
+
+    def __getitem__(self, semantics: Semantics) -> T:
+        try:
+            return self._by[semantics]
+        except KeyError:
+            why = self.missing.format(purpose=self.purpose, semantics=semantics.value)
+            raise NotApplicable(why) from None
+
+    def items(self) -> list[tuple[Semantics, T]]:
+        """Every declared ``(semantics, implementation)``, in declaration order."""
+        return list(self._by.items())
 
 
 def describe(semantics: Semantics) -> Description:
