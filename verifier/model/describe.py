@@ -281,6 +281,13 @@ class Description:
     """Its values are numbers of an ordered domain (minimax), not codes written as numbers."""
     has_sums: bool = False
     """A case may name sums of positions (``impartial``: Sprague-Grundy)."""
+    monotone: bool = False
+    """Its equations are monotone (``minimax``' max / min, ``reachability``'s or / and; not
+    ``normal``'s negamax, not the mex): the solutions lie between the least and the greatest,
+    and a fixed node keeps its equation for any values inside those bounds."""
+    kars_score: bool = False
+    """Its answer is Kars' score (``minimax``): of the solutions between the least and the
+    greatest, the one closest to the draw at every node (not simply the least solution)."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -375,6 +382,12 @@ class Description:
         return np.asarray(~np.isin(o, rivals), dtype=np.bool_)
 
     @property
+    def has_order(self) -> bool:
+        """Its equations are a system over an order (an ``OrderSystem``: least and greatest
+        solutions); ``impartial``'s mex equations have no order."""
+        return self.equations is not None
+
+    @property
     def expect_keys(self) -> frozenset[str]:
         """Every key of the ``expect`` block that fits this semantics."""
         return frozenset({self.expect_key, ROOT_VALUE}) | self.expect_extra
@@ -442,6 +455,8 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             owner_words=MappingProxyType({MAX: "max", MIN: "min"}),
             value_field="value",
             scores=True,
+            monotone=True,
+            kars_score=True,
             node_rules=(
                 NodeRule(
                     "inner", "owner", "missing", "a node with moves needs an owner ('max' or 'min')"
@@ -516,6 +531,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             owner_names=MappingProxyType({MAX: "player 0", MIN: "player 1"}),
             equations=_equations_reachability,
             has_targets=True,
+            monotone=True,
             node_rules=(
                 NodeRule("any", "value", "present", "reachability semantics has no values"),
                 NodeRule(

@@ -41,6 +41,7 @@ import numpy as np
 from verifier.deadline import TimeUp, stop_after
 from verifier.errors import UsageError
 from verifier.model import Case, Semantics
+from verifier.model.describe import describe
 
 __all__ = [
     "COLUMNS",
@@ -263,7 +264,7 @@ def measure(spec: Spec, settings: Settings) -> dict[str, Any]:
         free_components=len(s.components),
         largest_component=max(sizes, default=0),
     )
-    if g.semantics is Semantics.MINIMAX and s.lo is not None and s.hi is not None:
+    if describe(g.semantics).kars_score and s.lo is not None and s.hi is not None:
         if s.free.any():
             width = np.asarray(s.hi, dtype=np.float64) - np.asarray(s.lo, dtype=np.float64)
             row["mean_interval_width"] = f"{float(width[s.free].mean()):.6g}"
