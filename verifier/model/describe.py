@@ -285,6 +285,8 @@ class Description:
     """Its equations are monotone (``minimax``' max / min, ``reachability``'s or / and; not
     ``normal``'s negamax, not the mex): the solutions lie between the least and the greatest,
     and a fixed node keeps its equation for any values inside those bounds."""
+    equations_words: str = ""
+    """Its local equations, named in a sentence: ``the won/lost equations``, ..."""
     kars_score: bool = False
     """Its answer is Kars' score (``minimax``): of the solutions between the least and the
     greatest, the one closest to the draw at every node (not simply the least solution)."""
@@ -457,6 +459,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             scores=True,
             monotone=True,
             kars_score=True,
+            equations_words="the (T+MM) equations",
             node_rules=(
                 NodeRule(
                     "inner", "owner", "missing", "a node with moves needs an owner ('max' or 'min')"
@@ -495,6 +498,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             synonyms=LABEL_SYNONYMS,
             equations=_equations_normal,
             value_field="label",
+            equations_words="the won/lost equations",
             node_rules=(
                 NodeRule(
                     "any",
@@ -532,6 +536,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             equations=_equations_reachability,
             has_targets=True,
             monotone=True,
+            equations_words="the region equations",
             node_rules=(
                 NodeRule("any", "value", "present", "reachability semantics has no values"),
                 NodeRule(
@@ -573,6 +578,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="plies to the end",
             column_name="grundy",
             has_sums=True,
+            equations_words="the mex equations",
             node_rules=(
                 NodeRule("any", "owner", "present", "impartial semantics has no owners"),
                 NodeRule("any", "value", "present", "impartial semantics has no values"),
