@@ -5,7 +5,8 @@ An AST scan of ``verifier/``: outside ``model/describe.py`` (the descriptions) a
 
 - a comparison (``is``, ``is not``, ``==``, ``!=``, ``in``, ``not in``) any part of which names a
   member ``Semantics.X`` (``g.semantics is Semantics.NORMAL``, ``sem in (Semantics.MINIMAX, ...)``,
-  ``d["semantics"] == Semantics.NORMAL.value``, and the same inside a conditional expression);
+  ``d["semantics"] == Semantics.NORMAL.value``, and the same inside a conditional expression),
+  or a semantics' name as a string (``sem == "minimax"``, ``semantics.value == "impartial"``);
 - a dict literal with a ``Semantics.X`` key (a per-semantics table restating a description);
 - a ``case Semantics.X:`` pattern.
 
@@ -27,7 +28,9 @@ import ast
 from pathlib import Path
 
 import verifier
+from verifier.model.semantics import Semantics
 
+NAMES = frozenset(s.value for s in Semantics)
 PACKAGE = Path(verifier.__file__).parent
 HOMES = frozenset({"model/describe.py", "model/semantics.py"})
 
@@ -41,12 +44,16 @@ def _member(n: ast.AST) -> bool:
     )
 
 
+def _named(n: ast.AST) -> bool:
+    return isinstance(n, ast.Constant) and n.value in NAMES
+
+
 def sites(tree: ast.AST) -> list[int]:
     """The line of every semantics branch in ``tree`` (see the module docstring)."""
     lines = []
     for n in ast.walk(tree):
         if isinstance(n, ast.Compare):
-            hit = any(_member(m) for m in ast.walk(n))
+            hit = any(_member(m) or _named(m) for m in ast.walk(n))
         elif isinstance(n, ast.Dict):
             hit = any(k is not None and _member(k) for k in n.keys)
         elif isinstance(n, ast.MatchValue):
@@ -76,8 +83,9 @@ ok = d["semantics"] == Semantics.NORMAL.value
 T = {Semantics.NORMAL: 1}
 match sem:
     case Semantics.MINIMAX: pass
+if r["semantics"] != "minimax": pass
 """
-    assert sites(ast.parse(src)) == [2, 3, 4, 5, 7]
+    assert sites(ast.parse(src)) == [2, 3, 4, 5, 7, 8]
 
 
 def test_the_scan_allows_declarations_and_preconditions() -> None:

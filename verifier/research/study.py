@@ -41,7 +41,7 @@ import numpy as np
 from verifier.deadline import TimeUp, stop_after
 from verifier.errors import UsageError
 from verifier.model import Case, Semantics
-from verifier.model.describe import describe
+from verifier.model.describe import DESCRIPTIONS, describe
 
 __all__ = [
     "COLUMNS",
@@ -92,6 +92,9 @@ least solution's value, the greatest's, strictly between."""
 
 CSV_NAME = "uniqueness.csv"
 SETTINGS_NAME = "uniqueness.settings.json"
+
+_KARS = frozenset(d.semantics.value for d in DESCRIPTIONS.values() if d.kars_score)
+"""The semantics (as the rows write them) whose answer is Kars' score among the solutions."""
 
 
 @dataclass(frozen=True)
@@ -165,8 +168,8 @@ def plan(
     """Every case of a sweep, random graphs first (``values``: minimax's ``k``s)."""
     specs: list[Spec] = []
     for sem in semantics:
-        Semantics(sem)  # a ValueError for an unknown name
-        ks: Sequence[int | None] = values if sem == "minimax" else (None,)
+        scores = describe(Semantics(sem)).scores  # a ValueError for an unknown name
+        ks: Sequence[int | None] = values if scores else (None,)
         for n in sizes:
             for d in degrees:
                 for k in ks:
@@ -449,7 +452,7 @@ def figure_data(rows: Sequence[dict[str, str]]) -> dict[str, Any]:
     widths: dict[int, list[float]] = {}
     kars: dict[float, dict[str, int]] = {}
     for r in rnd:
-        if r["semantics"] != "minimax":
+        if r["semantics"] not in _KARS:
             continue
         if r["mean_interval_width"] != "":
             widths.setdefault(int(r["value_k"]), []).append(float(r["mean_interval_width"]))
