@@ -27,6 +27,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import verifier
 from verifier.model.semantics import Semantics
 
@@ -98,3 +100,22 @@ def f(case, options):
     return GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL)
 """
     assert sites(ast.parse(src)) == []
+
+
+def test_every_semantics_is_described_and_an_unknown_one_raises() -> None:
+    from verifier.errors import NotApplicable
+    from verifier.model.describe import PerSemantics, describe
+
+    for sem in Semantics:
+        d = describe(sem)
+        assert d.node_rules, sem  # io.rules.check_nodes has no default to fall through to
+        assert d.needs_move.__name__ != "_no_move_rule", sem
+        assert d.optimal_move.__name__ != "_no_move_rule", sem
+    with pytest.raises(ValueError, match="no description"):
+        describe("no-such-semantics")  # type: ignore[arg-type]
+    table: PerSemantics[int] = PerSemantics("test table")
+    table.register(Semantics.NORMAL)(1)
+    with pytest.raises(NotApplicable, match="no test table for minimax cases"):
+        table[Semantics.MINIMAX]
+    with pytest.raises(ValueError, match="declared twice"):
+        table.register(Semantics.NORMAL)(2)
