@@ -32,7 +32,6 @@ from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
 from verifier.model.results import View
-from verifier.model.semantics import Semantics
 from verifier.model.solution import Solution
 from verifier.pipeline import CaseReport, ExtraResults, decide, run_case
 from verifier.registry import Options
@@ -373,11 +372,10 @@ def _node_of(case: Case, c: CheckResult) -> int | None:
     return None
 
 
-_EQUATIONS = {
-    Semantics.NORMAL: ("smt-equations", "the won/lost equations"),
-    Semantics.REACHABILITY: ("smt-equations", "the region equations"),
-    Semantics.IMPARTIAL: ("grundy mex constraints", "the mex equations"),
-}
+_EQUATIONS_CHECK = "smt-equations"
+"""The check that proves an order system's equations hold (``has_order``)."""
+_MEX_CHECK = "grundy mex constraints"
+"""The check that proves the mex equations hold (results named by this prefix)."""
 
 
 def _another_solution(
@@ -391,9 +389,10 @@ def _another_solution(
     ``minimax`` not Kars' score (with the node's interval over all solutions and the value
     closest to the draw), for the others not well-founded (a circular labelling)."""
     case = report.case
-    if case.semantics is Semantics.MINIMAX:
+    d = describe(case.semantics)
+    if d.kars_score:
         return _not_kars(report, about, refuted, x, options)
-    check, equations = _EQUATIONS[case.semantics]
+    check, equations = _EQUATIONS_CHECK if d.has_order else _MEX_CHECK, d.equations_words
     if not _equations_hold(about, check):
         return None
     ours, r = report.solution, report.results[CLAIMS]

@@ -31,7 +31,7 @@ import numpy as np
 
 from verifier.errors import VerifierError
 from verifier.io.files import write_atomically
-from verifier.model import Case, CheckResult, Semantics, SolverResult, Verdict
+from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.describe import describe
 from verifier.model.results import View
 from verifier.model.semantics import MIN
@@ -130,11 +130,12 @@ def _value_text(answer: Solution, x: int) -> str:
 
 def _owner(case: Case, x: int) -> str:
     g = case.graph
-    if g.is_terminal[x] and g.semantics is not Semantics.REACHABILITY:
+    d = describe(g.semantics)
+    if g.is_terminal[x] and not d.has_targets:
         return "leaf"
     if g.target[x]:
         return "target"
-    names = describe(g.semantics).owner_names
+    names = d.owner_names
     return names.get(int(g.owner[x]), "?") if names else ""
 
 

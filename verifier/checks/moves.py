@@ -38,10 +38,10 @@ from numpy.typing import NDArray
 
 from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
-from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
-from verifier.model.describe import describe
+from verifier.model.columns import MOVE, REMOTENESS
+from verifier.model.describe import describe, grundy_draws
 from verifier.model.rows import is_a_move
-from verifier.model.semantics import MAX, Semantics
+from verifier.model.semantics import Semantics
 from verifier.registry import CheckContext, check
 
 __all__ = ["NAME", "impartial_draws", "move_faults"]
@@ -49,10 +49,6 @@ __all__ = ["NAME", "impartial_draws", "move_faults"]
 NAME = "moves"
 
 Bools = NDArray[np.bool_]
-
-
-def _given(col: Column | None, n: int) -> Bools:
-    return col.given if col is not None else np.zeros(n, dtype=np.bool_)
 
 
 def move_faults(g: GameGraph, r: SolverResult) -> tuple[NDArray[np.int64], list[str]]:
@@ -79,53 +75,17 @@ def move_faults(g: GameGraph, r: SolverResult) -> tuple[NDArray[np.int64], list[
 
 def _needs_move(g: GameGraph, r: SolverResult) -> Bools:
     """Where the semantics publishes a move (the rows of the table above)."""
-    cols = r.columns
-    v = cols[VALUE]
-    if g.semantics in (Semantics.MINIMAX, Semantics.NORMAL):
-        return np.ones(g.n, dtype=np.bool_)
-    if g.semantics is Semantics.REACHABILITY:
-        in_w = v.given & (v.data == 1)
-        p0 = g.owner == MAX
-        return np.asarray(~g.target & ((p0 & in_w) | (~p0 & ~in_w)))
-    inf = _given(cols.get(LOOPY), g.n)
-    return np.asarray(inf | (v.given & (v.data > 0)))
+    return describe(g.semantics).needs_move(g, r.columns)
 
 
 def impartial_draws(g: GameGraph, r: SolverResult) -> Bools:
     """Per node: is its value a draw (D), ``inf(K)`` with 0 not in ``K``?"""
-    inf = r.columns.get(LOOPY)
-    draw = np.zeros(g.n, dtype=np.bool_)
-    if inf is not None:
-        for x in np.flatnonzero(inf.given).tolist():
-            draw[x] = 0 not in inf.data[x]
-    return draw
+    return grundy_draws(g, r.columns)
 
 
 def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
     """Per node: is the move to ``y[x]`` optimal (meaningful where a legal move is named)."""
-    cols = r.columns
-    v, rem = cols[VALUE], cols.get(REMOTENESS)
-    vx, vy = v.data, v.data[y]
-    known = v.given & v.given[y]
-    if g.semantics is Semantics.IMPARTIAL:
-        draw = impartial_draws(g, r)
-        to_p = v.given[y] & (vy == 0)
-        return np.where(draw, draw[y], to_p)
-    if g.semantics is Semantics.REACHABILITY:
-        in_w = v.given & (v.data == 1)
-        ok = np.where(in_w, in_w[y], ~in_w[y])
-        if rem is not None:
-            ok &= ~in_w | (rem.given[y] & (rem.data[y] == rem.data - 1))
-        return np.asarray(ok)
-    if g.semantics is Semantics.NORMAL:
-        ok = known & (vy == -vx)
-        if rem is not None:
-            ok &= (vx == 0) | (rem.given & rem.given[y] & (rem.data[y] == rem.data - 1))
-        return np.asarray(ok)
-    ok = known & (vy == vx)  # minimax: keep the score
-    if rem is not None:  # either side: one ply down the optimal line (issue 28 item 4)
-        ok &= (vx == 0) | (rem.given & rem.given[y] & (rem.data[y] == rem.data - 1))
-    return np.asarray(ok)
+    return describe(g.semantics).optimal_move(g, r.columns, y)
 
 
 @check(NAME, list(Semantics), order=55, linear=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -33,6 +34,7 @@ from verifier.engine.attractor import attacker_mask, attractor_move_keys
 from verifier.engine.frontier import Csr, row_chunks, successor_csr
 from verifier.engine.kars import kars_moves_numpy, leaf_levels, side_roles, validate_minimax
 from verifier.errors import CycleError
+from verifier.model.describe import PerSemantics
 from verifier.model.graph import GameGraph
 from verifier.model.results import AttractorResult, RetrogradeResult
 from verifier.model.semantics import MAX, Semantics
@@ -415,31 +417,31 @@ def first_match_compiled(g: GameGraph, want: NDArray[Any], code: NDArray[Any]) -
     return out
 
 
+_WARM: PerSemantics[Callable[[], None]] = PerSemantics("warm-up")
+"""The warm-up of each semantics' compiled kernels (solving a tiny game)."""
+
+
+@_WARM.register(Semantics.NORMAL)
 def _warm_normal() -> None:
     retrograde_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL))
 
 
+@_WARM.register(Semantics.REACHABILITY)
 def _warm_reachability() -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.REACHABILITY, owner=[0, -1])
     attractor_compiled(g)
 
 
+@_WARM.register(Semantics.MINIMAX)
 def _warm_minimax() -> None:
     g = GameGraph.from_edges(2, [0], [1], semantics=Semantics.MINIMAX, owner=[0, -1], value=[0, 1])
     kars_compiled(g, moves=True)
 
 
+@_WARM.register(Semantics.IMPARTIAL)
 def _warm_impartial() -> None:
     grundy_compiled(GameGraph.from_edges(2, [0], [1], semantics=Semantics.IMPARTIAL))
     loopy_grundy_compiled(GameGraph.from_edges(2, [0, 1], [1, 0], semantics=Semantics.IMPARTIAL))
-
-
-_WARM = {
-    Semantics.NORMAL: _warm_normal,
-    Semantics.REACHABILITY: _warm_reachability,
-    Semantics.MINIMAX: _warm_minimax,
-    Semantics.IMPARTIAL: _warm_impartial,
-}
 
 
 @cache

@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, Semantics
+from verifier.model.describe import describe
 from verifier.model.words import number
 
 __all__ = ["generate", "random_case", "random_edges"]
@@ -103,8 +104,11 @@ def random_case(
     vals = np.asarray(values, dtype=np.float64)
     if len(vals) == 0 or not np.isfinite(vals).all():
         raise ValueError(f"values must be finite and not empty, got {list(values)}")
-    if sem is Semantics.NORMAL and not np.isin(vals, (-1, 0, 1)).all():
-        raise ValueError(f"normal labels must be among -1, 0, 1, got {list(values)}")
+    d = describe(sem)
+    codes = sorted(d.words)  # values that are words: the codes of the labels
+    if codes and not np.isin(vals, codes).all():
+        among = ", ".join(map(str, codes))
+        raise ValueError(f"{sem.value} labels must be among {among}, got {list(values)}")
     rng = np.random.default_rng(seed)
     inner = rng.random(nodes) >= terminal_fraction
     if acyclic:
@@ -118,11 +122,11 @@ def random_case(
     owner = np.full(nodes, NOBODY, dtype=np.int8)
     value = np.full(nodes, np.nan)
     target = np.zeros(nodes, dtype=np.bool_)
-    if sem in (Semantics.MINIMAX, Semantics.NORMAL):
+    if d.value_field is not None:  # terminals take a value (a score or a label)
         value[dead] = vals[rng.integers(0, len(vals), int(dead.sum()))]
-    if sem is Semantics.MINIMAX:
+    if d.owner_names and not d.has_targets:  # every inner node has an owner
         owner[~dead] = np.where(rng.random(int((~dead).sum())) < 0.5, MAX, MIN)
-    if sem is Semantics.REACHABILITY:
+    if d.has_targets:  # targets; an owner at every other inner node
         target = rng.random(nodes) < terminal_fraction
         players = np.where(rng.random(nodes) < 0.5, MAX, MIN).astype(np.int8)
         owner = np.where(~dead & ~target, players, NOBODY).astype(np.int8)

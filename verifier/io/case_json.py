@@ -56,6 +56,7 @@ from verifier.io.rules import (
     graph_from_csr,
 )
 from verifier.model import MAX, MIN, NOBODY, Case, Expect, GameGraph, Semantics, SumSpec
+from verifier.model.describe import describe
 
 __all__ = [
     "AUTO_COMPACT_NODES",
@@ -221,23 +222,17 @@ def _from_readable(
         if k is not None:
             fail(file, ("nodes", names[k], fld), message.format(shown(items[k])))
 
-    if sem is Semantics.MINIMAX:
-        reject(owners, _is_int, "owner", "minimax owners are 'max' or 'min' (got {})")
-    elif sem is Semantics.REACHABILITY:
-        reject(owners, _is_str, "owner", "reachability owners are 0 or 1 (got {})")
-    if sem is Semantics.NORMAL:
-        reject(
-            values,
-            _given,
-            "value",
-            "only minimax nodes take a value (a normal terminal takes a label)",
-        )
-    elif sem is not Semantics.MINIMAX:
-        reject(values, _given, "value", "only minimax nodes take a value")
-    if sem is not Semantics.NORMAL:
+    d = describe(sem)
+    if d.owner_names:  # written as words or as codes, not both
+        spelling = f"{sem.value} owners are {d.owner_spelling()} (got {{}})"
+        reject(owners, _is_int if d.owner_words else _is_str, "owner", spelling)
+    if d.value_field != "value":
+        label = f" (a {sem.value} terminal takes a label)" if d.value_field == "label" else ""
+        reject(values, _given, "value", "only minimax nodes take a value" + label)
+    if d.value_field != "label":
         reject(labels, _given, "label", "only normal terminal nodes take a label")
     owner = np.array([OWNER_CODES.get(o, o) for o in owners], dtype=np.int8)
-    if sem is Semantics.NORMAL:
+    if d.value_field == "label":
         value = np.array([LABEL_VALUES[x] if x else math.nan for x in labels], dtype=np.float64)
     else:
         value = np.array([VALUE_WORDS.get(v, v) for v in values], dtype=np.float64)
@@ -260,7 +255,7 @@ def _from_readable(
         target,
         file,
         lambda i, f: ("nodes", names[i], f),
-        value_field="label" if sem is Semantics.NORMAL else "value",
+        value_field=d.value_field or "value",
     )
     graph = graph_from_csr(sem, ptr, idx, owner, value, target, names)
     return finish_case(m, graph, root, sums, ids.get, file, path)
@@ -330,7 +325,7 @@ def _from_compact(
                 list(literals),
                 file,
                 lambda i: ("value", i),
-                codes=sem is not Semantics.MINIMAX,
+                codes=not describe(sem).scores,
             )
 
     def resolve(i: int) -> int | None:
@@ -350,7 +345,7 @@ def _compact_targets(
 ) -> NDArray[np.bool_]:
     """The target mask of a compact case's ``targets`` (vectorized version of the checks in
     :func:`resolve_positions`)."""
-    if sem is not Semantics.REACHABILITY:
+    if not describe(sem).has_targets:
         fail(file, ("targets",), "targets are only for reachability semantics")
     bad = first((ids < 0) | (ids >= n))
     if bad is not None:
@@ -425,7 +420,7 @@ def resolve_positions(
             fail(file, ("root",), f"root {shown(root)} is not a node")
     target = np.zeros(n, dtype=np.bool_)
     if targets is not None:
-        if sem is not Semantics.REACHABILITY:
+        if not describe(sem).has_targets:
             fail(file, ("targets",), "targets are only for reachability semantics")
         for k, x in enumerate(targets):
             i = resolve(x)
@@ -436,7 +431,7 @@ def resolve_positions(
             target[i] = True
     specs: list[SumSpec] = []
     if sums is not None:
-        if sem is not Semantics.IMPARTIAL:
+        if not describe(sem).has_sums:
             fail(file, ("sums",), "sums are only for impartial semantics")
         seen: set[str] = set()
         for k, s in enumerate(sums):
@@ -509,7 +504,7 @@ def case_to_dict(case: Case, encoding: Encoding = "auto") -> dict[str, Any]:
             out[name] = getattr(case, name)
     if case.root is not None:
         out["root"] = key(case.root)
-    if g.semantics is Semantics.REACHABILITY and g.target.any():
+    if describe(g.semantics).has_targets and g.target.any():
         out["targets"] = [key(i) for i in np.flatnonzero(g.target).tolist()]
     if case.sums:
         out["sums"] = [
@@ -536,7 +531,7 @@ def _number(v: float) -> int | float:
 
 
 def _readable_nodes(g: GameGraph) -> dict[str, dict[str, Any]]:
-    sem = g.semantics
+    d = describe(g.semantics)
     names = g.names
     nodes: dict[str, dict[str, Any]] = {}
     owners = g.owner.tolist()
@@ -545,13 +540,13 @@ def _readable_nodes(g: GameGraph) -> dict[str, dict[str, Any]]:
         node: dict[str, Any] = {}
         o, v = owners[i], values[i]
         if o != NOBODY:
-            node["owner"] = ("max" if o == MAX else "min") if sem is Semantics.MINIMAX else o
+            node["owner"] = d.owner_words.get(o, o)
         moves = g.successors(i).tolist()
         if moves:
             node["moves"] = [names[j] for j in moves]
         if not math.isnan(v):
-            if sem is Semantics.NORMAL:
-                if v != -1.0:
+            if d.value_field == "label":
+                if v != d.terminal_default:  # a terminal without a label reads as this
                     node["label"] = "won" if v == 1.0 else "draw"
             else:
                 node["value"] = _number(v)

@@ -37,7 +37,8 @@ from verifier.io.case_json import case_from_data, default_case_id
 from verifier.io.files import write_atomically
 from verifier.io.jsonpath import MAX_INT_DIGITS, fail, paused_gc, shown
 from verifier.io.limits import Limits
-from verifier.model import MAX, NOBODY, Case, GameGraph, Semantics
+from verifier.model import NOBODY, Case, GameGraph, Semantics
+from verifier.model.describe import DESCRIPTIONS, describe
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -58,6 +59,8 @@ _FALSE = {"false", "0", "no", ""}
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 """Characters XML 1.0 (and so GraphML) cannot hold."""
 _LABEL_OF_VALUE = {1.0: "won", -1.0: "lost", 0.0: "draw"}
+_LABELLED = frozenset(d.semantics.value for d in DESCRIPTIONS.values() if d.value_field == "label")
+"""The semantics (as written) whose terminals take a ``label``, not a ``value``."""
 
 
 def to_networkx(graph: GameGraph, *, labels_as_values: bool = False) -> nx.DiGraph:
@@ -69,7 +72,7 @@ def to_networkx(graph: GameGraph, *, labels_as_values: bool = False) -> nx.DiGra
     import networkx as nx  # imported on use: about 0.1 s that JSON and .npz cases do not need
 
     G = nx.DiGraph(semantics=graph.semantics.value)
-    sem = graph.semantics
+    d = describe(graph.semantics)
     names = graph.names
     owners = graph.owner.tolist()
     values = graph.value.tolist()
@@ -78,10 +81,10 @@ def to_networkx(graph: GameGraph, *, labels_as_values: bool = False) -> nx.DiGra
         attrs: dict[str, Any] = {}
         if owners[i] != NOBODY:
             o = owners[i]
-            attrs["owner"] = ("max" if o == MAX else "min") if sem is Semantics.MINIMAX else o
+            attrs["owner"] = d.owner_words.get(o, o)
         v = values[i]
         if not math.isnan(v):
-            if sem is Semantics.NORMAL and not labels_as_values:
+            if d.value_field == "label" and not labels_as_values:
                 attrs["label"] = _LABEL_OF_VALUE[v]
             else:
                 attrs["value"] = v
@@ -121,6 +124,8 @@ def _as_case_data(G: Any, semantics: Semantics | str | None, file: str) -> dict[
     for key in _GRAPH_FIELDS:
         if key in G.graph:
             data[key] = G.graph[key] if key != "root" else str(G.graph[key])
+    # a normal graph's terminals take labels (an unknown semantics: as it is, refused later)
+    labelled = data["semantics"] in _LABELLED
     nodes: dict[str, dict[str, Any]] = {}
     key_of: dict[Any, str] = {}
     targets: list[str] = []
@@ -135,7 +140,7 @@ def _as_case_data(G: Any, semantics: Semantics | str | None, file: str) -> dict[
         for field in ("value", "label"):
             if field in attrs:
                 node[field] = _value(attrs[field]) if field == "value" else attrs[field]
-        if data["semantics"] == Semantics.NORMAL.value and "value" in node:
+        if labelled and "value" in node:
             v = node.pop("value")
             node["label"] = _LABEL_OF_VALUE.get(v, v) if isinstance(v, float) else v
         if "target" in attrs and _flag(attrs["target"], file, ("nodes", name, "target")):

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.io.models import MAX_ABS_VALUE, ExpectModel
 from verifier.model import NOBODY, Expect, GameGraph, Semantics
-from verifier.model.describe import DESCRIPTIONS, describe
+from verifier.model.describe import DESCRIPTIONS, NodeRule, describe
 
 __all__ = [
     "EXPECT_FIELDS",
@@ -55,9 +55,6 @@ def first(mask: NDArray[np.bool_]) -> int | None:
         return None
     return int(np.argmax(mask))
 
-
-Rule = tuple[Callable[[slice], NDArray[np.bool_]], str, str]
-"""A per-node rule: the mask of its violations over a block of nodes, the field, the message."""
 
 BLOCK = 1 << 16
 """Items per block of :func:`first_in_blocks`: temporaries of a few hundred KB stay in the
@@ -110,81 +107,55 @@ def check_nodes(
     returned array has -1 (lost) on terminals without a label.
     """
 
+    d = describe(semantics)
+
     # each rule is a mask over the nodes, evaluated a block at a time
     def inner(b: slice) -> NDArray[np.bool_]:
         return out_degree[b] > 0
 
-    def has_owner(b: slice) -> NDArray[np.bool_]:
-        out: NDArray[np.bool_] = owner[b] != NOBODY
+    where_of: dict[str, Callable[[slice], NDArray[np.bool_]]] = {
+        "any": lambda b: np.ones(len(owner[b]), dtype=np.bool_),
+        "inner": inner,
+        "terminal": lambda b: ~inner(b),
+        "inner-off-target": lambda b: inner(b) & ~target[b],
+    }
+
+    def given(fld: str, b: slice) -> NDArray[np.bool_]:
+        if fld == "owner":
+            out: NDArray[np.bool_] = owner[b] != NOBODY
+            return out
+        return ~np.isnan(value[b])
+
+    def not_label(b: slice) -> NDArray[np.bool_]:
+        v = value[b]
+        out: NDArray[np.bool_] = ~np.isnan(v) & (v != -1.0) & (v != 0.0) & (v != 1.0)
         return out
 
-    def has_value(b: slice) -> NDArray[np.bool_]:
-        return ~np.isnan(value[b])
+    def mask_of(rule: NodeRule) -> Callable[[slice], NDArray[np.bool_]]:
+        nodes = where_of[rule.where]
+        if rule.wrong == "missing":
+            return lambda b: nodes(b) & ~given(rule.field, b)
+        if rule.wrong == "present":
+            return lambda b: nodes(b) & given(rule.field, b)
+        if rule.wrong == "not-a-label":
+            return lambda b: nodes(b) & not_label(b)
+        raise ValueError(f"unknown node rule {rule!r}")
 
     bad = first_in_blocks(len(owner), lambda b: (owner[b] < -1) | (owner[b] > 1))
     if bad is not None:
         fail(file, where(bad, "owner"), f"owner must be -1, 0 or 1 (got {int(owner[bad])})")
-    if semantics is not Semantics.REACHABILITY and target.any():
+    if not d.has_targets and target.any():
         fail(file, ("targets",), "targets are only for reachability semantics")
-    rules: list[Rule]
-    if semantics is Semantics.MINIMAX:
-        rules = [
-            (
-                lambda b: inner(b) & ~has_owner(b),
-                "owner",
-                "a node with moves needs an owner ('max' or 'min')",
-            ),
-            (
-                lambda b: ~inner(b) & has_owner(b),
-                "owner",
-                "a terminal node (no moves) takes no owner",
-            ),
-            (
-                lambda b: ~inner(b) & ~has_value(b),
-                "value",
-                "a terminal node (no moves) needs a value",
-            ),
-            (lambda b: inner(b) & has_value(b), "value", "a node with moves takes no value"),
-        ]
-    elif semantics is Semantics.NORMAL:
-
-        def not_label(b: slice) -> NDArray[np.bool_]:
-            v = value[b]
-            out: NDArray[np.bool_] = ~np.isnan(v) & (v != -1.0) & (v != 0.0) & (v != 1.0)
-            return out
-
-        rules = [
-            (has_owner, "owner", "normal semantics has no owners (the mover alternates)"),
-            (
-                lambda b: inner(b) & has_value(b),
-                "value",
-                f"a node with moves takes no {value_field}",
-            ),
-            (not_label, "value", "a label must be +1 (won), -1 (lost) or 0 (draw)"),
-        ]
-    elif semantics is Semantics.REACHABILITY:
-        rules = [
-            (has_value, "value", "reachability semantics has no values"),
-            (
-                lambda b: inner(b) & ~target[b] & ~has_owner(b),
-                "owner",
-                "a non-target node with moves needs an owner (0 or 1)",
-            ),
-        ]
-    else:
-        rules = [
-            (has_owner, "owner", "impartial semantics has no owners"),
-            (has_value, "value", "impartial semantics has no values"),
-        ]
-    for mask_of, fld, message in rules:
-        bad = first_in_blocks(len(owner), mask_of)
+    for rule in d.node_rules:
+        bad = first_in_blocks(len(owner), mask_of(rule))
         if bad is not None:
-            fail(file, where(bad, value_field if fld == "value" else fld), message)
-    if semantics is Semantics.NORMAL:  # unlabelled terminals are lost
+            fld = value_field if rule.field == "value" else rule.field
+            fail(file, where(bad, fld), rule.message.format(value_field=value_field))
+    if d.terminal_default is not None:  # normal: unlabelled terminals are lost
         out = np.array(value)
         for lo in range(0, len(out), BLOCK):
             part = out[lo : lo + BLOCK]
-            part[(out_degree[lo : lo + BLOCK] == 0) & np.isnan(part)] = -1.0
+            part[(out_degree[lo : lo + BLOCK] == 0) & np.isnan(part)] = d.terminal_default
         return out
     return value
 

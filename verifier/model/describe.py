@@ -23,15 +23,17 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.model.columns import LOOPY, VALUE, Column
+from verifier.errors import NotApplicable
+from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column
 from verifier.model.graph import GameGraph
 from verifier.model.results import View
 from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON, Semantics
+from verifier.model.words import count
 
 __all__ = [
     "DESCRIPTIONS",
@@ -39,6 +41,8 @@ __all__ = [
     "LABEL_WORDS",
     "ROOT_VALUE",
     "Description",
+    "NodeRule",
+    "PerSemantics",
     "describe",
     "describe_view",
     "grundy_text",
@@ -106,6 +110,106 @@ def _equations_reachability(g: GameGraph) -> Any:
     return OrderSystem.reachability(g)
 
 
+Bools = NDArray[np.bool_]
+Columns = Mapping[str, Column]
+
+
+def _given(col: Column | None, n: int) -> Bools:
+    return col.given if col is not None else np.zeros(n, dtype=np.bool_)
+
+
+def _one_ply_down(ok: Bools, rem: Column | None, y: NDArray[np.int64], v: NDArray[Any]) -> Bools:
+    """``ok`` and, with a remoteness, the move goes one ply down the optimal line (a draw,
+    value 0, excepted)."""
+    if rem is None:
+        return ok
+    return np.asarray(ok & ((v == 0) | (rem.given & rem.given[y] & (rem.data[y] == rem.data - 1))))
+
+
+def _every_node(g: GameGraph, cols: Columns) -> Bools:
+    """Every position names a move (minimax, normal)."""
+    return np.ones(g.n, dtype=np.bool_)
+
+
+def _the_winners_nodes(g: GameGraph, cols: Columns) -> Bools:
+    """Reachability: player 0 inside W, player 1 outside W, off the target."""
+    v = cols[VALUE]
+    in_w = v.given & (v.data == 1)
+    p0 = g.owner == MAX
+    return np.asarray(~g.target & ((p0 & in_w) | (~p0 & ~in_w)))
+
+
+def _n_or_infinite(g: GameGraph, cols: Columns) -> Bools:
+    """Impartial: an N position (value > 0) or an infinite value."""
+    v = cols[VALUE]
+    inf = _given(cols.get(LOOPY), g.n)
+    return np.asarray(inf | (v.given & (v.data > 0)))
+
+
+def grundy_draws(g: GameGraph, cols: Columns) -> Bools:
+    """Per node: is its Grundy value a draw (D), ``inf(K)`` with 0 not in ``K``?"""
+    inf = cols.get(LOOPY)
+    draw = np.zeros(g.n, dtype=np.bool_)
+    if inf is not None:
+        for x in np.flatnonzero(inf.given).tolist():
+            draw[x] = 0 not in inf.data[x]
+    return draw
+
+
+def _keeps_the_score(g: GameGraph, cols: Columns, y: NDArray[np.int64]) -> Bools:
+    """Minimax: keep the score, one ply down the optimal line either side (issue 28 item 4)."""
+    v = cols[VALUE]
+    known = v.given & v.given[y]
+    return np.asarray(_one_ply_down(known & (v.data[y] == v.data), cols.get(REMOTENESS), y, v.data))
+
+
+def _to_the_opposite_label(g: GameGraph, cols: Columns, y: NDArray[np.int64]) -> Bools:
+    """Normal: won to lost, lost to won, a draw to a draw, one ply down the line."""
+    v = cols[VALUE]
+    known = v.given & v.given[y]
+    ok = known & (v.data[y] == -v.data)
+    return np.asarray(_one_ply_down(ok, cols.get(REMOTENESS), y, v.data))
+
+
+def _stays_on_its_side(g: GameGraph, cols: Columns, y: NDArray[np.int64]) -> Bools:
+    """Reachability: W to W one layer lower, outside W to outside W."""
+    v, rem = cols[VALUE], cols.get(REMOTENESS)
+    in_w = v.given & (v.data == 1)
+    ok = np.where(in_w, in_w[y], ~in_w[y])
+    if rem is not None:
+        ok &= ~in_w | (rem.given[y] & (rem.data[y] == rem.data - 1))
+    return np.asarray(ok)
+
+
+def _to_p_or_draw(g: GameGraph, cols: Columns, y: NDArray[np.int64]) -> Bools:
+    """Impartial: a draw to a draw, anything else to a P position (value 0)."""
+    v = cols[VALUE]
+    draw = grundy_draws(g, cols)
+    to_p = v.given[y] & (v.data[y] == 0)
+    return np.asarray(np.where(draw, draw[y], to_p))
+
+
+@dataclass(frozen=True)
+class NodeRule:
+    """One rule of a case file's nodes: where the field ``field`` (``owner`` or ``value``) is
+    wrong, and the message that says so (``{value_field}`` standing for the input's name of the
+    value field)."""
+
+    where: str
+    """The nodes it covers: ``inner`` (with moves), ``terminal``, ``inner-off-target`` or
+    ``any``."""
+    field: str
+    """``owner`` or ``value``."""
+    wrong: str
+    """What is wrong there: ``missing``, ``present`` or ``not-a-label`` (a value other than
+    -1, 0, +1)."""
+    message: str
+
+
+def _no_move_rule(*args: Any) -> Bools:
+    raise ValueError("this semantics has no move rule")
+
+
 @dataclass(frozen=True)
 class Description:
     """What the answers of one semantics mean (see the module docstring)."""
@@ -145,6 +249,47 @@ class Description:
     rules: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """The local rule of a node's value in words, by kind of node (``target``, ``leaf``,
     ``inner:<owner>`` or ``inner``), ``{want}`` standing for the value the rule gives."""
+    has_targets: bool = False
+    """Its graphs have target nodes (``reachability``): a terminal is a target or a dead end,
+    not a leaf with a value."""
+    node_rules: tuple[NodeRule, ...] = ()
+    """What a case file's owners and values must be, node by node (``io.rules.check_nodes``)."""
+    terminal_default: float | None = None
+    """The value stored for a terminal the case file gives none (``normal``: -1, lost)."""
+    needs_move: Callable[[GameGraph, Columns], Bools] = _no_move_rule
+    """Per node: where an answer must name a move (the move contract, ``checks/moves.py``)."""
+    optimal_move: Callable[[GameGraph, Columns, NDArray[np.int64]], Bools] = _no_move_rule
+    """Per node ``x``: is the move to ``y[x]`` optimal, judged by the answer's own values and
+    remoteness (meaningful where ``y[x]`` is a legal move)."""
+    count_phrases: tuple[tuple[str, str, bool], ...] = (
+        ("won", "won {}", True),
+        ("lost", "lost {}", True),
+        ("drawn", "drawn {}", True),
+    )
+    """How the summary's counts read: (summary key, phrase, shown when zero)."""
+    longest_phrase: str = "longest win {}"
+    """How the summary's ``longest_win`` reads, ``{}`` the count in ``unit``."""
+    unit: str = "ply"
+    """What a remoteness counts: ``ply`` or ``move``."""
+    owner_words: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Owner code -> the word a readable case file writes (``minimax``: ``max`` / ``min``);
+    empty: owners are written as their codes 0 and 1."""
+    value_field: str | None = None
+    """The field of a readable case file's node that holds its value: ``value`` (a minimax
+    leaf's score), ``label`` (a normal terminal's word); ``None``: nodes take no value."""
+    scores: bool = False
+    """Its values are numbers of an ordered domain (minimax), not codes written as numbers."""
+    has_sums: bool = False
+    """A case may name sums of positions (``impartial``: Sprague-Grundy)."""
+    monotone: bool = False
+    """Its equations are monotone (``minimax``' max / min, ``reachability``'s or / and; not
+    ``normal``'s negamax, not the mex): the solutions lie between the least and the greatest,
+    and a fixed node keeps its equation for any values inside those bounds."""
+    equations_words: str = ""
+    """Its local equations, named in a sentence: ``the won/lost equations``, ..."""
+    kars_score: bool = False
+    """Its answer is Kars' score (``minimax``): of the solutions between the least and the
+    greatest, the one closest to the draw at every node (not simply the least solution)."""
 
     # -------------------------------------------------------------- one value
     def word(self, stored: int) -> str:
@@ -192,9 +337,20 @@ class Description:
             words = f"score {_plain_number(shown) if isinstance(shown, float) else shown}"
         if remoteness is None or remoteness < 0:
             return words
-        unit = "move" if self.view is View.REGION else "ply"
-        units = "moves" if self.view is View.REGION else "plies"
-        return f"{words} in {remoteness} {unit if remoteness == 1 else units}"
+        return f"{words} in {count(remoteness, self.unit)}"
+
+    def counts_words(self, summary: Mapping[str, Any]) -> list[str]:
+        """The summary's counts in words: ``won 8``, ``lost 0``, ``drawn 0``, ``longest win 3
+        plies`` (``N positions 2``, ``player 0 reaches the target from 3``, ...)."""
+        parts = [
+            phrase.format(summary[key])
+            for key, phrase, when_zero in self.count_phrases
+            if when_zero or summary[key]
+        ]
+        n = summary.get("longest_win")
+        if n is not None:
+            parts.append(self.longest_phrase.format(count(n, self.unit)))
+        return parts
 
     def rule(self, g: GameGraph, x: int, want: Any) -> str:
         """Node ``x``'s rule in words, saying it gives ``want`` (for a person reading why a
@@ -208,6 +364,12 @@ class Description:
             key = key if key in self.rules else "inner"
         return self.rules[key].format(want=want)
 
+    def owner_spelling(self) -> str:
+        """How a case file writes an owner, for messages: ``'max' or 'min'``, ``0 or 1``."""
+        if self.owner_words:
+            return _one_of(self.owner_words.values())
+        return " or ".join(str(c) for c in sorted(self.owner_names))
+
     def owner_name(self, code: int) -> str:
         """The name of owner code ``code`` (``""`` if the semantics has no such owner)."""
         return self.owner_names.get(int(code), "")
@@ -220,6 +382,12 @@ class Description:
             return np.asarray(o == code, dtype=np.bool_)
         rivals = [c for c in self.owner_names if c != code]
         return np.asarray(~np.isin(o, rivals), dtype=np.bool_)
+
+    @property
+    def has_order(self) -> bool:
+        """Its equations are a system over an order (an ``OrderSystem``: least and greatest
+        solutions); ``impartial``'s mex equations have no order."""
+        return self.equations is not None
 
     @property
     def expect_keys(self) -> frozenset[str]:
@@ -286,6 +454,26 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="plies until the winner forces a leaf at least as good (Kars)",
             owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
             equations=_equations_minimax,
+            owner_words=MappingProxyType({MAX: "max", MIN: "min"}),
+            value_field="value",
+            scores=True,
+            monotone=True,
+            kars_score=True,
+            equations_words="the (T+MM) equations",
+            node_rules=(
+                NodeRule(
+                    "inner", "owner", "missing", "a node with moves needs an owner ('max' or 'min')"
+                ),
+                NodeRule(
+                    "terminal", "owner", "present", "a terminal node (no moves) takes no owner"
+                ),
+                NodeRule(
+                    "terminal", "value", "missing", "a terminal node (no moves) needs a value"
+                ),
+                NodeRule("inner", "value", "present", "a node with moves takes no value"),
+            ),
+            needs_move=_every_node,
+            optimal_move=_keeps_the_score,
             column_name="value",
             expect_extra=frozenset({"intervals", "remoteness", "unique"}),
             value_shape="a number",
@@ -309,6 +497,23 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             words=LABEL_WORDS,
             synonyms=LABEL_SYNONYMS,
             equations=_equations_normal,
+            value_field="label",
+            equations_words="the won/lost equations",
+            node_rules=(
+                NodeRule(
+                    "any",
+                    "owner",
+                    "present",
+                    "normal semantics has no owners (the mover alternates)",
+                ),
+                NodeRule("inner", "value", "present", "a node with moves takes no {value_field}"),
+                NodeRule(
+                    "any", "value", "not-a-label", "a label must be +1 (won), -1 (lost) or 0 (draw)"
+                ),
+            ),
+            terminal_default=float(LOST),
+            needs_move=_every_node,
+            optimal_move=_to_the_opposite_label,
             column_name="label",
             expect_extra=frozenset({"remoteness", "unique"}),
             value_shape=_one_of([*LABEL_WORDS.values(), *LABEL_SYNONYMS]),
@@ -329,6 +534,26 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="attractor layer: moves player 0 needs to reach the target",
             owner_names=MappingProxyType({MAX: "player 0", MIN: "player 1"}),
             equations=_equations_reachability,
+            has_targets=True,
+            monotone=True,
+            equations_words="the region equations",
+            node_rules=(
+                NodeRule("any", "value", "present", "reachability semantics has no values"),
+                NodeRule(
+                    "inner-off-target",
+                    "owner",
+                    "missing",
+                    "a non-target node with moves needs an owner (0 or 1)",
+                ),
+            ),
+            needs_move=_the_winners_nodes,
+            optimal_move=_stays_on_its_side,
+            count_phrases=(
+                ("won", "player 0 reaches the target from {}", True),
+                ("lost", "player 1 keeps play away from it from {}", True),
+            ),
+            longest_phrase="longest forced reach {}",
+            unit="move",
             column_name="region",
             others_move=MAX,
             expect_extra=frozenset({"remoteness"}),
@@ -352,6 +577,19 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             value_title="Grundy value",
             remoteness_title="plies to the end",
             column_name="grundy",
+            has_sums=True,
+            equations_words="the mex equations",
+            node_rules=(
+                NodeRule("any", "owner", "present", "impartial semantics has no owners"),
+                NodeRule("any", "value", "present", "impartial semantics has no values"),
+            ),
+            needs_move=_n_or_infinite,
+            optimal_move=_to_p_or_draw,
+            count_phrases=(
+                ("won", "N positions {}", True),
+                ("lost", "P positions {}", True),
+                ("drawn", "drawn (infinite) {}", False),
+            ),
             expect_extra=frozenset({"sums", "unique"}),
             value_shape="a Grundy value (an integer >= 0, 'inf' or 'inf(0,2)')",
             rules=MappingProxyType(
@@ -363,9 +601,64 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
 """The description of every semantics."""
 
 
+T = TypeVar("T")
+
+
+class PerSemantics(Generic[T]):
+    """One implementation per semantics for one purpose, declared where it is written
+    (``@table.register(Semantics.X)``, as ``@solver`` declares a solver's semantics), for the
+    layers above the model whose per-semantics code a ``Description`` cannot hold (Z3,
+    kernels, conversions). Looking up a semantics without one raises ``NotApplicable``: it
+    never falls through to another's.
+
+    >>> greet: PerSemantics[str] = PerSemantics("greeting")
+    >>> greet.register(Semantics.NORMAL)("hello")
+    'hello'
+    >>> greet[Semantics.NORMAL]
+    'hello'
+    >>> greet[Semantics.MINIMAX]
+    Traceback (most recent call last):
+    ...
+    verifier.errors.NotApplicable: no greeting for minimax cases
+    """
+
+    def __init__(self, purpose: str, missing: str = "no {purpose} for {semantics} cases") -> None:
+        self.purpose = purpose
+        self.missing = missing
+        """The message of ``NotApplicable`` (``{purpose}``, ``{semantics}``: the value)."""
+        self._by: dict[Semantics, T] = {}
+
+    def register(self, *semantics: Semantics) -> Callable[[T], T]:
+        """Declare ``what`` as the implementation for each of ``semantics``."""
+
+        def put(what: T) -> T:
+            for sem in semantics:
+                if sem in self._by:
+                    raise ValueError(f"{self.purpose} for {sem.value} declared twice")
+                self._by[sem] = what
+            return what
+
+        return put
+
+    def __getitem__(self, semantics: Semantics) -> T:
+        try:
+            return self._by[semantics]
+        except KeyError:
+            why = self.missing.format(purpose=self.purpose, semantics=semantics.value)
+            raise NotApplicable(why) from None
+
+    def items(self) -> list[tuple[Semantics, T]]:
+        """Every declared ``(semantics, implementation)``, in declaration order."""
+        return list(self._by.items())
+
+
 def describe(semantics: Semantics) -> Description:
-    """The description of ``semantics``."""
-    return DESCRIPTIONS[semantics]
+    """The description of ``semantics`` (``ValueError`` for one without a description: an
+    unknown semantics raises, it never falls through to another's meaning)."""
+    try:
+        return DESCRIPTIONS[semantics]
+    except KeyError:
+        raise ValueError(f"no description of semantics {semantics!r}") from None
 
 
 def describe_view(view: View) -> Description:

@@ -41,6 +41,7 @@ import numpy as np
 from verifier.deadline import TimeUp, stop_after
 from verifier.errors import UsageError
 from verifier.model import Case, Semantics
+from verifier.model.describe import DESCRIPTIONS, describe
 
 __all__ = [
     "COLUMNS",
@@ -91,6 +92,9 @@ least solution's value, the greatest's, strictly between."""
 
 CSV_NAME = "uniqueness.csv"
 SETTINGS_NAME = "uniqueness.settings.json"
+
+_KARS = frozenset(d.semantics.value for d in DESCRIPTIONS.values() if d.kars_score)
+"""The semantics (as the rows write them) whose answer is Kars' score among the solutions."""
 
 
 @dataclass(frozen=True)
@@ -164,8 +168,8 @@ def plan(
     """Every case of a sweep, random graphs first (``values``: minimax's ``k``s)."""
     specs: list[Spec] = []
     for sem in semantics:
-        Semantics(sem)  # a ValueError for an unknown name
-        ks: Sequence[int | None] = values if sem == "minimax" else (None,)
+        scores = describe(Semantics(sem)).scores  # a ValueError for an unknown name
+        ks: Sequence[int | None] = values if scores else (None,)
         for n in sizes:
             for d in degrees:
                 for k in ks:
@@ -263,7 +267,7 @@ def measure(spec: Spec, settings: Settings) -> dict[str, Any]:
         free_components=len(s.components),
         largest_component=max(sizes, default=0),
     )
-    if g.semantics is Semantics.MINIMAX and s.lo is not None and s.hi is not None:
+    if describe(g.semantics).kars_score and s.lo is not None and s.hi is not None:
         if s.free.any():
             width = np.asarray(s.hi, dtype=np.float64) - np.asarray(s.lo, dtype=np.float64)
             row["mean_interval_width"] = f"{float(width[s.free].mean()):.6g}"
@@ -448,7 +452,7 @@ def figure_data(rows: Sequence[dict[str, str]]) -> dict[str, Any]:
     widths: dict[int, list[float]] = {}
     kars: dict[float, dict[str, int]] = {}
     for r in rnd:
-        if r["semantics"] != "minimax":
+        if r["semantics"] not in _KARS:
             continue
         if r["mean_interval_width"] != "":
             widths.setdefault(int(r["value_k"]), []).append(float(r["mean_interval_width"]))

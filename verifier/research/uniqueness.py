@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.model import Case, GameGraph, IntArray, Semantics
+from verifier.model import Case, GameGraph, IntArray
 from verifier.model.describe import describe
 from verifier.registry import Options
 
@@ -179,7 +179,7 @@ def _order_space(case: Case) -> tuple[Any, _Space]:
 
     g = case.graph
     sys = OrderSystem.for_graph(g)
-    if g.semantics is Semantics.NORMAL:
+    if sys.negamax:  # normal: the derivable labels are fixed, only draws may change
         from verifier.smt.rules import derived_labels
 
         labels, _ = derived_labels(g)
@@ -187,7 +187,7 @@ def _order_space(case: Case) -> tuple[Any, _Space]:
         free = labels == 0  # drawn: a circular labelling may give them any label
         return sys, _Space(ref, None, None, free, np.where(free, 3, 1))
     lo, hi = lfp(sys), gfp(sys)
-    ref = kars_clamp(sys, lo, hi) if g.semantics is Semantics.MINIMAX else lo
+    ref = kars_clamp(sys, lo, hi) if describe(g.semantics).kars_score else lo
     free = lo != hi
     return sys, _Space(ref, lo, hi, free, (hi - lo + 1).astype(np.int64))
 
@@ -236,9 +236,9 @@ class _Enumerator:
     def run(self, limit: int, options: Options) -> tuple[list[IntArray], bool, str]:
         """Up to ``limit`` solutions (value arrays over all nodes), whether that is all of
         them, and why not when Z3 gave up."""
-        if self.case.semantics is Semantics.IMPARTIAL:
-            return self._grundy(limit, options)
-        return self._order(limit, options)
+        if describe(self.case.semantics).has_order:
+            return self._order(limit, options)
+        return self._grundy(limit, options)
 
     def _order(self, limit: int, options: Options) -> tuple[list[IntArray], bool, str]:
         from verifier.smt.cnf import SatStatus, solve
@@ -367,15 +367,16 @@ def solution_set(
     options = options or Options()
     t0 = time.perf_counter()
     g = case.graph
+    d = describe(g.semantics)
     sys: Any = None
-    if g.semantics is Semantics.IMPARTIAL:
-        space = _grundy_space(case)
-    else:
+    if d.has_order:
         sys, space = _order_space(case)
+    else:
+        space = _grundy_space(case)
     total, bounds, how, attained, first = _count(
         case, sys, space, max_count, max_enumerated, options
     )
-    if g.semantics is Semantics.IMPARTIAL and first is not None:
+    if not d.has_order and first is not None:
         space = replace(space, reference=first)  # no order: the first solution found
     free = space.free.copy()
     if total is not None and total <= 1:
@@ -394,7 +395,7 @@ def solution_set(
     if total is None:
         total, bounds, how = _from_components(case, space, comps, deps, bounds, how)
     certified = "not asked"
-    if g.semantics is Semantics.IMPARTIAL:
+    if not d.has_order:
         certified = "no bounds to certify (the mex equations have no order)"
     elif certify:
         certified = _certify(case, sys, options)
@@ -410,7 +411,7 @@ def solution_set(
         count_bounds=bounds,
         how=how,
         certified=certified,
-        kars_position=_kars_position(space, free) if g.semantics is Semantics.MINIMAX else {},
+        kars_position=_kars_position(space, free) if d.kars_score else {},
         attained={x: tuple(view(np.asarray(v)).tolist()) for x, v in attained.items()},
         seconds=time.perf_counter() - t0,
     )
@@ -420,7 +421,7 @@ def _view_values(case: Case, sys: Any) -> Any:
     """Value indices (or Grundy values) -> the view's stored values."""
     if sys is None:
         return lambda a: np.asarray(a)
-    if case.semantics is Semantics.NORMAL:
+    if sys.negamax:  # normal: value index 0, 1, 2 -> label -1, 0, +1
         return lambda a: (np.asarray(a) - 1).astype(np.int8)
     return lambda a: sys.levels[np.asarray(a)]
 
@@ -465,7 +466,7 @@ def _count(
         why = f"not enumerated (more than {max_enumerated} free nodes)"
         if space.lo is not None:  # the least and the greatest solution differ
             return None, (2, upper), why, {}, None
-        if case.semantics is Semantics.IMPARTIAL and int(free.sum()) > MAX_ASKED:
+        if not describe(case.semantics).has_order and int(free.sum()) > MAX_ASKED:
             return None, (0, upper), why, {}, None
         # one question to Z3 over every candidate: is there a second solution?
         found, complete, reason = _Enumerator(case, sys, space, free).run(2, options)
@@ -494,7 +495,7 @@ def _from_components(
     how: str,
 ) -> tuple[int | None, tuple[int, int | None], str]:
     """Exact as a product of independent components (monotone systems), else bounds."""
-    monotone = case.semantics in (Semantics.MINIMAX, Semantics.REACHABILITY)
+    monotone = describe(case.semantics).monotone
     counts = [c.count for c in comps]
     counted = bool(comps) and all(c.complete and c.count is not None for c in comps)
     if monotone and counted and all(not d for d in _free_cyclic_deps(comps, deps)):
@@ -539,7 +540,7 @@ def _certify(case: Case, sys: Any, options: Options) -> str:
     play the derived labels are the only won/lost ones (``smt-uniqueness``' proof)."""
     from verifier.smt.uniqueness import intervals, uniqueness
 
-    if case.semantics is Semantics.NORMAL:
+    if sys.negamax:  # normal: smt-uniqueness proves the derived labels the only won/lost ones
         r = uniqueness(case, options)
         return f"{r.verdict.value}: {r.detail}"
     iv = intervals(sys, options)

@@ -37,15 +37,15 @@ not prove make it ``unknown``. The uniqueness result itself is unchanged.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
 from verifier.model.case import Case
-from verifier.model.describe import LABEL_WORDS, describe
+from verifier.model.describe import LABEL_WORDS, PerSemantics, describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
@@ -130,6 +130,12 @@ class Bounds:
     sys: OrderSystem
     lo: IntArray
     hi: IntArray
+
+
+_BY_SEMANTICS: PerSemantics[Callable[[Case, Options], tuple[CheckResult, Bounds | None]]] = (
+    PerSemantics("uniqueness check", "no {purpose} for {semantics} cases here")
+)
+"""The uniqueness check of each semantics that has one."""
 
 
 def intervals(sys: OrderSystem, options: Options) -> Intervals:
@@ -275,6 +281,7 @@ def minimax_uniqueness(case: Case, options: Options) -> CheckResult:
     return _minimax(case, options)[0]
 
 
+@_BY_SEMANTICS.register(Semantics.MINIMAX)
 def _minimax(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
     """``minimax_uniqueness`` and the intervals it proved (``None`` unless Z3 confirmed them)."""
     t0 = time.perf_counter()
@@ -428,6 +435,7 @@ def normal_uniqueness(case: Case, options: Options) -> CheckResult:
     return _normal(case, options)[0]
 
 
+@_BY_SEMANTICS.register(Semantics.NORMAL)
 def _normal(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
     """``normal_uniqueness`` and the labels it proved (``None`` unless Z3 confirmed both the
     derivation and that the labels are a solution)."""
@@ -506,11 +514,7 @@ def uniqueness(case: Case, options: Options | None = None) -> CheckResult:
 
 def _uniqueness(case: Case, options: Options) -> tuple[CheckResult, Bounds | None]:
     """The uniqueness result and the bounds it proved of every solution (``None``: none)."""
-    if case.semantics is Semantics.MINIMAX:
-        return _minimax(case, options)
-    if case.semantics is Semantics.NORMAL:
-        return _normal(case, options)
-    raise NotApplicable(f"no uniqueness check for {case.semantics.value} cases here")
+    return _BY_SEMANTICS[case.semantics](case, options)
 
 
 def judge(proved: Bounds | None, ans: Answer) -> CheckResult:

@@ -19,12 +19,13 @@ attractor layer and Max's optimal move is the attractor's player-0 strategy.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
-from verifier.errors import NotApplicable
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, IntArray, Semantics, SolverResult
+from verifier.model.describe import PerSemantics
 from verifier.model.results import View
 from verifier.model.semantics import PLAYER0, PLAYER1
 from verifier.registry import Options, solver
@@ -97,38 +98,52 @@ def reachability_to_minimax(g: GameGraph) -> Conversion:
     return Conversion(h, np.arange(g.n, dtype=np.int64))
 
 
+_VIA_MINIMAX: PerSemantics[Callable[[GameGraph], SolverResult]] = PerSemantics(
+    "conversion", "no conversion from {semantics} to minimax"
+)
+"""How each semantics' answer comes out of Kars' score on its minimax conversion."""
+
+
 @solver("kars-via-minimax", [Semantics.NORMAL, Semantics.REACHABILITY], order=60)
 def kars_via_minimax_solver(case: Case, options: Options) -> SolverResult:
     """Kars' score (``kars_levels``) through the conversion: view LABEL for ``normal`` cases
     (compared with ``retrograde``), REGION for ``reachability`` (compared with ``attractor``)."""
     sem = case.graph.semantics
     g = require_reference(case, options, sem, linear=True)
-    if sem is Semantics.NORMAL:
-        (h, node_of), t_conv = timed(lambda: normal_to_minimax(g))
-        r, seconds = timed(lambda: kars_levels(h))
-        mv = r.move[node_of]
-        return SolverResult(
-            solver="kars-via-minimax",
-            view=View.LABEL,
-            values=r.value[node_of].astype(np.int8),
-            seconds=t_conv + seconds,
-            remoteness=r.remoteness[node_of],
-            move=np.where(mv >= 0, mv % g.n, -1),
-            work={**r.work, "converted_nodes": h.n},
-        )
-    if sem is Semantics.REACHABILITY:
-        (h, node_of), t_conv = timed(lambda: reachability_to_minimax(g))
-        r, seconds = timed(lambda: kars_levels(h))
-        win = r.value[node_of] == 1.0
-        p0 = g.owner == PLAYER0
-        strategy = (p0 & win & ~g.target) | (~p0 & ~win)
-        return SolverResult(
-            solver="kars-via-minimax",
-            view=View.REGION,
-            values=win.astype(np.int8),
-            seconds=t_conv + seconds,
-            remoteness=np.where(win, r.remoteness[node_of], -1),
-            move=np.where(strategy, r.move[node_of], -1),
-            work={**r.work, "converted_nodes": h.n},
-        )
-    raise NotApplicable(f"no conversion from {sem.value} to minimax")
+    return _VIA_MINIMAX[sem](g)
+
+
+@_VIA_MINIMAX.register(Semantics.NORMAL)
+def _normal_via_minimax(g: GameGraph) -> SolverResult:
+    """Labels: Kars' score of the negamax conversion, moves mapped back to ``g``'s nodes."""
+    (h, node_of), t_conv = timed(lambda: normal_to_minimax(g))
+    r, seconds = timed(lambda: kars_levels(h))
+    mv = r.move[node_of]
+    return SolverResult(
+        solver="kars-via-minimax",
+        view=View.LABEL,
+        values=r.value[node_of].astype(np.int8),
+        seconds=t_conv + seconds,
+        remoteness=r.remoteness[node_of],
+        move=np.where(mv >= 0, mv % g.n, -1),
+        work={**r.work, "converted_nodes": h.n},
+    )
+
+
+@_VIA_MINIMAX.register(Semantics.REACHABILITY)
+def _reachability_via_minimax(g: GameGraph) -> SolverResult:
+    """The region: Kars' score 1 where player 0 reaches the target, the winner's moves."""
+    (h, node_of), t_conv = timed(lambda: reachability_to_minimax(g))
+    r, seconds = timed(lambda: kars_levels(h))
+    win = r.value[node_of] == 1.0
+    p0 = g.owner == PLAYER0
+    strategy = (p0 & win & ~g.target) | (~p0 & ~win)
+    return SolverResult(
+        solver="kars-via-minimax",
+        view=View.REGION,
+        values=win.astype(np.int8),
+        seconds=t_conv + seconds,
+        remoteness=np.where(win, r.remoteness[node_of], -1),
+        move=np.where(strategy, r.move[node_of], -1),
+        work={**r.work, "converted_nodes": h.n},
+    )

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from verifier.model import CheckResult, Semantics, Verdict
+from verifier.model import CheckResult, Verdict
+from verifier.model.describe import describe
 from verifier.model.words import count
 from verifier.pipeline import CaseReport, CaseVerdict, Finding
 from verifier.writers.answer import answer_lines, finding_line
@@ -73,23 +74,7 @@ def _counts(rep: CaseReport) -> str | None:
     s = rep.summary
     if "won" not in s:
         return None
-    semantics = rep.case.semantics
-    if semantics is Semantics.REACHABILITY:
-        parts = [
-            f"player 0 reaches the target from {s['won']}",
-            f"player 1 keeps play away from it from {s['lost']}",
-        ]
-        longest = "longest forced reach {}", "move"
-    elif semantics is Semantics.IMPARTIAL:
-        parts = [f"N positions {s['won']}", f"P positions {s['lost']}"]
-        parts += [f"drawn (infinite) {s['drawn']}"] if s["drawn"] else []
-        longest = "longest win {}", "ply"
-    else:
-        parts = [f"won {s['won']}", f"lost {s['lost']}", f"drawn {s['drawn']}"]
-        longest = "longest win {}", "ply"
-    n = s.get("longest_win")
-    if n is not None:
-        parts.append(longest[0].format(count(n, longest[1])))
+    parts = describe(rep.case.semantics).counts_words(s)
     if s.get("root") is not None:
         parts.append(f"root {s['root']} = {s.get('root_value')}")
     return ", ".join(parts)

@@ -113,6 +113,6 @@ def _rows(s: SolutionSet) -> Any:
 def _reference(s: SolutionSet, x: int) -> Any:
     """The reference solution's value at ``x`` (Grundy values: none where none was found)."""
     d = describe(s.case.graph.semantics)
-    if s.case.graph.semantics.value == "impartial" and s.reference[x] < 0:
+    if not d.has_order and s.reference[x] < 0:  # no order: -1 where no solution was found
         return "not found"
     return d.show(s.reference[x])
