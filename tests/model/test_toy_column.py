@@ -17,7 +17,7 @@ from verifier.model.columns import Column, ColumnSpec
 from verifier.model.results import View
 from verifier.pipeline import CaseVerdict, run_case
 from verifier.registry import Options
-from verifier.report import report_to_dict
+from verifier.writers.json import report_to_dict
 
 TOY = "moves_available"
 
