@@ -42,6 +42,7 @@ from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.io.limits import Limits
 from verifier.io.numbers import MAX_EXACT
 from verifier.model import Case
+from verifier.model.bounds import MAX_REMOTENESS
 from verifier.model.results import View
 
 if TYPE_CHECKING:
@@ -55,9 +56,6 @@ __all__ = [
     "load_parquet_answers",
     "parquet_table",
 ]
-
-MAX_REMOTENESS = 2**62
-"""A claimed remoteness is a whole number ``0 <= r < MAX_REMOTENESS``."""
 
 PARQUET_META_KEY = b"gamegraph-verifier"
 """The schema-metadata key of a Parquet answer table's header (JSON)."""

@@ -47,6 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.io.jsonpath import PathPart, fail
+from verifier.model.bounds import MAX_EXACT
 
 __all__ = [
     "MAX_EXACT",
@@ -58,9 +59,6 @@ __all__ = [
     "literal_problem",
     "printing_problem",
 ]
-
-MAX_EXACT: Final = 2**53
-"""The largest magnitude of a number: beyond it float64 no longer holds every integer."""
 
 MAX_PRINTED_DIGITS: Final = 17
 """Significant digits that always print a float64 so that it reads back the same (``%.17g``)."""

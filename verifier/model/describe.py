@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.model.bounds import MAX_EXACT
 from verifier.model.columns import LOOPY, VALUE, Column
 from verifier.model.graph import GameGraph
 from verifier.model.results import View
@@ -85,7 +86,7 @@ def _plain_number(v: Any) -> Any:
     v = float(v)
     if v != v:
         return None
-    return int(v) if v.is_integer() and abs(v) < 2**53 else v
+    return int(v) if v.is_integer() and abs(v) < MAX_EXACT else v
 
 
 def _equations_minimax(g: GameGraph) -> Any:
