@@ -26,11 +26,11 @@ from numpy.typing import NDArray
 
 from verifier.checks.rules import NAME as RULES
 from verifier.checks.rules import rule_faults
-from verifier.games.heaps import mex
 from verifier.io.answers import Answers
 from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
+from verifier.model.mex import mex
 from verifier.model.results import View
 from verifier.model.semantics import Semantics
 from verifier.model.solution import Solution

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verifier.games.heaps import mex
 from verifier.games.nim import nim_piles
 from verifier.games.random_graphs import random_case
 from verifier.model import GameGraph, Verdict
+from verifier.model.mex import mex
 from verifier.pipeline import CaseVerdict, run_case
 from verifier.registry import Options
 from verifier.smt import mex as mexmod

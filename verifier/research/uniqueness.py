@@ -41,6 +41,7 @@ from numpy.typing import NDArray
 
 from verifier.model import Case, GameGraph, IntArray, Semantics
 from verifier.model.describe import describe
+from verifier.model.mex import mex
 from verifier.registry import Options
 
 __all__ = [
@@ -204,8 +205,6 @@ def _grundy_space(case: Case) -> _Space:
 
     reaches |= reach_backward(g.pred_ptr, g.pred_idx, cyclic)
     ref = np.full(g.n, -1, dtype=np.int64)
-    from verifier.games.heaps import mex
-
     order = np.argsort(c.height[c.label], kind="stable")  # sinks first
     for x in order.tolist():
         if not reaches[x]:

@@ -57,10 +57,10 @@ import z3
 from numpy.typing import NDArray
 
 from verifier.errors import NotApplicable
-from verifier.games.heaps import mex
 from verifier.model import CheckResult, GameGraph, IntArray, Semantics, Verdict
 from verifier.model.columns import LOOPY, VALUE, Column
 from verifier.model.describe import describe
+from verifier.model.mex import mex
 from verifier.model.results import SolverResult
 from verifier.model.topology import is_acyclic
 from verifier.registry import CheckContext, Options, check
