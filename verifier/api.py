@@ -24,8 +24,8 @@ from verifier.errors import NotApplicable
 from verifier.model.case import Case
 
 if TYPE_CHECKING:
+    from verifier.model.report import CaseReport
     from verifier.model.solution import Solution
-    from verifier.pipeline import CaseReport
 
 __all__ = ["load", "solve", "verify"]
 

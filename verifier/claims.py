@@ -31,10 +31,11 @@ from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
 from verifier.model.mex import mex
+from verifier.model.report import CaseReport
 from verifier.model.results import View
 from verifier.model.semantics import Semantics
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport, ExtraResults, decide, run_case
+from verifier.pipeline import ExtraResults, decide, run_case
 from verifier.registry import Options
 
 __all__ = [

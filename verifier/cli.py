@@ -32,9 +32,10 @@ from verifier.io.limits import Limits
 from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
 from verifier.model.columns import Column
+from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
 from verifier.model.words import count
-from verifier.pipeline import CaseReport, run_case
+from verifier.pipeline import run_case
 from verifier.progress import PlainProgress, heartbeat
 from verifier.registry import Options
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
