@@ -425,7 +425,7 @@ def _not_kars(
     agreed = ("agree", "smt-kars-least", "expect")
     if any(not c.name.startswith(agreed) for c in refuted):
         return None
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     sys = OrderSystem.minimax(case.graph)
     r = report.results[CLAIMS]

@@ -90,19 +90,19 @@ def _plain_number(v: Any) -> Any:
 
 
 def _equations_minimax(g: GameGraph) -> Any:
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     return OrderSystem.minimax(g)
 
 
 def _equations_normal(g: GameGraph) -> Any:
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     return OrderSystem.normal(g)
 
 
 def _equations_reachability(g: GameGraph) -> Any:
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     return OrderSystem.reachability(g)
 

@@ -43,6 +43,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
+from verifier.equations.rules import derivation_system, derived_labels, labelled_nodes
+from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
 from verifier.model.case import Case
 from verifier.model.describe import LABEL_WORDS, describe
@@ -70,9 +73,6 @@ from verifier.smt.common import (
     run_batches,
 )
 from verifier.smt.encode import Encoding, derivation_cnf
-from verifier.smt.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
-from verifier.smt.rules import derivation_system, derived_labels, labelled_nodes
-from verifier.smt.system import OrderSystem
 
 __all__ = [
     "BOUNDS",
