@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from verifier.engine import _sequence_kernels as kernels
+from verifier.engine import sequence_kernels as kernels
 from verifier.games.catalog import parse_game
 from verifier.games.heap_sequences import HeapMoves, choose_sparse_space, heap_sequence
 from verifier.games.heaps import sequence_from_rule

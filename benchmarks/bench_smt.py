@@ -27,12 +27,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from verifier.equations.fixpoints import BoolSystem, attractor, gfp, kars_clamp, lfp
+from verifier.equations.rules import derived_labels, region_system
+from verifier.equations.system import OrderSystem
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.results import View
 from verifier.registry import CheckContext, Options, checks_for
-from verifier.smt.fixpoints import BoolSystem, attractor, gfp, kars_clamp, lfp
-from verifier.smt.rules import derived_labels, region_system
-from verifier.smt.system import OrderSystem
 
 
 def random_graph(n: int, family: str, semantics: Semantics, seed: int = 1) -> GameGraph:

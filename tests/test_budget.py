@@ -14,7 +14,8 @@ from verifier.cli import verify_app
 from verifier.deadline import TimeUp, stop_after
 from verifier.io import load_any
 from verifier.model import CheckResult, Semantics, Verdict
-from verifier.pipeline import CaseVerdict, run_case, z3_timeout
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case, z3_timeout
 from verifier.registry import Options
 
 runner = CliRunner()

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 
 CASES = sorted((Path(__file__).resolve().parent.parent / "cases").rglob("*.json"))
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from verifier.games.random_graphs import random_case
 from verifier.model import Semantics, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 
 VALUES = {
     Semantics.MINIMAX: (-2, -1, 0, 1, 3),

@@ -59,7 +59,8 @@ def test_an_inconclusive_case_is_an_error_naming_the_undecided_check() -> None:
 
     from verifier.io import load_any
     from verifier.model import CheckResult, Verdict
-    from verifier.pipeline import CaseVerdict, run_case
+    from verifier.model.report import CaseVerdict
+    from verifier.pipeline import run_case
     from verifier.writers.junit import junit_tree
 
     rep = run_case(load_any(CASES / "dag-paul-carole.json"))

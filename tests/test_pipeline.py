@@ -8,8 +8,9 @@ from verifier import Case, Expect, GameGraph, Semantics
 from verifier.checks.agreement import agreement_checks
 from verifier.checks.expect import expect_checks
 from verifier.model import MAX, MIN, CheckResult, SolverResult, Verdict
+from verifier.model.report import CaseVerdict
 from verifier.model.results import View
-from verifier.pipeline import CaseVerdict, decide, summarize
+from verifier.pipeline import decide, summarize
 
 
 def fig1_case(expect: Expect | None = None) -> Case:

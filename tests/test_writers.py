@@ -99,16 +99,6 @@ def test_json_report_keys_and_values_unchanged() -> None:
         assert list(c)[:5] == ["name", "verdict", "detail", "witness", "seconds"]
 
 
-def test_report_module_still_gives_the_json_and_table_writers() -> None:
-    from verifier import report
-    from verifier.writers import json as json_writer
-    from verifier.writers import table
-
-    assert report.report_to_dict is json_writer.report_to_dict
-    assert report.jsonable is json_writer.jsonable
-    assert report.print_report is table.print_report
-
-
 def test_json_flag_is_format_json() -> None:
     case = str(CASES / "kars-figure1-b-lt-d.json")
     a = runner.invoke(verify_app, [case, "--json"])

@@ -28,8 +28,8 @@ __all__ = [
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from verifier.model.report import CaseReport
     from verifier.model.solution import Solution
-    from verifier.pipeline import CaseReport
 
 
 def __getattr__(name: str) -> Any:
@@ -40,7 +40,7 @@ def __getattr__(name: str) -> Any:
 
         return Solution
     if name == "CaseReport":
-        from verifier.pipeline import CaseReport
+        from verifier.model.report import CaseReport
 
         return CaseReport
     raise AttributeError(f"module 'verifier' has no attribute {name!r}")

@@ -24,10 +24,12 @@ from verifier.errors import NotApplicable
 from verifier.model.case import Case
 
 if TYPE_CHECKING:
+    from verifier.io.answer_base import Answers
+    from verifier.model.report import CaseReport
     from verifier.model.solution import Solution
-    from verifier.pipeline import CaseReport
+    from verifier.registry import ProgressFn
 
-__all__ = ["load", "solve", "verify"]
+__all__ = ["load", "solve", "solve_report", "verify"]
 
 
 def load(path: str | Path) -> Case:
@@ -47,15 +49,24 @@ def solve(case: Case | str | Path, *, engine: str = "auto") -> Solution:
     / ``compiled``) and compare them, without the Z3 proofs: the answer as a ``Solution``
     keyed by position name (``sol["a"].value``, ``.remoteness``, ``.move``, ``.line()``,
     ``sol.to_dict()``, ``sol.to_pandas()``). ``NotApplicable`` if no solver answers."""
-    from verifier.pipeline import run_case
-    from verifier.registry import Options
-
     c = _case(case)
-    rep = run_case(c, Options(engine=engine), smt=False)
+    rep = solve_report(c, engine=engine)
     if rep.solution is None:
         skipped = "; ".join(f"{r.name}: {r.skipped}" for r in rep.solvers if r.skipped)
         raise NotApplicable(f"{c.id}: no solver answered ({skipped})")
     return rep.solution
+
+
+def solve_report(
+    case: Case | str | Path, *, engine: str = "auto", progress: ProgressFn | None = None
+) -> CaseReport:
+    """What :func:`solve` runs, as the whole report ``verifier solve`` writes: every solver's
+    run, their agreement and the ``expect`` block (verdict ``solved``, ``refuted`` or
+    ``inconclusive``), no Z3. ``progress``: called with ``(task, done, total)`` now and then."""
+    from verifier.pipeline import run_case
+    from verifier.registry import Options
+
+    return run_case(_case(case), Options(engine=engine, progress=progress), smt=False)
 
 
 def verify(
@@ -64,26 +75,32 @@ def verify(
     engine: str = "auto",
     rlimit: int | None = None,
     seed: int = 0,
-    answers: str | Path | None = None,
+    answers: str | Path | Answers | None = None,
     budget: float | None = None,
     linear: bool = False,
+    progress: ProgressFn | None = None,
 ) -> CaseReport:
     """Solve, cross-check with Z3 and compare with the case's ``expect`` block, as ``verify``
     does: a report with ``.verdict`` (``verified`` / ``refuted`` / ``inconclusive``),
     ``.checks``, ``.witness`` (the first refuted check's) and ``.solution``. ``rlimit`` is the
     Z3 resource-limit ceiling (default: the command line's). ``answers``: an answer file
-    (docs/answers.md) judged alongside the solvers, as ``verify --answers``. ``budget``: the
-    seconds the case may take (``verify --budget``). ``linear``: with ``answers``, judge them by
-    the linear checks alone (``verify --answers --linear``: no Z3)."""
+    (docs/answers.md), or its ``Answers`` as read, judged alongside the solvers, as ``verify
+    --answers``. ``budget``: the seconds the case may take (``verify --budget``). ``linear``:
+    with ``answers``, judge them by the linear checks alone (``verify --answers --linear``: no
+    Z3). ``progress``: called with ``(task, done, total)`` now and then."""
     from verifier.claims import run_with_claims
+    from verifier.io.answer_base import Answers
     from verifier.io.answers import load_answers
     from verifier.registry import Options
 
     if linear and answers is None:
         raise ValueError("linear=True judges an answer table: give answers=")
-    opts = Options(engine=engine, seed=seed, budget=budget, linear=linear)
+    opts = Options(engine=engine, seed=seed, budget=budget, linear=linear, progress=progress)
     if rlimit is not None:
         opts = replace(opts, rlimit=rlimit)
     c = _case(case)
-    claims = load_answers(answers, c) if answers is not None else None
+    if answers is None or isinstance(answers, Answers):
+        claims = answers
+    else:
+        claims = load_answers(answers, c)
     return run_with_claims(c, opts, claims)

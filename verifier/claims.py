@@ -26,14 +26,15 @@ from numpy.typing import NDArray
 
 from verifier.checks.rules import NAME as RULES
 from verifier.checks.rules import rule_faults
-from verifier.games.heaps import mex
 from verifier.io.answers import Answers
 from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
+from verifier.model.mex import mex
+from verifier.model.report import CaseReport
 from verifier.model.results import View
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport, ExtraResults, decide, run_case
+from verifier.pipeline import ExtraResults, decide, run_case
 from verifier.registry import Options
 
 __all__ = [
@@ -423,7 +424,7 @@ def _not_kars(
     agreed = ("agree", "smt-kars-least", "expect")
     if any(not c.name.startswith(agreed) for c in refuted):
         return None
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     sys = OrderSystem.minimax(case.graph)
     r = report.results[CLAIMS]

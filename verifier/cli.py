@@ -10,7 +10,6 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -24,7 +23,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
-from verifier.claims import run_with_claims
+from verifier import api
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
 from verifier.io.files import check_writable
@@ -32,11 +31,12 @@ from verifier.io.limits import Limits
 from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
 from verifier.model.columns import Column
+from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
 from verifier.model.words import count
-from verifier.pipeline import CaseReport, run_case
+from verifier.pipeline import run_case
 from verifier.progress import PlainProgress, heartbeat
-from verifier.registry import Options
+from verifier.registry import Options, ProgressFn
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 from verifier.writers.base import Brief
 
@@ -199,9 +199,8 @@ def exit_code(reports: list[CaseReport], bad_inputs: int) -> int:
     return EXIT_OF[overall_verdict(reports, bad_inputs)]
 
 
-def _progress_options(options: Options, progress: Progress | None) -> Options:
-    if progress is None:
-        return options
+def _progress_fn(progress: Progress) -> ProgressFn:
+    """The ``progress`` callback that moves the bar ``progress``, a task per stage."""
     tasks: dict[str, TaskID] = {}
 
     def report(task: str, done: int, total: int) -> None:
@@ -209,7 +208,7 @@ def _progress_options(options: Options, progress: Progress | None) -> Options:
             tasks[task] = progress.add_task(task, total=total)
         progress.update(tasks[task], completed=done, total=total)
 
-    return replace(options, progress=report)
+    return report
 
 
 def _case_bar(console: Console) -> Progress:
@@ -263,7 +262,6 @@ def run_verify(
     brief: Brief = "lines" if quiet else "full" if verbose or len(files) == 1 else "failures"
     settings = Settings(console=out, values=values, verbose=verbose, brief=brief)
     writer = make_writer(fmt, settings)
-    options = Options(engine=engine.value, rlimit=rlimit, seed=seed, budget=budget, linear=linear)
     if answers is not None and len(files) != 1:
         _err(err, f"--answers {answers}: give exactly one case (got {len(files)} case files)")
         return EXIT_BAD_INPUT
@@ -311,13 +309,20 @@ def run_verify(
                 errors.append(str(e))
                 _err(err, str(e))
                 continue
-        run_options = (
-            _progress_options(options, progress)
-            if progress is not None
-            else replace(options, progress=PlainProgress(sys.stderr))
+        on_progress: ProgressFn = (
+            _progress_fn(progress) if progress is not None else PlainProgress(sys.stderr)
         )
         with progress if progress is not None else nullcontext():
-            rep = run_with_claims(case, run_options, claims)
+            rep = api.verify(
+                case,
+                engine=engine.value,
+                rlimit=rlimit,
+                seed=seed,
+                answers=claims,
+                budget=budget,
+                linear=linear,
+                progress=on_progress,
+            )
         reports.append(rep)
         writer.write_case(rep)
     writer.finish(reports, errors)
@@ -669,7 +674,7 @@ def solve_cmd(
             "--engine dask's partitioned results)"
         )
     solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
-    rep = run_case(case, Options(engine=engine.value, progress=solve_progress), smt=False)
+    rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
     _save_answers(rep.solution, case, answer_file)
     writer.write_case(rep)
     writer.finish([rep], [])

@@ -11,8 +11,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any
 
 from verifier.checks.agreement import agreement_checks
@@ -21,109 +20,16 @@ from verifier.deadline import TimeUp, stop_after
 from verifier.errors import NotApplicable
 from verifier.games.summary import summarize_solution
 from verifier.model import Case, CheckResult, SolverResult, Verdict
+from verifier.model.report import CaseReport, CaseVerdict, SolverRun
 from verifier.model.solution import Solution
 from verifier.registry import CheckContext, Options, checks_for, solvers_for
 
 __all__ = [
-    "CaseReport",
-    "CaseVerdict",
     "ExtraResults",
-    "Finding",
-    "SolverRun",
     "decide",
-    "findings",
     "run_case",
     "summarize",
 ]
-
-
-class CaseVerdict(StrEnum):
-    VERIFIED = "verified"
-    """Every check confirmed, the Z3 proofs included."""
-    REFUTED = "refuted"
-    INCONCLUSIVE = "inconclusive"
-    SOLVED = "solved"
-    """``solve`` (no proofs run): an answer, and nothing refuted or undecided among the solvers'
-    agreement and the ``expect`` block. Never ``verified``: nothing was proved."""
-
-
-@dataclass(frozen=True)
-class SolverRun:
-    """One solver's run: its result, or why it was skipped."""
-
-    name: str
-    result: SolverResult | None
-    skipped: str | None = None
-    seconds: float = 0.0
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A refuted check that leads, and the refuted checks that fail because of it.
-
-    A check that sums others up (the judgment of an answer file: its ``data["refuted_by"]``
-    names the checks that refuted the claims) is the root cause: it names the claim that breaks
-    its own rule, and the checks it names are its consequences, folded under it."""
-
-    check: CheckResult
-    because: tuple[CheckResult, ...] = ()
-
-
-def findings(checks: tuple[CheckResult, ...] | list[CheckResult]) -> list[Finding]:
-    """The refuted checks as findings: each root cause first with its consequences (in the
-    order of ``checks``), then every other refuted check alone, in order."""
-    refuted = [c for c in checks if c.verdict is Verdict.REFUTED]
-    roots = [c for c in refuted if c.data.get("refuted_by")]
-    taken = {id(c) for c in roots}
-    out: list[Finding] = []
-    for root in roots:
-        names = set(root.data["refuted_by"])
-        because = tuple(c for c in refuted if id(c) not in taken and c.name in names)
-        taken |= {id(c) for c in because}
-        out.append(Finding(root, because))
-    out += [Finding(c) for c in refuted if id(c) not in taken]
-    return out
-
-
-@dataclass(frozen=True)
-class CaseReport:
-    case: Case
-    solvers: tuple[SolverRun, ...]
-    checks: tuple[CheckResult, ...]
-    verdict: CaseVerdict
-    seconds: float
-    stages: Mapping[str, float] = field(default_factory=dict)
-    summary: Mapping[str, Any] = field(default_factory=dict)
-    solution: Solution | None = None
-    """The answer (``None`` when no solver answered in the semantics' view)."""
-
-    @property
-    def witness(self) -> Mapping[str, Any] | None:
-        """The witness of the first finding (``None`` when nothing was refuted)."""
-        return next((f.check.witness for f in self.findings), None)
-
-    @property
-    def findings(self) -> list[Finding]:
-        """The refuted checks, root causes first with their consequences (``findings``)."""
-        return findings(self.checks)
-
-    @property
-    def results(self) -> dict[str, SolverResult]:
-        return {r.name: r.result for r in self.solvers if r.result is not None}
-
-    def __repr__(self) -> str:
-        """Short: ``<CaseReport figure-1 minimax: verified, 12 checks (12 confirmed)>``."""
-        ok = sum(c.verdict is Verdict.CONFIRMED for c in self.checks)
-        return (
-            f"<CaseReport {self.case.id} {self.case.semantics.value}: {self.verdict.value}, "
-            f"{len(self.checks)} check{'' if len(self.checks) == 1 else 's'} ({ok} confirmed)>"
-        )
-
-    def _repr_html_(self) -> str:
-        """A notebook's view: verdict, answer, open checks, answer table, picture."""
-        from verifier.writers.notebook import report_html
-
-        return report_html(self)
 
 
 ExtraResults = Callable[[Mapping[str, SolverResult]], Mapping[str, SolverResult]]

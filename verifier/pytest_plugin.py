@@ -28,7 +28,7 @@ import pytest
 
 if TYPE_CHECKING:
     from verifier.io.discover import Discovery, Found  # noqa: F401 (in the StashKeys' strings)
-    from verifier.pipeline import CaseReport
+    from verifier.model.report import CaseReport
 
 __all__ = ["CaseFile", "CaseItem", "answers_beside"]
 
@@ -117,7 +117,7 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         from verifier.api import verify
         from verifier.errors import VerifierError
-        from verifier.pipeline import CaseVerdict
+        from verifier.model.report import CaseVerdict
 
         found = self.config.stash[_FOUND][self.path.resolve()]
         if found.error is not None:

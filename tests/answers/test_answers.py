@@ -20,8 +20,9 @@ from verifier.games.random_graphs import random_case
 from verifier.io import save_any
 from verifier.io.answers import Answers, load_answers, save_answers
 from verifier.model import Case, Verdict
+from verifier.model.report import CaseReport
 from verifier.model.semantics import Semantics
-from verifier.pipeline import CaseReport, run_case
+from verifier.pipeline import run_case
 from verifier.registry import Options
 
 ROOT = Path(__file__).resolve().parents[2]

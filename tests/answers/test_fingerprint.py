@@ -21,7 +21,8 @@ from verifier.games.random_graphs import random_case
 from verifier.io import load_any, parse_case
 from verifier.io.answers import graph_digest, load_answers, save_answers
 from verifier.model import GameGraph, Semantics
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 
 CASES = Path(__file__).resolve().parents[2] / "cases"

@@ -23,9 +23,10 @@ from verifier.games.random_graphs import random_case
 from verifier.io.answers import Answers, load_answers, save_answers
 from verifier.model import Case, Verdict
 from verifier.model.describe import describe
+from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.results import View
 from verifier.model.semantics import Semantics
-from verifier.pipeline import CaseReport, CaseVerdict, run_case
+from verifier.pipeline import run_case
 from verifier.registry import Options
 from verifier.writers.table import print_line, print_report
 

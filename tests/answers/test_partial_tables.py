@@ -20,8 +20,9 @@ from verifier.games.random_graphs import random_case
 from verifier.io import load_any
 from verifier.io.answers import Answers, load_answers, save_answers
 from verifier.model import Case, Verdict
+from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.semantics import Semantics
-from verifier.pipeline import CaseReport, CaseVerdict, run_case
+from verifier.pipeline import run_case
 from verifier.registry import Options
 
 CASES = Path(__file__).resolve().parents[2] / "cases"

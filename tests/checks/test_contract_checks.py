@@ -13,7 +13,8 @@ from verifier.checks.grundy_infinite import check_grundy_infinite
 from verifier.checks.moves import check_moves
 from verifier.checks.remoteness import attractor_layers, check_minimax_remoteness
 from verifier.model import MAX, MIN, SolverResult, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import CheckContext, Options
 
 

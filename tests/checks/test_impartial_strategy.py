@@ -13,7 +13,8 @@ from verifier.io import load_any
 from verifier.io.answers import load_answers
 from verifier.model import Case, GameGraph, Semantics, Verdict
 from verifier.model.columns import MOVE
-from verifier.pipeline import CaseReport, CaseVerdict, run_case
+from verifier.model.report import CaseReport, CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options, all_registered
 
 CASES = Path(__file__).resolve().parents[2] / "cases"

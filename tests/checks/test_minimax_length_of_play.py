@@ -24,7 +24,8 @@ from verifier.engine.kars import kars_numpy
 from verifier.io import load_any
 from verifier.io.answers import load_answers
 from verifier.model import MAX, GameGraph, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 from verifier.solvers.kars_iteration import kars_iteration
 from verifier.solvers.kars_levels import kars_levels

@@ -17,7 +17,8 @@ from verifier.engine.compiled import grundy_compiled, loopy_grundy_compiled
 from verifier.games.random_graphs import random_case
 from verifier.model import Case, GameGraph, Semantics, Verdict
 from verifier.model.columns import LOOPY, VALUE
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import CheckContext, Options
 from verifier.solvers.engine_solvers import grundy_loopy_compiled_solver
 from verifier.solvers.loopy_grundy import (

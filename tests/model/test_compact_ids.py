@@ -14,7 +14,8 @@ from verifier.engine import frontier
 from verifier.games.random_graphs import random_case
 from verifier.model import Semantics
 from verifier.model import graph as graph_module
-from verifier.pipeline import CaseReport, run_case
+from verifier.model.report import CaseReport
+from verifier.pipeline import run_case
 
 N = 70_000  # N * N > 2^32
 

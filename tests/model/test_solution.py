@@ -10,9 +10,10 @@ from verifier import Case, GameGraph, Semantics
 from verifier.model import MAX, MIN, SolverResult
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column, same_entries
 from verifier.model.describe import DESCRIPTIONS, LABEL_WORDS, describe, describe_view
+from verifier.model.report import CaseVerdict
 from verifier.model.results import View
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.pipeline import run_case
 from verifier.registry import Options
 
 

@@ -14,10 +14,11 @@ from verifier.checks.agreement import agreement_checks
 from verifier.model import MAX, MIN, SolverResult, Verdict
 from verifier.model import columns as columns_mod
 from verifier.model.columns import Column, ColumnSpec
+from verifier.model.report import CaseVerdict
 from verifier.model.results import View
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.pipeline import run_case
 from verifier.registry import Options
-from verifier.report import report_to_dict
+from verifier.writers.json import report_to_dict
 
 TOY = "moves_available"
 

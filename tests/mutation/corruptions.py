@@ -22,9 +22,10 @@ import numpy as np
 from verifier import pipeline
 from verifier.model import Case, GameGraph, Semantics, SolverResult
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE
+from verifier.model.report import CaseReport
 from verifier.model.semantics import MAX
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport, run_case
+from verifier.pipeline import run_case
 from verifier.registry import Options, SolverSpec
 from verifier.smt import common
 

@@ -19,7 +19,8 @@ from corruptions import Corruption, corruptions, move_is_optimal, run_corrupted
 from verifier.games.random_graphs import random_case
 from verifier.model import Case, GameGraph, Semantics
 from verifier.model.columns import MOVE
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 
 ENGINES = ("auto", "reference", "numpy", "compiled")

@@ -11,12 +11,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.games.heaps import mex
+from verifier.equations.system import OrderSystem
 from verifier.games.random_graphs import random_case
 from verifier.io import load_any
 from verifier.model import Case, GameGraph, Semantics
+from verifier.model.mex import mex
 from verifier.research.uniqueness import solution_set
-from verifier.smt.system import OrderSystem
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 

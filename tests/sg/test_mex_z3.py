@@ -14,7 +14,8 @@ from sg_graphs import impartial_graphs, loopy_graph
 from verifier.games.nim import nim_position
 from verifier.games.octal import octal_game
 from verifier.model import Case, Expect, GameGraph, Semantics, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 from verifier.smt.mex import check_counter, check_values, count_solutions
 from verifier.solvers.grundy import grundy_values, mex

@@ -9,8 +9,9 @@ from verifier.checks.sums import sums_check
 from verifier.errors import NotApplicable
 from verifier.games.nim import nim_heaps
 from verifier.model import Case, Expect, GameGraph, Semantics, SolverResult, SumSpec, Verdict
+from verifier.model.report import CaseVerdict
 from verifier.model.results import CheckResult
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.pipeline import run_case
 from verifier.registry import CheckContext, Options, solvers_for
 from verifier.solvers.grundy import grundy_values
 from verifier.solvers.sums import MAX_PRODUCT, component, product_size, stream_sum

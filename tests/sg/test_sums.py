@@ -8,7 +8,8 @@ from sg_graphs import impartial_graphs, loopy_graph
 
 from verifier.games.nim import nim_heaps
 from verifier.model import Case, Expect, GameGraph, SumSpec, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.solvers.grundy import grundy_values
 from verifier.solvers.loopy_grundy import GValue, loopy_grundy, render
 from verifier.solvers.sums import product_game, sum_value, sum_values

@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from smt_reference import graphs, reference_results
 
+from verifier.equations import system
+from verifier.equations.system import OrderSystem
 from verifier.model import GameGraph, Semantics, SolverResult
 from verifier.model import describe as describe_mod
 from verifier.model.columns import MOVE, REMOTENESS, VALUE
@@ -19,9 +21,7 @@ from verifier.model.describe import DESCRIPTIONS, LABEL_WORDS, describe
 from verifier.model.results import View
 from verifier.model.semantics import MAX, MIN, NOBODY, PLAYER0, PLAYER1
 from verifier.registry import CheckContext, Options
-from verifier.smt import system
 from verifier.smt.common import Answer, answers, with_sentinel
-from verifier.smt.system import OrderSystem
 
 ORDERED = [s for s, d in DESCRIPTIONS.items() if d.equations is not None]
 """The semantics whose equations are an ``OrderSystem``."""

@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from smt_reference import all_solutions, figure1, graphs
 
+from verifier.equations.fixpoints import least
+from verifier.equations.rules import region_system
+from verifier.equations.system import OrderSystem
 from verifier.model import GameGraph, Semantics
 from verifier.registry import Options
 from verifier.smt import cnf as cnf_mod
 from verifier.smt.cnf import Cnf, SatStatus, solve
 from verifier.smt.encode import Encoding, closure_cnf, prefixpoint_cnf
-from verifier.smt.fixpoints import least
-from verifier.smt.rules import region_system
-from verifier.smt.system import OrderSystem
 
 OPTS = Options()
 

@@ -4,7 +4,8 @@ resource limit is asked again with four times the limit, up to ``--rlimit``, the
 from __future__ import annotations
 
 from verifier.games.generators import generate
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 from verifier.smt import common
 from verifier.smt.cnf import SatOutcome, SatStatus, escalating, limits

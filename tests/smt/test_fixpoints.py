@@ -13,10 +13,10 @@ from smt_reference import (
     retrograde,
 )
 
+from verifier.equations.fixpoints import BoolSystem, attractor, gfp, kars_clamp, least, lfp
+from verifier.equations.rules import derived_labels, region_system
+from verifier.equations.system import OrderSystem
 from verifier.model import MAX, GameGraph, Semantics
-from verifier.smt.fixpoints import BoolSystem, attractor, gfp, kars_clamp, least, lfp
-from verifier.smt.rules import derived_labels, region_system
-from verifier.smt.system import OrderSystem
 
 
 def _vals(sys: OrderSystem, idx: np.ndarray) -> dict[str, float]:

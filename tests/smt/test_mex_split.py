@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verifier.games.heaps import mex
 from verifier.games.nim import nim_piles
 from verifier.games.random_graphs import random_case
 from verifier.model import GameGraph, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.mex import mex
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 from verifier.smt import mex as mexmod
 from verifier.smt.common import component_order

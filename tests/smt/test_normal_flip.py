@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from smt_reference import case_of, graphs
 
+from verifier.equations.rules import derived_labels
+from verifier.equations.system import OrderSystem
 from verifier.model import GameGraph, Semantics, Verdict
 from verifier.registry import Options
 from verifier.smt import circular
 from verifier.smt import uniqueness as uq
 from verifier.smt.circular import changeable_nodes, flipped_labelling, lost_candidates
-from verifier.smt.rules import derived_labels
-from verifier.smt.system import OrderSystem
 
 
 def _solutions(g: GameGraph) -> list[tuple[int, ...]]:

@@ -8,7 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from verifier.model import MAX, Case, GameGraph, Semantics, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import CheckContext, Options
 from verifier.smt import common
 from verifier.smt.kars import check_kars_least

@@ -38,6 +38,9 @@ import numpy as np
 import pytest
 from smt_reference import case_of, figure1
 
+from verifier.equations.fixpoints import BoolSystem, gfp, lfp
+from verifier.equations.rules import derivation_system, labelled_nodes, region_system
+from verifier.equations.system import OrderSystem
 from verifier.model import MAX, MIN, GameGraph, Semantics, Verdict
 from verifier.model.describe import describe
 from verifier.model.results import View
@@ -56,14 +59,11 @@ from verifier.smt.common import (
 )
 from verifier.smt.encode import Encoding, derivation_cnf
 from verifier.smt.equations import extension_query
-from verifier.smt.fixpoints import BoolSystem, gfp, lfp
 from verifier.smt.kars import closer_query
 from verifier.smt.mex import check_counter, check_values, count_solutions
 from verifier.smt.ranks import ranked_derivable, ranked_maximal
 from verifier.smt.region import derivable_query, trap_query
-from verifier.smt.rules import derivation_system, labelled_nodes, region_system
 from verifier.smt.strategy import QUERIES
-from verifier.smt.system import OrderSystem
 from verifier.smt.uniqueness import Intervals, intervals
 
 OPTS = Options()

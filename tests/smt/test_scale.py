@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from smt_reference import case_of, figure1, graphs, reference_results
 
+from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
 from verifier.model import GameGraph, Semantics, SolverResult
 from verifier.model.results import CheckResult, Verdict
@@ -33,7 +34,6 @@ from verifier.smt import cnf as cnf_mod
 from verifier.smt import common
 from verifier.smt.cnf import Pending, SatOutcome, SatStatus, dimacs_text, solve
 from verifier.smt.encode import Encoding
-from verifier.smt.system import OrderSystem
 
 OPTS = Options()
 
@@ -265,8 +265,8 @@ def test_derivation_query_decides_derivability(sem: Semantics, data: st.DataObje
     """``derivation_cnf`` is unsat exactly when its target is derivable: on the least fixpoint
     of every threshold system (whole, or batch by batch of SCCs in reverse topological order)
     and on the complement of the greatest; sat as soon as one more node is added."""
+    from verifier.equations.fixpoints import BoolSystem, least
     from verifier.smt.encode import derivation_cnf
-    from verifier.smt.fixpoints import BoolSystem, least
 
     g = data.draw(graphs(sem))
     sys = OrderSystem.for_graph(g)
@@ -305,9 +305,9 @@ def test_closure_query_decides_safety(data: st.DataObject) -> None:
     """``closure_cnf`` (clauses only for the nodes of the pinned set) is sat exactly when the
     set can be kept: no false constant in it, an ``OR`` node has a successor in it, an ``AND``
     node has all its successors in it (checked directly)."""
+    from verifier.equations.rules import region_system
+    from verifier.equations.system import AND, CONST, OR
     from verifier.smt.encode import closure_cnf
-    from verifier.smt.rules import region_system
-    from verifier.smt.system import AND, CONST, OR
 
     g = data.draw(graphs(Semantics.REACHABILITY))
     for rules in (region_system(g), region_system(g).dual()):

@@ -13,7 +13,8 @@ import pytest
 from verifier.games.generators import generate
 from verifier.games.random_graphs import random_case
 from verifier.model import Case, Verdict
-from verifier.pipeline import CaseVerdict, run_case
+from verifier.model.report import CaseVerdict
+from verifier.pipeline import run_case
 from verifier.registry import Options
 
 SEMANTICS = ("minimax", "normal", "reachability", "impartial")

@@ -40,7 +40,7 @@ from verifier.model.solution import Solution
 if TYPE_CHECKING:
     from distributed import Client
 
-    from verifier.pipeline import CaseReport
+    from verifier.model.report import CaseReport
 
 __all__ = ["DistributedResult", "distributed_report", "load_input", "solve_distributed"]
 
@@ -110,7 +110,8 @@ def distributed_report(case: Case, res: DistributedResult) -> CaseReport:
     the case's ``expect`` block, ``inconclusive`` when the answer stayed on the workers."""
     from verifier.checks.expect import expect_checks
     from verifier.model import CheckResult, Verdict
-    from verifier.pipeline import CaseReport, CaseVerdict, SolverRun, decide
+    from verifier.model.report import CaseReport, CaseVerdict, SolverRun
+    from verifier.pipeline import decide
 
     result = res.to_solver_result()
     checks = []

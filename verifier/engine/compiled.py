@@ -34,6 +34,7 @@ from verifier.engine.attractor import attacker_mask, attractor_move_keys
 from verifier.engine.frontier import Csr, row_chunks, successor_csr
 from verifier.engine.kars import kars_moves_numpy, leaf_levels, side_roles, validate_minimax
 from verifier.errors import CycleError
+from verifier.model.bounds import INT32_MAX
 from verifier.model.describe import PerSemantics
 from verifier.model.graph import GameGraph
 from verifier.model.results import AttractorResult, RetrogradeResult
@@ -170,7 +171,7 @@ def _transpose(ptr: NDArray[np.int64], idx: NDArray[Any]) -> tuple[NDArray[Any],
     k = _k()
     n, m = len(ptr) - 1, len(idx)
     start, src, low = k.bucket_scatter(ptr, idx, _threads())
-    pptr = np.empty(n + 1, dtype=idx.dtype if m < 2**31 - 1 else np.int64)
+    pptr = np.empty(n + 1, dtype=idx.dtype if m < INT32_MAX else np.int64)
     pptr[n] = m
     pidx = np.empty(m, dtype=idx.dtype)
     k.bucket_sort(start, src, low, pptr, pidx)
@@ -179,7 +180,7 @@ def _transpose(ptr: NDArray[np.int64], idx: NDArray[Any]) -> tuple[NDArray[Any],
 
 def _state_dtype(n: int, m: int) -> type[np.signedinteger[Any]]:
     """``st`` holds counters up to the out-degree and codes down to ``-1 - 2n``."""
-    return np.int32 if max(2 * n + 2, m) < 2**31 - 1 else np.int64
+    return np.int32 if max(2 * n + 2, m) < INT32_MAX else np.int64
 
 
 def _run(

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.model.bounds import INT32_MAX
 from verifier.model.graph import GameGraph, index_dtype, transpose
 
 __all__ = [
@@ -184,7 +185,7 @@ def first_match_per_source(succ: Csr, want: NDArray[Any], code: NDArray[Any]) ->
         eq = code[c.dst] == np.repeat(want[c.u : c.v], c.deg)
         # first matching position of each non-empty row: min over the row of (pos if eq else b-a)
         b_a = len(c.dst)
-        span = np.int32(b_a) if b_a < 2**31 - 1 else np.int64(b_a)
+        span = np.int32(b_a) if b_a < INT32_MAX else np.int64(b_a)
         pos = np.where(eq, np.arange(b_a, dtype=span.dtype), span)
         first = np.minimum.reduceat(pos, c.starts)
         ok = first < span

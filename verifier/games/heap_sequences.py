@@ -2,7 +2,7 @@
 
 :func:`verifier.games.heaps.sequence_from_rule` is the reference (a Python loop over every
 option of every heap, ``O(N^2)`` for games that split heaps). :func:`heap_values` computes the
-same values with compiled kernels (``verifier.engine._sequence_kernels``): the options of a
+same values with compiled kernels (``verifier.engine.sequence_kernels``): the options of a
 heap are given by their removals (:class:`HeapMoves`: take the whole heap, leave one heap,
 split what is left in two), and for games that split, the search uses the sparse space of
 Winning Ways ch. 4 (a mask chosen from the first values makes most heaps *common*, and the
@@ -201,9 +201,9 @@ class _Run:
     """One computation: the values so far, the kernels' work arrays and the sparse space."""
 
     def __init__(self, moves: HeapMoves, total: int, progress: Progress | None) -> None:
-        from verifier.engine import _sequence_kernels
+        from verifier.engine import sequence_kernels
 
-        self.k: Any = _sequence_kernels  # numba dispatchers: typed by their docstrings
+        self.k: Any = sequence_kernels  # numba dispatchers: typed by their docstrings
         self.moves = moves
         self.total = total
         self.progress = progress

@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from verifier.model import Case, Expect, GameGraph, Semantics
+from verifier.model.mex import mex
 
 __all__ = [
     "HeapRule",
     "heap_case",
-    "mex",
     "multiset_name",
     "sequence_from_rule",
 ]
@@ -41,19 +41,6 @@ HeapRule = Callable[[int], Iterable[tuple[int, ...]]]
 
 DEFAULT_MAX_NODES = 200_000
 """Largest multiset graph :func:`heap_case` builds unless told otherwise."""
-
-
-def mex(values: Iterable[int]) -> int:
-    """The minimum excludant: the least non-negative integer not among ``values`` (seed, mex).
-
-    >>> mex([0, 1, 3]), mex([]), mex([1, 2])
-    (2, 0, 0)
-    """
-    seen = set(values)
-    m = 0
-    while m in seen:
-        m += 1
-    return m
 
 
 def sequence_from_rule(rule: HeapRule, upto: int) -> list[int]:

@@ -68,7 +68,7 @@ def find_period(
     arr = np.asarray(seq, dtype=np.int64)
     n = len(arr)
     limit = n // 2 if max_period is None else min(max_period, n - 1)
-    from verifier.engine._sequence_kernels import least_preperiods
+    from verifier.engine.sequence_kernels import least_preperiods
 
     found = np.full(max(limit, 0) + 1, -1, dtype=np.int64)
     if limit >= 1:

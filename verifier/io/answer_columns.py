@@ -33,19 +33,18 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.io.answer_base import Answers, check_header
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.io.limits import Limits
 from verifier.io.numbers import MAX_EXACT
 from verifier.model import Case
+from verifier.model.bounds import MAX_REMOTENESS
 from verifier.model.results import View
-
-if TYPE_CHECKING:
-    from verifier.io.answers import Answers
 
 __all__ = [
     "MAX_REMOTENESS",
@@ -55,9 +54,6 @@ __all__ = [
     "load_parquet_answers",
     "parquet_table",
 ]
-
-MAX_REMOTENESS = 2**62
-"""A claimed remoteness is a whole number ``0 <= r < MAX_REMOTENESS``."""
 
 PARQUET_META_KEY = b"gamegraph-verifier"
 """The schema-metadata key of a Parquet answer table's header (JSON)."""
@@ -176,8 +172,6 @@ def columns_answers(
 ) -> Answers:
     """The claims of parallel columns (``id_key``, ``value``, optional ``remoteness`` and
     ``move``) and the K of infinite Grundy values by node id (``loopy``; each must be a row)."""
-    from verifier.io.answers import Answers
-
     for need in (id_key, "value"):
         if need not in arrays:
             fail(file, (need,), "required column is missing")
@@ -237,8 +231,6 @@ def _pyarrow(file: str) -> tuple[Any, Any, Any]:
 def load_parquet_answers(path: Path, case: Case, file: str, limits: Limits) -> Answers:
     """Read a Parquet answer table: the row count and the column sizes the file declares are
     checked against ``limits`` before any column is read."""
-    from verifier.io.answers import check_header
-
     pa, pq, pc = _pyarrow(file)
     try:
         pf = pq.ParquetFile(path)

@@ -32,8 +32,7 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, BinaryIO
@@ -42,6 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import CaseError
+from verifier.io.answer_base import Answers, check_graph, check_header, check_semantics
 from verifier.io.answer_columns import (
     MAX_REMOTENESS,
     columns_answers,
@@ -54,7 +54,7 @@ from verifier.io.jsonpath import PathPart, fail, parse_json, shown
 from verifier.io.limits import Limits
 from verifier.io.npzfile import NpyEntry, read_npz, write_npz
 from verifier.io.numbers import MAX_EXACT, decimal_of, printing_problem
-from verifier.model import Case, GameGraph, SolverResult
+from verifier.model import Case, GameGraph
 from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import Description, describe
 from verifier.model.results import View
@@ -105,50 +105,6 @@ def _graph_block(g: GameGraph, *, keyed_by_ids: bool) -> dict[str, Any]:
     else:
         block["digest"] = fingerprint.graph_digest(g)
     return block
-
-
-@dataclass(frozen=True, eq=False)
-class Answers:
-    """Claimed answers for one case, as arrays over its node ids (-1 = not given)."""
-
-    case: Case
-    values: NDArray[Any]
-    """Stored values in the semantics' view (score, label, region 1/0, Grundy; -1 at inf)."""
-    given: NDArray[np.bool_]
-    """Nodes whose value (finite or infinite) is claimed."""
-    loopy: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
-    """Grundy: node id -> K of a claimed infinite value inf(K)."""
-    remoteness: NDArray[np.int64] | None = None
-    move: NDArray[np.int64] | None = None
-    file: str = "<answers>"
-
-    def __post_init__(self) -> None:
-        # read-only: the judged result shares these arrays (no copy of a complete table)
-        for a in (self.values, self.given, self.remoteness, self.move):
-            if a is not None:
-                a.flags.writeable = False
-
-    @property
-    def description(self) -> Description:
-        return describe(self.case.semantics)
-
-    @property
-    def complete(self) -> bool:
-        """Every node's value is claimed."""
-        return bool(self.given.all())
-
-    def result(self, name: str = "answers") -> SolverResult:
-        """The claims as a solver's result (partial where the file is)."""
-        return SolverResult(
-            solver=name,
-            view=self.description.view,
-            values=self.values,
-            covered=self.given,
-            remoteness=self.remoteness,
-            move=self.move,
-            loopy=dict(self.loopy) or None,
-            extra={"file": self.file, "claimed": int(self.given.sum())},
-        )
 
 
 # ---------------------------------------------------------------------- values
@@ -277,74 +233,6 @@ def _stored(d: Description, v: Any) -> Any:
     return float(v)
 
 
-def _check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) -> None:
-    """The ``graph`` block of a file, if any, must describe the case's graph."""
-    if meta is None:
-        return
-    if not isinstance(meta, dict):
-        fail(file, where, f"must be an object (got {shown(meta)})")
-    g = case.graph
-    for key, have in (("positions", g.n), ("moves", g.m)):
-        if key in meta and meta[key] != have:
-            fail(
-                file,
-                (*where, key),
-                f"a table for another graph: {shown(meta[key])}, the case has {shown(have)}",
-            )
-    from verifier.io import fingerprint
-
-    said = meta.get("digest")
-    if "digest" not in meta:
-        pass
-    elif isinstance(said, str) and said.startswith(fingerprint.DIGEST_PREFIX):
-        if said != (ours := fingerprint.graph_digest(g)):
-            fail(
-                file,
-                (*where, "digest"),
-                f"a table for another graph: {shown(said)}, the case has {shown(ours)}",
-            )
-    elif not isinstance(said, str) or not said.startswith("sha256:"):
-        fail(
-            file,
-            (*where, "digest"),
-            f"a table for another graph: {shown(said)} is no digest of a graph "
-            f"({fingerprint.DIGEST_PREFIX}... or sha256:...)",
-        )
-    elif said != fingerprint.moves_digest(g):
-        # the moves by id: a table keyed by ids, or any file written before graph_digest
-        fail(
-            file,
-            (*where, "digest"),
-            f"a table for another graph, or for this graph with its positions in another "
-            f"order: {shown(said)} is a digest of the moves by position id (tables keyed by ids, "
-            f"and every answer file written before the order-free digest), so it depends on "
-            f"the order of the positions in the case file; write the table again from this "
-            f"case (solve -o), or drop graph.digest from a table keyed by names",
-        )
-    said = meta.get("positions_digest")
-    if "positions_digest" in meta and said != fingerprint.positions_digest(g):
-        fail(
-            file,
-            (*where, "positions_digest"),
-            "a table keyed by ids for another graph, or for this graph with its positions in "
-            "another order (its ids would name other positions): write it again from this "
-            "case, or keyed by names (.json, .csv)",
-        )
-
-
-def check_header(
-    header: Mapping[str, Any], case: Case, file: str, where: tuple[PathPart, ...]
-) -> None:
-    """The ``semantics`` and ``graph`` of a columnar table's header must be the case's."""
-    _check_semantics(header.get("semantics"), case, file, (*where, "semantics"))
-    _check_graph(header.get("graph"), case, file, (*where, "graph"))
-
-
-def _check_semantics(sem: Any, case: Case, file: str, where: tuple[PathPart, ...]) -> None:
-    if sem is not None and sem != case.semantics.value:
-        fail(file, where, f"answers for {shown(sem)}, the case is {case.semantics.value}")
-
-
 # ---------------------------------------------------------------------- JSON
 def parse_answers_json(text: str | bytes, case: Case, file: str = "<answers>") -> Answers:
     """Read the JSON encoding (see the module docstring)."""
@@ -359,8 +247,8 @@ def parse_answers_json(text: str | bytes, case: Case, file: str = "<answers>") -
         fail(file, ("format",), f"not {FORMAT!r} (got {shown(data['format'])})")
     if data.get("version", VERSION) != VERSION:
         fail(file, ("version",), f"unsupported version {shown(data['version'])}")
-    _check_semantics(data.get("semantics"), case, file, ("semantics",))
-    _check_graph(data.get("graph"), case, file, ("graph",))
+    check_semantics(data.get("semantics"), case, file, ("semantics",))
+    check_graph(data.get("graph"), case, file, ("graph",))
     nodes = data.get("nodes")
     if not isinstance(nodes, dict):
         fail(

@@ -49,13 +49,13 @@ from verifier.io.rules import (
     graph_from_csr,
 )
 from verifier.model import Case, Semantics
+from verifier.model.bounds import INT32_MAX
 from verifier.model.graph import index_dtype
 
 __all__ = ["ARRAY_NAMES", "FORMAT", "VERSION", "NpzHeader", "load_npz", "save_npz"]
 
 FORMAT = "gamegraph-verifier-case"
 VERSION = 1
-_INT32_MAX = 2**31 - 1
 ARRAY_NAMES = (
     "header",
     "names",
@@ -86,7 +86,7 @@ def save_npz(case: Case, path: str | Path) -> Path:
     Refuses to overwrite the file the case was read from (``UsageError``).
     """
     g = case.graph
-    small = g.n <= _INT32_MAX and g.m <= _INT32_MAX
+    small = g.n <= INT32_MAX and g.m <= INT32_MAX
     ids = np.int32 if small else np.int64
     header: dict[str, Any] = {
         "format": FORMAT,

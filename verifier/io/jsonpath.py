@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from verifier.errors import CaseError
+from verifier.io.literals import literal_parser
 
 __all__ = [
     "MAX_INT_DIGITS",
@@ -117,8 +118,6 @@ def parse_json(text: str | bytes, file: str, literals: list[float] | None = None
     """
     parse_float: Any = None
     if literals is not None:
-        from verifier.io.numbers import literal_parser
-
         parse_float = literal_parser(literals)
     seen_duplicate: list[bool] = []
 

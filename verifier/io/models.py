@@ -20,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
 from verifier.io.numbers import FloatLiteral, decimal_of, literal_problem
+from verifier.model.bounds import INT32_MAX, MAX_EXACT
 
 __all__ = [
     "MAX_ABS_VALUE",
@@ -32,7 +33,7 @@ __all__ = [
     "SumModel",
 ]
 
-MAX_ABS_VALUE = 2**53
+MAX_ABS_VALUE = MAX_EXACT
 """Largest magnitude of a number in a case: beyond it float64 no longer holds every integer."""
 
 SemanticsName = Literal["minimax", "normal", "reachability", "impartial"]
@@ -181,7 +182,7 @@ class CompactCaseModel(CaseFields):
 
     model_config = ConfigDict(title="CompactCase")
     encoding: Literal["compact"]
-    nodes: Annotated[int, Field(ge=1, le=2**31 - 1)]
+    nodes: Annotated[int, Field(ge=1, le=INT32_MAX)]
     """The number of nodes n."""
     names: list[NodeName] | None = None
     """n distinct names (default ``"0" .. "n-1"``)."""

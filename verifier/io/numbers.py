@@ -46,7 +46,9 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.io.jsonpath import PathPart, fail
+from verifier.io.jsonpath import PathPart, fail, format_path
+from verifier.io.literals import FloatLiteral, literal_parser
+from verifier.model.bounds import MAX_EXACT
 
 __all__ = [
     "MAX_EXACT",
@@ -59,47 +61,12 @@ __all__ = [
     "printing_problem",
 ]
 
-MAX_EXACT: Final = 2**53
-"""The largest magnitude of a number: beyond it float64 no longer holds every integer."""
-
 MAX_PRINTED_DIGITS: Final = 17
 """Significant digits that always print a float64 so that it reads back the same (``%.17g``)."""
 
 
 _EXACT = Context(prec=2400, Emin=-9999, Emax=9999)
 """Enough digits for the difference of a short decimal and a double's exact value."""
-
-
-class FloatLiteral(float):
-    """A float parsed from a literal that is not exactly ``repr`` of it: it keeps the text."""
-
-    __slots__ = ("text",)
-    text: str
-
-    def __new__(cls, text: str) -> FloatLiteral:
-        """The float of ``text``, remembering ``text``."""
-        self = super().__new__(cls, text)
-        self.text = text
-        return self
-
-    def __repr__(self) -> str:
-        """The literal as written (messages quote what the file says)."""
-        return self.text
-
-
-def literal_parser(seen: list[float]) -> Callable[[str], float]:
-    """A ``parse_float`` for ``json.loads`` that makes a :class:`FloatLiteral` of every literal
-    which is not ``repr`` of its float, and appends it to ``seen``."""
-
-    def parse(text: str) -> float:
-        f = float(text)
-        if repr(f) == text:
-            return f
-        lit = FloatLiteral(text)
-        seen.append(lit)
-        return lit
-
-    return parse
 
 
 def decimal_of(v: Any) -> Decimal | None:
@@ -199,16 +166,10 @@ def check_leaf_literals(
             fail(
                 file,
                 where(i),
-                f"the same float64 ({f!r}) as {_text(d0)} at {_path(where(i0))}, a different "
+                f"the same float64 ({f!r}) as {_text(d0)} at {format_path(where(i0))}, a different "
                 f"number: the engine could not tell them apart (got {_text(d)})",
             )
 
 
 _WORDS = {"win": 1, "draw": 0, "loss": -1, "won": 1, "lost": -1}
 """The numbers of a case's value and label words."""
-
-
-def _path(parts: tuple[PathPart, ...]) -> str:
-    from verifier.io.jsonpath import format_path
-
-    return format_path(parts)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from verifier.model.bounds import MAX_EXACT
 from verifier.model.graph import GameGraph
 
 __all__ = [
@@ -131,7 +132,7 @@ def to_plain(v: Any) -> Any:
     if isinstance(v, float):
         if v != v:
             return None
-        if v.is_integer() and abs(v) < 2**53:
+        if v.is_integer() and abs(v) < MAX_EXACT:
             return int(v)
     if isinstance(v, tuple):
         return list(v)

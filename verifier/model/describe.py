@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import NotApplicable
+from verifier.model.bounds import MAX_EXACT
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column
 from verifier.model.graph import GameGraph
 from verifier.model.results import View
@@ -89,23 +90,23 @@ def _plain_number(v: Any) -> Any:
     v = float(v)
     if v != v:
         return None
-    return int(v) if v.is_integer() and abs(v) < 2**53 else v
+    return int(v) if v.is_integer() and abs(v) < MAX_EXACT else v
 
 
 def _equations_minimax(g: GameGraph) -> Any:
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     return OrderSystem.minimax(g)
 
 
 def _equations_normal(g: GameGraph) -> Any:
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     return OrderSystem.normal(g)
 
 
 def _equations_reachability(g: GameGraph) -> Any:
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.system import OrderSystem
 
     return OrderSystem.reachability(g)
 

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from verifier.model.bounds import INT32_MAX
 from verifier.model.semantics import MAX, MIN, NOBODY, Semantics
 
 __all__ = [
@@ -65,7 +66,7 @@ def index_dtype(n: int) -> type[np.int32] | type[np.int64]:
     >>> index_dtype(10**6).__name__, index_dtype(2**31).__name__
     ('int32', 'int64')
     """
-    return np.int32 if n < 2**31 - 1 else np.int64
+    return np.int32 if n < INT32_MAX else np.int64
 
 
 SCIPY_TRANSPOSE_MIN_EDGES = 100_000

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from verifier.model.bounds import MAX_EXACT
+
 __all__ = ["count", "number", "plural"]
 
 
 def number(v: Any) -> Any:
     """A whole float as an int (``5.0`` prints ``5``); any other value as it is (``2.5``,
     words, ``inf``, NaN)."""
-    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+    if isinstance(v, float) and v.is_integer() and abs(v) < MAX_EXACT:
         return int(v)
     return v
 

@@ -5,7 +5,7 @@ negamax form) for ``normal``, the attractor rules for ``reachability`` (Kars 199
 exercise; the ICO notes), the mex equations for ``impartial`` (Sprague-Grundy). What is computed:
 
 - **bounds per node.** For the order systems the least and greatest solutions by propagation
-  (``smt.fixpoints``): every solution lies between them, node by node, and the solution is
+  (``equations.fixpoints``): every solution lies between them, node by node, and the solution is
   unique iff they meet (``docs/uniqueness.md``); Z3 certifies them on the cyclic cores
   (``smt.uniqueness.intervals``) where asked. ``normal``: the won and lost nodes are the
   derivable ones in every solution, only drawn nodes may change (a circular labelling).
@@ -41,6 +41,7 @@ from numpy.typing import NDArray
 
 from verifier.model import Case, GameGraph, IntArray
 from verifier.model.describe import describe
+from verifier.model.mex import mex
 from verifier.registry import Options
 
 __all__ = [
@@ -174,13 +175,13 @@ class _Space:
 
 
 def _order_space(case: Case) -> tuple[Any, _Space]:
-    from verifier.smt.fixpoints import gfp, kars_clamp, lfp
-    from verifier.smt.system import OrderSystem
+    from verifier.equations.fixpoints import gfp, kars_clamp, lfp
+    from verifier.equations.system import OrderSystem
 
     g = case.graph
     sys = OrderSystem.for_graph(g)
     if sys.negamax:  # normal: the derivable labels are fixed, only draws may change
-        from verifier.smt.rules import derived_labels
+        from verifier.equations.rules import derived_labels
 
         labels, _ = derived_labels(g)
         ref = (labels + 1).astype(np.int64)
@@ -200,12 +201,10 @@ def _grundy_space(case: Case) -> _Space:
     cyclic = c.cyclic[c.label]
     # nodes that reach a cycle may take other values; the others have the mex recursion's
     reaches = cyclic.copy()
-    from verifier.smt.fixpoints import reach_backward
+    from verifier.equations.fixpoints import reach_backward
 
     reaches |= reach_backward(g.pred_ptr, g.pred_idx, cyclic)
     ref = np.full(g.n, -1, dtype=np.int64)
-    from verifier.games.heaps import mex
-
     order = np.argsort(c.height[c.label], kind="stable")  # sinks first
     for x in order.tolist():
         if not reaches[x]:

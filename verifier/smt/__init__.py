@@ -2,9 +2,9 @@
 
 Modules (``docs/smt.md`` describes each encoding and check, and the theory behind them):
 
-- ``system``: the equations of each semantics over a finite chain of values (``OrderSystem``);
-- ``fixpoints``: least / greatest fixpoints by propagation (attractors), Kars' clamp;
-- ``rules``: the ranked won/lost and attractor rules as monotone Boolean systems;
+- ``verifier.equations`` (no Z3) holds what they encode: ``system`` (the equations of each
+  semantics, ``OrderSystem``), ``fixpoints`` (least / greatest fixpoints by propagation, Kars'
+  clamp) and ``rules`` (the ranked won/lost and attractor rules as monotone Boolean systems);
 - ``encode``, ``cnf``: the Boolean order encoding as DIMACS, and running Z3 on it;
 - ``ranks``: the same rules with integer ranks (small graphs);
 - ``common``: solver answers, witnesses, batching in reverse topological order of the SCCs;

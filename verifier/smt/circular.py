@@ -20,14 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import BoolSystem, attractor, gather
+from verifier.equations.rules import derivation_system
+from verifier.equations.system import CONST, OrderSystem
 from verifier.model.graph import GameGraph, IntArray
 from verifier.registry import Options
 from verifier.smt.cnf import Pending, SatStatus, submit
 from verifier.smt.common import pin_check, predecessors_of
 from verifier.smt.encode import Encoding
-from verifier.smt.fixpoints import BoolSystem, attractor, gather
-from verifier.smt.rules import derivation_system
-from verifier.smt.system import CONST, OrderSystem
 
 __all__ = [
     "Found",

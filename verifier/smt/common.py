@@ -30,6 +30,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from verifier.engine.scc import condensation
+from verifier.equations.fixpoints import gather
+from verifier.equations.system import OrderSystem
 from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column, same_entries
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict, View
@@ -38,8 +40,6 @@ from verifier.registry import CheckContext, Options
 from verifier.smt import cnf as cnf_mod
 from verifier.smt.cnf import Pending, SatOutcome, SatStatus, submit
 from verifier.smt.encode import Encoding
-from verifier.smt.fixpoints import gather
-from verifier.smt.system import OrderSystem
 
 __all__ = [
     "BATCH_EDGES",

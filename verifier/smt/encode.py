@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import BoolSystem
+from verifier.equations.system import AND, CONST, OR, OrderSystem
 from verifier.model.graph import IdArray, IntArray
 from verifier.smt.cnf import TRUE, Cnf, long_clauses
-from verifier.smt.fixpoints import BoolSystem
-from verifier.smt.system import AND, CONST, OR, OrderSystem
 
 __all__ = ["Encoding", "closure_cnf", "derivation_cnf", "prefixpoint_cnf"]
 

@@ -13,6 +13,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.system import OrderSystem
 from verifier.model.describe import describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
@@ -30,7 +31,6 @@ from verifier.smt.common import (
     result,
 )
 from verifier.smt.encode import Encoding
-from verifier.smt.system import OrderSystem
 
 __all__ = ["check_equations", "equations_hold", "extension_query"]
 
@@ -178,7 +178,7 @@ def _partial_culprit(sys: OrderSystem, idx: IntArray, cov: NDArray[np.bool_]) ->
     """For a partial answer: covered nodes outside [lfp, gfp] (monotone systems only)."""
     if sys.negamax:
         return np.zeros(0, dtype=np.int64)
-    from verifier.smt.fixpoints import gfp, lfp
+    from verifier.equations.fixpoints import gfp, lfp
 
     lo, hi = lfp(sys), gfp(sys)
     return np.flatnonzero(cov & ((idx < lo) | (idx > hi)))

@@ -19,6 +19,8 @@ import time
 
 import numpy as np
 
+from verifier.equations.fixpoints import gfp, kars_clamp, lfp
+from verifier.equations.system import OrderSystem
 from verifier.model.describe import describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
@@ -42,8 +44,6 @@ from verifier.smt.common import (
     successors_of,
 )
 from verifier.smt.encode import Encoding
-from verifier.smt.fixpoints import gfp, kars_clamp, lfp
-from verifier.smt.system import OrderSystem
 from verifier.smt.uniqueness import NAME as UNIQUENESS
 from verifier.smt.uniqueness import Intervals, intervals
 

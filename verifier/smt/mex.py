@@ -56,16 +56,16 @@ import numpy as np
 import z3
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import reach_backward
 from verifier.errors import NotApplicable
-from verifier.games.heaps import mex
 from verifier.model import CheckResult, GameGraph, IntArray, Semantics, Verdict
 from verifier.model.columns import LOOPY, VALUE, Column
 from verifier.model.describe import describe
+from verifier.model.mex import mex
 from verifier.model.results import SolverResult
 from verifier.model.topology import is_acyclic
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.common import Answer, answers, batches, component_order, with_sentinel
-from verifier.smt.fixpoints import reach_backward
 
 __all__ = [
     "MAX_TERMS",

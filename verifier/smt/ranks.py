@@ -21,10 +21,10 @@ import numpy as np
 import z3
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import BoolSystem
+from verifier.equations.system import AND, CONST, OR
 from verifier.registry import Options
 from verifier.smt.cnf import SatOutcome, SatStatus
-from verifier.smt.fixpoints import BoolSystem
-from verifier.smt.system import AND, CONST, OR
 
 __all__ = ["RANK_LIMIT", "ranked_derivable", "ranked_maximal"]
 

@@ -22,6 +22,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.certificate_arrays import checker
+from verifier.equations.fixpoints import BoolSystem, least
+from verifier.equations.rules import region_system
+from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
 from verifier.model.describe import describe
 from verifier.model.results import CheckResult, Verdict
@@ -30,10 +33,7 @@ from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Cnf, SatStatus, solve, submit
 from verifier.smt.common import Answer, answers, culprit, names_of, refuted_at, result, screen
 from verifier.smt.encode import prefixpoint_cnf
-from verifier.smt.fixpoints import BoolSystem, least
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable
-from verifier.smt.rules import region_system
-from verifier.smt.system import OrderSystem
 
 __all__ = ["attractor_certificate", "check_attractor_certificate", "derivable_query", "trap_query"]
 

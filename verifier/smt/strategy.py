@@ -24,6 +24,9 @@ import numpy as np
 
 from verifier import certificates
 from verifier.certificate_arrays import checker
+from verifier.equations.fixpoints import BoolSystem
+from verifier.equations.rules import derivation_system, labelled_nodes, region_system
+from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
 from verifier.model.columns import MOVE
 from verifier.model.describe import Description, describe
@@ -34,9 +37,6 @@ from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Cnf, SatStatus, solve, submit
 from verifier.smt.common import Answer, answers, node_witness, result
 from verifier.smt.encode import closure_cnf, prefixpoint_cnf
-from verifier.smt.fixpoints import BoolSystem
-from verifier.smt.rules import derivation_system, labelled_nodes, region_system
-from verifier.smt.system import OrderSystem
 
 __all__ = ["QUERIES", "RANKED", "RANKLESS", "check_strategies", "strategy_certificate"]
 

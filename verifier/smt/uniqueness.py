@@ -44,6 +44,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
+from verifier.equations.rules import derivation_system, derived_labels, labelled_nodes
+from verifier.equations.system import OrderSystem
 from verifier.model.case import Case
 from verifier.model.describe import LABEL_WORDS, PerSemantics, describe
 from verifier.model.graph import GameGraph, IntArray
@@ -70,9 +73,6 @@ from verifier.smt.common import (
     run_batches,
 )
 from verifier.smt.encode import Encoding, derivation_cnf
-from verifier.smt.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
-from verifier.smt.rules import derivation_system, derived_labels, labelled_nodes
-from verifier.smt.system import OrderSystem
 
 __all__ = [
     "BOUNDS",

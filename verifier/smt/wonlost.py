@@ -27,6 +27,9 @@ from numpy.typing import NDArray
 
 from verifier.certificate_arrays import checker
 from verifier.certificates import Violation
+from verifier.equations.fixpoints import BoolSystem
+from verifier.equations.rules import derivation_system, labelled_nodes
+from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
 from verifier.model.describe import LABEL_WORDS, describe
 from verifier.model.graph import IntArray
@@ -46,10 +49,7 @@ from verifier.smt.common import (
     screen,
 )
 from verifier.smt.encode import derivation_cnf
-from verifier.smt.fixpoints import BoolSystem
 from verifier.smt.ranks import RANK_LIMIT, ranked_derivable, ranked_maximal
-from verifier.smt.rules import derivation_system, labelled_nodes
-from verifier.smt.system import OrderSystem
 
 __all__ = ["check_won_lost_rules", "won_lost"]
 

@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import CycleError
-from verifier.games.heaps import mex
 from verifier.model import Case, GameGraph, IntArray, Semantics, SolverResult
+from verifier.model.mex import mex
 from verifier.model.topology import reverse_topological_order
 from verifier.registry import Options, solver
 from verifier.solvers._common import grundy_result, require_reference, timed_unless

@@ -56,7 +56,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.games.heaps import mex
 from verifier.model import (
     Case,
     GameGraph,
@@ -66,6 +65,7 @@ from verifier.model import (
     SolverResult,
 )
 from verifier.model.columns import LOOPY, VALUE
+from verifier.model.mex import mex
 from verifier.model.results import View
 from verifier.registry import Options, solver
 from verifier.solvers._common import require_reference, timed

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from verifier.model.describe import describe
+from verifier.model.report import CaseReport, Finding
 from verifier.model.results import CheckResult, View
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport, Finding
 
 __all__ = ["answer_lines", "finding_line", "finding_words", "verdict_of"]
 

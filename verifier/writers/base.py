@@ -9,7 +9,7 @@ from typing import Any, Literal, Protocol
 
 from rich.console import Console
 
-from verifier.pipeline import CaseReport, CaseVerdict
+from verifier.model.report import CaseReport, CaseVerdict
 
 __all__ = [
     "Document",

@@ -14,8 +14,8 @@ from typing import Any, TextIO
 
 from verifier.errors import UsageError
 from verifier.model.columns import LOOPY, VALUE, ordered
+from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport
 from verifier.writers.base import Document, Records, Settings, single_case
 
 __all__ = ["CsvWriter", "case_records", "solution_columns", "solution_records", "write_records"]

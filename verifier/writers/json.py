@@ -15,7 +15,7 @@ import numpy as np
 from verifier.model import SolverResult
 from verifier.model.columns import LOOPY, VALUE, column_spec, to_plain
 from verifier.model.describe import describe_view
-from verifier.pipeline import CaseReport
+from verifier.model.report import CaseReport
 from verifier.writers.base import Document, Settings, overall_verdict, single_case
 
 __all__ = ["JsonWriter", "dumps", "jsonable", "report_to_dict", "reports_to_doc"]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from verifier.io.files import write_atomically
 from verifier.model import CheckResult, Verdict
+from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.semantics import Semantics
-from verifier.pipeline import CaseReport, CaseVerdict
 from verifier.writers.witness import witness_words
 
 __all__ = ["junit_tree", "write_junit"]

@@ -12,7 +12,7 @@ from verifier.writers.answer import answer_lines
 from verifier.writers.witness import witness_words
 
 if TYPE_CHECKING:
-    from verifier.pipeline import CaseReport
+    from verifier.model.report import CaseReport
 
 __all__ = ["report_html", "witness_nodes"]
 

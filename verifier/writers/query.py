@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from verifier.model.report import CaseReport
 from verifier.model.results import View
 from verifier.model.semantics import MAX
 from verifier.model.solution import Solution
-from verifier.pipeline import CaseReport
 from verifier.writers.answer import verdict_of
 from verifier.writers.base import Document
 

@@ -13,8 +13,8 @@ from rich.table import Table
 
 from verifier.model import CheckResult, Verdict
 from verifier.model.describe import describe
+from verifier.model.report import CaseReport, CaseVerdict, Finding
 from verifier.model.words import count
-from verifier.pipeline import CaseReport, CaseVerdict, Finding
 from verifier.writers.answer import answer_lines, finding_line
 from verifier.writers.base import Document, Settings
 from verifier.writers.witness import witness_words

@@ -1,4 +1,5 @@
-"""The numba kernels behind ``verifier.games.heap_sequences`` (imported only when used).
+"""The numba kernels behind ``verifier.games.heap_sequences`` and
+``verifier.games.periodicity`` (imported only when used).
 
 ``naive_values`` is the classical table ``g(n) = mex { options }`` over every option; the split
 options of a heap of ``n`` cost ``O(n)`` each, so ``O(N^2)`` in all. ``sparse_values`` computes
@@ -27,7 +28,7 @@ from typing import Any
 
 from numba import njit
 
-__all__ = ["naive_values", "sparse_values"]
+__all__ = ["least_preperiods", "naive_values", "sparse_values"]
 
 Array = Any
 """numba compiles for whatever numpy arrays come in; the typed wrappers live in the caller."""

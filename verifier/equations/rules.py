@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.fixpoints import BoolSystem, attractor
+from verifier.equations.system import AND, CONST, OR, OrderSystem
 from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.semantics import Semantics
-from verifier.smt.fixpoints import BoolSystem, attractor
-from verifier.smt.system import AND, CONST, OR, OrderSystem
 
 __all__ = ["derivation_system", "derived_labels", "labelled_nodes", "region_system"]
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.equations.system import AND, CONST, OR, OrderSystem
 from verifier.model.graph import IdArray, IntArray
-from verifier.smt.system import AND, CONST, OR, OrderSystem
 
 __all__ = [
     "BoolSystem",
