@@ -208,7 +208,7 @@ def judge_claims(
         check = CheckResult(
             name, Verdict.UNKNOWN, f"{what}: undecided ({', '.join(open_)})", data={"open": open_}
         )
-    check = replace(check, seconds=time.perf_counter() - t0)
+    check = replace(check, seconds=time.perf_counter() - t0, check="answers", proves=frozenset())
     checks = [check, *report.checks]
     return replace(report, checks=tuple(checks), verdict=decide(checks))
 
@@ -232,11 +232,11 @@ def _refuted(
     off = np.zeros(g.n, dtype=np.bool_)
     if report.solution is not None:
         off = answers.given & ~_same_value(cols, report.solution.columns)
-    first = min(refuted, key=lambda c: c.name.startswith(("agree", "expect")))
+    first = min(refuted, key=lambda c: c.check in _COMPARISONS)
     # a wrong claim breaks its own rule (its predecessors' may break for reading it); a wrong
     # claim that keeps its own rule is circular: a well-foundedness check names it
     own = [y for y in faults if off[y]]
-    named = [c for c in refuted if not c.name.startswith(("agree", "expect"))]
+    named = [c for c in refuted if c.check not in _COMPARISONS]
     circular = next((y for c in named if (y := _node_of(case, c)) is not None and off[y]), None)
     x: int | None
     rule: str | None
@@ -373,10 +373,13 @@ def _node_of(case: Case, c: CheckResult) -> int | None:
     return None
 
 
+_COMPARISONS = frozenset({"agree", "expect"})
+"""The pipeline's own comparisons (solvers with each other, with ``expect``): they follow from a
+wrong claim, they do not locate it."""
 _EQUATIONS_CHECK = "smt-equations"
 """The check that proves an order system's equations hold (``has_order``)."""
-_MEX_CHECK = "grundy mex constraints"
-"""The check that proves the mex equations hold (results named by this prefix)."""
+_MEX_CHECK = "grundy-z3-mex"
+"""The check that proves the mex equations hold (its results that vouch for values)."""
 
 
 def _another_solution(
@@ -402,7 +405,7 @@ def _another_solution(
     off = np.flatnonzero(r.columns[VALUE].given & ~_same_value(r.columns, ours.columns))
     if len(off) == 0:
         return None
-    why = next((c for c in refuted if not c.name.startswith(("agree", "expect"))), refuted[0])
+    why = next((c for c in refuted if c.check not in _COMPARISONS), refuted[0])
     return int(off[0]), (
         f"another solution of {equations}: every local rule holds, but it is not the answer "
         f"of the rules ({len(off)} node(s) differ): {why.name}: {why.detail}"
@@ -421,8 +424,8 @@ def _not_kars(
     case = report.case
     if not _equations_hold(about, "smt-equations"):
         return None
-    agreed = ("agree", "smt-kars-least", "expect")
-    if any(not c.name.startswith(agreed) for c in refuted):
+    agreed = {*_COMPARISONS, "smt-kars-least"}
+    if any(c.check not in agreed for c in refuted):
         return None
     from verifier.equations.system import OrderSystem
 
@@ -473,7 +476,7 @@ def _not_kars_linear(
 def _equations_hold(about: list[CheckResult], check: str) -> bool:
     """Do the claims keep every local equation: Z3's ``check`` or, with ``--linear``, the
     direct evaluation of ``rules``, confirmed and none refuted?"""
-    eq = [c for c in about if c.name.startswith((check, RULES + " "))]
+    eq = [c for c in about if (c.check == check and VALUE in (c.proves or ())) or c.check == RULES]
     return bool(eq) and all(c.verdict is Verdict.CONFIRMED for c in eq)
 
 

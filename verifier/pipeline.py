@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -20,6 +20,7 @@ from verifier.deadline import TimeUp, stop_after
 from verifier.errors import NotApplicable
 from verifier.games.summary import summarize_solution
 from verifier.model import Case, CheckResult, SolverResult, Verdict
+from verifier.model.columns import LOOPY, REMOTENESS, VALUE
 from verifier.model.report import CaseReport, CaseVerdict, SolverRun
 from verifier.model.solution import Solution
 from verifier.registry import CheckContext, Options, checks_for, solvers_for
@@ -91,7 +92,8 @@ def run_case(
             runs.append(SolverRun(spec.name, None, skipped=str(e)))
         except Exception as e:  # a crashing solver is a defect, reported, never hidden
             runs.append(SolverRun(spec.name, None, skipped=f"crashed: {e!r}"))
-            checks.append(_crash(f"solver {spec.name}", e, time.perf_counter() - s0))
+            crash = _crash(f"solver {spec.name}", e, time.perf_counter() - s0)
+            checks.extend(stamped([crash], "solver", frozenset()))
     t_solve = time.perf_counter()
     results = {r.name: r.result for r in runs if r.result is not None}
     judged = results
@@ -102,8 +104,8 @@ def run_case(
             results[name] = res
         if options.linear:  # the checks judge the claims; our solver is what they agree with
             judged = extras
-    checks.extend(agreement_checks(case, results))
-    checks.extend(expect_checks(case, results))
+    checks.extend(stamped(agreement_checks(case, results), "agree", AGREEMENT_PROVES))
+    checks.extend(stamped(expect_checks(case, results), "expect", EXPECT_PROVES))
     t_compare = time.perf_counter()
     ctx = CheckContext(case=case, results=judged, options=options)
     cspecs = checks_for(case.semantics) if smt else []
@@ -115,27 +117,32 @@ def run_case(
         c0 = time.perf_counter()
         left = _left(options, t0)
         if left is not None and left <= 0:
-            checks.append(CheckResult(cspec.name, Verdict.UNKNOWN, _spent(options, "not run")))
+            not_run = CheckResult(cspec.name, Verdict.UNKNOWN, _spent(options, "not run"))
+            checks.extend(stamped([not_run], cspec.name, cspec.proves))
             continue
         try:
             with stop_after(left), z3_timeout(left):
-                checks.extend(cspec.fn(ctx))
+                checks.extend(stamped(cspec.fn(ctx), cspec.name, cspec.proves))
         except TimeUp:
             why = _spent(options, "stopped while it ran")
-            spent = time.perf_counter() - c0
-            checks.append(CheckResult(cspec.name, Verdict.UNKNOWN, why, seconds=spent))
+            stopped = CheckResult(
+                cspec.name, Verdict.UNKNOWN, why, seconds=time.perf_counter() - c0
+            )
+            checks.extend(stamped([stopped], cspec.name, cspec.proves))
         except NotApplicable:
             continue
         except Exception as e:
-            checks.append(_crash(cspec.name, e, time.perf_counter() - c0))
+            crash = _crash(cspec.name, e, time.perf_counter() - c0)
+            checks.extend(stamped([crash], cspec.name, cspec.proves))
     if smt:
         options.report(f"{case.id}: checks", len(cspecs), len(cspecs))
-        checks.extend(unanswered_expectations(case, checks))
+        checks.extend(stamped(unanswered_expectations(case, checks), "expect", EXPECT_PROVES))
     t_checks = time.perf_counter()
     solution = Solution.from_results(case, results, checks)
     if solution is None:
         why = "; ".join(f"{r.name}: {r.skipped}" for r in runs if r.skipped) or "no solver"
-        checks.append(CheckResult("answer", Verdict.UNKNOWN, f"no solver answered ({why})"))
+        none = CheckResult("answer", Verdict.UNKNOWN, f"no solver answered ({why})")
+        checks.extend(stamped([none], "answer", frozenset()))
     verdict = decide(checks)
     if not smt and verdict is not CaseVerdict.REFUTED and solution is not None:
         unknown = any(c.verdict is Verdict.UNKNOWN for c in checks)
@@ -154,6 +161,22 @@ def run_case(
         summary=_summary(case, solution),
         solution=solution,
     )
+
+
+AGREEMENT_PROVES = frozenset({VALUE, LOOPY, REMOTENESS})
+"""What the solvers' agreement vouches for (moves are not compared: ties break differently)."""
+EXPECT_PROVES = frozenset({VALUE})
+"""What an ``expect`` entry vouches for (``expect remoteness`` says remoteness too)."""
+
+
+def stamped(
+    results: Iterable[CheckResult], check: str, proves: frozenset[str]
+) -> list[CheckResult]:
+    """The results with the registered name of their check, and the columns they vouch for
+    where a result does not say itself."""
+    return [
+        replace(c, check=check, proves=proves if c.proves is None else c.proves) for c in results
+    ]
 
 
 def _left(options: Options, t0: float) -> float | None:

@@ -162,6 +162,8 @@ class CheckSpec:
     order: int = 100
     linear: bool = False
     """Runs in ``--linear`` mode: linear time in the graph, no Z3."""
+    proves: frozenset[str] = frozenset()
+    """The answer columns its confirmed results vouch for (a result may say otherwise)."""
 
 
 _SOLVERS: dict[str, SolverSpec] = {}
@@ -182,12 +184,19 @@ def solver(
 
 
 def check(
-    name: str, semantics: Iterable[Semantics], order: int = 100, *, linear: bool = False
+    name: str,
+    semantics: Iterable[Semantics],
+    order: int = 100,
+    *,
+    linear: bool = False,
+    proves: Iterable[str] = (),
 ) -> Callable[[CheckFn], CheckFn]:
-    """Register ``fn`` as a check for the given semantics."""
+    """Register ``fn`` as a check for the given semantics; ``proves``: the answer columns its
+    confirmed results vouch for (the proof contract, docs/smt.md). The pipeline stamps ``name``
+    and ``proves`` on every result the check returns."""
 
     def deco(fn: CheckFn) -> CheckFn:
-        _CHECKS[name] = CheckSpec(name, frozenset(semantics), fn, order, linear)
+        _CHECKS[name] = CheckSpec(name, frozenset(semantics), fn, order, linear, frozenset(proves))
         return fn
 
     return deco

@@ -83,7 +83,7 @@ def to_dot(case: Case, source: _Report | Mapping[str, SolverResult]) -> str:
         w: Mapping[str, Any] = c.witness or {}
         if c.verdict is Verdict.REFUTED:
             refuted.add(str(w.get("node", "")))
-        if c.name.startswith("smt-uniqueness"):
+        if c.check == "smt-uniqueness" and "intervals" in c.data:
             intervals = dict(c.data.get("intervals", {}))
             if c.data.get("unique") is False:
                 changed |= set(w.get("differs_at", w.get("labels", {})))

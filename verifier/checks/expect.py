@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from verifier.model import Case, CheckResult, SolverResult, Verdict
-from verifier.model.columns import REMOTENESS
+from verifier.model.columns import REMOTENESS, VALUE
 from verifier.model.describe import DESCRIPTIONS, describe, describe_view
 from verifier.model.results import View
 from verifier.model.words import number
@@ -106,7 +106,8 @@ def _expect_remoteness(
                     f"{number(got)}",
                     witness=w,
                 )
-    return CheckResult(name, Verdict.CONFIRMED, f"{len(wanted)} remoteness value(s) match")
+    detail = f"{len(wanted)} remoteness value(s) match"
+    return CheckResult(name, Verdict.CONFIRMED, detail, proves=frozenset({VALUE, REMOTENESS}))
 
 
 def unanswered_expectations(case: Case, checks: Sequence[CheckResult]) -> list[CheckResult]:

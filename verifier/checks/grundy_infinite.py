@@ -47,7 +47,7 @@ def infinite_faults(g: GameGraph, r: SolverResult) -> list[tuple[int, str]]:
     return out
 
 
-@check(NAME, [Semantics.IMPARTIAL], order=35, linear=True)
+@check(NAME, [Semantics.IMPARTIAL], order=35, linear=True, proves={LOOPY})
 def check_grundy_infinite(ctx: CheckContext) -> list[CheckResult]:
     """Every GRUNDY solver's infinite values against the contract above."""
     return per_solver(ctx, View.GRUNDY, VALUE, _judge)

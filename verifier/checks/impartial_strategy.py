@@ -58,7 +58,7 @@ def impartial_classes(g: GameGraph, r: SolverResult) -> NDArray[np.int64] | None
     return out
 
 
-@check(NAME, [Semantics.IMPARTIAL], order=56, linear=True)
+@check(NAME, [Semantics.IMPARTIAL], order=56, linear=True, proves={MOVE})
 def check_impartial_strategy(ctx: CheckContext) -> list[CheckResult]:
     """The strategy certificate for every impartial solver that names moves."""
     return per_solver(ctx, View.GRUNDY, MOVE, _judge)

@@ -25,6 +25,7 @@ from verifier.engine import retrograde_numpy
 from verifier.engine.compiled import available, retrograde_compiled
 from verifier.errors import NotApplicable
 from verifier.model import CheckResult, GameGraph, Semantics, Verdict
+from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import LABEL_WORDS
 from verifier.registry import CheckContext, check
 from verifier.solvers.loopy_grundy import (
@@ -84,7 +85,11 @@ def _violations(g: GameGraph, r: LoopyGrundy, reference: bool) -> tuple[int, lis
     return len(nodes), gsg_violations(g, r.values, r.kset, r.counter, nodes[:1].tolist())
 
 
-@check("grundy-loopy-classes", [Semantics.IMPARTIAL], order=30, linear=True)
+_K = frozenset({LOOPY})
+"""Fraenkel's conditions vouch for the infinite values' K sets (the P/N/D result, for values)."""
+
+
+@check("grundy-loopy-classes", [Semantics.IMPARTIAL], order=30, linear=True, proves={VALUE})
 def loopy_classes_check(ctx: CheckContext) -> list[CheckResult]:
     """P / N / D of the generalized Sprague-Grundy function = retrograde's lost / won / unknown
     on the same moves played as a ``normal`` game, and Fraenkel's conditions A-C."""
@@ -124,8 +129,8 @@ def loopy_classes_check(ctx: CheckContext) -> list[CheckResult]:
         detail = f"node {bad[0]['node']!r} violates condition {bad[0]['condition']}"
         if count > 1:
             detail += f" ({count} node(s) in all)"
-        out.append(CheckResult(name, Verdict.REFUTED, detail, bad[0], s3))
+        out.append(CheckResult(name, Verdict.REFUTED, detail, bad[0], s3, proves=_K))
     else:
         detail = f"A, B (with the solver's counter), C and K hold at all {g.n} nodes"
-        out.append(CheckResult(name, Verdict.CONFIRMED, detail, seconds=s3))
+        out.append(CheckResult(name, Verdict.CONFIRMED, detail, seconds=s3, proves=_K))
     return out

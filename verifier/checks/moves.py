@@ -88,7 +88,7 @@ def _optimal(g: GameGraph, r: SolverResult, y: NDArray[np.int64]) -> Bools:
     return describe(g.semantics).optimal_move(g, r.columns, y)
 
 
-@check(NAME, list(Semantics), order=55, linear=True)
+@check(NAME, list(Semantics), order=55, linear=True, proves={MOVE})
 def check_moves(ctx: CheckContext) -> list[CheckResult]:
     """The move contract for every solver of the case's view that names moves."""
     return per_solver(ctx, describe(ctx.case.semantics).view, MOVE, _judge)

@@ -136,7 +136,7 @@ def kars_remoteness(
     return want, ~open_
 
 
-@check(NAME, [Semantics.MINIMAX], order=35, linear=True)
+@check(NAME, [Semantics.MINIMAX], order=35, linear=True, proves={REMOTENESS})
 def check_minimax_remoteness(ctx: CheckContext) -> list[CheckResult]:
     """Every SCORE solver's remoteness against the score-keeping attractor of its own scores."""
     return per_solver(ctx, View.SCORE, REMOTENESS, _judge)

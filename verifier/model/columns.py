@@ -6,7 +6,7 @@ stands for "missing" once a value is in a column. Every column a solver can publ
 registered once as a ``ColumnSpec`` with
 
 - ``same``: its comparator (node by node), used by the agreement checks between solvers;
-- ``checks``: the names (prefixes) of the checks that prove it, the proof contract;
+- which checks prove it is said by the checks themselves (``@check(..., proves=...)``);
 - ``show``: its formatter, one entry as a plain JSON value (node ids become names).
 
 Agreement, ``expect``, the report, the writers and ``Solution`` loop over ``COLUMNS`` instead of
@@ -154,8 +154,6 @@ class ColumnSpec:
     """Node-by-node comparator (agreement between solvers)."""
     show: Callable[[GameGraph, Any], Any] = plain
     """One given entry as a plain JSON value."""
-    checks: tuple[str, ...] = ()
-    """Names (prefixes) of the checks that prove this column: the proof contract."""
     agree: bool = True
     """Compared between solvers of the same view."""
 
@@ -182,46 +180,8 @@ def ordered(names: Iterable[str]) -> list[str]:
     return known + sorted(names - set(known))
 
 
-register_column(
-    ColumnSpec(
-        VALUE,
-        "value",
-        checks=(
-            "agree",
-            "expect",
-            "smt-equations",
-            "smt-kars-least",
-            "smt-bounds",
-            "smt-won-lost",
-            "smt-attractor",
-            "grundy-z3-mex",
-            "grundy mex",
-            "grundy P/N/D",
-            "sum ",
-        ),
-    )
-)
-register_column(
-    ColumnSpec(
-        LOOPY,
-        "infinite Grundy value's K",
-        checks=("agree", "grundy-infinite", "generalized Sprague-Grundy"),
-    )
-)
-register_column(
-    ColumnSpec(
-        REMOTENESS,
-        "remoteness (plies)",
-        checks=(
-            "agree",
-            "expect remoteness",
-            "minimax-remoteness",
-            "smt-won-lost",
-            "smt-attractor",
-        ),
-    )
-)
+register_column(ColumnSpec(VALUE, "value"))
+register_column(ColumnSpec(LOOPY, "infinite Grundy value's K"))
+register_column(ColumnSpec(REMOTENESS, "remoteness (plies)"))
 # optimal moves are not unique (solvers may break ties differently): proved, not compared
-register_column(
-    ColumnSpec(MOVE, "move", show=_node_name, checks=("moves", "smt-strategy"), agree=False)
-)
+register_column(ColumnSpec(MOVE, "move", show=_node_name, agree=False))

@@ -116,6 +116,17 @@ class CheckResult:
     seconds: float = 0.0
     data: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """Structured findings (e.g. ``unique``, ``intervals``), JSON-serialisable."""
+    check: str = ""
+    """The registered name of the check that made it, stamped by the pipeline (``agree`` and
+    ``expect`` for the pipeline's own comparisons, ``answers`` for an answer file's verdict):
+    what programs select by. ``name`` is for people and may say more (``moves (kars-levels)``)."""
+    proves: frozenset[str] | None = None
+    """The answer columns this result vouches for when confirmed; ``None``: what its check's
+    registration says (``@check(..., proves=...)``), stamped by the pipeline."""
+
+    def proving(self, column: str) -> bool:
+        """Does this result, confirmed, vouch for ``column``?"""
+        return self.verdict is Verdict.CONFIRMED and column in (self.proves or ())
 
 
 @dataclass(frozen=True, eq=False)

@@ -37,7 +37,7 @@ from verifier.model.case import Case
 from verifier.model.columns import LOOPY, VALUE, Column, column_spec, ordered
 from verifier.model.describe import Description, describe
 from verifier.model.graph import GameGraph
-from verifier.model.results import CheckResult, SolverResult, Verdict
+from verifier.model.results import CheckResult, SolverResult
 
 __all__ = ["OUTCOME_WORDS", "Position", "Solution"]
 
@@ -89,12 +89,8 @@ class Solution:
             for name, col in r.columns.items():
                 if name not in cols:
                     cols[name], sources[name] = col, r.solver
-        ok = {c.name for c in checks if c.verdict is Verdict.CONFIRMED}
         confirmed = {
-            name: tuple(
-                sorted(c for c in ok if any(c.startswith(p) for p in column_spec(name).checks))
-            )
-            for name in cols
+            name: tuple(sorted({c.name for c in checks if c.proving(name)})) for name in cols
         }
         return cls(
             graph=case.graph,

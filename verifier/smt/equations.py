@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.equations.system import OrderSystem
+from verifier.model.columns import VALUE
 from verifier.model.describe import describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
@@ -184,7 +185,12 @@ def _partial_culprit(sys: OrderSystem, idx: IntArray, cov: NDArray[np.bool_]) ->
     return np.flatnonzero(cov & ((idx < lo) | (idx > hi)))
 
 
-@check(NAME, [Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY], order=10)
+@check(
+    NAME,
+    [Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY],
+    order=10,
+    proves={VALUE},
+)
 def check_equations(ctx: CheckContext) -> list[CheckResult]:
     """(T+MM) / negamax / region equations for each distinct answer of the case's view."""
     from verifier.errors import NotApplicable

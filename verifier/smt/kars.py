@@ -21,6 +21,7 @@ import numpy as np
 
 from verifier.equations.fixpoints import gfp, kars_clamp, lfp
 from verifier.equations.system import OrderSystem
+from verifier.model.columns import VALUE
 from verifier.model.describe import describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
@@ -246,7 +247,7 @@ def _off(sys: OrderSystem, kars: IntArray) -> list[str]:
     return names_of(sys.graph, np.flatnonzero(least != kars))
 
 
-@check(NAME, [Semantics.MINIMAX], order=30)
+@check(NAME, [Semantics.MINIMAX], order=30, proves={VALUE})
 def check_kars_least(ctx: CheckContext) -> list[CheckResult]:
     """Kars' score of every SCORE solver (or the fixpoint clamp if none ran) is least in <=_1."""
     g = ctx.case.graph

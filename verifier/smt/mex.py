@@ -730,7 +730,7 @@ def _claimed(r: SolverResult) -> IntArray:
     return with_sentinel(r.columns[VALUE])
 
 
-@check("grundy-z3-mex", [Semantics.IMPARTIAL], order=40)
+@check("grundy-z3-mex", [Semantics.IMPARTIAL], order=40, proves={VALUE})
 def mex_check(ctx: CheckContext) -> list[CheckResult]:
     """Every GRUNDY solver's values against the mex constraints, then the solution count."""
     g = ctx.case.graph
@@ -758,7 +758,8 @@ def mex_check(ctx: CheckContext) -> list[CheckResult]:
     for vals, names in groups:
         if cyclic:  # B is what tells the generalized function from other mex solutions
             name = f"generalized Sprague-Grundy condition B of {', '.join(names)} (Z3 counter)"
-            out.append(check_counter(g, vals, ctx.options, name=name))
+            b = check_counter(g, vals, ctx.options, name=name)
+            out.append(replace(b, proves=frozenset({LOOPY})))  # B vouches for the K sets
     finite = next((vals for _, vals in claimed if not np.any(vals < 0)), None)
     exp = ctx.case.expect
     t0 = time.perf_counter()

@@ -26,6 +26,7 @@ from verifier.equations.fixpoints import BoolSystem, least
 from verifier.equations.rules import region_system
 from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
+from verifier.model.columns import REMOTENESS, VALUE
 from verifier.model.describe import describe
 from verifier.model.results import CheckResult, Verdict
 from verifier.model.semantics import Semantics
@@ -120,7 +121,7 @@ def attractor_certificate(sys: OrderSystem, ans: Answer, options: Options) -> Ch
     )
 
 
-@check(NAME, [Semantics.REACHABILITY], order=40)
+@check(NAME, [Semantics.REACHABILITY], order=40, proves={VALUE, REMOTENESS})
 def check_attractor_certificate(ctx: CheckContext) -> list[CheckResult]:
     """The attractor certificate for each distinct REGION answer."""
     g = ctx.case.graph

@@ -284,7 +284,12 @@ def _culprit(
     return 0  # pragma: no cover - Z3 refuted a query the certificate accepts
 
 
-@check(NAME, [Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY], order=50)
+@check(
+    NAME,
+    [Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY],
+    order=50,
+    proves={MOVE},
+)
 def check_strategies(ctx: CheckContext) -> list[CheckResult]:
     """Strategy certificates for every distinct answer that reports moves."""
     g = ctx.case.graph

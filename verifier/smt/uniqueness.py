@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,7 @@ from verifier.equations.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach
 from verifier.equations.rules import derivation_system, derived_labels, labelled_nodes
 from verifier.equations.system import OrderSystem
 from verifier.model.case import Case
+from verifier.model.columns import VALUE
 from verifier.model.describe import LABEL_WORDS, PerSemantics, describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import CheckResult, Verdict
@@ -572,11 +573,12 @@ def _label_words(sys: OrderSystem, ans: Answer, i: int, proved: float, bad: bool
     return words
 
 
-@check(NAME, [Semantics.MINIMAX, Semantics.NORMAL], order=20)
+@check(NAME, [Semantics.MINIMAX, Semantics.NORMAL], order=20, proves={VALUE})
 def check_uniqueness(ctx: CheckContext) -> list[CheckResult]:
     """Uniqueness of the equations, with witness, intervals and sources of freedom; then every
     solver's answer judged against the proved bounds (``BOUNDS``, one result per distinct
     answer)."""
     res, proved = _uniqueness(ctx.case, ctx.options)
     found = answers(ctx, describe(ctx.case.semantics).view)
-    return [res, *(judge(proved, a) for a in found)]
+    # the answers judged against the bounds vouch for their values; uniqueness is the equations'
+    return [replace(res, proves=frozenset()), *(judge(proved, a) for a in found)]

@@ -31,6 +31,7 @@ from verifier.equations.fixpoints import BoolSystem
 from verifier.equations.rules import derivation_system, labelled_nodes
 from verifier.equations.system import OrderSystem
 from verifier.errors import NotApplicable
+from verifier.model.columns import REMOTENESS, VALUE
 from verifier.model.describe import LABEL_WORDS, describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict
@@ -229,7 +230,7 @@ def _circular_labelling(run: _Labelling, circular: SecondLabelling | None) -> di
     return {g.name(int(i)): LABEL_WORDS[int(found.alt[i]) - 1] for i in ch}
 
 
-@check(NAME, [Semantics.NORMAL], order=40)
+@check(NAME, [Semantics.NORMAL], order=40, proves={VALUE, REMOTENESS})
 def check_won_lost_rules(ctx: CheckContext) -> list[CheckResult]:
     """Ranked won/lost rules and maximality for each distinct LABEL answer."""
     g = ctx.case.graph

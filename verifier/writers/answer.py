@@ -74,7 +74,7 @@ def _why_draw(rep: CaseReport, sol: Solution, x: int, line: list[str]) -> str | 
         cycle = f"both sides can keep play on the cycle {' -> '.join(line[start:])}"
     interval: Any = None
     for c in rep.checks:
-        if c.name == "smt-uniqueness" and "intervals" in c.data:
+        if c.check == "smt-uniqueness" and "intervals" in c.data:
             interval = c.data["intervals"].get(name)
     parts = [f"from {name} {cycle}"] if cycle else []
     if interval is not None and interval[0] != interval[1]:

@@ -61,7 +61,7 @@ def _num(v: Any) -> Any:
 
 def _interval(rep: CaseReport, name: str) -> list[Any] | None:
     for c in rep.checks:
-        if c.name == "smt-uniqueness" and "intervals" in c.data:
+        if c.check == "smt-uniqueness" and "intervals" in c.data:
             iv = c.data["intervals"].get(name)
             return [_num(v) for v in iv] if iv is not None else None
     return None
