@@ -113,3 +113,18 @@ def test_no_module_selects_checks_by_their_display_name() -> None:
             ):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert bad == []
+
+
+def test_by_check_and_checks_proving_select_by_registration() -> None:
+    from verifier.model.results import by_check, checks_proving
+
+    case = load_any(CASES / "dag-paul-carole.json")
+    rep = run_case(case)
+    moves = by_check(rep.checks, "moves")
+    assert moves and all(c.check == "moves" and MOVE in (c.proves or ()) for c in moves)
+    assert {c.check for c in by_check(rep.checks, "agree")} == {"agree"}
+    proving = checks_proving(rep.checks, MOVE)
+    assert proving and {c.check for c in proving} <= {"moves", "smt-strategy"}
+    assert all(c.verdict is Verdict.CONFIRMED for c in proving)
+    assert rep.solution is not None
+    assert rep.solution.confirmed[MOVE] == tuple(sorted({c.name for c in proving}))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -21,6 +21,8 @@ __all__ = [
     "SolverResult",
     "Verdict",
     "View",
+    "by_check",
+    "checks_proving",
 ]
 
 
@@ -186,3 +188,13 @@ class AttractorResult:
             move=self.move,
             work=work,
         )
+
+
+def by_check(checks: Iterable[CheckResult], name: str) -> list[CheckResult]:
+    """The results of the check registered as ``name`` (``CheckResult.check``), in order."""
+    return [c for c in checks if c.check == name]
+
+
+def checks_proving(checks: Iterable[CheckResult], column: str) -> list[CheckResult]:
+    """The confirmed results that vouch for ``column`` (``CheckResult.proving``), in order."""
+    return [c for c in checks if c.proving(column)]

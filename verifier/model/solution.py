@@ -37,7 +37,7 @@ from verifier.model.case import Case
 from verifier.model.columns import LOOPY, VALUE, Column, column_spec, ordered
 from verifier.model.describe import Description, describe
 from verifier.model.graph import GameGraph
-from verifier.model.results import CheckResult, SolverResult
+from verifier.model.results import CheckResult, SolverResult, checks_proving
 
 __all__ = ["OUTCOME_WORDS", "Position", "Solution"]
 
@@ -90,7 +90,7 @@ class Solution:
                 if name not in cols:
                     cols[name], sources[name] = col, r.solver
         confirmed = {
-            name: tuple(sorted({c.name for c in checks if c.proving(name)})) for name in cols
+            name: tuple(sorted({c.name for c in checks_proving(checks, name)})) for name in cols
         }
         return cls(
             graph=case.graph,

@@ -18,7 +18,7 @@ from typing import Any
 
 from verifier.model.describe import describe
 from verifier.model.report import CaseReport, Finding
-from verifier.model.results import CheckResult, View
+from verifier.model.results import CheckResult, View, by_check
 from verifier.model.solution import Solution
 
 __all__ = ["answer_lines", "finding_line", "finding_words", "verdict_of"]
@@ -73,8 +73,8 @@ def _why_draw(rep: CaseReport, sol: Solution, x: int, line: list[str]) -> str | 
         start = line.index(line[-1])
         cycle = f"both sides can keep play on the cycle {' -> '.join(line[start:])}"
     interval: Any = None
-    for c in rep.checks:
-        if c.check == "smt-uniqueness" and "intervals" in c.data:
+    for c in by_check(rep.checks, "smt-uniqueness"):
+        if "intervals" in c.data:
             interval = c.data["intervals"].get(name)
     parts = [f"from {name} {cycle}"] if cycle else []
     if interval is not None and interval[0] != interval[1]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from verifier.model.report import CaseReport
-from verifier.model.results import View
+from verifier.model.results import View, by_check
 from verifier.model.semantics import MAX
 from verifier.model.solution import Solution
 from verifier.writers.answer import verdict_of
@@ -60,8 +60,8 @@ def _num(v: Any) -> Any:
 
 
 def _interval(rep: CaseReport, name: str) -> list[Any] | None:
-    for c in rep.checks:
-        if c.check == "smt-uniqueness" and "intervals" in c.data:
+    for c in by_check(rep.checks, "smt-uniqueness"):
+        if "intervals" in c.data:
             iv = c.data["intervals"].get(name)
             return [_num(v) for v in iv] if iv is not None else None
     return None
