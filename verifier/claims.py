@@ -32,7 +32,7 @@ from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 from verifier.model.describe import describe
 from verifier.model.mex import mex
 from verifier.model.report import CaseReport
-from verifier.model.results import View
+from verifier.model.results import AGREE, EXPECT, View
 from verifier.model.solution import Solution
 from verifier.pipeline import ExtraResults, decide, run_case
 from verifier.registry import Options
@@ -208,7 +208,7 @@ def judge_claims(
         check = CheckResult(
             name, Verdict.UNKNOWN, f"{what}: undecided ({', '.join(open_)})", data={"open": open_}
         )
-    check = replace(check, seconds=time.perf_counter() - t0, check="answers", proves=frozenset())
+    check = replace(check, seconds=time.perf_counter() - t0, check=CLAIMS, proves=frozenset())
     checks = [check, *report.checks]
     return replace(report, checks=tuple(checks), verdict=decide(checks))
 
@@ -373,7 +373,7 @@ def _node_of(case: Case, c: CheckResult) -> int | None:
     return None
 
 
-_COMPARISONS = frozenset({"agree", "expect"})
+_COMPARISONS = frozenset({AGREE, EXPECT})
 """The pipeline's own comparisons (solvers with each other, with ``expect``): they follow from a
 wrong claim, they do not locate it."""
 _EQUATIONS_CHECK = "smt-equations"

@@ -22,6 +22,7 @@ from verifier.games.summary import summarize_solution
 from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE
 from verifier.model.report import CaseReport, CaseVerdict, SolverRun
+from verifier.model.results import AGREE, ANSWER, EXPECT, SOLVER
 from verifier.model.solution import Solution
 from verifier.registry import CheckContext, Options, checks_for, solvers_for
 
@@ -93,7 +94,7 @@ def run_case(
         except Exception as e:  # a crashing solver is a defect, reported, never hidden
             runs.append(SolverRun(spec.name, None, skipped=f"crashed: {e!r}"))
             crash = _crash(f"solver {spec.name}", e, time.perf_counter() - s0)
-            checks.extend(stamped([crash], "solver", frozenset()))
+            checks.extend(stamped([crash], SOLVER, frozenset()))
     t_solve = time.perf_counter()
     results = {r.name: r.result for r in runs if r.result is not None}
     judged = results
@@ -104,8 +105,8 @@ def run_case(
             results[name] = res
         if options.linear:  # the checks judge the claims; our solver is what they agree with
             judged = extras
-    checks.extend(stamped(agreement_checks(case, results), "agree", AGREEMENT_PROVES))
-    checks.extend(stamped(expect_checks(case, results), "expect", EXPECT_PROVES))
+    checks.extend(stamped(agreement_checks(case, results), AGREE, AGREEMENT_PROVES))
+    checks.extend(stamped(expect_checks(case, results), EXPECT, EXPECT_PROVES))
     t_compare = time.perf_counter()
     ctx = CheckContext(case=case, results=judged, options=options)
     cspecs = checks_for(case.semantics) if smt else []
@@ -136,13 +137,13 @@ def run_case(
             checks.extend(stamped([crash], cspec.name, cspec.proves))
     if smt:
         options.report(f"{case.id}: checks", len(cspecs), len(cspecs))
-        checks.extend(stamped(unanswered_expectations(case, checks), "expect", EXPECT_PROVES))
+        checks.extend(stamped(unanswered_expectations(case, checks), EXPECT, EXPECT_PROVES))
     t_checks = time.perf_counter()
     solution = Solution.from_results(case, results, checks)
     if solution is None:
         why = "; ".join(f"{r.name}: {r.skipped}" for r in runs if r.skipped) or "no solver"
         none = CheckResult("answer", Verdict.UNKNOWN, f"no solver answered ({why})")
-        checks.extend(stamped([none], "answer", frozenset()))
+        checks.extend(stamped([none], ANSWER, frozenset()))
     verdict = decide(checks)
     if not smt and verdict is not CaseVerdict.REFUTED and solution is not None:
         unknown = any(c.verdict is Verdict.UNKNOWN for c in checks)

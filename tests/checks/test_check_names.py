@@ -10,17 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from verifier.claims import run_with_claims
+from verifier.claims import CLAIMS, run_with_claims
 from verifier.io import load_any
 from verifier.io.answers import load_answers, save_answers
 from verifier.model import CheckResult, Semantics, Verdict
 from verifier.model.columns import COLUMNS, LOOPY, MOVE, REMOTENESS, VALUE
+from verifier.model.results import OWN_CHECKS
 from verifier.pipeline import run_case
 from verifier.registry import Options, checks_for, load_plugins
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "cases"
-OWN = {"agree", "expect", "answers", "answer", "solver"}
+OWN = OWN_CHECKS | {CLAIMS}
 """The pipeline's own results: comparisons, the answer file's verdict, a missing answer, a
 crashed solver."""
 

@@ -15,6 +15,11 @@ from numpy.typing import NDArray
 from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
 
 __all__ = [
+    "AGREE",
+    "ANSWER",
+    "EXPECT",
+    "OWN_CHECKS",
+    "SOLVER",
     "AttractorResult",
     "CheckResult",
     "RetrogradeResult",
@@ -198,3 +203,15 @@ def by_check(checks: Iterable[CheckResult], name: str) -> list[CheckResult]:
 def checks_proving(checks: Iterable[CheckResult], column: str) -> list[CheckResult]:
     """The confirmed results that vouch for ``column`` (``CheckResult.proving``), in order."""
     return [c for c in checks if c.proving(column)]
+
+
+AGREE = "agree"
+"""``CheckResult.check`` of the pipeline's agreement between solvers."""
+EXPECT = "expect"
+"""``CheckResult.check`` of the pipeline's comparison with the case's ``expect``."""
+ANSWER = "answer"
+"""``CheckResult.check`` of the pipeline's "no solver answered"."""
+SOLVER = "solver"
+"""``CheckResult.check`` of a crashed solver."""
+OWN_CHECKS = frozenset({AGREE, EXPECT, ANSWER, SOLVER})
+"""The pipeline's own results, not registered checks (``verifier.claims`` adds ``answers``)."""
