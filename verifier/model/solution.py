@@ -9,7 +9,7 @@ command line read it and nothing else rebuilds it.
   the first solver of the view whose values agree with it wherever both answer;
 - ``agreeing`` names every solver of the view whose values equal the solution's wherever it
   answers, ``sources`` which solver each column was read from, ``confirmed`` which confirmed
-  checks of the column's proof contract (``ColumnSpec.checks``) vouch for it;
+  checks vouch for it (``checks_proving``: ``CheckResult.proves``, from ``@check(proves=)``);
 - missing entries are masked (``Column.given``): no sentinel crosses into a ``Solution``.
 
 >>> from verifier.model import GameGraph, Semantics, Case, SolverResult, MAX
