@@ -44,6 +44,7 @@ from verifier.io.limits import Limits
 from verifier.io.numbers import MAX_EXACT
 from verifier.model import Case
 from verifier.model.bounds import MAX_REMOTENESS
+from verifier.model.columns import answer_columns
 from verifier.model.results import View
 
 __all__ = [
@@ -343,10 +344,10 @@ def parquet_table(arrays: Mapping[str, NDArray[Any]], header: Mapping[str, Any])
     pa, _, _ = _pyarrow("<parquet>")
     ids = arrays["ids"]
     cols: dict[str, Any] = {"id": pa.array(ids), "value": pa.array(arrays["value"])}
-    for name in ("remoteness", "move"):
-        if name in arrays:
-            a = arrays[name]
-            cols[name] = pa.array(a, mask=a < 0)  # -1 -> null
+    for spec in answer_columns():
+        if spec.name in arrays:
+            a = arrays[spec.name]
+            cols[spec.name] = pa.array(a, mask=a < 0)  # -1 -> null
     loopy = header.get("loopy") or {}
     if loopy:
         rows = np.flatnonzero(np.isin(ids, [int(x) for x in loopy]))

@@ -55,7 +55,7 @@ from verifier.io.limits import Limits
 from verifier.io.npzfile import NpyEntry, read_npz, write_npz
 from verifier.io.numbers import MAX_EXACT, decimal_of, printing_problem
 from verifier.model import Case, GameGraph
-from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+from verifier.model.columns import VALUE, Column, ColumnSpec, answer_columns
 from verifier.model.describe import Description, describe
 from verifier.model.results import View
 from verifier.model.solution import Solution
@@ -400,27 +400,28 @@ def load_answers(path: str | Path, case: Case, limits: Limits | None = None) -> 
         fail(file, (), f"invalid CSV: {e}")
 
 
-def _entries(sol: Solution) -> list[tuple[int, Any, int | None, int | None]]:
-    """(id, shown value, remoteness, move id) of every covered node."""
-    rem, mv = sol.columns.get(REMOTENESS), sol.columns.get(MOVE)
+def _written(spec: ColumnSpec, g: GameGraph, v: Any) -> Any:
+    """One given entry of a codec column as JSON and CSV write it (``AnswerCodec.entry``)."""
+    assert spec.codec is not None
+    return g.name(int(v)) if spec.codec.entry == "node" else int(v)
+
+
+def _entries(sol: Solution, g: GameGraph) -> list[tuple[int, Any, dict[str, Any]]]:
+    """(id, shown value, {column: written entry}) of every covered node: the answer columns
+    (``answer_columns``) where given."""
+    cols = [(s, sol.columns[s.name]) for s in answer_columns() if s.name in sol.columns]
     out = []
     for x in np.flatnonzero(sol.covered).tolist():
-        r = int(rem.data[x]) if rem is not None and rem.given[x] else None
-        m = int(mv.data[x]) if mv is not None and mv.given[x] else None
-        out.append((x, sol.description.show_node(sol.columns, x), r, m))
+        more = {s.name: _written(s, g, c.data[x]) for s, c in cols if c.given[x]}
+        out.append((x, sol.description.show_node(sol.columns, x), more))
     return out
 
 
 def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
     g = case.graph
     nodes: dict[str, Any] = {}
-    for x, v, r, m in _entries(sol):
-        entry: dict[str, Any] = {"value": v}
-        if r is not None:
-            entry["remoteness"] = r
-        if m is not None:
-            entry["move"] = g.name(m)
-        nodes[g.name(x)] = entry
+    for x, v, more in _entries(sol, g):
+        nodes[g.name(x)] = {"value": v, **more}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -433,18 +434,12 @@ def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
 
 def _csv_text(sol: Solution, case: Case) -> str:
     g = case.graph
-    cols = ["node", "value"]
-    cols += [c for c in (REMOTENESS, MOVE) if c in sol.columns]
+    extra = [s.name for s in answer_columns() if s.name in sol.columns]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(cols)
-    for x, v, r, m in _entries(sol):
-        row: list[Any] = [g.name(x), v]
-        if REMOTENESS in sol.columns:
-            row.append("" if r is None else r)
-        if MOVE in sol.columns:
-            row.append("" if m is None else g.name(m))
-        w.writerow(row)
+    w.writerow(["node", "value", *extra])
+    for x, v, more in _entries(sol, g):
+        w.writerow([g.name(x), v, *(more.get(c, "") for c in extra)])
     return out.getvalue()
 
 
@@ -480,9 +475,9 @@ def _npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[An
             out[np.isin(ids(), [int(x) for x in loopy])] = -1
         return out
 
-    def optional(col: Column) -> Callable[[], NDArray[Any]]:
+    def optional(col: Column, dtype: Any) -> Callable[[], NDArray[Any]]:
         def make() -> NDArray[Any]:
-            out = pick(col.data).astype(np.int64)
+            out = pick(col.data).astype(dtype)
             out[~pick(col.given)] = -1
             return out
 
@@ -502,10 +497,10 @@ def _npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[An
         "ids": lambda: ids().astype(np.int64, copy=False),
         "value": values,
     }
-    for name in (REMOTENESS, MOVE):
-        col = sol.columns.get(name)
-        if col is not None:
-            arrays[name] = optional(col)
+    for spec in answer_columns():
+        col = sol.columns.get(spec.name)
+        if col is not None and spec.codec is not None:
+            arrays[spec.name] = optional(col, spec.codec.dtype)
     return arrays
 
 
