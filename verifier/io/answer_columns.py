@@ -10,6 +10,7 @@ column          meaning
                 0 draw; the ``reachability`` winner 0 / 1; a Grundy value, -1 where infinite
 ``remoteness``  optional, int64 plies; -1 (or null) where none is claimed
 ``move``        optional, int64 id of the chosen successor; -1 (or null) where none
+(others)        every further column registered with an ``AnswerCodec``, by its name
 ``loopy``       Grundy only: the K of each infinite value (``.npz``: the header's
                 ``loopy`` object, id -> K; Parquet: a nullable list column)
 =============== =========================================================================
