@@ -1,19 +1,24 @@
 """A new published field is one registered column plus the solvers that fill it: agreement, the
 ``Solution``, the report and the writers pick it up with no other change (issue 12's proof of
-the point). The toy column is the number of moves at each node."""
+the point); registered with an ``AnswerCodec``, the four answer-file encodings write it, read it
+back and the claims are judged on it (issue 30 item 2). The toy column is the number of moves at
+each node."""
 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from verifier import Case, GameGraph, Semantics, registry
 from verifier.checks.agreement import agreement_checks
+from verifier.claims import run_with_claims
+from verifier.io.answers import load_answers, save_answers
 from verifier.model import MAX, MIN, SolverResult, Verdict
 from verifier.model import columns as columns_mod
-from verifier.model.columns import Column, ColumnSpec
+from verifier.model.columns import AnswerCodec, Column, ColumnSpec
 from verifier.model.report import CaseVerdict
 from verifier.model.results import View
 from verifier.pipeline import run_case
@@ -84,3 +89,36 @@ def test_an_unregistered_column_is_still_compared_plainly() -> None:
     b = dataclasses.replace(base, solver="y", more={"extra": Column.full([1, 2, 3, 5])})
     [r] = agreement_checks(c, {"x": a, "y": b})
     assert r.verdict is Verdict.REFUTED and r.witness is not None and r.witness["node"] == "d"
+
+
+@pytest.fixture
+def toy_in_answers(toy: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy column registered with a codec: answer files hold it too."""
+    spec = ColumnSpec(TOY, "moves available", codec=AnswerCodec("count", "a number of moves"))
+    monkeypatch.setitem(columns_mod.COLUMNS, TOY, spec)
+
+
+@pytest.mark.usefixtures("toy_in_answers")
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".npz", ".parquet"])
+def test_a_registered_column_round_trips_through_answer_files_and_is_judged(
+    suffix: str, tmp_path: Path
+) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    c = case()
+    rep = run_case(c, Options(engine="reference"), smt=False)
+    assert rep.solution is not None
+    path = save_answers(rep.solution, c, tmp_path / f"toy{suffix}")
+    claims = load_answers(path, c)
+    assert claims.more[TOY].data.tolist() == [2, 1, 0, 0]  # a, c, b, d by id
+    judged = run_with_claims(c, Options(engine="reference"), claims)
+    assert judged.verdict is CaseVerdict.VERIFIED
+    assert any(TOY in r.detail for r in judged.checks if r.name.endswith("answers"))
+
+    wrong = dataclasses.replace(
+        claims, more={TOY: Column.full(np.array([2, 5, 0, 0]))}
+    )  # c has one move, not 5
+    bad = run_with_claims(c, Options(engine="reference"), wrong)
+    assert bad.verdict is CaseVerdict.REFUTED
+    [agree] = [r for r in bad.checks if r.verdict is Verdict.REFUTED and TOY in r.detail]
+    assert agree.witness is not None and agree.witness["node"] == "c"

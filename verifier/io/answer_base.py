@@ -14,9 +14,10 @@ from numpy.typing import NDArray
 
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.model import Case, SolverResult
+from verifier.model.columns import MOVE, REMOTENESS, Column
 from verifier.model.describe import Description, describe
 
-__all__ = ["Answers", "check_graph", "check_header", "check_semantics"]
+__all__ = ["Answers", "answers_of", "check_graph", "check_header", "check_semantics"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,6 +34,8 @@ class Answers:
     remoteness: NDArray[np.int64] | None = None
     move: NDArray[np.int64] | None = None
     file: str = "<answers>"
+    more: Mapping[str, Column] = field(default_factory=lambda: MappingProxyType({}))
+    """The further registered answer columns the file gives (``ColumnSpec.codec``)."""
 
     def __post_init__(self) -> None:
         # read-only: the judged result shares these arrays (no copy of a complete table)
@@ -59,8 +62,36 @@ class Answers:
             remoteness=self.remoteness,
             move=self.move,
             loopy=dict(self.loopy) or None,
+            more=self.more,
             extra={"file": self.file, "claimed": int(self.given.sum())},
         )
+
+
+def answers_of(
+    case: Case,
+    values: NDArray[Any],
+    given: NDArray[np.bool_],
+    loopy: Mapping[int, tuple[int, ...]],
+    file: str,
+    columns: Mapping[str, NDArray[np.int64]],
+) -> Answers:
+    """The claims a reader read: values, K-sets and the answer columns the file has (by
+    registered name, arrays over the node ids with -1 where not given)."""
+    more = {
+        name: Column.where(a, a >= 0)
+        for name, a in columns.items()
+        if name not in (REMOTENESS, MOVE)
+    }
+    return Answers(
+        case=case,
+        values=values,
+        given=given,
+        loopy=MappingProxyType(dict(loopy)),
+        remoteness=columns.get(REMOTENESS),
+        move=columns.get(MOVE),
+        file=file,
+        more=MappingProxyType(more),
+    )
 
 
 def check_graph(meta: Any, case: Case, file: str, where: tuple[PathPart, ...]) -> None:

@@ -10,6 +10,7 @@ column          meaning
                 0 draw; the ``reachability`` winner 0 / 1; a Grundy value, -1 where infinite
 ``remoteness``  optional, int64 plies; -1 (or null) where none is claimed
 ``move``        optional, int64 id of the chosen successor; -1 (or null) where none
+(others)        every further column registered with an ``AnswerCodec``, by its name
 ``loopy``       Grundy only: the K of each infinite value (``.npz``: the header's
                 ``loopy`` object, id -> K; Parquet: a nullable list column)
 =============== =========================================================================
@@ -32,34 +33,37 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.io.answer_base import Answers, check_header
+from verifier.io.answer_base import Answers, answers_of, check_header
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.io.limits import Limits
 from verifier.io.numbers import MAX_EXACT
 from verifier.model import Case
 from verifier.model.bounds import MAX_REMOTENESS
+from verifier.model.columns import ColumnSpec, answer_columns
 from verifier.model.results import View
 
 __all__ = [
     "MAX_REMOTENESS",
-    "PARQUET_COLUMNS",
     "PARQUET_META_KEY",
     "columns_answers",
     "load_parquet_answers",
+    "parquet_columns",
     "parquet_table",
 ]
 
 PARQUET_META_KEY = b"gamegraph-verifier"
 """The schema-metadata key of a Parquet answer table's header (JSON)."""
 
-PARQUET_COLUMNS = ("id", "value", "remoteness", "move", "loopy")
-"""The columns a Parquet answer table may hold."""
+
+def parquet_columns() -> tuple[str, ...]:
+    """The columns a Parquet answer table may hold: the registered answer columns too."""
+    return ("id", "value", *(s.name for s in answer_columns()), "loopy")
+
 
 _INT_KINDS = "iu"
 
@@ -140,13 +144,15 @@ def _stored_values(
 
 
 def _optional(
-    case: Case, file: str, key: str, a: NDArray[Any] | None, rows: int
+    case: Case, file: str, spec: ColumnSpec, a: NDArray[Any] | None, rows: int
 ) -> NDArray[np.int64] | None:
-    """A ``remoteness`` or ``move`` column per row (-1: none), validated."""
+    """An answer column per row (-1: none), validated by its codec: a node's id, or a count."""
     if a is None:
         return None
+    key, codec = spec.name, spec.codec
+    assert codec is not None
     f = _numbers(file, key, a, rows)
-    if key == "move":
+    if codec.entry == "node":
         n = case.graph.n
         i = _first((f != -1) & ((f < 0) | (f >= n) | (f != np.floor(f))))
         if i is not None:
@@ -156,10 +162,10 @@ def _optional(
                 f"a table for another graph: id {shown(f[i].item())}, the case has {n}",
             )
     else:
-        i = _first((f != -1) & ~((f >= 0) & (f < MAX_REMOTENESS) & (f == np.floor(f))))
+        i = _first((f != -1) & ~((f >= 0) & (f < codec.limit) & (f == np.floor(f))))
         if i is not None:
             got = shown(a[i].item())
-            fail(file, (key, i), f"not a remoteness, a whole number >= 0 (got {got})")
+            fail(file, (key, i), f"not {codec.noun}, a whole number >= 0 (got {got})")
     return np.asarray(a).astype(np.int64)
 
 
@@ -190,23 +196,14 @@ def columns_answers(
     out[ids] = values
     given = np.zeros(n, dtype=np.bool_)
     given[ids] = True
-    more: dict[str, NDArray[np.int64] | None] = {}
-    for key in ("remoteness", "move"):
-        col = _optional(case, file, key, arrays.get(key), rows)
+    more: dict[str, NDArray[np.int64]] = {}
+    for spec in answer_columns():
+        col = _optional(case, file, spec, arrays.get(spec.name), rows)
         if col is not None:
             full = np.full(n, -1, dtype=np.int64)
             full[ids] = col
-            col = full
-        more[key] = col
-    return Answers(
-        case=case,
-        values=out,
-        given=given,
-        loopy=MappingProxyType(dict(loopy)),
-        remoteness=more["remoteness"],
-        move=more["move"],
-        file=file,
-    )
+            more[spec.name] = full
+    return answers_of(case, out, given, loopy, file, more)
 
 
 def kset(file: str, where: tuple[PathPart, ...], k: Any) -> tuple[int, ...]:
@@ -242,7 +239,7 @@ def load_parquet_answers(path: Path, case: Case, file: str, limits: Limits) -> A
     limits.check_positions(meta.num_rows, file, (), f"{meta.num_rows:,} rows")
     names = list(schema.names)
     for i, name in enumerate(names):
-        if name not in PARQUET_COLUMNS:
+        if name not in parquet_columns():
             fail(file, (name,), f"unknown column {shown(name)}")
         if names.index(name) != i:
             fail(file, (name,), f"column {shown(name)} appears twice")
@@ -259,7 +256,7 @@ def load_parquet_answers(path: Path, case: Case, file: str, limits: Limits) -> A
         if not isinstance(header, dict):
             fail(file, (PARQUET_META_KEY.decode(),), "the header must be a JSON object")
     check_header(header, case, file, (PARQUET_META_KEY.decode(),))
-    kinds = {"id": "integer", "value": "number", "remoteness": "integer", "move": "integer"}
+    kinds = {"id": "integer", "value": "number", **{s.name: "integer" for s in answer_columns()}}
     for name, kind in kinds.items():
         if name in names:
             t = schema.field(name).type
@@ -284,8 +281,8 @@ def load_parquet_answers(path: Path, case: Case, file: str, limits: Limits) -> A
         if not given.all():
             fail(file, (name, _first(~given) or 0), "the entry is missing (null)")
         arrays[name] = values
-    for name in ("remoteness", "move"):
-        if name in names:
+    for spec in answer_columns():
+        if (name := spec.name) in names:
             values, given = _arrow_numbers(pa, pc, table.column(name), True, file, name)
             arrays[name] = np.where(given, values, -1)
     loopy: dict[int, tuple[int, ...]] = {}
@@ -343,10 +340,10 @@ def parquet_table(arrays: Mapping[str, NDArray[Any]], header: Mapping[str, Any])
     pa, _, _ = _pyarrow("<parquet>")
     ids = arrays["ids"]
     cols: dict[str, Any] = {"id": pa.array(ids), "value": pa.array(arrays["value"])}
-    for name in ("remoteness", "move"):
-        if name in arrays:
-            a = arrays[name]
-            cols[name] = pa.array(a, mask=a < 0)  # -1 -> null
+    for spec in answer_columns():
+        if spec.name in arrays:
+            a = arrays[spec.name]
+            cols[spec.name] = pa.array(a, mask=a < 0)  # -1 -> null
     loopy = header.get("loopy") or {}
     if loopy:
         rows = np.flatnonzero(np.isin(ids, [int(x) for x in loopy]))

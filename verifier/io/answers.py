@@ -34,16 +34,20 @@ import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, BinaryIO
 
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import CaseError
-from verifier.io.answer_base import Answers, check_graph, check_header, check_semantics
+from verifier.io.answer_base import (
+    Answers,
+    answers_of,
+    check_graph,
+    check_header,
+    check_semantics,
+)
 from verifier.io.answer_columns import (
-    MAX_REMOTENESS,
     columns_answers,
     kset,
     load_parquet_answers,
@@ -55,7 +59,7 @@ from verifier.io.limits import Limits
 from verifier.io.npzfile import NpyEntry, read_npz, write_npz
 from verifier.io.numbers import MAX_EXACT, decimal_of, printing_problem
 from verifier.model import Case, GameGraph
-from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+from verifier.model.columns import VALUE, Column, ColumnSpec, answer_columns
 from verifier.model.describe import Description, describe
 from verifier.model.results import View
 from verifier.model.solution import Solution
@@ -80,7 +84,16 @@ ANSWER_SUFFIXES = (".json", ".csv", ".npz", ".parquet")
 """The suffixes of answer files."""
 
 _INF = re.compile(r"inf(?:\(([0-9]+(?:,[0-9]+)*)\))?")
-_CSV_COLUMNS = ("node", "value", "remoteness", "move")
+
+
+def _csv_columns() -> tuple[str, ...]:
+    """The columns an answer CSV may have (besides ``outcome``, which is ignored)."""
+    return ("node", "value", *(s.name for s in answer_columns()))
+
+
+def _csv_header() -> str:
+    """The header in words: ``node,value[,remoteness][,move]``."""
+    return "node,value" + "".join(f"[,{s.name}]" for s in answer_columns())
 
 
 def graph_digest(g: GameGraph) -> str:
@@ -118,9 +131,11 @@ class _Table:
         self.values = np.zeros(n, dtype=_dtype(self.d.view))
         self.given = np.zeros(n, dtype=np.bool_)
         self.loopy: dict[int, tuple[int, ...]] = {}
-        self.remoteness = np.full(n, -1, dtype=np.int64)
-        self.move = np.full(n, -1, dtype=np.int64)
-        self.has_rem = self.has_move = False
+        self.specs = {s.name: s for s in answer_columns()}
+        self.cols = {name: np.full(n, -1, dtype=np.int64) for name in self.specs}
+        """The answer columns (``answer_columns``) as read, -1 where not given."""
+        self.has: set[str] = set()
+        """The answer columns the file has."""
 
     def node(self, name: Any, where: tuple[PathPart, ...]) -> int:
         """The id of a position name (error: not a position of the case)."""
@@ -159,31 +174,31 @@ class _Table:
             fail(self.file, where, f"{problem} (got {shown(value)})")
         return f
 
-    def plies(self, x: int, value: Any, where: tuple[PathPart, ...]) -> None:
-        """Node ``x``'s claimed remoteness: a whole number, read exactly."""
-        self.has_rem = True
+    def entry(self, name: str, x: int, value: Any, where: tuple[PathPart, ...]) -> None:
+        """Node ``x``'s entry of the answer column ``name``, read by its codec: a count, a whole
+        number read exactly; a node, a position (its legality is judged, not read)."""
+        codec = self.specs[name].codec
+        assert codec is not None
+        self.has.add(name)
+        if codec.entry == "node":
+            self.cols[name][x] = self.node(value, where)
+            return
         d = decimal_of(value)
-        if d is None or not 0 <= d < MAX_REMOTENESS or d != d.to_integral_value():
-            fail(self.file, where, f"not a remoteness, a whole number >= 0 (got {shown(value)})")
-        self.remoteness[x] = int(d)
-
-    def chose(self, x: int, name: Any, where: tuple[PathPart, ...]) -> None:
-        """Node ``x``'s claimed move (a position; its legality is judged, not read)."""
-        self.has_move = True
-        self.move[x] = self.node(name, where)
+        if d is None or not 0 <= d < codec.limit or d != d.to_integral_value():
+            fail(self.file, where, f"not {codec.noun}, a whole number >= 0 (got {shown(value)})")
+        self.cols[name][x] = int(d)
 
     def answers(self) -> Answers:
         """The claims read (error when the file claims nothing)."""
         if not self.given.any():
             fail(self.file, (), "the file claims no position's value")
-        return Answers(
-            case=self.case,
-            values=self.values,
-            given=self.given,
-            loopy=MappingProxyType(self.loopy),
-            remoteness=self.remoteness if self.has_rem else None,
-            move=self.move if self.has_move else None,
-            file=self.file,
+        return answers_of(
+            self.case,
+            self.values,
+            self.given,
+            self.loopy,
+            self.file,
+            {name: a for name, a in self.cols.items() if name in self.has},
         )
 
 
@@ -261,15 +276,14 @@ def parse_answers_json(text: str | bytes, case: Case, file: str = "<answers>") -
             t.claim(x, entry, ("nodes", name))
             continue
         for key in entry:
-            if key not in ("value", "remoteness", "move"):
+            if key != "value" and key not in t.specs:
                 fail(file, ("nodes", name, key), f"unknown field {shown(key)}")
         if "value" not in entry:
             fail(file, ("nodes", name, "value"), "required field is missing")
         t.claim(x, entry["value"], ("nodes", name, "value"))
-        if entry.get("remoteness") is not None:
-            t.plies(x, entry["remoteness"], ("nodes", name, "remoteness"))
-        if entry.get("move") is not None:
-            t.chose(x, entry["move"], ("nodes", name, "move"))
+        for col in t.specs:
+            if entry.get(col) is not None:
+                t.entry(col, x, entry[col], ("nodes", name, col))
     return t.answers()
 
 
@@ -279,16 +293,16 @@ def parse_answers_csv(text: str, case: Case, file: str = "<answers>") -> Answers
     rows = csv.reader(io.StringIO(text))
     header = next(rows, None)
     if not header:
-        fail(file, ("line 1",), "the header is missing (node,value[,remoteness][,move])")
+        fail(file, ("line 1",), f"the header is missing ({_csv_header()})")
     cols = ["node" if h.strip() == "position" else h.strip() for h in header]
     for i, c in enumerate(cols):
-        if c not in (*_CSV_COLUMNS, "outcome"):
+        if c not in (*_csv_columns(), "outcome"):
             fail(file, ("line 1", i), f"unknown column {shown(c)}")
         if cols.index(c) != i:
             fail(file, ("line 1", i), f"column {shown(c)} appears twice")
     for need in ("node", "value"):
         if need not in cols:
-            fail(file, ("line 1",), f"missing column {need!r} (node,value[,remoteness][,move])")
+            fail(file, ("line 1",), f"missing column {need!r} ({_csv_header()})")
     t = _Table(case, file)
     for k, row in enumerate(rows, start=2):
         if not row:
@@ -301,20 +315,17 @@ def parse_answers_csv(text: str, case: Case, file: str = "<answers>") -> Answers
         if cell["value"] == "":
             fail(file, (line, "value"), "the value is missing")
         t.claim(x, cell["value"], (line, "value"))
-        if cell.get("remoteness", "") != "":
-            t.plies(x, cell["remoteness"], (line, "remoteness"))
-        if cell.get("move", "") != "":
-            t.chose(x, cell["move"], (line, "move"))
-    if "remoteness" in cols:
-        t.has_rem = True
-    if "move" in cols:
-        t.has_move = True
+        for col in t.specs:
+            if cell.get(col, "") != "":
+                t.entry(col, x, cell[col], (line, col))
+    t.has.update(c for c in cols if c in t.specs)
     return t.answers()
 
 
 # ---------------------------------------------------------------------- npz
-NPZ_ARRAYS = ("header", "ids", "value", "remoteness", "move")
-"""The arrays an ``.npz`` answer file may hold."""
+def npz_arrays() -> tuple[str, ...]:
+    """The arrays an ``.npz`` answer file may hold: the registered answer columns too."""
+    return ("header", "ids", "value", *(s.name for s in answer_columns()))
 
 
 def _npz_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]]:
@@ -328,14 +339,14 @@ def _npz_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]
             raise
         fail(file, (), f"not an .npz answer file ({e})")
     for key in names:
-        if key not in NPZ_ARRAYS:
+        if key not in npz_arrays():
             fail(file, (key,), f"unknown array {shown(key)}")
 
     def check(entries: dict[str, NpyEntry]) -> None:
         declared = sum(e.nbytes for e in entries.values())
         limits.check_bytes(declared, file, "the arrays declared")
 
-    return read_npz(path, file, NPZ_ARRAYS, check)
+    return read_npz(path, file, npz_arrays(), check)
 
 
 def is_answer_file(path: Path) -> bool:
@@ -400,27 +411,28 @@ def load_answers(path: str | Path, case: Case, limits: Limits | None = None) -> 
         fail(file, (), f"invalid CSV: {e}")
 
 
-def _entries(sol: Solution) -> list[tuple[int, Any, int | None, int | None]]:
-    """(id, shown value, remoteness, move id) of every covered node."""
-    rem, mv = sol.columns.get(REMOTENESS), sol.columns.get(MOVE)
+def _written(spec: ColumnSpec, g: GameGraph, v: Any) -> Any:
+    """One given entry of a codec column as JSON and CSV write it (``AnswerCodec.entry``)."""
+    assert spec.codec is not None
+    return g.name(int(v)) if spec.codec.entry == "node" else int(v)
+
+
+def _entries(sol: Solution, g: GameGraph) -> list[tuple[int, Any, dict[str, Any]]]:
+    """(id, shown value, {column: written entry}) of every covered node: the answer columns
+    (``answer_columns``) where given."""
+    cols = [(s, sol.columns[s.name]) for s in answer_columns() if s.name in sol.columns]
     out = []
     for x in np.flatnonzero(sol.covered).tolist():
-        r = int(rem.data[x]) if rem is not None and rem.given[x] else None
-        m = int(mv.data[x]) if mv is not None and mv.given[x] else None
-        out.append((x, sol.description.show_node(sol.columns, x), r, m))
+        more = {s.name: _written(s, g, c.data[x]) for s, c in cols if c.given[x]}
+        out.append((x, sol.description.show_node(sol.columns, x), more))
     return out
 
 
 def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
     g = case.graph
     nodes: dict[str, Any] = {}
-    for x, v, r, m in _entries(sol):
-        entry: dict[str, Any] = {"value": v}
-        if r is not None:
-            entry["remoteness"] = r
-        if m is not None:
-            entry["move"] = g.name(m)
-        nodes[g.name(x)] = entry
+    for x, v, more in _entries(sol, g):
+        nodes[g.name(x)] = {"value": v, **more}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -433,18 +445,12 @@ def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
 
 def _csv_text(sol: Solution, case: Case) -> str:
     g = case.graph
-    cols = ["node", "value"]
-    cols += [c for c in (REMOTENESS, MOVE) if c in sol.columns]
+    extra = [s.name for s in answer_columns() if s.name in sol.columns]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(cols)
-    for x, v, r, m in _entries(sol):
-        row: list[Any] = [g.name(x), v]
-        if REMOTENESS in sol.columns:
-            row.append("" if r is None else r)
-        if MOVE in sol.columns:
-            row.append("" if m is None else g.name(m))
-        w.writerow(row)
+    w.writerow(["node", "value", *extra])
+    for x, v, more in _entries(sol, g):
+        w.writerow([g.name(x), v, *(more.get(c, "") for c in extra)])
     return out.getvalue()
 
 
@@ -480,9 +486,9 @@ def _npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[An
             out[np.isin(ids(), [int(x) for x in loopy])] = -1
         return out
 
-    def optional(col: Column) -> Callable[[], NDArray[Any]]:
+    def optional(col: Column, dtype: Any) -> Callable[[], NDArray[Any]]:
         def make() -> NDArray[Any]:
-            out = pick(col.data).astype(np.int64)
+            out = pick(col.data).astype(dtype)
             out[~pick(col.given)] = -1
             return out
 
@@ -502,10 +508,10 @@ def _npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[An
         "ids": lambda: ids().astype(np.int64, copy=False),
         "value": values,
     }
-    for name in (REMOTENESS, MOVE):
-        col = sol.columns.get(name)
-        if col is not None:
-            arrays[name] = optional(col)
+    for spec in answer_columns():
+        col = sol.columns.get(spec.name)
+        if col is not None and spec.codec is not None:
+            arrays[spec.name] = optional(col, spec.codec.dtype)
     return arrays
 
 

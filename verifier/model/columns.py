@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from verifier.model.bounds import MAX_EXACT
+from verifier.model.bounds import MAX_EXACT, MAX_REMOTENESS
 from verifier.model.graph import GameGraph
 
 __all__ = [
@@ -37,8 +37,10 @@ __all__ = [
     "MOVE",
     "REMOTENESS",
     "VALUE",
+    "AnswerCodec",
     "Column",
     "ColumnSpec",
+    "answer_columns",
     "column_spec",
     "ordered",
     "plain",
@@ -144,6 +146,26 @@ def _node_name(g: GameGraph, v: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class AnswerCodec:
+    """How a column's entries are written in answer files and read back (``docs/answers.md``;
+    ``verifier.io.answers`` reads and writes every column registered with a codec).
+
+    ``entry`` says what one entry is: ``"count"``, a whole number ``0 <= r < limit`` (JSON: a
+    number, CSV: a cell, read exactly, ``3.0`` is 3 and ``3.00000000000000001`` is refused);
+    ``"node"``, a position (JSON and CSV: its name; ``.npz`` and Parquet: its id). The columnar
+    encodings hold it as ``dtype`` with -1 (Parquet: null) where it is not given; JSON and CSV
+    leave it out (an empty cell)."""
+
+    entry: Literal["count", "node"]
+    noun: str
+    """The entry in words, for the one-line error (``a remoteness``)."""
+    dtype: Any = np.int64
+    """The array dtype of the ``.npz`` and Parquet column."""
+    limit: int = MAX_REMOTENESS
+    """``"count"``: entries are below it."""
+
+
+@dataclass(frozen=True)
 class ColumnSpec:
     """How one named column is compared, proved and shown."""
 
@@ -156,6 +178,9 @@ class ColumnSpec:
     """One given entry as a plain JSON value."""
     agree: bool = True
     """Compared between solvers of the same view."""
+    codec: AnswerCodec | None = None
+    """How answer files hold it (``None``: not in answer files). The value and the loopy K are
+    the semantics' own (``Description``), not a codec."""
 
 
 COLUMNS: dict[str, ColumnSpec] = {}
@@ -173,6 +198,11 @@ def column_spec(name: str) -> ColumnSpec:
     return COLUMNS.get(name) or ColumnSpec(name, name)
 
 
+def answer_columns() -> list[ColumnSpec]:
+    """The columns answer files hold beside the value, in registration order."""
+    return [spec for spec in COLUMNS.values() if spec.codec is not None]
+
+
 def ordered(names: Iterable[str]) -> list[str]:
     """Column names in registration order, unregistered ones last (by name)."""
     names = set(names)
@@ -182,6 +212,10 @@ def ordered(names: Iterable[str]) -> list[str]:
 
 register_column(ColumnSpec(VALUE, "value"))
 register_column(ColumnSpec(LOOPY, "infinite Grundy value's K"))
-register_column(ColumnSpec(REMOTENESS, "remoteness (plies)"))
+register_column(
+    ColumnSpec(REMOTENESS, "remoteness (plies)", codec=AnswerCodec("count", "a remoteness"))
+)
 # optimal moves are not unique (solvers may break ties differently): proved, not compared
-register_column(ColumnSpec(MOVE, "move", show=_node_name, agree=False))
+register_column(
+    ColumnSpec(MOVE, "move", show=_node_name, agree=False, codec=AnswerCodec("node", "a move"))
+)
