@@ -69,10 +69,12 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "Answers",
+    "answer_entries",
     "check_header",
     "graph_digest",
     "is_answer_file",
     "load_answers",
+    "npz_columns",
     "parse_answers_csv",
     "parse_answers_json",
     "save_answers",
@@ -417,7 +419,7 @@ def _written(spec: ColumnSpec, g: GameGraph, v: Any) -> Any:
     return g.name(int(v)) if spec.codec.entry == "node" else int(v)
 
 
-def _entries(sol: Solution, g: GameGraph) -> list[tuple[int, Any, dict[str, Any]]]:
+def answer_entries(sol: Solution, g: GameGraph) -> list[tuple[int, Any, dict[str, Any]]]:
     """(id, shown value, {column: written entry}) of every covered node: the answer columns
     (``answer_columns``) where given."""
     cols = [(s, sol.columns[s.name]) for s in answer_columns() if s.name in sol.columns]
@@ -431,7 +433,7 @@ def _entries(sol: Solution, g: GameGraph) -> list[tuple[int, Any, dict[str, Any]
 def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
     g = case.graph
     nodes: dict[str, Any] = {}
-    for x, v, more in _entries(sol, g):
+    for x, v, more in answer_entries(sol, g):
         nodes[g.name(x)] = {"value": v, **more}
     return {
         "format": FORMAT,
@@ -449,16 +451,16 @@ def _csv_text(sol: Solution, case: Case) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["node", "value", *extra])
-    for x, v, more in _entries(sol, g):
+    for x, v, more in answer_entries(sol, g):
         w.writerow([g.name(x), v, *(more.get(c, "") for c in extra)])
     return out.getvalue()
 
 
 def _npz_arrays_of(sol: Solution, case: Case) -> dict[str, NDArray[Any]]:
-    return {name: make() for name, make in _npz_columns(sol, case).items()}
+    return {name: make() for name, make in npz_columns(sol, case).items()}
 
 
-def _npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[Any]]]:
+def npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[Any]]]:
     """Each array of the answer file as a function that makes it: the ``.npz`` writer makes one
     at a time and drops it once written (10^8 positions: 0.8 GB each, not 3 GB at once)."""
     g = case.graph
@@ -530,7 +532,7 @@ def save_answers(solution: Solution, case: Case, path: str | Path) -> Path:
             header = json.loads(arrays.pop("header").tobytes())
             pq.write_table(parquet_table(arrays, header), f)
         elif suffix == ".npz":
-            write_npz(f, _npz_columns(solution, case))
+            write_npz(f, npz_columns(solution, case))
         elif suffix == ".json":
             f.write((json.dumps(_json_document(solution, case), indent=1) + "\n").encode())
         else:

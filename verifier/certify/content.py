@@ -1,0 +1,170 @@
+"""What a certificate holds (docs/certificates.md), built from a verified report.
+
+The answer part is spelled by the same code that writes answer files and prints the report
+(``answer_entries``, the description's ``show``, the report's summary and line of play): the
+certificate exists to catch bugs in those shared layers, so it must go through them, and the
+standalone checker, with its own reader, judges what they wrote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.certify.proofs import CertificateError, MinimaxBounds, fraenkel_counter
+from verifier.io.answers import answer_entries, npz_columns
+from verifier.model.columns import LOOPY, VALUE
+from verifier.model.describe import describe
+from verifier.model.report import CaseReport
+from verifier.model.results import View, by_check
+
+__all__ = ["FORMAT", "VERSION", "Certificate", "certificate_of"]
+
+FORMAT = "gamegraph-verifier-certificate"
+VERSION = 1
+LINE_PLIES = 12
+"""The longest line of play the report prints (``verifier.writers.answer.LINE_PLIES``)."""
+
+_UNIQUENESS_CHECKS = ("smt-uniqueness", "grundy-z3-mex")
+
+
+@dataclass(frozen=True, eq=False)
+class Certificate:
+    """A certificate's header (everything but the per-position entries) and its entries, as
+    arrays over the position ids (``columns``) and as the answer file's entries."""
+
+    header: dict[str, Any]
+    report: CaseReport
+    proofs: Mapping[str, NDArray[Any]] = field(default_factory=dict)
+    """The proof columns by id: ``lfp``, ``gfp`` (scores), ``lfp_rank``, ``gfp_rank``,
+    ``counter`` (-1 = none)."""
+
+    def json_document(self) -> dict[str, Any]:
+        """The ``.json`` encoding: every position by name."""
+        rep = self.report
+        g, sol = rep.case.graph, rep.solution
+        assert sol is not None
+        d = describe(g.semantics)
+        nodes: dict[str, Any] = {}
+        lfp, gfp = self.proofs.get("lfp"), self.proofs.get("gfp")
+        ranks = [
+            (k, self.proofs[k]) for k in ("lfp_rank", "gfp_rank", "counter") if k in self.proofs
+        ]
+        for x, v, more in answer_entries(sol, g):
+            entry = {"value": v, **more}
+            if lfp is not None and gfp is not None:
+                entry["lfp"], entry["gfp"] = d.show(lfp[x]), d.show(gfp[x])
+            for key, col in ranks:
+                if col[x] >= 0:
+                    entry[key] = int(col[x])
+            nodes[g.name(x)] = entry
+        return {**self.header, "nodes": nodes}
+
+    def npz_arrays(self) -> dict[str, Callable[[], NDArray[Any]]]:
+        """The ``.npz`` encoding: the answer file's arrays, the proof columns and the header."""
+        rep = self.report
+        assert rep.solution is not None
+        arrays = npz_columns(rep.solution, rep.case)
+        answer_header = json.loads(arrays["header"]().tobytes())
+        header = {**self.header, "loopy": answer_header.get("loopy", {})}
+        text = json.dumps(header).encode("utf-8")
+        out: dict[str, Callable[[], NDArray[Any]]] = {
+            "header": lambda: np.frombuffer(text, dtype=np.uint8)
+        }
+        for name, make in arrays.items():
+            if name not in ("header", "ids"):
+                out[name] = make
+        for name, col in self.proofs.items():
+            out[name] = lambda c=col: c
+        return out
+
+
+def case_digest(path: Path) -> str:
+    """SHA-256 (hex) of the case file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def certificate_of(report: CaseReport) -> Certificate:
+    """The certificate of a report's answer. ``CertificateError`` when there is none to write:
+    no whole answer, no case file, or an answer its proofs refute (naming the position)."""
+    case, sol = report.case, report.solution
+    if sol is None or not bool(sol.covered.all()):
+        raise CertificateError("no whole answer to certify")
+    if case.path is None:
+        raise CertificateError("the case was not read from a file (a certificate is for a file)")
+    g = case.graph
+    d = describe(g.semantics)
+    summary = report.summary
+    header: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "semantics": case.semantics.value,
+        "case": {"sha256": case_digest(case.path), "positions": g.n, "moves": g.m},
+        "summary": {k: summary.get(k) for k in ("won", "lost", "drawn", "longest_win")}
+        | {"root": summary.get("root"), "root_value": summary.get("root_value")},
+    }
+    if case.root is not None:
+        header["line"] = sol.line(case.root, LINE_PLIES)
+    proofs: dict[str, NDArray[Any]] = {}
+    if d.view is View.SCORE:
+        b = MinimaxBounds(g)
+        proofs = {"lfp": b.lfp, "gfp": b.gfp, "lfp_rank": b.lfp_rank, "gfp_rank": b.gfp_rank}
+    elif d.view is View.GRUNDY:
+        val = sol.columns[VALUE]
+        inf = sol.columns.get(LOOPY)
+        finite = np.asarray(val.given, dtype=np.bool_)
+        if inf is not None:
+            finite &= ~inf.given
+        values = np.asarray(val.data, dtype=np.int64)
+        proofs = {"counter": fraenkel_counter(g, finite, values)}
+        sums = _sums(report)
+        if sums is not None:
+            header["sums"] = sums
+    uniq = _uniqueness(report)
+    if uniq is not None:
+        header["uniqueness"] = uniq
+    return Certificate(header=header, report=report, proofs=proofs)
+
+
+def _sums(report: CaseReport) -> dict[str, Any] | None:
+    for c in by_check(report.checks, "grundy-sums"):
+        if "sums" in c.data:
+            return {k: int(v) if str(v).isdigit() else v for k, v in c.data["sums"].items()}
+    return None
+
+
+def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
+    """The report's uniqueness claim with its proof (docs/certificates.md, *Uniqueness*)."""
+    sem = describe(report.case.semantics)
+    for name in _UNIQUENESS_CHECKS:
+        for c in by_check(report.checks, name):
+            if "unique" not in c.data:
+                continue
+            claim = "unique" if c.data["unique"] else "not unique"
+            if sem.view is View.SCORE:
+                return {"claim": claim, "proof": "intervals"}
+            labels = (c.witness or {}).get("labels")
+            if claim == "not unique" and sem.view is View.LABEL and isinstance(labels, dict):
+                return {"claim": claim, "proof": "witness", "witness": dict(labels)}
+            why = (
+                f"Z3 counted {c.data['solutions']} solution(s) of the mex equations"
+                if "solutions" in c.data
+                else "Z3 found no other solution of the won/lost rules"
+            )
+            return {
+                "claim": claim,
+                "proof": "rests-on-z3",
+                "reason": f"{why}; no linear certificate (a DRUP proof is not written yet)",
+            }
+    return None

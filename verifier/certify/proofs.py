@@ -1,0 +1,93 @@
+"""The proof fields of a certificate (docs/certificates.md) that an answer does not carry:
+the minimax interval ``[lfp, gfp]`` of all (T+MM) solutions with the ranks of M2, and
+Fraenkel's counter of the finite Grundy values (I1).
+
+The ranks are layers of one attractor over the *level-keeping* moves (``lfp(y) = lfp(x)``):
+the leaves (and every position at the chain's bottom, which needs no rank) are layer 0, a Max
+position joins one layer after its first level-keeping successor, a Min position after the
+last of them (its other successors have a greater ``lfp``); mirrored for ``gfp``. Moves of one
+level connect positions of one level only, so one propagation covers every level (as the
+minimax remoteness does, ``checks/remoteness.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.equations.fixpoints import BoolSystem, attractor, gfp, lfp
+from verifier.equations.system import AND, CONST, OR, OrderSystem
+from verifier.model import GameGraph
+from verifier.model.semantics import MAX, MIN
+
+__all__ = ["CertificateError", "MinimaxBounds", "fraenkel_counter", "minimax_bounds"]
+
+IntArray = NDArray[np.int64]
+
+
+class CertificateError(ValueError):
+    """Our own answer has no certificate: it is wrong (the message names the position)."""
+
+
+class MinimaxBounds:
+    """Per position: ``lfp`` and ``gfp`` (values of Kars' chain) and their ranks (-1 = none)."""
+
+    def __init__(self, g: GameGraph) -> None:
+        sys = OrderSystem.minimax(g)
+        lo, hi = lfp(sys), gfp(sys)
+        self.levels = sys.levels
+        self.lfp = sys.levels[lo]
+        self.gfp = sys.levels[hi]
+        top = len(sys.levels) - 1
+        self.lfp_rank = _ranks(g, lo, MAX, lo == 0, "lfp")
+        self.gfp_rank = _ranks(g, hi, MIN, hi == top, "gfp")
+
+
+def minimax_bounds(g: GameGraph) -> MinimaxBounds:
+    """The interval of every position over all solutions of (T+MM), with M2's ranks."""
+    return MinimaxBounds(g)
+
+
+def _ranks(
+    g: GameGraph, level: IntArray, climber: int, free: NDArray[np.bool_], what: str
+) -> IntArray:
+    """Layers of the attractor over the moves that keep ``level``: ``climber`` (Max for lfp,
+    Min for gfp) needs one such successor inside, the other side all of them; leaves are layer
+    0; positions at the chain's end (``free``) need no rank (-1)."""
+    n = g.n
+    src = np.repeat(np.arange(n, dtype=np.int64), g.out_degree)
+    dst = np.asarray(g.succ_idx, dtype=np.int64)
+    keep = level[src] == level[dst]
+    deg = np.bincount(src[keep], minlength=n)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(deg, out=ptr[1:])
+    inner = g.out_degree > 0
+    kind = np.where(~inner | free, CONST, np.where(g.owner == climber, OR, AND)).astype(np.int8)
+    # a position of the other side with no move of its level cannot hold it (a wrong bound)
+    kind[(kind == AND) & (deg == 0)] = CONST
+    const = ~inner & ~free
+    layer = attractor(BoolSystem(ptr, dst[keep], kind, const))
+    stuck = np.flatnonzero((layer < 0) & ~free)
+    if len(stuck):
+        x = int(stuck[0])
+        raise CertificateError(f"position {g.name(x)!r}: its {what} is not derived (no rank)")
+    return np.where(free & inner, -1, layer)
+
+
+def fraenkel_counter(g: GameGraph, finite: NDArray[np.bool_], values: IntArray) -> IntArray:
+    """Fraenkel's counter (condition A) for the finite Grundy ``values`` (-1 elsewhere): the
+    order in which Fraenkel and Yesha's labelling gives each position its value. The values
+    must be the labelling's: otherwise ``CertificateError`` names a position where they differ."""
+    from verifier.solvers.loopy_grundy import loopy_grundy
+
+    res = loopy_grundy(g)
+    ours = np.asarray(res.values, dtype=np.int64)
+    theirs = np.where(finite, values, -1)
+    bad = np.flatnonzero(ours != theirs)
+    if len(bad):
+        x = int(bad[0])
+        raise CertificateError(
+            f"position {g.name(x)!r}: Grundy value {int(theirs[x])} is not the generalized "
+            f"Sprague-Grundy function's ({int(ours[x])})"
+        )
+    return np.where(finite, np.asarray(res.counter, dtype=np.int64), -1)
