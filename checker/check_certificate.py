@@ -49,10 +49,6 @@ def need(ok: bool, what: str) -> None:
         raise Bad(what)
 
 
-def is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def npz(path: str) -> dict[str, Any]:
     import numpy as np  # only for .npz files
 
@@ -80,34 +76,23 @@ class Game:
             self.names = list(nodes)
             ix = {nm: i for i, nm in enumerate(self.names)}
             self.succ = [[ix[t] for t in nd.get("moves", [])] for nd in nodes.values()]
-            own = [
-                {"max": 0, "min": 1}.get(nd.get("owner"), nd.get("owner")) for nd in nodes.values()
-            ]
-            field = "label" if self.sem == "normal" else "value"
-            vals = [nd.get(field) for nd in nodes.values()]
-            d = {
-                k: [ix[p] for p in v] if k == "targets" else ix.get(v)
-                for k, v in d.items()
-                if k in ("root", "targets")
-            } | {
-                "sums": [
-                    {"name": s["name"], "positions": [ix[p] for p in s["positions"]]}
-                    for s in d.get("sums", [])
-                ]
-            }
+            words = {"max": 0, "min": 1}
+            own = [words.get(nd.get("owner"), nd.get("owner")) for nd in nodes.values()]
+            vals = [nd.get("label" if self.sem == "normal" else "value") for nd in nodes.values()]
+            pos = ix.__getitem__
         else:  # compact (and .npz): ids, parallel arrays
             self.names = d.get("names") or [str(i) for i in range(n)]
             self.succ = [[] for _ in range(n)]
             for s, t in zip(d["edges"]["src"], d["edges"]["dst"], strict=True):
                 self.succ[s].append(t)
-            own, vals = d.get("owner") or [-1] * n, d.get("value") or [None] * n
+            own, vals, pos = d.get("owner") or [-1] * n, d.get("value") or [None] * n, int
         self.owner = [-1 if o is None else o for o in own]
         self.leaf = [self._leaf(v, code) for v in vals]
         self.target = [False] * len(self.names)
         for t in d.get("targets") or []:
-            self.target[t] = True
-        self.root = d.get("root")
-        self.sums = [(s["name"], list(s["positions"])) for s in d.get("sums") or []]
+            self.target[pos(t)] = True
+        self.root = None if d.get("root") is None else pos(d["root"])
+        self.sums = [(s["name"], [pos(p) for p in s["positions"]]) for s in d.get("sums") or []]
         self.index = {nm: i for i, nm in enumerate(self.names)}
         need(len(self.index) == self.n, "case: two positions share a name")
         self.m = sum(len(s) for s in self.succ)
@@ -125,7 +110,7 @@ class Game:
     def _npz(path: str) -> dict[str, Any]:
         """A ``.npz`` case as the compact encoding's fields."""
         z = npz(path)
-        d = jtext(z["header"])
+        d: dict[str, Any] = jtext(z["header"])
         ptr, idx = z["succ_ptr"].tolist(), z["succ_idx"].tolist()
         src = [x for x in range(len(ptr) - 1) for _ in range(ptr[x + 1] - ptr[x])]
         d |= {"nodes": len(ptr) - 1, "edges": {"src": src, "dst": idx}}
@@ -183,46 +168,31 @@ class Cert:
             need(ok, f"certificate: {why}")
 
     def parse(self, f: str, v: Any, where: str) -> Any:
-        sem = self.g.sem
+        """An entry as written (JSON) in this checker's terms; ``BAD`` if it is none."""
+        sem, bad = self.g.sem, f"certificate: {where}: not a {f} of {self.g.sem}"
         if f == "move":
             need(v in self.g.index, f"certificate: {where}: no position named {v!r}")
             return self.g.index[v]
-        if f in ("remoteness", "lfp_rank", "gfp_rank", "counter"):
-            need(is_int(v) and v >= 0, f"certificate: {where}: not a whole number >= 0")
+        if f in ("remoteness", "lfp_rank", "gfp_rank", "counter") or sem == "reachability":
+            need(type(v) is int and v >= 0 and (f != "value" or v < 2), bad)
             return v
         if f in ("lfp", "gfp") or sem == "minimax":
-            need(
-                isinstance(v, (int, float)) and not isinstance(v, bool),
-                f"certificate: {where}: not a number",
-            )
+            need(isinstance(v, (int, float)) and not isinstance(v, bool), bad)
             return float(v)
-        return self.value(v, where)
-
-    def value(self, v: Any, where: str) -> Any:
-        sem = self.g.sem
         if sem == "normal":
-            need(v in WORDS, f"certificate: {where}: not won, lost or draw")
+            need(v in WORDS, bad)
             return WORDS[v]
-        if sem == "reachability":
-            need(is_int(v) and v in (0, 1), f"certificate: {where}: not a winner 0 or 1")
-            return v
-        if is_int(v) and v >= 0:
-            return v
         m = INF.fullmatch(v) if isinstance(v, str) else None
-        need(m is not None, f"certificate: {where}: not a Grundy value")
-        return ("inf", frozenset(int(k) for k in (m.group(1) or "").split(",") if k))  # type: ignore[union-attr]
+        need((type(v) is int and v >= 0) or m is not None, bad)
+        return v if m is None else ("inf", frozenset(int(k) for k in (m[1] or "").split(",") if k))
 
     def npz_entry(self, f: str, v: Any, i: int, loopy: dict[int, list[int]]) -> Any:
-        if f in ("lfp", "gfp"):
+        """An ``.npz`` entry (-1 = none; an infinite Grundy value's K in the header)."""
+        if f in ("lfp", "gfp") or (f == "value" and self.g.sem == "minimax"):
             return float(v)
-        if f == "value":
-            sem = self.g.sem
-            if sem == "minimax":
-                return float(v)
-            if sem == "impartial" and v < 0:
-                return ("inf", frozenset(loopy.get(i, [])))
-            return int(v)
-        return None if v < 0 else int(v)
+        if f == "value" and self.g.sem == "impartial" and v < 0:
+            return ("inf", frozenset(loopy.get(i, [])))
+        return int(v) if f == "value" or v >= 0 else None
 
 
 # ---------------------------------------------------------------------------- conditions
@@ -259,8 +229,8 @@ def reachability(g: Game, c: Cert) -> None:
     val, rem, mv, own = c.col["value"], c.col["remoteness"], c.col["move"], g.owner
     present(g, c, "value", "R1", lambda x: True)
     present(g, c, "remoteness", "R2", lambda x: val[x] == 0)
-    p1 = [o == 1 for o in own]
-    must = [bool(g.succ[x]) and not g.target[x] and val[x] == p1[x] for x in range(g.n)]
+    # the winner's own positions off the targets name a move (0 in W, 1 outside it)
+    must = [bool(g.succ[x]) and not g.target[x] and val[x] == (own[x] == 1) for x in range(g.n)]
     present(g, c, "move", "R4", lambda x: True if must[x] else None)
     for x in range(g.n):
         nm, ys, r, p1 = g.names[x], g.succ[x], rem[x], own[x] == 1
@@ -382,7 +352,7 @@ def outcome(sem: str, v: Any) -> int:
         return 1 if v == 0 else -1
     if sem == "impartial":
         return (1 if v > 0 else -1) if isinstance(v, int) else (1 if 0 in v[1] else 0)
-    return (v > 0) - (v < 0)
+    return int(v > 0) - int(v < 0)
 
 
 def summary(g: Game, c: Cert) -> None:
@@ -395,13 +365,10 @@ def summary(g: Game, c: Cert) -> None:
             "longest_win": max(wins) if wins else None,
             "root": None if root is None else g.names[root],
             "root_value": None if root is None else val[root]}  # fmt: skip
+    if root is not None:  # a value as written: parsed as the entries are
+        s = s | {"root_value": c.parse("value", s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():
-        got = (
-            c.parse("value", s[k], "$.summary.root_value")
-            if k == "root_value" and root is not None
-            else s.get(k)
-        )
-        if got != w:
+        if s.get(k) != w:
             raise Reject(None, "summary", f"{k} is {s.get(k)!r}, the entries give {w!r}")
     line, x, seen = [] if root is None else [g.names[root]], root, {root}
     while x is not None and c.col["move"][x] is not None and len(line) <= LINE_PLIES:
@@ -420,12 +387,9 @@ def sums(g: Game, c: Cert) -> None:  # I4
         acc, infs = 0, [v[1] for v in vals if not isinstance(v, int)]
         for v in vals:
             acc ^= v if isinstance(v, int) else 0
-        want = (
-            acc
-            if not infs
-            else ("inf", frozenset(k ^ acc for k in infs[0]) if len(infs) == 1 else frozenset())
-        )
-        if name not in given or c.value(given[name], f"$.sums[{name!r}]") != want:
+        ks = frozenset(k ^ acc for k in infs[0]) if len(infs) == 1 else frozenset()
+        want = ("inf", ks) if infs else acc
+        if name not in given or c.parse("value", given[name], f"$.sums[{name!r}]") != want:
             raise Reject(None, "I4", f"sum {name!r}: the components give {want!r}")
 
 
@@ -444,7 +408,7 @@ def uniqueness(g: Game, c: Cert) -> int:
     need(proof == "witness" and claim == "not unique" and g.sem == "normal", "certificate: proof")
     w = list(c.col["value"])
     for name, v in (u.get("witness") or {}).items():
-        w[g.index[name]] = c.value(v, f"$.uniqueness.witness[{name!r}]")
+        w[g.index[name]] = c.parse("value", v, f"$.uniqueness.witness[{name!r}]")
     if w == c.col["value"]:
         raise Reject(None, "uniqueness", "the witness is the certified solution itself")
     for x in range(g.n):  # the rules without ranks, on the second labelling
@@ -457,7 +421,7 @@ def uniqueness(g: Game, c: Cert) -> int:
 # ---------------------------------------------------------------------------- answers file
 def answers(g: Game, c: Cert, path: str) -> None:
     """The answer file written beside the certificate says what it says, position by position."""
-    fields, rows = ("value", "remoteness", "move"), {}
+    fields, rows = ("value", "remoteness", "move"), dict[str, dict[str, Any]]()
     if path.lower().endswith(".npz"):
         z = npz(path)
         loopy = {int(k): v for k, v in (jtext(z["header"]).get("loopy") or {}).items()}
@@ -466,13 +430,13 @@ def answers(g: Game, c: Cert, path: str) -> None:
                 f: c.npz_entry(f, z[f][k].item(), x, loopy) for f in fields if f in z
             }
     elif path.lower().endswith(".csv"):
-        with open(path, newline="", encoding="utf-8") as f:
-            for r in csv.DictReader(f):
+        with open(path, newline="", encoding="utf-8") as text:
+            for r in csv.DictReader(text):
                 row = {k: cell(g.sem, k, r[k]) for k in fields if r.get(k)}
                 rows[str(r.get("node", r.get("position")))] = row
     else:
-        with open(path, "rb") as f:
-            for name, e in json.loads(f.read())["nodes"].items():
+        with open(path, "rb") as fh:
+            for name, e in json.loads(fh.read())["nodes"].items():
                 rows[name] = e if isinstance(e, dict) else {"value": e}
     for name, row in rows.items():
         need(name in g.index, f"answers: no position named {name!r}")
