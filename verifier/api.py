@@ -79,6 +79,8 @@ def verify(
     budget: float | None = None,
     linear: bool = False,
     progress: ProgressFn | None = None,
+    self_check: bool | None = None,
+    certificate: str | Path | None = None,
 ) -> CaseReport:
     """Solve, cross-check with Z3 and compare with the case's ``expect`` block, as ``verify``
     does: a report with ``.verdict`` (``verified`` / ``refuted`` / ``inconclusive``),
@@ -87,7 +89,12 @@ def verify(
     (docs/answers.md), or its ``Answers`` as read, judged alongside the solvers, as ``verify
     --answers``. ``budget``: the seconds the case may take (``verify --budget``). ``linear``:
     with ``answers``, judge them by the linear checks alone (``verify --answers --linear``: no
-    Z3). ``progress``: called with ``(task, done, total)`` now and then."""
+    Z3). ``progress``: called with ``(task, done, total)`` now and then. ``self_check``: the
+    standalone checker judges the certificate of our answer before it is called verified
+    (docs/certificates.md): ``None`` up to ``SELF_CHECK_POSITIONS`` positions, ``True`` at any
+    size, ``False`` never. ``certificate``: also write that certificate to this file (``.json``
+    or ``.npz``)."""
+    from verifier.certify.outside import self_checked
     from verifier.claims import run_with_claims
     from verifier.io.answer_base import Answers
     from verifier.io.answers import load_answers
@@ -103,4 +110,8 @@ def verify(
         claims = answers
     else:
         claims = load_answers(answers, c)
-    return run_with_claims(c, opts, claims)
+    rep = run_with_claims(c, opts, claims)
+    if self_check is False and certificate is None:
+        return rep
+    keep = None if certificate is None else Path(certificate)
+    return self_checked(rep, keep=keep, force=bool(self_check))

@@ -239,6 +239,8 @@ def run_verify(
     junit: Path | None = None,
     budget: float | None = None,
     linear: bool = False,
+    certificate: Path | None = None,
+    self_check: bool | None = None,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -322,7 +324,9 @@ def run_verify(
                 budget=budget,
                 linear=linear,
                 progress=on_progress,
+                self_check=False,
             )
+        rep = _outside_check(rep, certificate, len(files), self_check, fmt, err)
         reports.append(rep)
         writer.write_case(rep)
     writer.finish(reports, errors)
@@ -335,6 +339,41 @@ def run_verify(
             _err(err, str(e))
             return EXIT_BAD_INPUT
     return exit_code(reports, len(errors))
+
+
+def _outside_check(
+    rep: CaseReport,
+    certificate: Path | None,
+    cases: int,
+    self_check: bool | None,
+    fmt: Format,
+    err: Console,
+) -> CaseReport:
+    """The report with the standalone checker's verdict on its certificate (written to
+    ``certificate``: a file for one case, a folder for several; docs/certificates.md)."""
+    from verifier.certify.outside import self_checked
+
+    keep = None
+    if certificate is not None:
+        folder = cases > 1 or certificate.is_dir() or not certificate.suffix
+        keep = (
+            certificate / f"{Path(rep.case.path or rep.case.id).stem}.cert.json"
+            if folder
+            else certificate
+        )
+        if folder:
+            certificate.mkdir(parents=True, exist_ok=True)
+    if self_check is False and keep is None:
+        return rep
+    try:
+        out = self_checked(rep, keep=keep, csv=fmt is Format.csv, force=bool(self_check))
+    except VerifierError as e:
+        _err(err, str(e))
+        return rep
+    if keep is not None and out.summary.get("certificate") != "written":
+        why = out.summary.get("certificate") or f"the case is {rep.verdict.value}"
+        _err(err, f"{keep}: no certificate written ({why})")
+    return out
 
 
 def _answers_mistake(path: Path) -> str | None:
@@ -502,6 +541,25 @@ def verify_cmd(
             rich_help_panel=CHECKS,
         ),
     ] = False,
+    certificate: Annotated[
+        Path | None,
+        typer.Option(
+            "--certificate",
+            help="Write the certificate of the answer (docs/certificates.md): FILE.json or "
+            "FILE.npz for one case, a folder for several (NAME.cert.json each).",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = None,
+    self_check: Annotated[
+        bool | None,
+        typer.Option(
+            "--self-check/--no-self-check",
+            help="The standalone checker (checker/) judges our answer's certificate before it "
+            "is called verified: by default up to 2,000,000 positions.",
+            show_default=False,
+            rich_help_panel=CHECKS,
+        ),
+    ] = None,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -524,6 +582,8 @@ def verify_cmd(
             junit=junit,
             budget=budget,
             linear=linear,
+            certificate=certificate,
+            self_check=self_check,
         )
     )
 

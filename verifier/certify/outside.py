@@ -1,0 +1,127 @@
+"""The outside check: ``verify`` says VERIFIED only when the standalone checker
+(``checker/check_certificate.py``: its own reader, no code of this package) accepts the
+certificate of our answer as written to a file (docs/certificates.md, *When certificates are
+written and checked*). A rejection is a refuted ``certificate`` check that names the position
+and says it is our own output that is wrong: a bug in our reader, the per-semantics
+description or a writer can no longer be confirmed by the rest of our code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from verifier.certify.content import certificate_of
+from verifier.certify.files import save_certificate
+from verifier.certify.proofs import CertificateError
+from verifier.model.columns import LOOPY, VALUE, answer_columns
+from verifier.model.report import CaseReport, CaseVerdict
+from verifier.model.results import CheckResult, Verdict
+
+__all__ = ["CHECK", "SELF_CHECK_POSITIONS", "Outcome", "run_checker", "self_checked"]
+
+CHECK = "certificate"
+SELF_CHECK_POSITIONS = 2_000_000
+"""Cases up to this many positions are checked from outside by default (``--self-check``
+asks for it above; ``--no-self-check`` turns it off)."""
+
+Outcome = Any
+"""``checker.check_certificate.Outcome``: ``status`` (ACCEPTED / REJECTED / BAD), ``message``,
+``position``, ``condition``."""
+
+
+def run_checker(case: Path, cert: Path, answers: Path | None = None) -> Outcome:
+    """The standalone checker's verdict on ``cert`` (and ``answers``) for the case file."""
+    from checker.check_certificate import check
+
+    return check(str(case), str(cert), None if answers is None else str(answers))
+
+
+def self_checked(
+    report: CaseReport,
+    *,
+    keep: Path | None = None,
+    csv: bool = False,
+    force: bool = False,
+) -> CaseReport:
+    """``report`` with the outside check added and its verdict decided again.
+
+    Runs on a verified report whose case was read from a file, up to
+    ``SELF_CHECK_POSITIONS`` unless ``force``; ``keep``: write the certificate there (else to
+    a temporary file); ``csv``: also hand the checker the answer as ``--format csv`` prints it.
+    A report it does not run on is returned as it is (``summary["certificate"]`` says so when
+    the case was too big)."""
+    case = report.case
+    why = _not_run(report, force or keep is not None)
+    if why is not None:
+        if not why.startswith("skipped"):  # nothing to certify: the report as it is
+            return report
+        return dataclasses.replace(report, summary={**report.summary, CHECK: why})
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="gamegraph-cert-") as tmp:
+        cert_path = keep if keep is not None else Path(tmp) / "certificate.json"
+        try:
+            save_certificate(certificate_of(report), cert_path)
+        except CertificateError as e:
+            return _with(report, _refuted(str(e), None, "proof", t0))
+        rows = None
+        if csv:
+            rows = Path(tmp) / "answers.csv"
+            _write_csv(report, rows)
+        assert case.path is not None
+        out = run_checker(case.path, cert_path, rows)
+    if out.status == "ACCEPTED":
+        detail = (
+            f"the standalone checker (its own reader) accepts the certificate of our answer: "
+            f"{out.message}"
+        )
+        result = CheckResult(CHECK, Verdict.CONFIRMED, detail, seconds=time.perf_counter() - t0)
+    else:
+        result = _refuted(out.message, out.position, out.condition, t0)
+    summary = {**report.summary, CHECK: "written" if keep is not None else "checked"}
+    return dataclasses.replace(_with(report, result), summary=summary)
+
+
+def _not_run(report: CaseReport, force: bool) -> str | None:
+    if report.verdict is not CaseVerdict.VERIFIED:
+        return f"not written: the case is {report.verdict.value}"
+    if report.case.path is None:
+        return "not written: the case was not read from a file"
+    if report.solution is None or not bool(report.solution.covered.all()):
+        return "not written: no whole answer"
+    n = report.case.graph.n
+    if n > SELF_CHECK_POSITIONS and not force:
+        return (
+            f"skipped: {n:,} positions, above {SELF_CHECK_POSITIONS:,} (--self-check asks for it)"
+        )
+    return None
+
+
+def _refuted(message: str, position: str | None, condition: str | None, t0: float) -> CheckResult:
+    detail = f"our own output is wrong: the standalone checker rejects it: {message}"
+    witness: dict[str, Any] = {"reason": "our own output", "message": message}
+    if position is not None:
+        witness["node"] = position
+    if condition is not None:
+        witness["condition"] = condition
+    return CheckResult(
+        CHECK, Verdict.REFUTED, detail, witness=witness, seconds=time.perf_counter() - t0
+    )
+
+
+def _with(report: CaseReport, result: CheckResult) -> CaseReport:
+    from verifier.pipeline import decide, stamped
+
+    every = frozenset({VALUE, LOOPY, *(s.name for s in answer_columns())})
+    checks = [*report.checks, *stamped([result], CHECK, every)]
+    return dataclasses.replace(report, checks=tuple(checks), verdict=decide(checks))
+
+
+def _write_csv(report: CaseReport, path: Path) -> None:
+    from verifier.writers.csv import solution_records, write_records
+
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        write_records(solution_records(report.solution), f)
