@@ -56,7 +56,7 @@ def npz(path: str) -> dict[str, Any]:
         return {k: z[k] for k in z.files}
 
 
-def jtext(a: Any) -> Any:
+def jtext(a: Any) -> Any:  # a JSON text held as uint8 bytes
     return json.loads(bytes(a.tobytes()).decode("utf-8"))
 
 
@@ -94,7 +94,7 @@ class Game:
         self.root = None if d.get("root") is None else pos(d["root"])
         self.sums = [(s["name"], [pos(p) for p in s["positions"]]) for s in d.get("sums") or []]
         self.index = {nm: i for i, nm in enumerate(self.names)}
-        need(len(self.index) == self.n, "case: two positions share a name")
+        need(len(self.index) == self.n, "two positions share a name")
         self.m = sum(len(s) for s in self.succ)
 
     def _leaf(self, v: Any, code: bool) -> Any:
@@ -133,31 +133,9 @@ class Cert:
     FIELDS = ("value", "remoteness", "move", "lfp", "gfp", "lfp_rank", "gfp_rank", "counter")
 
     def __init__(self, path: str, game: Game) -> None:
-        self.g = game
-        n = game.n
-        self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
-        if path.lower().endswith(".npz"):
-            z = npz(path)
-            self.head = jtext(z["header"])
-            loopy = {int(k): v for k, v in (self.head.get("loopy") or {}).items()}
-            for f in self.FIELDS:
-                if f in z:
-                    need(len(z[f]) == n, f"certificate: {f} has {len(z[f])} entries, not {n}")
-                    self.col[f] = [
-                        self.npz_entry(f, v, i, loopy) for i, v in enumerate(z[f].tolist())
-                    ]
-        else:
-            with open(path, "rb") as fh:
-                self.head = json.loads(fh.read())
-            nodes = self.head.get("nodes")
-            need(isinstance(nodes, dict), "certificate: $.nodes must be an object")
-            need(set(nodes) == set(game.names), "certificate: $.nodes: not the case's positions")
-            for name, e in nodes.items():
-                x = game.index[name]
-                e = e if isinstance(e, dict) else {"value": e}
-                need(set(e) <= set(self.FIELDS), f"certificate: $.nodes[{name!r}]: unknown field")
-                for f, v in e.items():
-                    self.col[f][x] = self.parse(f, v, f"$.nodes[{name!r}].{f}")
+        self.g, n, z = game, game.n, npz(path) if path.lower().endswith(".npz") else None
+        with open(path, "rb") as fh:
+            self.head = jtext(z["header"]) if z is not None else json.loads(fh.read())
         h, c = self.head, self.head.get("case") or {}
         for ok, why in (
             (h.get("format") == FORMAT and h.get("version") == VERSION, "not a certificate v1"),
@@ -165,13 +143,30 @@ class Cert:
             (c.get("sha256") == game.sha256, "for another case file (case.sha256 differs)"),
             ((c.get("positions"), c.get("moves")) == (game.n, game.m), "case counts differ"),
         ):
-            need(ok, f"certificate: {why}")
+            need(ok, why)
+        self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
+        if z is not None:  # arrays by id
+            loopy = {int(k): v for k, v in (self.head.get("loopy") or {}).items()}
+            for f in (f for f in self.FIELDS if f in z):
+                need(len(z[f]) == n, f"{f} has {len(z[f])} entries, not {n}")
+                self.col[f] = [self.npz_entry(f, v, i, loopy) for i, v in enumerate(z[f].tolist())]
+            return
+        nodes = self.head.get("nodes")
+        need(
+            isinstance(nodes, dict) and set(nodes) == set(game.names),
+            "$.nodes: not the case's positions",
+        )
+        for name, e in nodes.items():
+            e = e if isinstance(e, dict) else {"value": e}
+            need(set(e) <= set(self.FIELDS), f"$.nodes[{name!r}]: unknown field")
+            for f, v in e.items():
+                self.col[f][game.index[name]] = self.parse(f, v, f"$.nodes[{name!r}].{f}")
 
     def parse(self, f: str, v: Any, where: str) -> Any:
         """An entry as written (JSON) in this checker's terms; ``BAD`` if it is none."""
-        sem, bad = self.g.sem, f"certificate: {where}: not a {f} of {self.g.sem}"
+        sem, bad = self.g.sem, f"{where}: not a {f} of {self.g.sem}"
         if f == "move":
-            need(v in self.g.index, f"certificate: {where}: no position named {v!r}")
+            need(v in self.g.index, f"{where}: no position named {v!r}")
             return self.g.index[v]
         if f in ("remoteness", "lfp_rank", "gfp_rank", "counter") or sem == "reachability":
             need(type(v) is int and v >= 0 and (f != "value" or v < 2), bad)
@@ -357,7 +352,7 @@ def outcome(sem: str, v: Any) -> int:
 
 def summary(g: Game, c: Cert) -> None:
     s, val, rem = c.head.get("summary"), c.col["value"], c.col["remoteness"]
-    need(isinstance(s, dict), "certificate: $.summary must be an object")
+    need(isinstance(s, dict), "$.summary must be an object")
     out = [outcome(g.sem, v) for v in val]
     wins = [rem[x] for x in range(g.n) if out[x] == 1 and rem[x] is not None]
     root = g.root
@@ -398,14 +393,17 @@ def uniqueness(g: Game, c: Cert) -> int:
     u = c.head.get("uniqueness") or {"proof": None}
     claim, proof, lo, hi = u.get("claim"), u["proof"], c.col["lfp"], c.col["gfp"]
     if proof in (None, "rests-on-z3"):
-        need(proof is None or isinstance(u.get("reason"), str), "certificate: uniqueness.reason")
+        need(
+            proof is None or isinstance(u.get("reason"), str),
+            "$.uniqueness.reason: a reason is needed",
+        )
         return 0 if proof is None else 1
-    need(claim in ("unique", "not unique"), "certificate: $.uniqueness.claim")
+    need(claim in ("unique", "not unique"), "$.uniqueness.claim")
     if proof == "intervals" and g.sem == "minimax":
         if (claim == "unique") != (lo == hi):
             raise Reject(None, "uniqueness", f"{claim}, but lfp = gfp is {lo == hi}")
         return 0
-    need(proof == "witness" and claim == "not unique" and g.sem == "normal", "certificate: proof")
+    need(proof == "witness" and claim == "not unique" and g.sem == "normal", "$.uniqueness.proof")
     w = list(c.col["value"])
     for name, v in (u.get("witness") or {}).items():
         w[g.index[name]] = c.parse("value", v, f"$.uniqueness.witness[{name!r}]")
@@ -439,7 +437,7 @@ def answers(g: Game, c: Cert, path: str) -> None:
             for name, e in json.loads(fh.read())["nodes"].items():
                 rows[name] = e if isinstance(e, dict) else {"value": e}
     for name, row in rows.items():
-        need(name in g.index, f"answers: no position named {name!r}")
+        need(name in g.index, f"no position named {name!r}")
         for f in fields:
             v, want = row.get(f), c.col[f][g.index[name]]
             if v is not None and not path.lower().endswith(".npz"):
@@ -457,15 +455,16 @@ def cell(sem: str, key: str, v: str) -> Any:
 
 
 # ------------------------------------------------------------------------------- driver
-SEMANTICS = {"normal": normal, "reachability": reachability, "minimax": minimax}
-SEMANTICS["impartial"] = impartial
+SEMANTICS = dict(normal=normal, reachability=reachability, minimax=minimax, impartial=impartial)
 
 
 def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Outcome:
     """Judge ``cert_path`` (and ``answers_path``) for the case file ``case_path``."""
+    at = case_path  # the file being read, named by a BAD outcome
     try:
         g = Game(case_path)
-        need(g.sem in SEMANTICS, f"case: unknown semantics {g.sem!r}")
+        need(g.sem in SEMANTICS, f"unknown semantics {g.sem!r}")
+        at = cert_path
         c = Cert(cert_path, g)
         moves_legal(g, c)
         SEMANTICS[g.sem](g, c)
@@ -473,12 +472,13 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
         sums(g, c)
         trusted = uniqueness(g, c)
         if answers_path is not None:
+            at = answers_path
             answers(g, c, answers_path)
     except Reject as r:
         return Outcome("REJECTED", str(r), r.position, r.condition)
     except Exception as e:  # anything unreadable: a bad file, never a traceback
         why = str(e) if isinstance(e, Bad) else f"cannot read: {type(e).__name__}: {e}"
-        return Outcome("BAD", why, None, "file")
+        return Outcome("BAD", f"{at}: {why}", None, "file")
     return Outcome("ACCEPTED", "ACCEPTED" + (" (uniqueness rests on Z3)" if trusted else ""))
 
 

@@ -682,6 +682,14 @@ def solve_cmd(
     max_positions: MaxPositionsOpt = None,
     force: ForceOpt = False,
     quiet: QuietOpt = False,
+    certificate: Annotated[
+        Path | None,
+        typer.Option(
+            "--certificate",
+            help="Also write the answer's certificate (.json or .npz; docs/certificates.md) "
+            "and have the standalone checker judge it (and the answer file) before exit 0.",
+        ),
+    ] = None,
 ) -> None:
     """Solve a case with every applicable solver (no Z3): values, remoteness, moves, agreement."""
     out = _renamed("--out", old_out, "--output", out)
@@ -736,9 +744,28 @@ def solve_cmd(
     solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
     rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
     _save_answers(rep.solution, case, answer_file)
+    if certificate is not None:
+        rep = _certified(rep, certificate, answer_file)
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+def _certified(rep: CaseReport, certificate: Path, answers: Path | None) -> CaseReport:
+    """The solve report with the standalone checker's verdict on the certificate written to
+    ``certificate`` (and on the answer file beside it)."""
+    from verifier.certify.outside import self_checked
+
+    if answers is not None and answers.suffix.lower() == ".parquet":
+        answers = None  # the checker reads .json, .csv and .npz answer files
+    try:
+        out = self_checked(rep, keep=certificate, answers=answers)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
+    if out.summary.get("certificate") != "written":
+        why = out.summary.get("certificate") or f"the case is {rep.verdict.value}"
+        _err(Console(stderr=True), f"{certificate}: no certificate written ({why})")
+    return out
 
 
 def _needs(path: Path, what: str, extra: str, *modules: str) -> None:
@@ -1235,6 +1262,29 @@ def grundy_cmd(
 class Theorem(StrEnum):
     bouton = "bouton"
     xor_rule = "xor-rule"
+
+
+@app.command("check-certificate", cls=_Command)
+def check_certificate_cmd(
+    case: Annotated[Path, typer.Argument(help="The case file the certificate is for.")],
+    certificate: Annotated[Path, typer.Argument(help="The certificate (.json or .npz).")],
+    answers: Annotated[
+        Path | None,
+        typer.Option(help="An answer file (.json, .csv, .npz) that must say what it says."),
+    ] = None,
+) -> None:
+    """Check a certificate with the standalone checker (checker/check_certificate.py).
+
+    Prints ACCEPTED, or the first violation naming the position (docs/certificates.md).
+    Exit code: 0 accepted, 1 rejected, 2 a file it cannot read.
+    """
+    from verifier.certify.outside import run_checker
+
+    out = run_checker(case, certificate, answers)
+    if out.status == "BAD":
+        raise _fail(out.message)
+    typer.echo(out.message if out.status == "ACCEPTED" else f"REJECTED: {out.message}")
+    raise typer.Exit(EXIT_OK if out.status == "ACCEPTED" else EXIT_REFUTED)
 
 
 @app.command("prove", cls=_Command)

@@ -46,12 +46,14 @@ def self_checked(
     keep: Path | None = None,
     csv: bool = False,
     force: bool = False,
+    answers: Path | None = None,
 ) -> CaseReport:
     """``report`` with the outside check added and its verdict decided again.
 
     Runs on a verified report whose case was read from a file, up to
     ``SELF_CHECK_POSITIONS`` unless ``force``; ``keep``: write the certificate there (else to
-    a temporary file); ``csv``: also hand the checker the answer as ``--format csv`` prints it.
+    a temporary file); ``csv``: also hand the checker the answer as ``--format csv`` prints it;
+    ``answers``: an answer file written from the same report, which must say the same.
     A report it does not run on is returned as it is (``summary["certificate"]`` says so when
     the case was too big)."""
     case = report.case
@@ -67,7 +69,7 @@ def self_checked(
             save_certificate(certificate_of(report), cert_path)
         except CertificateError as e:
             return _with(report, _refuted(str(e), None, "proof", t0))
-        rows = None
+        rows = answers
         if csv:
             rows = Path(tmp) / "answers.csv"
             _write_csv(report, rows)
@@ -86,7 +88,7 @@ def self_checked(
 
 
 def _not_run(report: CaseReport, force: bool) -> str | None:
-    if report.verdict is not CaseVerdict.VERIFIED:
+    if report.verdict not in (CaseVerdict.VERIFIED, CaseVerdict.SOLVED):
         return f"not written: the case is {report.verdict.value}"
     if report.case.path is None:
         return "not written: the case was not read from a file"
@@ -117,7 +119,10 @@ def _with(report: CaseReport, result: CheckResult) -> CaseReport:
 
     every = frozenset({VALUE, LOOPY, *(s.name for s in answer_columns())})
     checks = [*report.checks, *stamped([result], CHECK, every)]
-    return dataclasses.replace(report, checks=tuple(checks), verdict=decide(checks))
+    verdict = decide(checks)
+    if report.verdict is CaseVerdict.SOLVED and verdict is CaseVerdict.VERIFIED:
+        verdict = CaseVerdict.SOLVED  # solved, not proved: the outside check adds no Z3
+    return dataclasses.replace(report, checks=tuple(checks), verdict=verdict)
 
 
 def _write_csv(report: CaseReport, path: Path) -> None:
