@@ -272,9 +272,8 @@ def minimax(g: Game, c: Cert) -> None:
                 raise Reject(nm, "M2", f"the {what} is not derived by smaller ranks")
         if v != max(lo[x], min(hi[x], 0.0)):
             raise Reject(nm, "M3", "the score is not max(lfp, min(gfp, 0)) (Kars' score)")
-        keep = [rem[y] for y in ys if val[y] == v]
-        ahead = mx == (v > 0)
-        if v != 0 and r != (1 + (min(keep) if ahead else max(keep)) if ys else 0):
+        keep = [rem[y] for y in ys if val[y] == v] or [-2]  # none: no remoteness fits
+        if v != 0 and r != (1 + (min(keep) if mx == (v > 0) else max(keep)) if ys else 0):
             raise Reject(nm, "M4", "remoteness: 1 + least (ahead) / greatest (behind) kept")
         y = mv[x]
         if ys and (val[y] != v or (v != 0 and rem[y] != r - 1)):
