@@ -232,12 +232,12 @@ def reachability(g: Game, c: Cert) -> None:
         inside = [y for y in ys if val[y] == 0]
         if g.target[x] and (val[x] != 0 or r != 0):
             raise Reject(nm, "R1", "a target: winner 0, remoteness 0")
-        if g.target[x] or val[x] == 1:
-            if (not p1 and inside) or (p1 and ys and len(inside) == len(ys)):
-                raise Reject(nm, "R3", "outside W: 0 cannot enter W, 1 can stay out")
-        elif p1 and (len(inside) < len(ys) or not ys or r != 1 + max(rem[y] for y in ys)):
+        if val[x] == 1 and ((not p1 and inside) or (p1 and ys and len(inside) == len(ys))):
+            raise Reject(nm, "R3", "outside W: 0 cannot enter W, 1 can stay out")
+        layer = val[x] == 0 and not g.target[x]  # in W off the targets: R2's layers
+        if layer and p1 and (len(inside) < len(ys) or not ys or r != 1 + max(rem[y] for y in ys)):
             raise Reject(nm, "R2", "player 1 in W: all moves in W, layer 1 + their greatest")
-        elif not p1 and (not inside or r != 1 + min(rem[y] for y in inside)):
+        if layer and not p1 and (not inside or r != 1 + min(rem[y] for y in inside)):
             raise Reject(nm, "R2", "player 0 in W: a move into W, layer 1 + their least")
         y = mv[x]
         if must[x] and (val[y] != val[x] or (val[x] == 0 and rem[y] != r - 1)):
