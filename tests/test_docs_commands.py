@@ -19,7 +19,7 @@ For the docs' authors:
   :data:`SKIPPED` counts them, so they cannot grow silently.
 * ``<!-- docs-test: slow REASON -->``: the block runs only with ``-m slow``.
 
-Each block runs in a fresh folder holding copies of ``cases/``, ``examples/`` and
+Each block runs in a fresh folder holding copies of ``cases/``, ``examples/``, ``checker/`` and
 ``pyproject.toml``, ``case.json`` (a copy of ``cases/dag-paul-carole.json``), and a ``tests/``
 folder whose one test fails (a ``pytest`` command that runs the project's suite instead of what
 it names fails). ``verify`` and ``verifier`` run in-process through typer's ``CliRunner`` (the
@@ -196,7 +196,7 @@ def all_blocks() -> list[Block]:
 
 def workspace(root: Path) -> Path:
     """A folder holding what the docs' commands name."""
-    for folder in ("cases", "examples"):
+    for folder in ("cases", "examples", "checker"):
         shutil.copytree(ROOT / folder, root / folder)
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
     shutil.copy(ROOT / "cases" / "dag-paul-carole.json", root / "case.json")
