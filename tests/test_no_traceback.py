@@ -62,6 +62,11 @@ ROLES: dict[tuple[str, str], tuple[str, tuple[Variant, ...]]] = {
     ("diff", "right"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "case_path"): ("input", ((".json", ()),)),
     ("study uniqueness", "output"): ("folder", (("", ()),)),
+    ("verify", "certificate"): ("output", ((".json", ()), (".npz", ()))),
+    ("solve", "certificate"): ("output", ((".json", ()),)),
+    ("check-certificate", "case"): ("input", ((".json", ()),)),
+    ("check-certificate", "certificate"): ("input", ((".json", ()),)),
+    ("check-certificate", "answers"): ("input", ((".csv", ()),)),
 }
 """Every path a subcommand takes: read (input), written (output) or a folder made (folder)."""
 
@@ -83,6 +88,8 @@ GOOD: dict[tuple[str, str], str | None] = {
     ("render", "output"): "{tmp}/drawn.dot",
     ("generate", "output"): "{tmp}/generated.json",
     ("study uniqueness", "output"): "{tmp}/study",
+    # the certificate of CASE, as `verify CASE --certificate` writes it
+    ("check-certificate", "certificate"): str(ROOT / "tests/standalone/dag-paul-carole.cert.json"),
 }
 """The value of a path that is not the one under test (default: the case for an input that
 must be given, left out otherwise); ``{tmp}``: the test's folder."""

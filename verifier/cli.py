@@ -273,11 +273,18 @@ def run_verify(
     if linear and answers is None and not all(f.answers for f in found.cases):
         _err(err, "--linear judges an answer table: give --answers FILE")
         return EXIT_BAD_INPUT
-    if junit is not None:
+    for written in (junit, certificate if certificate is not None and len(files) == 1 else None):
+        if written is not None and not written.is_dir():
+            try:
+                check_writable(written)
+            except VerifierError as e:
+                _err(err, str(e))
+                return EXIT_BAD_INPUT
+    if certificate is not None and len(files) > 1:
         try:
-            check_writable(junit)
-        except VerifierError as e:
-            _err(err, str(e))
+            certificate.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            _err(err, f"{certificate}: $: cannot make the folder: {e.strerror or e}")
             return EXIT_BAD_INPUT
     if note is not None:
         _err(err, note)
@@ -699,6 +706,8 @@ def solve_cmd(
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values, brief=brief))
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
+    if certificate is not None:
+        _check_output(certificate)
     if answer_file is not None:
         _check_output(answer_file)
         if answer_file.suffix.lower() == ".parquet":
@@ -998,8 +1007,8 @@ def render_cmd(
 @app.command(
     "query",
     cls=_Command,
-    short_help="Everything known of some positions: value, who wins, remoteness, every move, "
-    "the line of play, the interval, the vouching checks.",
+    short_help="Everything known of some positions: value, remoteness, moves, line of play, "
+    "interval, checks.",
 )
 def query_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
@@ -1047,8 +1056,8 @@ def query_cmd(
 @app.command(
     "uniqueness",
     cls=_Command,
-    short_help="All solutions of the case's equations: how many, which positions may change, "
-    "each one's range (docs/uniqueness.md).",
+    short_help="All solutions of the case's equations: how many, which positions change, "
+    "their ranges.",
 )
 def uniqueness_cmd(
     path: Annotated[Path, typer.Argument(help="Case file.")],
@@ -1280,6 +1289,10 @@ def check_certificate_cmd(
     """
     from verifier.certify.outside import run_checker
 
+    for given in (case, certificate, answers):
+        if given is not None and not given.is_file():
+            why = "a folder, not a file" if given.is_dir() else "no such file"
+            raise _fail(f"{given}: $: cannot read the file: {why}")
     out = run_checker(case, certificate, answers)
     if out.status == "BAD":
         raise _fail(out.message)
