@@ -24,6 +24,7 @@ from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
 from verifier.model.report import CaseReport
 from verifier.model.results import View, by_check
+from verifier.smt.uniqueness import SHOW_NODES
 
 __all__ = ["FORMAT", "VERSION", "Certificate", "certificate_of"]
 
@@ -159,7 +160,8 @@ def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
             if sem.view is View.SCORE:
                 return {"claim": claim, "proof": "intervals"}
             labels = (c.witness or {}).get("labels")
-            if claim == "not unique" and sem.view is View.LABEL and isinstance(labels, dict):
+            whole = isinstance(labels, dict) and len(labels) < SHOW_NODES  # else cut short
+            if claim == "not unique" and sem.view is View.LABEL and whole:
                 return {"claim": claim, "proof": "witness", "witness": dict(labels)}
             why = (
                 f"Z3 counted {c.data['solutions']} solution(s) of the mex equations"
