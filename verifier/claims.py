@@ -28,7 +28,7 @@ from verifier.checks.rules import NAME as RULES
 from verifier.checks.rules import rule_faults
 from verifier.io.answers import Answers
 from verifier.model import Case, CheckResult, SolverResult, Verdict
-from verifier.model.columns import LOOPY, MOVE, REMOTENESS, VALUE, Column
+from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column, answer_columns, column_spec
 from verifier.model.describe import describe
 from verifier.model.mex import mex
 from verifier.model.report import CaseReport
@@ -88,27 +88,23 @@ def _complete(answers: Answers, results: Mapping[str, SolverResult], name: str) 
     given |= fill
     same = given & ~fill & _same_value(mine, ours.columns)
     derive = fill | same
-    more: dict[str, NDArray[np.int64] | None] = {}
-    for col, arr in ((REMOTENESS, answers.remoteness), (MOVE, answers.move)):
-        theirs = ours.columns.get(col)
-        if arr is None or theirs is None:
-            more[col] = arr
-            continue
-        gap = derive & (arr < 0) & theirs.given
-        if gap.any():  # a copy only when something is filled in (a full table is used as is)
-            arr = arr.copy()
-            arr[gap] = theirs.data[gap]
-        more[col] = arr
+    filled: dict[str, NDArray[np.int64] | None] = {}
+    for col in answers:  # every answer column the file gives
+        arr, theirs = answers.array(col), ours.columns.get(col)
+        if arr is not None and theirs is not None:
+            gap = derive & (arr < 0) & theirs.given
+            if gap.any():
+                arr[gap] = np.asarray(theirs.data)[gap]
+        filled[col] = arr
     derived = int((given & ~answers.given).sum())
-    return replace(
+    done = replace(
         r,
         values=values,
         covered=given,
         loopy=loopy or None,
-        remoteness=more[REMOTENESS],
-        move=more[MOVE],
         extra={**r.extra, "derived": derived, "derived_from": ours.sources.get(VALUE, "")},
     )
+    return done.with_columns(filled)
 
 
 def _same_value(a: Mapping[str, Column], b: Mapping[str, Column]) -> NDArray[np.bool_]:
@@ -291,10 +287,10 @@ def _refuted(
         ours_only = [g.name(int(y)) for y in g.successors(x) if not _claimed(answers, int(y))]
         if ours_only:  # successors the file does not claim: their values are ours
             witness["not_claimed"] = ours_only
-        for col in (REMOTENESS, MOVE):
-            c = cols.get(col)
-            if c is not None and c.given[x]:
-                witness[col] = int(c.data[x]) if col == REMOTENESS else g.name(int(c.data[x]))
+        for col in _answer_columns():
+            entry = _entry(case, cols, col, x)
+            if entry is not None:
+                witness[col] = entry
         if REMOTENESS in cols:
             rem = cols[REMOTENESS]
             witness["successors_remoteness"] = {
@@ -307,7 +303,7 @@ def _refuted(
             )
             or "none"
         )
-        more = "".join(f", {c} {witness[c]}" for c in (REMOTENESS, MOVE) if c in witness)
+        more = "".join(f", {c} {witness[c]}" for c in _answer_columns() if c in witness)
         head += (
             f" at {g.name(x)!r}: claimed {d.in_words(witness['claimed'])}{more}"
             f" (successors: {succ}); {rule}"
@@ -511,15 +507,23 @@ def diff_tables(
             continue
         if va != vb:
             out.append(DiffRow(g.name(x), VALUE, va, vb))
-        for col in (REMOTENESS, MOVE):
+        for col in _answer_columns():
             ea, eb = _entry(case, ca, col, x), _entry(case, cb, col, x)
             if ea is not None and eb is not None and ea != eb:
                 out.append(DiffRow(g.name(x), col, ea, eb))
     return out, one_sided
 
 
+def _answer_columns() -> list[str]:
+    """The registered answer columns (remoteness, move, ...), in registration order."""
+    return [spec.name for spec in answer_columns()]
+
+
 def _entry(case: Case, cols: Mapping[str, Column], col: str, x: int) -> Any:
+    """Node ``x``'s entry of answer column ``col`` as answer files write it (a position by its
+    name, a count as an integer), ``None`` where it has none."""
     c = cols.get(col)
     if c is None or not c.given[x]:
         return None
-    return case.graph.name(int(c.data[x])) if col == MOVE else int(c.data[x])
+    codec = column_spec(col).codec
+    return case.graph.name(int(c.data[x])) if codec and codec.entry == "node" else int(c.data[x])

@@ -39,16 +39,16 @@ def corruptions(case: Case, answers: Answers) -> list[tuple[str, int, Answers]]:
             values[x] = values[x] + 1
         if values[x] != answers.values[x]:
             out.append(("value", x, replace(answers, values=values)))
-        if answers.remoteness is not None and answers.remoteness[x] >= 0:
-            rem = answers.remoteness.copy()
+        if answers.array("remoteness") is not None and answers.array("remoteness")[x] >= 0:
+            rem = answers.array("remoteness").copy()
             rem[x] += 1
-            out.append(("remoteness", x, replace(answers, remoteness=rem)))
-        if answers.move is not None and answers.move[x] >= 0:
-            others = [int(y) for y in g.successors(x) if y != answers.move[x]]
+            out.append(("remoteness", x, answers.with_column("remoteness", rem)))
+        if answers.array("move") is not None and answers.array("move")[x] >= 0:
+            others = [int(y) for y in g.successors(x) if y != answers.array("move")[x]]
             if others:
-                mv = answers.move.copy()
+                mv = answers.array("move").copy()
                 mv[x] = others[0]
-                out.append(("move", x, replace(answers, move=mv)))
+                out.append(("move", x, answers.with_column("move", mv)))
     return out
 
 
@@ -80,7 +80,7 @@ def contract_corruptions(case: Case, sol: Solution, answers: Answers) -> list[Co
         return bool(val.data[y] > 0)
 
     out: list[Corruption] = []
-    mv, rem = answers.move, answers.remoteness
+    mv, rem = answers.array("move"), answers.array("remoteness")
     for x in range(g.n):
         succ = [int(y) for y in g.successors(x)]
         if mv is not None and 0 < len(succ) <= 2 and mv[x] >= 0:
@@ -98,7 +98,7 @@ def contract_corruptions(case: Case, sol: Solution, answers: Answers) -> list[Co
         if rem is not None and rem[x] < 0:
             r = rem.copy()
             r[x] = 1
-            out.append(Corruption(AGREE_KINDS[0], x, replace(answers, remoteness=r)))
+            out.append(Corruption(AGREE_KINDS[0], x, answers.with_column("remoteness", r)))
     return out
 
 
@@ -112,7 +112,7 @@ class Corruption:
 
 
 def _moved(answers: Answers, x: int, y: int) -> Answers:
-    assert answers.move is not None
-    mv = answers.move.copy()
+    assert answers.array("move") is not None
+    mv = answers.array("move").copy()
     mv[x] = y
-    return replace(answers, move=mv)
+    return answers.with_column("move", mv)

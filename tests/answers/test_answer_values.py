@@ -224,7 +224,9 @@ def test_a_remoteness_is_read_exactly(tmp_path: Path) -> None:
     path = tmp_path / "a.json"
     path.write_text(FORMAT + '"nodes": {"a": {"value": "won", "remoteness": 9007199254740993}}}')
     claims = load_answers(path, load_any(case))
-    assert claims.remoteness is not None and int(claims.remoteness[0]) == 2**53 + 1
+    assert (
+        claims.array("remoteness") is not None and int(claims.array("remoteness")[0]) == 2**53 + 1
+    )
     path.write_text(FORMAT + '"nodes": {"a": {"value": "won", "remoteness": 3.00000000000000001}}}')
     assert_one_line_error(case, path, "$.nodes.a.remoteness")
 

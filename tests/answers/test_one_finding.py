@@ -117,20 +117,22 @@ def _corrupt(case: Case, answers: Answers, x: int, kind: int) -> Answers | None:
     d = describe(case.semantics)
     g = case.graph
     if kind == 1:
-        if answers.remoteness is None or answers.remoteness[x] < 0:
+        if answers.array("remoteness") is None or answers.array("remoteness")[x] < 0:
             return None
-        rem = answers.remoteness.copy()
+        rem = answers.array("remoteness").copy()
         rem[x] += 1
-        return replace(answers, remoteness=rem)
+        return answers.with_column("remoteness", rem)
     if kind == 2:
         others = [
-            int(y) for y in g.successors(x) if answers.move is not None and y != answers.move[x]
+            int(y)
+            for y in g.successors(x)
+            if answers.array("move") is not None and y != answers.array("move")[x]
         ]
-        if answers.move is None or answers.move[x] < 0 or not others:
+        if answers.array("move") is None or answers.array("move")[x] < 0 or not others:
             return None
-        mv = answers.move.copy()
+        mv = answers.array("move").copy()
         mv[x] = others[0]
-        return replace(answers, move=mv)
+        return answers.with_column("move", mv)
     values = answers.values.copy()
     if x in answers.loopy:  # an infinite Grundy value claimed finite
         values[x] = 0

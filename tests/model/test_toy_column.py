@@ -16,6 +16,7 @@ from verifier import Case, GameGraph, Semantics, registry
 from verifier.checks.agreement import agreement_checks
 from verifier.claims import run_with_claims
 from verifier.io.answers import load_answers, save_answers
+from verifier.io.answers_schema import entry_properties
 from verifier.model import MAX, MIN, SolverResult, Verdict
 from verifier.model import columns as columns_mod
 from verifier.model.columns import AnswerCodec, Column, ColumnSpec
@@ -110,14 +111,13 @@ def test_a_registered_column_round_trips_through_answer_files_and_is_judged(
     assert rep.solution is not None
     path = save_answers(rep.solution, c, tmp_path / f"toy{suffix}")
     claims = load_answers(path, c)
-    assert claims.more[TOY].data.tolist() == [2, 1, 0, 0]  # a, c, b, d by id
+    assert claims[TOY].data.tolist() == [2, 1, 0, 0]  # a, c, b, d by id
+    assert TOY in claims and TOY in entry_properties()  # the answer file's schema has it too
     judged = run_with_claims(c, Options(engine="reference"), claims)
     assert judged.verdict is CaseVerdict.VERIFIED
     assert any(TOY in r.detail for r in judged.checks if r.name.endswith("answers"))
 
-    wrong = dataclasses.replace(
-        claims, more={TOY: Column.full(np.array([2, 5, 0, 0]))}
-    )  # c has one move, not 5
+    wrong = claims.with_column(TOY, np.array([2, 5, 0, 0]))  # c has one move, not 5
     bad = run_with_claims(c, Options(engine="reference"), wrong)
     assert bad.verdict is CaseVerdict.REFUTED
     [agree] = [r for r in bad.checks if r.verdict is Verdict.REFUTED and TOY in r.detail]

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import ItemsView, Iterator, KeysView, Mapping
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from verifier.io.jsonpath import PathPart, fail, shown
 from verifier.model import Case, SolverResult
-from verifier.model.columns import MOVE, REMOTENESS, Column
+from verifier.model.columns import Column
 from verifier.model.describe import Description, describe
 
 __all__ = ["Answers", "answers_of", "check_graph", "check_header", "check_semantics"]
@@ -22,7 +22,11 @@ __all__ = ["Answers", "answers_of", "check_graph", "check_header", "check_semant
 
 @dataclass(frozen=True, eq=False)
 class Answers:
-    """Claimed answers for one case, as arrays over its node ids (-1 = not given)."""
+    """Claimed answers for one case: the values over its node ids, and, read as a mapping of
+    column name to masked ``Column``, every further registered answer column the file gives
+    (``remoteness``, ``move``, ...: ``answers["move"]``, ``"remoteness" in answers``,
+    ``answers.get(name)``, ``answers.items()``). (Not a ``collections.abc.Mapping``: its
+    ``values`` are the claimed values, not the columns.)"""
 
     case: Case
     values: NDArray[Any]
@@ -31,17 +35,49 @@ class Answers:
     """Nodes whose value (finite or infinite) is claimed."""
     loopy: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
     """Grundy: node id -> K of a claimed infinite value inf(K)."""
-    remoteness: NDArray[np.int64] | None = None
-    move: NDArray[np.int64] | None = None
+    columns: Mapping[str, Column] = field(default_factory=lambda: MappingProxyType({}))
+    """The registered answer columns the file gives (``ColumnSpec.codec``), by name."""
     file: str = "<answers>"
-    more: Mapping[str, Column] = field(default_factory=lambda: MappingProxyType({}))
-    """The further registered answer columns the file gives (``ColumnSpec.codec``)."""
 
     def __post_init__(self) -> None:
         # read-only: the judged result shares these arrays (no copy of a complete table)
-        for a in (self.values, self.given, self.remoteness, self.move):
-            if a is not None:
+        for a in (self.values, self.given, *(c.data for c in self.columns.values())):
+            if isinstance(a, np.ndarray):
                 a.flags.writeable = False
+
+    def __getitem__(self, name: str) -> Column:
+        return self.columns[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.columns
+
+    def get(self, name: str) -> Column | None:
+        return self.columns.get(name)
+
+    def keys(self) -> KeysView[str]:
+        return self.columns.keys()
+
+    def items(self) -> ItemsView[str, Column]:
+        return self.columns.items()
+
+    def array(self, name: str) -> NDArray[np.int64] | None:
+        """Column ``name`` as an array over the node ids with -1 where it is not given (``None``
+        when the file has no such column): the form a solver's result holds."""
+        col = self.columns.get(name)
+        if col is None:
+            return None
+        return np.where(col.given, np.asarray(col.data, dtype=np.int64), -1)
+
+    def with_column(self, name: str, a: NDArray[np.int64]) -> Answers:
+        """These answers with column ``name`` replaced by ``a`` (-1 = not given)."""
+        cols = {**self.columns, name: Column.where(np.asarray(a, dtype=np.int64), a >= 0)}
+        return replace(self, columns=MappingProxyType(cols))
 
     @property
     def description(self) -> Description:
@@ -54,17 +90,15 @@ class Answers:
 
     def result(self, name: str = "answers") -> SolverResult:
         """The claims as a solver's result (partial where the file is)."""
-        return SolverResult(
+        base = SolverResult(
             solver=name,
             view=self.description.view,
             values=self.values,
             covered=self.given,
-            remoteness=self.remoteness,
-            move=self.move,
             loopy=dict(self.loopy) or None,
-            more=self.more,
             extra={"file": self.file, "claimed": int(self.given.sum())},
         )
+        return base.with_columns({k: self.array(k) for k in self.columns})
 
 
 def answers_of(
@@ -77,20 +111,14 @@ def answers_of(
 ) -> Answers:
     """The claims a reader read: values, K-sets and the answer columns the file has (by
     registered name, arrays over the node ids with -1 where not given)."""
-    more = {
-        name: Column.where(a, a >= 0)
-        for name, a in columns.items()
-        if name not in (REMOTENESS, MOVE)
-    }
+    cols = {name: Column.where(a, a >= 0) for name, a in columns.items()}
     return Answers(
         case=case,
         values=values,
         given=given,
         loopy=MappingProxyType(dict(loopy)),
-        remoteness=columns.get(REMOTENESS),
-        move=columns.get(MOVE),
+        columns=MappingProxyType(cols),
         file=file,
-        more=MappingProxyType(more),
     )
 
 

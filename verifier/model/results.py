@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
@@ -80,6 +80,20 @@ class SolverResult:
     holds -1 there."""
     more: Mapping[str, Column] = field(default_factory=lambda: MappingProxyType({}))
     """Further named columns (registered in ``verifier.model.columns``) beyond the four above."""
+
+    def with_columns(self, arrays: Mapping[str, NDArray[np.int64] | None]) -> SolverResult:
+        """This result with the answer columns ``arrays`` (by registered name, -1 = not given)
+        in place: remoteness and move in their fields, the others in ``more``."""
+        fields: dict[str, Any] = {}
+        more = dict(self.more)
+        for name, a in arrays.items():
+            if name in (REMOTENESS, MOVE):
+                fields[name] = a
+            elif a is None:
+                more.pop(name, None)
+            else:
+                more[name] = Column.where(a, a >= 0)
+        return replace(self, more=MappingProxyType(more), **fields)
 
     def covered_mask(self) -> NDArray[np.bool_]:
         if self.covered is None:
