@@ -24,7 +24,6 @@ from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
 from verifier.model.report import CaseReport
 from verifier.model.results import View, by_check
-from verifier.smt.uniqueness import SHOW_NODES
 
 __all__ = ["FORMAT", "VERSION", "Certificate", "certificate_of"]
 
@@ -151,6 +150,7 @@ def _sums(report: CaseReport) -> dict[str, Any] | None:
 
 def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
     """The report's uniqueness claim with its proof (docs/certificates.md, *Uniqueness*)."""
+    from verifier.smt.uniqueness import SHOW_NODES  # only reports with a uniqueness claim
     sem = describe(report.case.semantics)
     for name in _UNIQUENESS_CHECKS:
         for c in by_check(report.checks, name):
