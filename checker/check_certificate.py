@@ -422,10 +422,9 @@ def answers(g: Game, c: Cert, path: str) -> None:
     if path.lower().endswith(".npz"):
         z = npz(path)
         loopy = {int(k): v for k, v in (jtext(z["header"]).get("loopy") or {}).items()}
+        cols = {f: z[f].tolist() for f in fields if f in z}  # lists: no numpy per entry
         for k, x in enumerate(z["ids"].tolist()):
-            rows[g.names[x]] = {
-                f: c.npz_entry(f, z[f][k].item(), x, loopy) for f in fields if f in z
-            }
+            rows[g.names[x]] = {f: c.npz_entry(f, col[k], x, loopy) for f, col in cols.items()}
     elif path.lower().endswith(".csv"):
         with open(path, newline="", encoding="utf-8") as text:
             for r in csv.DictReader(text):

@@ -562,7 +562,7 @@ def verify_cmd(
         typer.Option(
             "--self-check/--no-self-check",
             help="The standalone checker (checker/) judges our answer's certificate before it "
-            "is called verified: by default up to 2,000,000 positions.",
+            "is called verified: by default up to 1,000,000 positions.",
             show_default=False,
             rich_help_panel=CHECKS,
         ),

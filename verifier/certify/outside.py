@@ -24,7 +24,7 @@ from verifier.model.results import CheckResult, Verdict
 __all__ = ["CHECK", "SELF_CHECK_POSITIONS", "Outcome", "run_checker", "self_checked"]
 
 CHECK = "certificate"
-SELF_CHECK_POSITIONS = 2_000_000
+SELF_CHECK_POSITIONS = 1_000_000
 """Cases up to this many positions are checked from outside by default (``--self-check``
 asks for it above; ``--no-self-check`` turns it off)."""
 
