@@ -93,7 +93,11 @@ class Game:
             self.target[pos(t)] = True
         self.root = None if d.get("root") is None else pos(d["root"])
         self.sums = [(s["name"], [pos(p) for p in s["positions"]]) for s in d.get("sums") or []]
-        self.index = {nm: i for i, nm in enumerate(self.names)}
+        self.coded = "name_codec" in d  # names coded by a game's codec: the certificate lists them
+        self.named(self.names)
+
+    def named(self, names: list[str]) -> None:
+        self.names, self.index = names, {nm: i for i, nm in enumerate(names)}
         need(len(self.index) == self.n, "two positions share a name")
         self.m = sum(len(s) for s in self.succ)
 
@@ -144,6 +148,9 @@ class Cert:
             ((c.get("positions"), c.get("moves")) == (game.n, game.m), "case counts differ"),
         ):
             need(ok, why)
+        if game.coded:
+            need(len(h.get("names") or ()) == n, "names: the case codes them: list them here")
+            game.named(list(h["names"]))
         self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
         if z is not None:  # arrays by id
             loopy = {int(k): v for k, v in (self.head.get("loopy") or {}).items()}
@@ -334,19 +341,11 @@ def retrograde(succ: list[list[int]]) -> list[int]:
     return lab
 
 
-def moves_legal(g: Game, c: Cert) -> None:
-    for x, y in enumerate(c.col["move"]):
-        if y is not None and y not in g.succ[x]:
-            raise Reject(g.names[x], "move", f"names {g.names[y]!r}, which is not one of its moves")
-
-
 # ------------------------------------------------------------------- summary, line, sums
-def outcome(sem: str, v: Any) -> int:
-    if sem == "reachability":
-        return 1 if v == 0 else -1
+def outcome(sem: str, v: Any) -> int:  # +1 won, -1 lost, 0 drawn, for the counted side
     if sem == "impartial":
         return (1 if v > 0 else -1) if isinstance(v, int) else (1 if 0 in v[1] else 0)
-    return int(v > 0) - int(v < 0)
+    return (1 if v == 0 else -1) if sem == "reachability" else int(v > 0) - int(v < 0)
 
 
 def summary(g: Game, c: Cert) -> None:
@@ -464,7 +463,9 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
         need(g.sem in SEMANTICS, f"unknown semantics {g.sem!r}")
         at = cert_path
         c = Cert(cert_path, g)
-        moves_legal(g, c)
+        for x, y in enumerate(c.col["move"]):  # every move named is a move of its position
+            if y is not None and y not in g.succ[x]:
+                raise Reject(g.names[x], "move", f"names {g.names[y]!r}, not one of its moves")
         SEMANTICS[g.sem](g, c)
         summary(g, c)
         sums(g, c)

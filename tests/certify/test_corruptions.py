@@ -13,7 +13,6 @@ and witness. The default run takes a few positions of each case; ``-m slow`` tak
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Iterator
@@ -21,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cert_edits import DROP, edited
 
 from checker.check_certificate import check
 from verifier.io import load_any
 
-DROP = object()
 Entry = tuple[str, str | None, dict[str, Any]]
 """What a corruption is: its description, the position it is at (or None), the document."""
 
@@ -62,17 +61,7 @@ def corruptions(case: Path, cert: Path, positions: int, seed: int = 0) -> Iterat
     random.Random(seed).shuffle(names)
 
     def changed(x: str | None, what: str, where: tuple[Any, ...], value: Any = DROP) -> Entry:
-        """The document with the entry at ``where`` set to ``value`` (or dropped)."""
-        d = copy.deepcopy(doc)
-        *path, key = where
-        parent = d
-        for k in path:
-            parent = parent[k]
-        if value is DROP:
-            del parent[key]
-        else:
-            parent[key] = value
-        return (what, x, d)
+        return (what, x, edited(doc, where, value))
 
     for x in names[:positions]:
         e = nodes[x]

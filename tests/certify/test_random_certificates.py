@@ -48,3 +48,19 @@ def test_random_certificates_are_accepted(
         npz = Path(tmp) / "cert.npz"
         api.verify(path, certificate=npz, self_check=True)
         assert check(str(path), str(npz)).status == "ACCEPTED"
+
+
+def test_a_game_whose_case_file_codes_its_names(tmp_path: Path) -> None:
+    """Connect Four's ``.npz`` holds its positions as a codec's codes, which the standalone
+    checker cannot decode: the certificate lists the names, and the rest is checked as ever."""
+    import numpy as np
+
+    from verifier.games import connect4
+
+    path = save_any(connect4.generate(3, 3), tmp_path / "c33.npz")
+    cert = tmp_path / "c33.cert.npz"
+    rep = api.verify(path, certificate=cert)
+    assert rep.verdict is CaseVerdict.VERIFIED, rep.findings
+    assert check(str(path), str(cert)).status == "ACCEPTED"
+    doc = json.loads(bytes(np.load(cert)["header"].tobytes()))
+    assert doc["names"][0] == ".../.../..." and doc["line"][0] == ".../.../..."

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cert_edits import DROP, edited
 
 from checker.check_certificate import check
 
@@ -201,15 +202,7 @@ def test_a_corrupted_field_is_rejected(
     condition: str | None,
 ) -> None:
     case, cert = GAMES[sem]
-    bad = copy.deepcopy(cert)
-    *path, key = where
-    parent: Any = bad
-    for k in path:
-        parent = parent[k]
-    if value is None:
-        del parent[key]
-    else:
-        parent[key] = value
+    bad = edited(cert, where, DROP if value is None else value)
     out = check(*_write(tmp_path, case, bad))
     if condition is None:  # the same value again: still accepted
         assert out.status == "ACCEPTED", out.message

@@ -118,6 +118,9 @@ def certificate_of(report: CaseReport) -> Certificate:
         "summary": {k: summary.get(k) for k in ("won", "lost", "drawn", "longest_win")}
         | {"root": summary.get("root"), "root_value": summary.get("root_value")},
     }
+    if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
+        # the case file holds a game's codes of its names, which the checker cannot decode
+        header["names"] = list(g.names)
     if case.root is not None:
         header["line"] = sol.line(case.root, LINE_PLIES)
     proofs: dict[str, NDArray[Any]] = {}
