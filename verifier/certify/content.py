@@ -154,6 +154,7 @@ def _sums(report: CaseReport) -> dict[str, Any] | None:
 def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
     """The report's uniqueness claim with its proof (docs/certificates.md, *Uniqueness*)."""
     from verifier.smt.uniqueness import SHOW_NODES  # only reports with a uniqueness claim
+
     sem = describe(report.case.semantics)
     for name in _UNIQUENESS_CHECKS:
         for c in by_check(report.checks, name):
@@ -164,7 +165,12 @@ def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
                 return {"claim": claim, "proof": "intervals"}
             labels = (c.witness or {}).get("labels")
             whole = isinstance(labels, dict) and len(labels) < SHOW_NODES  # else cut short
-            if claim == "not unique" and sem.view is View.LABEL and whole:
+            if (
+                claim == "not unique"
+                and sem.view is View.LABEL
+                and isinstance(labels, dict)
+                and whole
+            ):
                 return {"claim": claim, "proof": "witness", "witness": dict(labels)}
             why = (
                 f"Z3 counted {c.data['solutions']} solution(s) of the mex equations"

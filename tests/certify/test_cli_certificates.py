@@ -1,0 +1,56 @@
+"""The command line of certificates: ``verify cases/ --certificate OUT/`` writes one per case and
+the standalone checker accepts each (issue 31's "done when"); ``solve -o --certificate`` checks
+the answer file beside it; ``check-certificate`` is the checker's verdict and exit code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from checker.check_certificate import check
+from verifier.cli import app
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+runner = CliRunner()
+
+
+def test_verify_a_folder_writes_a_certificate_per_case(tmp_path: Path) -> None:
+    out = tmp_path / "certs"
+    r = runner.invoke(app, ["verify", str(CASES), "--certificate", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    cases = sorted(CASES.glob("*.json"))
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{c.stem}.cert.json" for c in cases)
+    for case in cases:
+        got = check(str(case), str(out / f"{case.stem}.cert.json"))
+        assert got.status == "ACCEPTED", (case.name, got.message)
+
+
+def test_solve_checks_the_answer_file_with_its_certificate(tmp_path: Path) -> None:
+    case = CASES / "knuth-won-lost-unknown.json"
+    answers, cert = tmp_path / "a.csv", tmp_path / "c.json"
+    r = runner.invoke(app, ["solve", str(case), "-o", str(answers), "--certificate", str(cert)])
+    assert r.exit_code == 0, r.output
+    assert "SOLVED" in r.output  # solved, not proved: the certificate adds no Z3
+    ok = runner.invoke(app, ["check-certificate", str(case), str(cert), "--answers", str(answers)])
+    assert (ok.exit_code, ok.output.strip()) == (0, "ACCEPTED")
+    text = answers.read_text().replace("\nd,won,", "\nd,lost,")
+    answers.write_text(text)
+    bad = runner.invoke(app, ["check-certificate", str(case), str(cert), "--answers", str(answers)])
+    assert bad.exit_code == 1 and bad.output.startswith("REJECTED: position 'd': answers")
+    other = runner.invoke(
+        app, ["check-certificate", str(CASES / "knuth-pure-cycle.json"), str(cert)]
+    )
+    assert other.exit_code == 2 and "for another case file" in other.stderr
+
+
+def test_no_certificate_for_a_refuted_case(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        '{"semantics": "normal", "nodes": {"a": {"moves": ["b"]}, "b": {}},'
+        ' "expect": {"labels": {"a": "lost"}}}'
+    )
+    cert = tmp_path / "bad.cert.json"
+    r = runner.invoke(app, ["verify", str(bad), "--certificate", str(cert), "-q"])
+    assert r.exit_code == 1
+    assert not cert.exists() and "no certificate written" in r.stderr
