@@ -1,6 +1,6 @@
 """Load a game class written by the user: ``path/to/mygame.py:MyGame`` or ``pkg.module:MyGame``.
 
->>> is_game_spec("examples/games/dawsons_kayles.py:DawsonsKayles"), is_game_spec("octal:.07")
+>>> is_game_spec("games/mine.py:Mine"), is_game_spec("octal:.07")
 (True, False)
 >>> parse_params(["n=7", "rule=misere"])
 {'n': 7, 'rule': 'misere'}

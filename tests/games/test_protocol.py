@@ -1,0 +1,245 @@
+"""A user's own game in one Python file (issue 33 item 1): the ``Game`` protocol, ``explore``,
+``verifier generate FILE.py:Class --param``, and a one-line error for each mistake in the game's
+code (exit 2, the position's key and the method named, no traceback)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import verifier
+from verifier.cli import app
+from verifier.games import GameError, explore
+from verifier.games.loader import is_game_spec, load_game, parse_params
+
+ROOT = Path(__file__).resolve().parents[2]
+KAYLES = ROOT / "examples" / "games" / "dawsons_kayles.py"
+SPEC = f"{KAYLES}:DawsonsKayles"
+runner = CliRunner()
+
+DAWSON = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3]
+"""Grundy values of Dawson's Kayles on a row of n pins, n = 0, 1, ... (OEIS A002187)."""
+
+
+def _root_value(case: verifier.Case) -> object:
+    assert case.root is not None
+    return verifier.solve(case)[case.graph.name(case.root)].value
+
+
+def test_tutorial_game_lives_outside_the_package_and_needs_no_registration() -> None:
+    assert ROOT / "verifier" not in KAYLES.parents
+    names = "\n".join(p.read_text() for p in (ROOT / "verifier").rglob("*.py"))
+    assert "dawsons_kayles" not in names and "DawsonsKayles" not in names
+    assert len(KAYLES.read_text().splitlines()) <= 45
+
+
+@pytest.mark.parametrize("n", range(13))
+def test_dawsons_kayles_grundy_values(n: int) -> None:
+    case = explore(load_game(SPEC, {"n": n}))
+    assert case.graph.name(0) == "|" * n
+    assert _root_value(case) == DAWSON[n]
+
+
+def test_generate_then_verify_and_a_wrong_answer_refuted(tmp_path: Path) -> None:
+    out = tmp_path / "kayles.json"
+    r = runner.invoke(app, ["generate", SPEC, "--param", "n=7", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(out.read_text())
+    assert doc["semantics"] == "impartial" and doc["root"] == "|||||||"
+    assert len(doc["nodes"]) == 12  # mirror images joined by canonical()
+    r = runner.invoke(app, ["verify", str(out), "-q"])
+    assert r.exit_code == 0 and "VERIFIED" in r.stdout, r.output
+    wrong = tmp_path / "wrong.csv"
+    wrong.write_text("node,value\n|||||||,0\n")
+    r = runner.invoke(app, ["verify", str(out), "--answers", str(wrong), "-q"])
+    assert r.exit_code == 1 and "REFUTED" in r.stdout, r.output
+    r = runner.invoke(app, ["query", str(out), "--no-smt"])
+    assert r.exit_code == 0 and "Grundy value 1" in r.stdout, r.output
+
+
+def test_builtin_forms_stay_builtin() -> None:
+    assert not is_game_spec("subtraction:1,2,3")
+    assert not is_game_spec("octal:.07")
+    assert not is_game_spec("tictactoe")
+    assert is_game_spec("games/mine.py:Mine")
+    assert is_game_spec("mypkg.games:Mine")
+    assert parse_params(["n=4", "name=x", "neg=-2"]) == {"n": 4, "name": "x", "neg": -2}
+
+
+TAKEAWAY = '''
+class TakeAway:
+    """One pile, Max and Min take 1 or 2 counters in turn; who cannot move loses."""
+
+    semantics = "minimax"
+
+    def __init__(self, n=5):
+        self.n = n
+
+    def initial(self):
+        return (self.n, "max")
+
+    def moves(self, state):
+        n, who = state
+        other = "min" if who == "max" else "max"
+        return [(n - k, other) for k in (1, 2) if k <= n]
+
+    def to_move(self, state):
+        return state[1]
+
+    def outcome(self, state):
+        n, who = state
+        if n == 0:
+            return "loss" if who == "max" else "win"
+        return None
+
+    def key(self, state):
+        return f"{state[0]}{state[1][1]}"
+'''
+
+
+def _module(tmp_path: Path, text: str, name: str = "mygame") -> Path:
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+@pytest.mark.parametrize(("n", "value"), [(3, -1.0), (4, 1.0), (5, 1.0), (6, -1.0)])
+def test_a_minimax_game_duck_typed(tmp_path: Path, n: int, value: float) -> None:
+    game = load_game(f"{_module(tmp_path, TAKEAWAY)}:TakeAway", {"n": n})
+    case = explore(game)
+    assert case.semantics.value == "minimax"
+    assert _root_value(case) == value
+
+
+def test_module_colon_class_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "mygames"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    _module(pkg, TAKEAWAY, "takeaway")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "t.npz"
+    try:
+        r = runner.invoke(
+            app, ["generate", "mygames.takeaway:TakeAway", "--param", "n=6", "-o", str(out)]
+        )
+        assert r.exit_code == 0, r.output
+        case = verifier.load(out)
+        assert case.graph.name(case.root or 0) == "6a"
+        assert _root_value(case) == -1.0
+    finally:
+        for m in ("mygames", "mygames.takeaway"):
+            sys.modules.pop(m, None)
+
+
+NORMAL = """
+class Bad:
+    semantics = "normal"
+
+    def initial(self):
+        return 3
+
+    def moves(self, n):
+        {moves}
+
+    def outcome(self, n):
+        {outcome}
+
+    def key(self, n):
+        {key}
+"""
+GOOD = {"moves": "return [n - 1] if n else []", "outcome": "return None", "key": "return n"}
+
+MISTAKES = {
+    "moves raises": (
+        {"moves": "return [n - 1] if n != 2 else [1 // 0]"},
+        "position '2': moves(): raised ZeroDivisionError: integer division or modulo by zero",
+    ),
+    "unhashable key": ({"key": "return [n]"}, "position '[3]': key(): the key is not hashable"),
+    "terminal with moves": (
+        {"outcome": "return 'won' if n == 1 else None"},
+        "position '1': outcome(): gave 'won' but moves() gave 1 move(s)",
+    ),
+    "outcome of the wrong type": (
+        {"outcome": "return 1 if n == 0 else None"},
+        "position '0': outcome(): gave 1: a normal game's outcome is 'won', 'lost' or 'draw'",
+    ),
+    "key not stable": (
+        {"key": "import random; return (n, random.random())"},
+        "key(): the key is not stable",
+    ),
+    "outcome raises": (
+        {"outcome": "raise KeyError(n)"},
+        "position '3': outcome(): raised KeyError: 3",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", MISTAKES)
+def test_each_mistake_is_one_line_exit_2(tmp_path: Path, kind: str) -> None:
+    change, message = MISTAKES[kind]
+    path = _module(tmp_path, NORMAL.format(**{**GOOD, **change}))
+    out = tmp_path / "bad.json"
+    r = runner.invoke(app, ["generate", f"{path}:Bad", "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert message in " ".join(r.stderr.split()), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
+    assert not out.exists()
+
+
+def test_the_good_version_of_the_bad_game_runs(tmp_path: Path) -> None:
+    path = _module(tmp_path, NORMAL.format(**GOOD))
+    case = explore(load_game(f"{path}:Bad"))
+    assert list(case.graph.names) == ["3", "2", "1", "0"]
+    assert _root_value(case) == "won"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--param", "n=40", "--max-positions", "10"], "more than 10 positions (--max-positions)"),
+        (["--param", "size=3"], "DawsonsKayles(size=3) raised TypeError"),
+        (["--param", "n"], "'n' is not NAME=VALUE"),
+    ],
+)
+def test_cli_limits_and_params(tmp_path: Path, args: list[str], message: str) -> None:
+    r = runner.invoke(app, ["generate", SPEC, *args, "-o", str(tmp_path / "k.json")])
+    assert r.exit_code == 2, r.output
+    assert message in " ".join(r.stderr.split()) and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nowhere/mine.py:Mine", "no such file: nowhere/mine.py"),
+        (f"{KAYLES}:Kayles", "has no class 'Kayles'; it defines DawsonsKayles"),
+        ("no_such_module_xyz:Mine", "no module named 'no_such_module_xyz'"),
+    ],
+)
+def test_missing_file_class_module(tmp_path: Path, spec: str, message: str) -> None:
+    r = runner.invoke(app, ["generate", spec, "-o", str(tmp_path / "k.json")])
+    assert r.exit_code == 2, r.output
+    assert message in " ".join(r.stderr.split()) and "Traceback" not in r.output
+
+
+def test_param_refused_for_builtin_games(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["generate", "ladder", "--n", "2", "--param", "n=3", "-o", "x.json"])
+    assert r.exit_code == 2 and "--param" in r.stderr
+
+
+def test_game_error_is_one_line() -> None:
+    class Loop:
+        semantics = "impartial"
+
+        def initial(self) -> int:
+            return 0
+
+        def moves(self, s: int) -> list[object]:
+            return [{"a": 1}]
+
+    with pytest.raises(GameError, match=r"key\(\): the key is not hashable"):
+        explore(Loop())
