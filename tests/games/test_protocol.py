@@ -243,3 +243,10 @@ def test_game_error_is_one_line() -> None:
 
     with pytest.raises(GameError, match=r"key\(\): the key is not hashable"):
         explore(Loop())
+
+
+def test_the_tutorial_shows_the_example_file() -> None:
+    doc = (ROOT / "docs" / "games.md").read_text()
+    tutorial = doc.split("### Tutorial: Dawson's Kayles", 1)[1]
+    code = tutorial.split("```python\n", 1)[1].split("```", 1)[0]
+    assert code.strip() in KAYLES.read_text()
