@@ -231,22 +231,108 @@ def test_param_refused_for_builtin_games(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "--param" in r.stderr
 
 
-def test_game_error_is_one_line() -> None:
-    class Loop:
+def test_an_unhashable_state_without_key() -> None:
+    class Lists:
         semantics = "impartial"
 
-        def initial(self) -> int:
-            return 0
+        def initial(self) -> list[int]:
+            return [2]
 
-        def moves(self, s: int) -> list[object]:
-            return [{"a": 1}]
+        def moves(self, s: list[int]) -> list[list[int]]:
+            return [[s[0] - 1]] if s[0] else []
 
-    with pytest.raises(GameError, match=r"key\(\): the key is not hashable"):
-        explore(Loop())
+    with pytest.raises(GameError, match=r"initial\(\): the start state is not hashable.*key"):
+        explore(Lists())
+
+    class FromTwo(Lists):
+        def initial(self) -> int:  # type: ignore[override]
+            return 2
+
+        def moves(self, s: object) -> list[list[int]]:
+            return [[1]]
+
+    with pytest.raises(GameError, match=r"position '2': moves\(\): a successor is not hashable"):
+        explore(FromTwo())
 
 
-def test_the_tutorial_shows_the_example_file() -> None:
-    doc = (ROOT / "docs" / "games.md").read_text()
-    tutorial = doc.split("### Tutorial: Dawson's Kayles", 1)[1]
-    code = tutorial.split("```python\n", 1)[1].split("```", 1)[0]
-    assert code.strip() in KAYLES.read_text()
+class Chase:
+    """Reachability on a cycle of 6 cells: player 0 wins on reaching cell 3."""
+
+    semantics = "reachability"
+
+    def initial(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def moves(self, s: tuple[int, int]) -> list[tuple[int, int]]:
+        cell, who = s
+        steps = (1, 2) if who == 0 else (1,)
+        return [((cell + k) % 6, 1 - who) for k in steps]
+
+    def to_move(self, s: tuple[int, int]) -> int:
+        return s[1]
+
+    def is_target(self, s: tuple[int, int]) -> bool:
+        return s[0] == 3
+
+    def key(self, s: tuple[int, int]) -> str:
+        return f"c{s[0]}p{s[1]}"
+
+
+def test_a_reachability_game() -> None:
+    case = explore(Chase())
+    assert case.semantics.value == "reachability"
+    assert int(case.graph.target.sum()) == 2  # c3p0 and c3p1
+    assert verifier.verify(case).verdict.value == "verified"
+
+
+def test_symmetries_join_positions() -> None:
+    class Mirror:
+        semantics = "impartial"
+
+        def initial(self) -> str:
+            return "|" * 6
+
+        def moves(self, row: str) -> list[str]:
+            pairs = range(len(row) - 1)
+            return [row[:i] + ".." + row[i + 2 :] for i in pairs if row[i : i + 2] == "||"]
+
+        def symmetries(self, row: str) -> list[str]:
+            return [row[::-1]]
+
+    with_sym = explore(Mirror())
+    plain = explore(load_game(SPEC, {"n": 6}))
+    assert with_sym.graph.n == plain.graph.n
+    assert _root_value(with_sym) == DAWSON[6]
+
+
+class Count:
+    semantics = "impartial"
+
+    def initial(self) -> int:
+        return 10_000
+
+    def moves(self, n: int) -> list[int]:
+        return [n - 1] if n else []
+
+
+def test_progress_is_reported() -> None:
+    seen: list[tuple[int, int]] = []
+    explore(Count(), progress=lambda positions, frontier: seen.append((positions, frontier)))
+    assert seen[0] == (4097, 1) and seen[-1] == (10_001, 0)
+
+
+def test_progress_lines_on_stderr(tmp_path: Path) -> None:
+    path = tmp_path / "count.py"
+    path.write_text(
+        "class Count:\n"
+        "    semantics = 'impartial'\n"
+        "    def initial(self):\n        return 10_000\n"
+        "    def moves(self, n):\n        return [n - 1] if n else []\n"
+    )
+    r = runner.invoke(
+        app,
+        ["generate", f"{path}:Count", "-o", str(tmp_path / "c.npz")],
+        env={"VERIFIER_PROGRESS_EVERY": "0"},
+    )
+    assert r.exit_code == 0, r.output
+    assert "progress: generating" in r.stderr and "positions, frontier 1," in r.stderr

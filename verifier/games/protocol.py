@@ -137,6 +137,15 @@ def explore(
         try:
             hash(k1)
         except TypeError as e:
+            if not has["key"]:
+                hint = "give the game a key(state) returning a str, int or tuple"
+                if where == "initial()":
+                    raise GameError(
+                        title, f"initial(): the start state is not hashable ({e}): {hint}"
+                    ) from None
+                raise fail(
+                    where, "moves()", f"a successor is not hashable ({_show(k1)}: {e}): {hint}"
+                ) from None
             raise fail(
                 str(k1), "key()", f"the key is not hashable ({e}): return a str, int or tuple"
             ) from None
