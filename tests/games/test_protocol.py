@@ -336,3 +336,62 @@ def test_progress_lines_on_stderr(tmp_path: Path) -> None:
     )
     assert r.exit_code == 0, r.output
     assert "progress: generating" in r.stderr and "positions, frontier 1," in r.stderr
+
+
+MINIMAX_MISTAKES = {
+    "to_move not max/min": (
+        "return state[1]",
+        "return 'me'",
+        "position '5a': to_move(): gave 'me': expected 'max' or 'min'",
+    ),
+    "no value at the end": (
+        'return "loss" if who == "max" else "win"',
+        "return None",
+        "position '0i': outcome(): a minimax position with no moves needs a value",
+    ),
+    "a value that is no number": (
+        'return "loss" if who == "max" else "win"',
+        "return True",
+        "position '0i': outcome(): gave True: a minimax game's outcome is a finite number",
+    ),
+    "initial raises": (
+        'return (self.n, "max")',
+        "return self.missing",
+        "the start state: initial(): raised AttributeError:",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", MINIMAX_MISTAKES)
+def test_minimax_mistakes(tmp_path: Path, kind: str) -> None:
+    old, new, message = MINIMAX_MISTAKES[kind]
+    assert old in TAKEAWAY
+    path = _module(tmp_path, TAKEAWAY.replace(old, new, 1))
+    r = runner.invoke(app, ["generate", f"{path}:TakeAway", "-o", str(tmp_path / "t.json")])
+    assert r.exit_code == 2, r.output
+    assert message in " ".join(r.stderr.split()), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_a_game_file_imports_its_neighbours_and_import_errors_are_one_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "kayles_rules.py").write_text("PAIR = '||'\n")
+    path = _module(
+        tmp_path,
+        "from kayles_rules import PAIR\n\n"
+        "class K:\n"
+        "    semantics = 'impartial'\n"
+        "    def initial(self):\n        return PAIR * 2\n"
+        "    def moves(self, r):\n"
+        "        pairs = range(len(r) - 1)\n"
+        "        return [r[:i] + '..' + r[i + 2:] for i in pairs if r[i:i+2] == PAIR]\n",
+    )
+    try:
+        assert _root_value(explore(load_game(f"{path}:K"))) == DAWSON[4]
+    finally:
+        sys.modules.pop("kayles_rules", None)
+    broken = _module(tmp_path, "import no_such_thing_here\n", "broken")
+    r = runner.invoke(app, ["generate", f"{broken}:K", "-o", str(tmp_path / "b.json")])
+    assert r.exit_code == 2 and "raised ModuleNotFoundError" in r.stderr, r.output
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output

@@ -68,11 +68,15 @@ def load_game(spec: str, params: dict[str, Any] | None = None) -> Any:
             raise GameError(spec, f"cannot import {where} (not a Python file?)")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[mod_name] = module  # dataclasses and pickling look the module up
+        folder = str(path.resolve().parent)
+        sys.path.insert(0, folder)  # the game's own helper modules beside it
         try:
             loader_spec.loader.exec_module(module)
         except Exception as e:  # the user's file: show its error in one line
             sys.modules.pop(mod_name, None)
             raise GameError(spec, f"importing {where} raised {type(e).__name__}: {e}") from None
+        finally:
+            sys.path.remove(folder)
     else:
         try:
             module = importlib.import_module(where)

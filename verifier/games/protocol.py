@@ -83,6 +83,8 @@ class Game:
         return state  # type: ignore[no-any-return]
 
 
+_START = "initial()"
+"""Where the start state comes from, in place of a position's key in errors."""
 _NORMAL_WORDS = {"won": 1.0, "win": 1.0, "lost": -1.0, "loss": -1.0, "draw": 0.0}
 _MINIMAX_WORDS = {"win": 1.0, "draw": 0.0, "loss": -1.0}
 _OWNERS = {"max": MAX, "min": MIN, 0: MAX, 1: MIN}
@@ -121,7 +123,8 @@ def explore(
             raise GameError(title, f"the game has no {method}() method")
 
     def fail(key: object, method: str, message: str) -> GameError:
-        return GameError(title, f"position {_show(key)}: {method}: {message}")
+        where = "the start state" if key == _START else f"position {_show(key)}"
+        return GameError(title, f"{where}: {method}: {message}")
 
     def call(method: str, key: object, *args: Any) -> Any:
         try:
@@ -139,7 +142,7 @@ def explore(
         except TypeError as e:
             if not has["key"]:
                 hint = "give the game a key(state) returning a str, int or tuple"
-                if where == "initial()":
+                if where == _START:
                     raise GameError(
                         title, f"initial(): the start state is not hashable ({e}): {hint}"
                     ) from None
@@ -162,8 +165,8 @@ def explore(
             return min(images, key=lambda s: str(key_of(s, where)))
         return state
 
-    start = canonical(call("initial", "initial()"), "initial()")
-    ids: dict[Hashable, int] = {key_of(start, "initial()"): 0}
+    start = canonical(call("initial", _START), _START)
+    ids: dict[Hashable, int] = {key_of(start, _START): 0}
     states: list[Any] = [start]
     keys: list[Hashable] = [next(iter(ids))]
     src: list[int] = []
