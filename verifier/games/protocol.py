@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from array import array
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
@@ -165,16 +166,59 @@ def explore(
             return min(images, key=lambda s: str(key_of(s, where)))
         return state
 
+    has_outcome = callable(getattr(game, "outcome", None))
+    if sem is Semantics.REACHABILITY and not callable(getattr(game, "is_target", None)):
+        raise GameError(title, "a reachability game needs is_target(state)")
+    if sem in (Semantics.MINIMAX, Semantics.REACHABILITY) and not callable(
+        getattr(game, "to_move", None)
+    ):
+        raise GameError(title, f"a {sem.value} game needs to_move(state)")
+
+    def node(state: Any, key: Hashable, degree: int) -> tuple[int, float, bool]:
+        """The owner code, the terminal value (NaN if none) and whether it is a target."""
+        out = call("outcome", key, state) if has_outcome else None
+        value = math.nan
+        if out is not None:
+            if degree:
+                raise fail(
+                    key,
+                    "outcome()",
+                    f"gave {out!r} but moves() gave {degree} move(s): "
+                    "a position with an outcome has no moves",
+                )
+            got_value = _outcome_value(sem, out)
+            if isinstance(got_value, str):
+                raise fail(key, "outcome()", got_value)
+            value = got_value
+        elif not degree and sem is Semantics.NORMAL:
+            value = -1.0  # the default label: the mover cannot move and has lost
+        elif not degree and sem is Semantics.MINIMAX:
+            raise fail(key, "outcome()", "a minimax position with no moves needs a value")
+        hit = False
+        if sem is Semantics.REACHABILITY:
+            hit = call("is_target", key, state)
+            if not isinstance(hit, bool | np.bool_):
+                raise fail(key, "is_target()", f"gave {hit!r}: expected True or False")
+        code = NOBODY
+        if sem in (Semantics.MINIMAX, Semantics.REACHABILITY) and degree:
+            who = call("to_move", key, state)
+            got = _OWNERS.get(who.lower() if isinstance(who, str) else who)
+            if got is None or isinstance(who, bool):
+                want = "'max' or 'min'" if sem is Semantics.MINIMAX else "0 or 1"
+                raise fail(key, "to_move()", f"gave {who!r}: expected {want}")
+            code = got
+        return code, value, bool(hit)
+
+    # Only the frontier holds states; a position done is its key, its name and a few numbers.
     start = canonical(call("initial", _START), _START)
     ids: dict[Hashable, int] = {key_of(start, _START): 0}
-    states: list[Any] = [start]
     keys: list[Hashable] = [next(iter(ids))]
-    src: list[int] = []
-    dst: list[int] = []
-    queue = deque([0])
+    src, dst = array("q"), array("q")
+    owner, value, target = array("b"), array("d"), array("b")
+    queue: deque[tuple[int, Any]] = deque([(0, start)])
     while queue:
-        i = queue.popleft()
-        state, key = states[i], keys[i]
+        i, state = queue.popleft()
+        key = keys[i]
         got = call("moves", key, state)
         if isinstance(got, Mapping):
             got = got.values()
@@ -188,24 +232,27 @@ def explore(
             ky = key_of(y, key)
             j = ids.get(ky)
             if j is None:
-                j = ids[ky] = len(states)
+                j = ids[ky] = len(keys)
                 if j >= max_positions:
                     raise GameError(
                         title,
                         f"more than {max_positions:,} positions (--max-positions); the "
                         f"last one reached: {_show(ky)}",
                     )
-                states.append(y)
                 keys.append(ky)
-                queue.append(j)
+                queue.append((j, y))
             if j not in seen:
                 seen.add(j)
                 src.append(i)
                 dst.append(j)
+        code, val, hit = node(state, key, len(seen))
+        owner.append(code)
+        value.append(val)
+        target.append(hit)
         if progress is not None and i % 4096 == 4095:
-            progress(len(states), len(queue))
+            progress(len(keys), len(queue))
     if progress is not None:
-        progress(len(states), 0)
+        progress(len(keys), 0)
 
     names = [str(k) for k in keys]
     if len(set(names)) != len(names):
@@ -219,50 +266,15 @@ def explore(
                     f"and {k!r}): str(key) names the position",
                 )
             first[nm] = k
-    n = len(states)
-    degree = np.bincount(np.asarray(src, dtype=np.int64), minlength=n)
-    owner = np.full(n, NOBODY, dtype=np.int8)
-    value = np.full(n, np.nan)
-    target = np.zeros(n, dtype=np.bool_)
-    has_outcome = callable(getattr(game, "outcome", None))
-    has_to_move = callable(getattr(game, "to_move", None))
-    for i, (state, key) in enumerate(zip(states, keys, strict=True)):
-        out = call("outcome", key, state) if has_outcome else None
-        terminal = degree[i] == 0
-        if out is not None:
-            if not terminal:
-                raise fail(
-                    key,
-                    "outcome()",
-                    f"gave {out!r} but moves() gave {degree[i]} move(s): "
-                    "a position with an outcome has no moves",
-                )
-            got_value = _outcome_value(sem, out)
-            if isinstance(got_value, str):
-                raise fail(key, "outcome()", got_value)
-            value[i] = got_value
-        elif terminal and sem is Semantics.NORMAL:
-            value[i] = -1.0  # the default label: the mover cannot move and has lost
-        elif terminal and sem is Semantics.MINIMAX:
-            raise fail(key, "outcome()", "a minimax position with no moves needs a value")
-        if sem is Semantics.REACHABILITY:
-            if not callable(getattr(game, "is_target", None)):
-                raise GameError(title, "a reachability game needs is_target(state)")
-            hit = call("is_target", key, state)
-            if not isinstance(hit, bool | np.bool_):
-                raise fail(key, "is_target()", f"gave {hit!r}: expected True or False")
-            target[i] = bool(hit)
-        if sem in (Semantics.MINIMAX, Semantics.REACHABILITY) and not terminal:
-            if not has_to_move:
-                raise GameError(title, f"a {sem.value} game needs to_move(state)")
-            who = call("to_move", key, state)
-            code = _OWNERS.get(who.lower() if isinstance(who, str) else who)
-            if code is None or isinstance(who, bool):
-                want = "'max' or 'min'" if sem is Semantics.MINIMAX else "0 or 1"
-                raise fail(key, "to_move()", f"gave {who!r}: expected {want}")
-            owner[i] = code
+    del ids, keys
     graph = GameGraph.from_edges(
-        names, src, dst, semantics=sem, owner=owner, value=value, target=target
+        names,
+        np.frombuffer(src, dtype=np.int64),
+        np.frombuffer(dst, dtype=np.int64),
+        semantics=sem,
+        owner=np.frombuffer(owner, dtype=np.int8),
+        value=np.frombuffer(value, dtype=np.float64),
+        target=np.frombuffer(target, dtype=np.int8).astype(np.bool_),
     )
     return Case(
         graph=graph,
