@@ -34,4 +34,5 @@ class DawsonsKayles(Game):
         return min(row, row[::-1])
 
     def key(self, row: str) -> str:
-        return row
+        """The position's name: the row itself (the empty row of no pins is "-")."""
+        return row or "-"

@@ -16,6 +16,7 @@ import verifier
 from verifier.cli import app
 from verifier.games import GameError, explore
 from verifier.games.loader import is_game_spec, load_game, parse_params
+from verifier.io import save_any
 
 ROOT = Path(__file__).resolve().parents[2]
 KAYLES = ROOT / "examples" / "games" / "dawsons_kayles.py"
@@ -39,10 +40,14 @@ def test_tutorial_game_lives_outside_the_package_and_needs_no_registration() -> 
 
 
 @pytest.mark.parametrize("n", range(13))
-def test_dawsons_kayles_grundy_values(n: int) -> None:
+def test_dawsons_kayles_grundy_values(n: int, tmp_path: Path) -> None:
     case = explore(load_game(SPEC, {"n": n}))
-    assert case.graph.name(0) == "|" * n
+    assert case.graph.name(0) == ("|" * n or "-")
     assert _root_value(case) == DAWSON[n]
+    for suffix in (".json", ".npz"):  # the written case says the same
+        written = verifier.load(save_any(case, tmp_path / f"k{suffix}"))
+        assert list(written.graph.names) == list(case.graph.names)
+        assert _root_value(written) == DAWSON[n]
 
 
 def test_generate_then_verify_and_a_wrong_answer_refuted(tmp_path: Path) -> None:
@@ -172,6 +177,7 @@ MISTAKES = {
         {"key": "import random; return (n, random.random())"},
         "key(): the key is not stable",
     ),
+    "an empty name": ({"key": "return '' if n == 1 else str(n)"}, "the key prints as an empty"),
     "outcome raises": (
         {"outcome": "raise KeyError(n)"},
         "position '3': outcome(): raised KeyError: 3",

@@ -255,6 +255,8 @@ def explore(
         progress(len(keys), 0)
 
     names = [str(k) for k in keys]
+    if "" in names:
+        raise fail("", "key()", "the key prints as an empty string: a position's name is not empty")
     if len(set(names)) != len(names):
         first: dict[str, Hashable] = {}
         for k, nm in zip(keys, names, strict=True):
