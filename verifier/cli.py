@@ -836,7 +836,8 @@ def generate_cmd(
         str,
         typer.Argument(
             help="tictactoe, lgame, connect4, kqk, krk, ladder, "
-            "random, nim, subtraction:S, octal:CODE, grundy."
+            "random, nim, subtraction:S, octal:CODE, grundy, or your own game class: "
+            "FILE.py:Class or module:Class (docs/games.md)."
         ),
     ],
     output: Annotated[
@@ -920,14 +921,41 @@ def generate_cmd(
         bool | None,
         typer.Option("--acyclic/--cyclic", help="A DAG only.", rich_help_panel=RANDOM),
     ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Your game class: a keyword argument NAME=VALUE (repeatable).",
+            rich_help_panel=GAMES,
+        ),
+    ] = None,
+    max_game_positions: Annotated[
+        int | None,
+        typer.Option(
+            "--max-positions",
+            min=1,
+            help="Your game class: stop with an error past this many positions "
+            "(default 10,000,000).",
+            show_default=False,
+            rich_help_panel=LIMITS,
+        ),
+    ] = None,
     force: ForceOpt = False,
 ) -> None:
     """Write the game graph of a named game as a case file."""
     from verifier.games.generators import generate
+    from verifier.games.loader import is_game_spec
     from verifier.io import save_any
 
     _refuse_overwrite(output, force)
     _check_output(output)
+    if is_game_spec(game):
+        _generate_game_class(game, param or [], max_game_positions, output, encoding)
+        return
+    if param or max_game_positions is not None:
+        raise _fail(
+            f"--param and --max-positions are for a game class (FILE.py:Class), not {game!r}"
+        )
 
     vals = None
     if values is not None:
@@ -963,6 +991,56 @@ def generate_cmd(
                 terminal_fraction=terminal_fraction,
                 acyclic=acyclic,
             )
+        if encoding not in ("auto", "readable", "compact"):
+            raise UsageError(f"--encoding must be auto, readable or compact, not {encoding!r}")
+        written = save_any(case, output, encoding)  # type: ignore[arg-type]
+    except (VerifierError, ValueError) as e:
+        raise _fail(str(e)) from None
+    _err(
+        Console(stderr=True),
+        f"wrote {written}: {case.id}, {case.semantics.value}, {case.graph.n} nodes, "
+        f"{case.graph.m} moves",
+    )
+
+
+def _generate_game_class(
+    spec: str, params: list[str], max_positions: int | None, output: Path, encoding: str
+) -> None:
+    """``generate FILE.py:Class``: explore the user's game class and write its case."""
+    from verifier.games.loader import load_game, parse_params
+    from verifier.games.protocol import DEFAULT_MAX_POSITIONS, explore
+    from verifier.io import save_any
+    from verifier.progress import progress_every
+
+    started = time.monotonic()
+    last = [started]
+    every = progress_every()
+
+    def progress(positions: int, frontier: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every or frontier == 0:
+            return
+        last[0] = now
+        rate = positions / max(now - started, 1e-9)
+        sys.stderr.write(
+            f"progress: generating {spec}: {positions:,} positions, frontier {frontier:,}, "
+            f"{rate:,.0f}/s after {now - started:.0f} s\n"
+        )
+        sys.stderr.flush()
+
+    try:
+        kwargs = parse_params(params)
+        game = load_game(spec, kwargs)
+        title = spec.rpartition(":")[2]
+        shown = " ".join(f"{k}={v}" for k, v in kwargs.items())
+        case = explore(
+            game,
+            max_positions or DEFAULT_MAX_POSITIONS,
+            progress,
+            name=spec,
+            case_id="-".join([title, *(f"{k}{v}" for k, v in kwargs.items())]),
+            source=f"{spec} {shown}".strip(),
+        )
         if encoding not in ("auto", "readable", "compact"):
             raise UsageError(f"--encoding must be auto, readable or compact, not {encoding!r}")
         written = save_any(case, output, encoding)  # type: ignore[arg-type]
