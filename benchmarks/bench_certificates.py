@@ -63,12 +63,32 @@ def main() -> None:
                     print(sem, n, "generate failed:", gen.stderr[-300:])
                     continue
                 solve = run_cli(
-                    ["solve", str(case), "--engine", "compiled", "--max-positions", limit]
-                    + ["-o", str(ans), "--certificate", str(cert), "--quiet"]
+                    [
+                        "solve",
+                        str(case),
+                        "--engine",
+                        "compiled",
+                        "--max-positions",
+                        limit,
+                        "-o",
+                        str(ans),
+                        "--certificate",
+                        str(cert),
+                        "--quiet",
+                    ]
                 )
                 linear = run_cli(
-                    ["verify", str(case), "--answers", str(ans), "--linear", "--quiet"]
-                    + ["--max-positions", limit, "--no-self-check"]
+                    [
+                        "verify",
+                        str(case),
+                        "--answers",
+                        str(ans),
+                        "--linear",
+                        "--quiet",
+                        "--max-positions",
+                        limit,
+                        "--no-self-check",
+                    ]
                 )
                 alone = run_checker(case, cert) if cert.exists() else None
                 size = cert.stat().st_size / n if cert.exists() else float("nan")
