@@ -24,11 +24,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, explore, normal_case, square_symmetries
+from verifier.games.protocol import Game
 from verifier.model import Case
 
 __all__ = [
     "LINES",
     "SYMMETRIES",
+    "TicTacToe",
     "canonical",
     "generate",
     "is_terminal",
@@ -120,3 +122,28 @@ def generate(symmetry: bool = False) -> Case:
         "board strings row by row, x moves first"
         + ("; positions up to the 8 symmetries of the square" if symmetry else ""),
     )
+
+
+class TicTacToe(Game):
+    """Tic-tac-toe on the game protocol (``verifier generate
+    verifier.games.tictactoe:TicTacToe --param symmetry=1``): the same graph as
+    :func:`generate`, which stays the fast path (``tests/games/test_protocol_builtin.py``)."""
+
+    semantics = "normal"
+
+    def __init__(self, symmetry: int = 0) -> None:
+        self.symmetry = bool(symmetry)
+
+    def initial(self) -> str:
+        return EMPTY
+
+    def moves(self, board: str) -> list[str]:
+        return moves(board)
+
+    def outcome(self, board: str) -> str | None:
+        if not is_terminal(board):
+            return None
+        return "lost" if terminal_value(board) < 0 else "draw"
+
+    def canonical(self, board: str) -> str:
+        return canonical(board) if self.symmetry else board
