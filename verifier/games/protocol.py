@@ -47,6 +47,7 @@ import numpy as np
 
 from verifier.errors import VerifierError
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, Semantics
+from verifier.model.describe import Description, describe
 
 __all__ = ["DEFAULT_MAX_POSITIONS", "Game", "GameError", "explore"]
 
@@ -167,11 +168,10 @@ def explore(
         return state
 
     has_outcome = callable(getattr(game, "outcome", None))
-    if sem is Semantics.REACHABILITY and not callable(getattr(game, "is_target", None)):
-        raise GameError(title, "a reachability game needs is_target(state)")
-    if sem in (Semantics.MINIMAX, Semantics.REACHABILITY) and not callable(
-        getattr(game, "to_move", None)
-    ):
+    d = describe(sem)  # what the semantics asks of a game: targets, owners, outcomes
+    if d.has_targets and not callable(getattr(game, "is_target", None)):
+        raise GameError(title, f"a {sem.value} game needs is_target(state)")
+    if d.owner_names and not callable(getattr(game, "to_move", None)):
         raise GameError(title, f"a {sem.value} game needs to_move(state)")
 
     def node(state: Any, key: Hashable, degree: int) -> tuple[int, float, bool]:
@@ -186,26 +186,25 @@ def explore(
                     f"gave {out!r} but moves() gave {degree} move(s): "
                     "a position with an outcome has no moves",
                 )
-            got_value = _outcome_value(sem, out)
+            got_value = _outcome_value(d, out)
             if isinstance(got_value, str):
                 raise fail(key, "outcome()", got_value)
             value = got_value
-        elif not degree and sem is Semantics.NORMAL:
-            value = -1.0  # the default label: the mover cannot move and has lost
-        elif not degree and sem is Semantics.MINIMAX:
-            raise fail(key, "outcome()", "a minimax position with no moves needs a value")
+        elif not degree and d.terminal_default is not None:
+            value = d.terminal_default  # normal: the mover cannot move and has lost
+        elif not degree and d.value_field == "value":
+            raise fail(key, "outcome()", f"a {sem.value} position with no moves needs a value")
         hit = False
-        if sem is Semantics.REACHABILITY:
+        if d.has_targets:
             hit = call("is_target", key, state)
             if not isinstance(hit, bool | np.bool_):
                 raise fail(key, "is_target()", f"gave {hit!r}: expected True or False")
         code = NOBODY
-        if sem in (Semantics.MINIMAX, Semantics.REACHABILITY) and degree:
+        if d.owner_names and degree:
             who = call("to_move", key, state)
             got = _OWNERS.get(who.lower() if isinstance(who, str) else who)
             if got is None or isinstance(who, bool):
-                want = "'max' or 'min'" if sem is Semantics.MINIMAX else "0 or 1"
-                raise fail(key, "to_move()", f"gave {who!r}: expected {want}")
+                raise fail(key, "to_move()", f"gave {who!r}: expected {d.owner_spelling()}")
             code = got
         return code, value, bool(hit)
 
@@ -287,20 +286,22 @@ def explore(
     )
 
 
-def _outcome_value(sem: Semantics, out: object) -> float | str:
+def _outcome_value(d: Description, out: object) -> float | str:
     """The stored value of a terminal's outcome (a label +1/-1/0, or a minimax score), or
     what is wrong with it."""
-    if sem is Semantics.NORMAL:
+    sem = d.semantics
+    if d.value_field == "label":
         if isinstance(out, str) and out.lower() in _NORMAL_WORDS:
             return _NORMAL_WORDS[out.lower()]
-        return f"gave {out!r}: a normal game's outcome is 'won', 'lost' or 'draw'"
-    if sem is Semantics.MINIMAX:
+        return f"gave {out!r}: a {sem.value} game's outcome is 'won', 'lost' or 'draw'"
+    if d.value_field == "value":
         if isinstance(out, str) and out.lower() in _MINIMAX_WORDS:
             return _MINIMAX_WORDS[out.lower()]
         real = isinstance(out, numbers.Real) and not isinstance(out, bool | np.bool_)
         if real and math.isfinite(float(out)):  # type: ignore[arg-type]
             return float(out)  # type: ignore[arg-type]
         return (
-            f"gave {out!r}: a minimax game's outcome is a finite number or 'win', 'draw' or 'loss'"
+            f"gave {out!r}: a {sem.value} game's outcome is a finite number or 'win', 'draw' or "
+            "'loss'"
         )
     return f"gave {out!r}: {sem.value} games have no outcomes (return None)"
