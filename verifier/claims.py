@@ -93,7 +93,8 @@ def _complete(answers: Answers, results: Mapping[str, SolverResult], name: str) 
         arr, theirs = answers.array(col), ours.columns.get(col)
         if arr is not None and theirs is not None:
             gap = derive & (arr < 0) & theirs.given
-            if gap.any():
+            if gap.any():  # a copy only when something is filled in (a full table is used as is)
+                arr = arr.copy()
                 arr[gap] = np.asarray(theirs.data)[gap]
         filled[col] = arr
     derived = int((given & ~answers.given).sum())

@@ -61,7 +61,7 @@ def test_answer_file_written_one_column_at_a_time(tmp_path: Path) -> None:
     assert per_position <= ANSWER_BYTES, f"answers: {per_position:.1f} B/position"
     back = load_answers(path, case)
     assert back.given.all() and int((back.values == 0).sum()) == 90_120  # the drawn positions
-    assert back.remoteness is not None and back.move is not None
+    assert "remoteness" in back and "move" in back
 
 
 def test_linear_certificate_stays_within_its_bytes_per_position(tmp_path: Path) -> None:

@@ -68,11 +68,16 @@ class Answers:
 
     def array(self, name: str) -> NDArray[np.int64] | None:
         """Column ``name`` as an array over the node ids with -1 where it is not given (``None``
-        when the file has no such column): the form a solver's result holds."""
+        when the file has no such column): the form a solver's result holds. The column's own
+        array (read-only) when it is in that form already, as the readers make it: a complete
+        table is not copied."""
         col = self.columns.get(name)
         if col is None:
             return None
-        return np.where(col.given, np.asarray(col.data, dtype=np.int64), -1)
+        data = np.asarray(col.data)
+        if data.dtype == np.int64 and np.array_equal(col.given, data >= 0):
+            return data  # already in that form (as read): shared, read-only, not copied
+        return np.where(col.given, data.astype(np.int64), -1)
 
     def with_column(self, name: str, a: NDArray[np.int64]) -> Answers:
         """These answers with column ``name`` replaced by ``a`` (-1 = not given)."""
