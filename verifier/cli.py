@@ -945,7 +945,6 @@ def generate_cmd(
     """Write the game graph of a named game as a case file."""
     from verifier.games.generators import generate
     from verifier.games.loader import is_game_spec
-    from verifier.io import save_any
 
     _refuse_overwrite(output, force)
     _check_output(output)
@@ -991,6 +990,16 @@ def generate_cmd(
                 terminal_fraction=terminal_fraction,
                 acyclic=acyclic,
             )
+    except (VerifierError, ValueError) as e:
+        raise _fail(str(e)) from None
+    _write_generated(case, output, encoding)
+
+
+def _write_generated(case: Case, output: Path, encoding: str) -> None:
+    """Write a generated case (exit 2 with one line if it cannot be) and say what was written."""
+    from verifier.io import save_any
+
+    try:
         if encoding not in ("auto", "readable", "compact"):
             raise UsageError(f"--encoding must be auto, readable or compact, not {encoding!r}")
         written = save_any(case, output, encoding)  # type: ignore[arg-type]
@@ -1009,7 +1018,6 @@ def _generate_game_class(
     """``generate FILE.py:Class``: explore the user's game class and write its case."""
     from verifier.games.loader import load_game, parse_params
     from verifier.games.protocol import DEFAULT_MAX_POSITIONS, explore
-    from verifier.io import save_any
     from verifier.progress import progress_every
 
     started = time.monotonic()
@@ -1041,16 +1049,9 @@ def _generate_game_class(
             case_id="-".join([title, *(f"{k}{v}" for k, v in kwargs.items())]),
             source=f"{spec} {shown}".strip(),
         )
-        if encoding not in ("auto", "readable", "compact"):
-            raise UsageError(f"--encoding must be auto, readable or compact, not {encoding!r}")
-        written = save_any(case, output, encoding)  # type: ignore[arg-type]
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
-    _err(
-        Console(stderr=True),
-        f"wrote {written}: {case.id}, {case.semantics.value}, {case.graph.n} nodes, "
-        f"{case.graph.m} moves",
-    )
+    _write_generated(case, output, encoding)
 
 
 @app.command("render", cls=_Command)
