@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from checker.check_certificate import check
@@ -54,3 +55,20 @@ def test_no_certificate_for_a_refuted_case(tmp_path: Path) -> None:
     r = runner.invoke(app, ["verify", str(bad), "--certificate", str(cert), "-q"])
     assert r.exit_code == 1
     assert not cert.exists() and "no certificate written" in r.stderr
+
+
+def test_above_the_size_the_self_check_is_skipped_and_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from verifier import api
+    from verifier.certify import outside
+
+    monkeypatch.setattr(outside, "SELF_CHECK_POSITIONS", 3)
+    case = CASES / "kars-figure1-b-lt-d.json"  # 4 positions
+    rep = api.verify(case)
+    assert not [c for c in rep.checks if c.check == "certificate"]
+    assert rep.summary["certificate"].startswith("skipped: 4 positions, above 3")
+    r = runner.invoke(app, ["verify", str(case)])
+    assert "self-check of the certificate skipped: 4 positions" in r.output
+    forced = api.verify(case, self_check=True)
+    assert [c.verdict.value for c in forced.checks if c.check == "certificate"] == ["confirmed"]

@@ -97,6 +97,10 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
                 highlight=False,
                 soft_wrap=True,
             )
+    skipped = s.get("certificate")
+    if isinstance(skipped, str) and skipped.startswith("skipped"):
+        note = f"  self-check of the certificate {skipped}"  # docs/certificates.md
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("  solver / check")
     t.add_column("verdict")
