@@ -247,10 +247,10 @@ def run_verify(
     ``answers``: an answer file for the one case given, judged alongside our solvers. The
     table: one case in full; several, one line each and the table of each case not verified
     (``verbose``: every table in full; ``quiet``: one line each, nothing more)."""
-    out = Console(soft_wrap=False, width=None if sys.stdout.isatty() else 140)
+    out = Console(emoji=False, soft_wrap=False, width=None if sys.stdout.isatty() else 140)
     from verifier.io.discover import discover
 
-    err = Console(stderr=True)
+    err = Console(emoji=False, stderr=True)
     found = discover(paths)
     files = [f.path for f in found.cases]
     note = found.note()
@@ -615,12 +615,15 @@ def _renamed(old: str, old_value: T | None, new: str, new_value: T) -> T:
         return new_value
     if new_value is not None and new_value != old_value:
         raise _fail(f"{old} is the old name of {new}: give one of them")
-    _err(Console(stderr=True), f"note: {old} is now {new} (the old name goes in a later release)")
+    _err(
+        Console(emoji=False, stderr=True),
+        f"note: {old} is now {new} (the old name goes in a later release)",
+    )
     return old_value
 
 
 def _fail(msg: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    _err(Console(stderr=True), msg)
+    _err(Console(emoji=False, stderr=True), msg)
     return typer.Exit(code)
 
 
@@ -773,7 +776,7 @@ def _certified(rep: CaseReport, certificate: Path, answers: Path | None) -> Case
         raise _fail(str(e)) from None
     if out.summary.get("certificate") != "written":
         why = out.summary.get("certificate") or f"the case is {rep.verdict.value}"
-        _err(Console(stderr=True), f"{certificate}: no certificate written ({why})")
+        _err(Console(emoji=False, stderr=True), f"{certificate}: no certificate written ({why})")
     return out
 
 
@@ -964,7 +967,7 @@ def generate_cmd(
             raise _fail(
                 f"--terminal-values: not a comma-separated list of numbers: {values!r}"
             ) from None
-    err = Console(stderr=True)
+    err = Console(emoji=False, stderr=True)
     working = (
         err.status(f"generating {game}")
         if err.is_terminal
@@ -1006,7 +1009,7 @@ def _write_generated(case: Case, output: Path, encoding: str) -> None:
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
     _err(
-        Console(stderr=True),
+        Console(emoji=False, stderr=True),
         f"wrote {written}: {case.id}, {case.semantics.value}, {case.graph.n} nodes, "
         f"{case.graph.m} moves",
     )
@@ -1080,7 +1083,7 @@ def render_cmd(
         written = render(case, rep, output)
     except VerifierError as e:
         raise _fail(str(e)) from None
-    _err(Console(stderr=True), f"wrote {written}")
+    _err(Console(emoji=False, stderr=True), f"wrote {written}")
 
 
 @app.command(
@@ -1177,7 +1180,7 @@ def uniqueness_cmd(
             )
     except TimeUp:
         _err(
-            Console(stderr=True),
+            Console(emoji=False, stderr=True),
             f"{path}: stopped after {time.perf_counter() - t0:.1f} s: the budget of "
             f"{budget:g} s was spent (--budget lifts it)",
         )
@@ -1285,7 +1288,7 @@ def study_uniqueness_cmd(
     _check_output(out, folder=True)
     specs = study.plan(size_list, degree_list, sems, seeds, seed, k_list, games)
     settings = study.Settings(max_count, max_enumerated, certify, budget)
-    err = Console(stderr=True)
+    err = Console(emoji=False, stderr=True)
     bar = _case_bar(err) if err.is_terminal else None
     plain = PlainProgress(sys.stderr) if bar is None else None
     task = bar.add_task("study uniqueness", total=len(specs)) if bar is not None else None
@@ -1332,7 +1335,7 @@ def grundy_cmd(
     from verifier.writers.documents import sequence_document
 
     writer = make_writer(pick_format(fmt, as_json))
-    err = Console(stderr=True)
+    err = Console(emoji=False, stderr=True)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), console=err, transient=True)
     with bar if err.is_terminal else nullcontext():
         task = bar.add_task(f"{game}: heaps", total=upto + 1)

@@ -62,7 +62,7 @@ Brief = Literal["full", "failures", "lines"]
 class Settings:
     """What a writer is told by the command line."""
 
-    console: Console = field(default_factory=Console)
+    console: Console = field(default_factory=lambda: Console(emoji=False))
     """Where the table writer prints."""
     values: bool = True
     """JSON: include the per-node values of every solver."""

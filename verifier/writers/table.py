@@ -141,7 +141,7 @@ def print_table(t: Table, console: Console) -> None:
         console.print(t)
         return
     buf = io.StringIO()
-    Console(file=buf, width=1_000_000, color_system=None, soft_wrap=True).print(t)
+    Console(emoji=False, file=buf, width=1_000_000, color_system=None, soft_wrap=True).print(t)
     for line in buf.getvalue().splitlines():
         console.print(line.rstrip(), markup=False, highlight=False, soft_wrap=True)
 
