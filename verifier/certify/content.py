@@ -29,8 +29,6 @@ __all__ = ["FORMAT", "VERSION", "Certificate", "certificate_of"]
 
 FORMAT = "gamegraph-verifier-certificate"
 VERSION = 1
-LINE_PLIES = 12
-"""The longest line of play the report prints (``verifier.writers.answer.LINE_PLIES``)."""
 
 _UNIQUENESS_CHECKS = ("smt-uniqueness", "grundy-z3-mex")
 
@@ -121,7 +119,9 @@ def certificate_of(report: CaseReport) -> Certificate:
     if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
         # the case file holds a game's codes of its names, which the checker cannot decode
         header["names"] = list(g.names)
-    if case.root is not None:
+    if case.root is not None:  # the line the report prints, of the report's length
+        from verifier.writers.answer import LINE_PLIES
+
         header["line"] = sol.line(case.root, LINE_PLIES)
     proofs: dict[str, NDArray[Any]] = {}
     if d.view is View.SCORE:

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from verifier.errors import VerifierError
+from verifier.io.case_json import LABEL_VALUES, VALUE_WORDS
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, Semantics
 from verifier.model.describe import Description, describe
 
@@ -87,8 +88,9 @@ class Game:
 
 _START = "initial()"
 """Where the start state comes from, in place of a position's key in errors."""
-_NORMAL_WORDS = {"won": 1.0, "win": 1.0, "lost": -1.0, "loss": -1.0, "draw": 0.0}
-_MINIMAX_WORDS = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+# the case format's words (a normal outcome may also say win / loss)
+_MINIMAX_WORDS = {k: v for k, v in VALUE_WORDS.items() if isinstance(k, str)}
+_NORMAL_WORDS = {**LABEL_VALUES, "win": 1.0, "loss": -1.0}
 _OWNERS = {"max": MAX, "min": MIN, 0: MAX, 1: MIN}
 
 
