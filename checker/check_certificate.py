@@ -16,8 +16,12 @@ import hashlib
 import json
 import re
 import sys
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
+
+try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker.drup import BadProof, broken, refuted, won_lost_cnf
+except ImportError:  # pragma: no cover - the script's way
+    from drup import BadProof, broken, refuted, won_lost_cnf  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -25,8 +29,7 @@ LEAF_WORDS = {"win": 1.0, "draw": 0.0, "loss": -1.0}
 INF = re.compile(r"inf(?:\((\d+(?:,\d+)*)?\))?")
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     status: str  # ACCEPTED, REJECTED or BAD
     message: str
     position: str | None = None
@@ -97,7 +100,7 @@ class Game:
         self.named(self.names)
 
     def named(self, names: list[str]) -> None:
-        self.names, self.index = names, {nm: i for i, nm in enumerate(names)}
+        self.names, self.index, self.n = names, {nm: i for i, nm in enumerate(names)}, len(names)
         need(len(self.index) == self.n, "two positions share a name")
         self.m = sum(len(s) for s in self.succ)
 
@@ -123,10 +126,6 @@ class Game:
         for k in ("owner", "value"):
             d[k] = z[k].tolist() if k in z else None
         return d
-
-    @property
-    def n(self) -> int:
-        return len(self.names)
 
 
 # ------------------------------------------------------------------------ the certificate
@@ -306,9 +305,7 @@ def impartial(g: Game, c: Cert) -> None:
         for y in ys if fin[x] else ():
             fine = any(val[z] == v and fin[z] and cnt[z] < cnt[x] for z in g.succ[y])
             if (not fin[y] or val[y] > v) and not fine:
-                raise Reject(
-                    nm, "I1", f"option {g.names[y]!r} reverts to no {v} of smaller counter"
-                )
+                raise Reject(nm, "I1", f"option {g.names[y]!r}: no revert to {v}, smaller counter")
         if not fin[x] and v[1] != opts:
             raise Reject(nm, "I2", "inf(K): K must be the options' finite values")
         m = mex(opts)
@@ -391,26 +388,28 @@ def uniqueness(g: Game, c: Cert) -> int:
     u = c.head.get("uniqueness") or {"proof": None}
     claim, proof, lo, hi = u.get("claim"), u["proof"], c.col["lfp"], c.col["gfp"]
     if proof in (None, "rests-on-z3"):
-        need(
-            proof is None or isinstance(u.get("reason"), str),
-            "$.uniqueness.reason: a reason is needed",
-        )
+        need(proof is None or isinstance(u.get("reason"), str), "$.uniqueness.reason")
         return 0 if proof is None else 1
     need(claim in ("unique", "not unique"), "$.uniqueness.claim")
     if proof == "intervals" and g.sem == "minimax":
         if (claim == "unique") != (lo == hi):
             raise Reject(None, "uniqueness", f"{claim}, but lfp = gfp is {lo == hi}")
         return 0
-    need(proof == "witness" and claim == "not unique" and g.sem == "normal", "$.uniqueness.proof")
-    w = list(c.col["value"])
-    for name, v in (u.get("witness") or {}).items():
-        w[g.index[name]] = c.parse("value", v, f"$.uniqueness.witness[{name!r}]")
-    if w == c.col["value"]:
-        raise Reject(None, "uniqueness", "the witness is the certified solution itself")
-    for x in range(g.n):  # the rules without ranks, on the second labelling
-        ys = [w[y] for y in g.succ[x]]
-        if w[x] != (g.leaf[x] if not ys else 1 if -1 in ys else -1 if min(ys) == 1 else 0):
-            raise Reject(g.names[x], "uniqueness", "the second solution breaks the rule here")
+    val = c.col["value"]
+    need(g.sem == "normal" and proof in ("ranks", "drup", "witness"), "$.uniqueness.proof")
+    need((claim == "not unique") == (proof == "witness"), "$.uniqueness.claim")
+    if proof == "ranks" and 0 in val:  # N2/N3's ranks force every won and lost label
+        raise Reject(None, "uniqueness", "by ranks, but some position is drawn")
+    cnf = won_lost_cnf(g.succ, g.leaf, val)
+    if proof == "drup" and not refuted(cnf, u.get("drup")):
+        raise Reject(None, "uniqueness", "the DRUP proof does not refute another labelling")
+    if proof == "witness":  # a second labelling keeping every clause; the last: it differs
+        w = list(val)
+        for name, v in (u.get("witness") or {}).items():
+            w[g.index[name]] = c.parse("value", v, f"$.uniqueness.witness[{name!r}]")
+        if (k := broken(cnf, w)) is not None:
+            at = None if k == len(cnf) - 1 else g.names[(abs(cnf[k][0]) - 1) // 2]
+            raise Reject(at, "uniqueness", "the second labelling breaks this rule")
     return 0
 
 
@@ -476,7 +475,7 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
     except Reject as r:
         return Outcome("REJECTED", str(r), r.position, r.condition)
     except Exception as e:  # anything unreadable: a bad file, never a traceback
-        why = str(e) if isinstance(e, Bad) else f"cannot read: {type(e).__name__}: {e}"
+        why = str(e) if isinstance(e, Bad | BadProof) else f"cannot read: {type(e).__name__}: {e}"
         return Outcome("BAD", f"{at}: {why}", None, "file")
     return Outcome("ACCEPTED", "ACCEPTED" + (" (uniqueness rests on Z3)" if trusted else ""))
 

@@ -98,6 +98,12 @@ def corruptions(case: Path, cert: Path, positions: int, seed: int = 0) -> Iterat
     if u.get("proof") == "intervals":
         flip = "unique" if u["claim"] == "not unique" else "not unique"
         yield changed(None, f"uniqueness claim -> {flip}", ("uniqueness", "claim"), flip)
+    if u.get("proof") == "drup":  # the claim turned round: our labelling is no second one
+        no_witness = {"claim": "not unique", "proof": "witness", "witness": {}}
+        yield changed(None, "uniqueness: not unique, no witness", ("uniqueness",), no_witness)
+    if u.get("proof") == "drup" and u["drup"]:  # a lemma no propagation derives, first
+        lemma = f"{2 * len(names) + 1} 0"  # a variable of no clause
+        yield changed(None, "uniqueness: a lemma", ("uniqueness", "drup"), [lemma, *u["drup"]])
     if u.get("proof") == "witness":
         for y in u["witness"]:
             yield changed(

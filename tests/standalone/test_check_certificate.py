@@ -253,13 +253,81 @@ def test_the_answer_file_must_say_what_the_certificate_says(tmp_path: Path) -> N
 
 
 def test_the_checker_is_standalone_and_small() -> None:
-    text = CHECKER.read_text()
-    assert len(text.splitlines()) <= 500
+    """The conditions in at most 500 lines, the DRUP replay beside them in at most 100; both
+    import the standard library, numpy and each other only."""
+    drup = CHECKER.with_name("drup.py")
+    assert len(CHECKER.read_text().splitlines()) <= 500
+    assert len(drup.read_text().splitlines()) <= 100
     imported = set()
-    for node in ast.walk(ast.parse(text)):
+    for node in ast.walk(ast.parse(CHECKER.read_text() + drup.read_text())):
         if isinstance(node, ast.Import):
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= set(sys.stdlib_module_names) | {"numpy"}, imported
+    assert imported <= set(sys.stdlib_module_names) | {"numpy", "checker", "drup"}, imported
     assert "verifier" not in imported
+
+
+# Normal play on a cycle by hand. W(x) = 2x+1, L(x) = 2x+2 (docs/certificates.md, U1). On the
+# 3-cycle p -> q -> r -> p each position is won iff its successor is lost and lost iff it is
+# won: W(p) = L(q) = W(r) = L(p), so W(p) = L(p) = false: all drawn is the only labelling. The
+# lemma "-1 0" (p is not won) is RUP: W(p) propagates L(q), W(r), L(p), against "not both";
+# with it, every variable propagates to false and the clause "differs somewhere" is false.
+# On the 2-cycle p <-> q, p won and q lost is a second labelling: no proof can refute it.
+CYCLE3 = {"semantics": "normal", "nodes": {"p": {"moves": ["q"]}, "q": {"moves": ["r"]}}}
+CYCLE3["nodes"]["r"] = {"moves": ["p"]}
+CYCLE2 = {"semantics": "normal", "nodes": {"p": {"moves": ["q"]}, "q": {"moves": ["p"]}}}
+
+
+def _drawn(case: dict[str, Any], uniqueness: dict[str, Any]) -> dict[str, Any]:
+    nodes = {x: {"value": "draw", "move": n["moves"][0]} for x, n in case["nodes"].items()}
+    summary = {"won": 0, "lost": 0, "drawn": len(nodes), "longest_win": None, "root": None}
+    return {"nodes": nodes, "summary": summary | {"root_value": None}, "uniqueness": uniqueness}
+
+
+@pytest.mark.parametrize(
+    ("case", "uniqueness", "status"),
+    [
+        (CYCLE3, {"claim": "unique", "proof": "drup", "drup": ["-1 0"]}, "ACCEPTED"),
+        (
+            CYCLE3,
+            {"claim": "unique", "proof": "drup", "drup": ["d 1 2 3 4 5 6 0", "-1 0"]},
+            "ACCEPTED",
+        ),
+        (CYCLE3, {"claim": "unique", "proof": "drup", "drup": []}, "REJECTED"),
+        (CYCLE3, {"claim": "unique", "proof": "drup", "drup": ["0"]}, "REJECTED"),
+        (CYCLE3, {"claim": "unique", "proof": "ranks"}, "REJECTED"),  # drawn positions
+        (CYCLE3, {"claim": "not unique", "proof": "witness", "witness": {"p": "won"}}, "REJECTED"),
+        (CYCLE3, {"claim": "unique", "proof": "drup", "drup": ["-1"]}, "BAD"),
+        (CYCLE3, {"claim": "unique", "proof": "drup", "drup": ["x 0"]}, "BAD"),
+        (CYCLE3, {"claim": "unique", "proof": "drup", "drup": "-1 0"}, "BAD"),
+        (CYCLE3, {"claim": "unique", "proof": "witness", "witness": {}}, "BAD"),
+        (CYCLE2, {"claim": "unique", "proof": "drup", "drup": ["-1 0", "0"]}, "REJECTED"),
+        (CYCLE2, {"claim": "unique", "proof": "drup", "drup": ["1 0", "-1 0", "0"]}, "REJECTED"),
+        (
+            CYCLE2,
+            {"claim": "not unique", "proof": "witness", "witness": {"p": "won", "q": "lost"}},
+            "ACCEPTED",
+        ),
+        (CYCLE2, {"claim": "not unique", "proof": "witness", "witness": {"p": "won"}}, "REJECTED"),
+    ],
+)
+def test_uniqueness_in_normal_play_by_drup_and_witness(
+    tmp_path: Path, case: dict[str, Any], uniqueness: dict[str, Any], status: str
+) -> None:
+    out = check(*_write(tmp_path, case, _drawn(case, uniqueness)))
+    assert out.status == status, out.message
+    if status == "REJECTED":
+        assert out.condition == "uniqueness"
+    assert "rests on Z3" not in out.message
+
+
+def test_unique_by_ranks_when_nothing_is_drawn(tmp_path: Path) -> None:
+    cert = copy.deepcopy(NORMAL_CERT)
+    case = copy.deepcopy(NORMAL)
+    del case["nodes"]["d"], case["nodes"]["e"], cert["nodes"]["d"], cert["nodes"]["e"]
+    cert["summary"]["drawn"] = 0
+    cert["uniqueness"] = {"claim": "unique", "proof": "ranks"}
+    assert check(*_write(tmp_path, case, cert)).status == "ACCEPTED"
+    cert["uniqueness"] = {"claim": "not unique", "proof": "ranks"}
+    assert check(*_write(tmp_path, case, cert)).status == "BAD"

@@ -165,21 +165,38 @@ def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
                 return {"claim": claim, "proof": "intervals"}
             labels = (c.witness or {}).get("labels")
             whole = isinstance(labels, dict) and len(labels) < SHOW_NODES  # else cut short
-            if (
-                claim == "not unique"
-                and sem.view is View.LABEL
-                and isinstance(labels, dict)
-                and whole
-            ):
-                return {"claim": claim, "proof": "witness", "witness": dict(labels)}
-            why = (
-                f"Z3 counted {c.data['solutions']} solution(s) of the mex equations"
-                if "solutions" in c.data
-                else "Z3 found no other solution of the won/lost rules"
-            )
+            if sem.view is View.LABEL and claim == "not unique" and whole:
+                assert isinstance(labels, dict)
+                return {"claim": claim, "proof": "witness", "witness": dict(labels)}  # Z3's
+            if sem.view is View.LABEL:
+                return _won_lost_uniqueness(report, claim)
+            why = f"Z3 counted {c.data['solutions']} solution(s) of the mex equations"
             return {
                 "claim": claim,
                 "proof": "rests-on-z3",
-                "reason": f"{why}; no linear certificate (a DRUP proof is not written yet)",
+                "reason": f"{why}; no linear certificate, no SAT encoding of mex written yet",
             }
     return None
+
+
+def _won_lost_uniqueness(report: CaseReport, claim: str) -> dict[str, Any]:
+    """Normal play: "unique" by the ranks alone when nothing is drawn, else by a DRUP proof;
+    "not unique" by a second labelling. What the SAT solver finds is written even where it
+    contradicts the claim (an empty proof, or no witness), so the checker rejects our output."""
+    from verifier.certify.drup import won_lost_proof  # only normal cases with a claim
+
+    assert report.solution is not None
+    g = report.case.graph
+    labels = [int(v) for v in np.asarray(report.solution.columns[VALUE].data)]
+    if claim == "unique" and 0 not in labels:
+        return {"claim": claim, "proof": "ranks"}
+    found = won_lost_proof(g.succ_ptr, g.succ_idx, g.value, labels)
+    if found.proof is None and found.other is None:
+        reason = f"Z3 says {claim}; no DRUP proof: {found.why}"
+        return {"claim": claim, "proof": "rests-on-z3", "reason": reason}
+    if claim == "unique":
+        return {"claim": claim, "proof": "drup", "drup": found.proof or []}
+    other = found.other or labels
+    words = {1: "won", -1: "lost", 0: "draw"}
+    witness = {g.name(x): words[v] for x, v in enumerate(other) if v != labels[x]}
+    return {"claim": claim, "proof": "witness", "witness": witness}
