@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
+import importlib
 import json
 import re
 import sys
@@ -139,16 +140,7 @@ class Cert:
         self.g, n, z = game, game.n, npz(path) if path.lower().endswith(".npz") else None
         with open(path, "rb") as fh:
             self.head = jtext(z["header"]) if z is not None else json.loads(fh.read())
-        h, c = self.head, self.head.get("case") or {}
-        for ok, why in (
-            (h.get("format") == FORMAT and h.get("version") == VERSION, "not a certificate v1"),
-            (h.get("semantics") == game.sem, f"for {h.get('semantics')}, the case is {game.sem}"),
-            (c.get("sha256") == game.sha256, "for another case file (case.sha256 differs)"),
-            ((c.get("positions"), c.get("moves")) == (game.n, game.m), "case counts differ"),
-        ):
-            need(ok, why)
-        if game.coded:
-            need(len(h.get("names") or ()) == n, "names: the case codes them: list them here")
+        if agree(h := self.head, game.sem, game.sha256, game.n, game.m, game.coded):
             game.named(list(h["names"]))
         self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
         if z is not None:  # arrays by id
@@ -158,10 +150,7 @@ class Cert:
                 self.col[f] = [self.npz_entry(f, v, i, loopy) for i, v in enumerate(z[f].tolist())]
             return
         nodes = self.head.get("nodes")
-        need(
-            isinstance(nodes, dict) and set(nodes) == set(game.names),
-            "$.nodes: not the case's positions",
-        )
+        need(isinstance(nodes, dict) and set(nodes) == set(game.names), "$.nodes: not the case's")
         for name, e in nodes.items():
             e = e if isinstance(e, dict) else {"value": e}
             need(set(e) <= set(self.FIELDS), f"$.nodes[{name!r}]: unknown field")
@@ -193,7 +182,20 @@ class Cert:
             return float(v)
         if f == "value" and self.g.sem == "impartial" and v < 0:
             return ("inf", frozenset(loopy.get(i, [])))
+        ok = {"normal": (-1, 0, 1), "reachability": (0, 1)}.get(self.g.sem)
+        need(f != "value" or ok is None or v in ok, f"{f}[{i}]: not a value of {self.g.sem}")
         return int(v) if f == "value" or v >= 0 else None
+
+
+def agree(h: dict[str, Any], sem: str, sha256: str, n: int, m: int, coded: bool) -> bool:
+    """The certificate is of this case file (BAD if not); True if it lists the names."""
+    c = h.get("case") or {}
+    need(h.get("format") == FORMAT and h.get("version") == VERSION, "not a certificate v1")
+    need(h.get("semantics") == sem, f"for {h.get('semantics')}, the case is {sem}")
+    need(c.get("sha256") == sha256, "for another case file (case.sha256 differs)")
+    need((c.get("positions"), c.get("moves")) == (n, m), "case counts differ")
+    need(not coded or len(h.get("names") or ()) == n, "names: the case codes them: list them")
+    return coded
 
 
 # ---------------------------------------------------------------------------- conditions
@@ -286,10 +288,6 @@ def minimax(g: Game, c: Cert) -> None:
             raise Reject(nm, "M5", "the move does not keep the score (remoteness r-1)")
 
 
-def mex(s: set[int]) -> int:
-    return min(set(range(len(s) + 1)) - s)
-
-
 def impartial(g: Game, c: Cert) -> None:
     val, cnt, mv = c.col["value"], c.col["counter"], c.col["move"]
     present(g, c, "value", "I1", lambda x: True)
@@ -308,7 +306,7 @@ def impartial(g: Game, c: Cert) -> None:
                 raise Reject(nm, "I1", f"option {g.names[y]!r}: no revert to {v}, smaller counter")
         if not fin[x] and v[1] != opts:
             raise Reject(nm, "I2", "inf(K): K must be the options' finite values")
-        m = mex(opts)
+        m = min(set(range(len(opts) + 1)) - opts)  # the mex
         if not fin[x] and not any(not fin[y] and all(val[z] != m for z in g.succ[y]) for y in ys):
             raise Reject(nm, "I2", f"no infinite option lacks an option {m} (condition B)")
         y = mv[x]
@@ -456,6 +454,11 @@ SEMANTICS = dict(normal=normal, reachability=reachability, minimax=minimax, impa
 
 def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Outcome:
     """Judge ``cert_path`` (and ``answers_path``) for the case file ``case_path``."""
+    if case_path.lower().endswith(".npz") and cert_path.lower().endswith(".npz"):
+        fast = importlib.import_module(f"{__package__}.fast" if __package__ else "fast")
+        found = fast.judge(case_path, cert_path, answers_path, agree)  # None: not its kind
+        if found is not None:
+            return Outcome(*found)
     at = case_path  # the file being read, named by a BAD outcome
     try:
         g = Game(case_path)
@@ -487,11 +490,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--answers", help="an answer file that must say what the certificate says")
     a = ap.parse_args(argv)  # a usage error exits 2
     out = check(a.case, a.certificate, a.answers)
-    if out.status == "BAD":
-        print(f"error: {out.message}", file=sys.stderr)
-        return 2
-    print(out.message if out.status == "ACCEPTED" else f"REJECTED: {out.message}")
-    return 0 if out.status == "ACCEPTED" else 1
+    code = {"ACCEPTED": 0, "REJECTED": 1, "BAD": 2}[out.status]
+    said = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]
+    print(said, file=sys.stderr if code == 2 else sys.stdout)
+    return code
 
 
 if __name__ == "__main__":
