@@ -33,23 +33,54 @@ class BadFile(Exception):
     """A file this path cannot read (exit 2)."""
 
 
+class Ids:
+    """The names of a case that gives none: the ids (made one at a time, when asked)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, x: int) -> str:
+        if not 0 <= x < self.n:
+            raise IndexError(x)
+        return str(x)
+
+
 class Rows:
     """Per-position reductions over the moves of a CSR graph (``e``: an entry per move)."""
 
     def __init__(self, ptr: Any, idx: Any) -> None:
         self.n, self.ptr, self.idx = len(ptr) - 1, ptr, idx
         self.deg = np.diff(ptr)
-        self.src = np.repeat(np.arange(self.n), self.deg)
+        self.src = np.repeat(np.arange(self.n, dtype=idx.dtype), self.deg)
         self.busy = self.deg > 0
+        self.starts = ptr[:-1][self.busy]
 
-    def reduce(self, op: Any, e: Any, empty: Any) -> Any:
-        out = np.full(self.n, empty, dtype=np.result_type(e, np.asarray(empty)))
+    def reduce(self, op: Any, e: Any, empty: Any, dtype: Any = None) -> Any:
+        """Per position, ``op`` over its moves' entries of ``e``; ``empty`` without moves."""
+        kind = dtype or np.result_type(e, np.asarray(empty))
+        out = np.full(self.n, empty, dtype=kind)
         if len(e):
-            out[self.busy] = op.reduceat(e, self.ptr[:-1][self.busy])
+            out[self.busy] = op.reduceat(e, self.starts, dtype=kind)
         return out
 
     def count(self, e: Any) -> Any:
-        return np.bincount(self.src[e], minlength=self.n)
+        """Per position, how many of its moves ``e`` (a boolean per move) marks."""
+        total = np.zeros(len(e) + 1, np.int32 if len(e) < 2**31 - 1 else np.int64)
+        np.cumsum(e, out=total[1:])
+        return total[self.ptr[1:]] - total[self.ptr[:-1]]
+
+    def extreme(self, e: Any, er: Any, rs: Any) -> Any:
+        """Per position: is its remoteness 1 + the least (``e``: over the moves ``e`` marks;
+        ``e`` None: 1 + the greatest, over all moves)? One move's head at ``r - 1``, none
+        beyond it (``er``: each move's head's remoteness, ``rs``: its tail's)."""
+        at = er == rs - 1
+        beyond = er < rs - 1 if e is not None else er > rs - 1
+        return (self.count(at if e is None else at & e) > 0) & (
+            self.count(beyond if e is None else beyond & e) == 0
+        )
 
 
 def first(checks: list[tuple[str, str, Any]]) -> None:
@@ -73,17 +104,15 @@ def normal(r: Rows, g: dict[str, Any], c: dict[str, Any]) -> None:
     given(c, "N1", "value")
     present(rem, val != 0, "remoteness", "N2")
     present(mv, r.busy, "move", "N5")
-    ev, er = val[r.idx], rem[r.idx]
+    ev, er, rs = val[r.idx], rem[r.idx], np.repeat(rem, r.deg)
     lost = r.count(ev == -1)
-    least = r.reduce(np.minimum, np.where(ev == -1, er, np.iinfo(np.int64).max), 0)
-    most = r.reduce(np.maximum, er, 0)
     y = np.where(mv >= 0, mv, 0)
     first([
         ("N1", "a terminal: its label, remoteness 0", term & ((val != g["leaf"]) | (rem > 0))),
         ("N2", "won: a lost successor, remoteness 1 + their least",
-         r.busy & (val == 1) & ((lost == 0) | (rem != 1 + least))),
+         r.busy & (val == 1) & ((lost == 0) | ~r.extreme(ev == -1, er, rs))),
         ("N3", "lost: every successor won, remoteness 1 + their greatest",
-         r.busy & (val == -1) & ((r.count(ev != 1) > 0) | (rem != 1 + most))),
+         r.busy & (val == -1) & ((r.count(ev != 1) > 0) | ~r.extreme(None, er, rs))),
         ("N4", "draw: no successor lost, some successor a draw",
          r.busy & (val == 0) & ((lost > 0) | (r.count(ev == 0) == 0))),
         ("N5", "the move is not optimal", r.busy & np.where(
@@ -99,9 +128,7 @@ def reachability(r: Rows, g: dict[str, Any], c: dict[str, Any]) -> None:
     first([("R4", "move missing here", must & (mv < 0))])
     inside_e = val[r.idx] == 0
     inside = r.count(inside_e)
-    er = rem[r.idx]
-    least = r.reduce(np.minimum, np.where(inside_e, er, np.iinfo(np.int64).max), 0)
-    most = r.reduce(np.maximum, er, 0)
+    er, rs = rem[r.idx], np.repeat(rem, r.deg)
     layer = (val == 0) & ~tgt
     y = np.where(mv >= 0, mv, 0)
     first([
@@ -109,9 +136,9 @@ def reachability(r: Rows, g: dict[str, Any], c: dict[str, Any]) -> None:
         ("R3", "outside W: 0 cannot enter W, 1 can stay out", (val == 1) & np.where(
             p1, r.busy & (inside == r.deg), inside > 0)),
         ("R2", "player 1 in W: all moves in W, layer 1 + their greatest", layer & p1 & (
-            (inside < r.deg) | ~r.busy | (rem != 1 + most))),
+            (inside < r.deg) | ~r.busy | ~r.extreme(None, er, rs))),
         ("R2", "player 0 in W: a move into W, layer 1 + their least", layer & ~p1 & (
-            (inside == 0) | (rem != 1 + least))),
+            (inside == 0) | ~r.extreme(inside_e, er, rs))),
         ("R4", "the move leaves the winner's side (or W's next layer)", must & (
             (val[y] != val) | ((val == 0) & (rem[y] != rem - 1)))),
     ])  # fmt: skip
@@ -141,7 +168,7 @@ def minimax(r: Rows, g: dict[str, Any], c: dict[str, Any]) -> None:
 
     v0 = np.where(val != 0, val, 0.0)
     kept = val[r.idx] == val[r.src]
-    big = np.iinfo(np.int64).max
+    big = np.iinfo(rem.dtype).max
     least = r.reduce(np.minimum, np.where(kept, rem[r.idx], big), big)
     most = r.reduce(np.maximum, np.where(kept, rem[r.idx], -1), -1)
     hurry = mx == (val > 0)
@@ -196,13 +223,18 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
             return None
         if answers is not None and not answers.lower().endswith(".npz"):
             return None
-        ptr, idx = zc["succ_ptr"].astype(np.int64), zc["succ_idx"].astype(np.int64)
-        r, sem, n = Rows(ptr, idx), g["semantics"], len(ptr) - 1
+        n = len(zc["succ_ptr"]) - 1
+        ids = np.int32 if n < 2**31 - 1 else np.int64  # half the memory traffic below 2^31
+        ptr = zc["succ_ptr"].astype(np.int64, copy=False)
+        idx = zc["succ_idx"].astype(ids, copy=False)
+        r, sem = Rows(ptr, idx), g["semantics"]
         coded = agree(head, sem, sha, n, len(idx), "name_codec" in g)
-        names = list(head["names"] if coded else text(zc["names"]) if "names" in zc else ())
-        names = names or [str(i) for i in range(n)]
-        if len(set(names)) != n or (len(idx) and (idx.min() < 0 or idx.max() >= n)):
-            raise BadFile("two positions share a name, or a move leads nowhere")
+        given = head["names"] if coded else text(zc["names"]) if "names" in zc else None
+        names: Any = Ids(n) if not given else list(given)
+        if len(set(given or ())) != (n if given else 0):
+            raise BadFile("two positions share a name (or their count is not the positions')")
+        if len(idx) and (idx.min() < 0 or idx.max() >= n):
+            raise BadFile("a move leads to no position")
         gd, cd = case_arrays(zc, n) | {"root": g.get("root")}, cert_arrays(zk, n, sem)
         checks(r, sem, gd, cd, head, names, u)
         if answers is not None:
@@ -224,9 +256,9 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
 
 
 def case_arrays(z: dict[str, Any], n: int) -> dict[str, Any]:
-    value = z["value"].astype(np.float64) if "value" in z else np.full(n, np.nan)
+    value = z["value"].astype(np.float64, copy=False) if "value" in z else np.full(n, np.nan)
     return {
-        "owner": z["owner"].astype(np.int64) if "owner" in z else np.full(n, -1),
+        "owner": cast(z["owner"], np.int8, "owner") if "owner" in z else np.full(n, -1),
         "target": z["target"].astype(bool) if "target" in z else np.zeros(n, bool),
         "value": value,  # normal: an unlabelled terminal is lost (N1)
         "leaf": np.where(np.isnan(value), -1, np.nan_to_num(value)).astype(np.int64),
@@ -235,18 +267,30 @@ def case_arrays(z: dict[str, Any], n: int) -> dict[str, Any]:
 
 def cert_arrays(z: dict[str, Any], n: int, sem: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for f in ("value", "remoteness", "move", "lfp", "gfp", "lfp_rank", "gfp_rank"):
+    more = ("lfp", "gfp", "lfp_rank", "gfp_rank") if sem == "minimax" else ()
+    for f in ("value", "remoteness", "move", *more):
         a = z.get(f)
         if a is not None and len(a) != n:
             raise BadFile(f"{f} has {len(a)} entries, not {n}")
         real = f in ("lfp", "gfp") or (f == "value" and sem == "minimax")
-        kind = np.float64 if real else np.int64
-        out[f] = np.full(n, -1, kind) if a is None else a.astype(kind)
+        small = f == "value" and sem != "minimax"  # a label or a winner
+        kind = np.float64 if real else np.int8 if small else np.int32 if n < 2**31 - 1 else np.int64
+        out[f] = np.full(n, -1, kind) if a is None else cast(a, kind, f)
         out[f"has_{f}"] = a is not None
     ok = {"normal": (-1, 0, 1), "reachability": (0, 1)}.get(sem)
     if ok is not None and out["has_value"] and not np.isin(out["value"], ok).all():
         raise BadFile(f"value: not a value of {sem}")
     return out
+
+
+def cast(a: Any, kind: Any, f: str) -> Any:
+    """``a`` as ``kind``, refusing entries the cast would change (a wrapped remoteness)."""
+    if np.dtype(kind).kind != "f" and len(a):
+        if a.dtype.kind == "f" and not np.isfinite(a).all():
+            raise BadFile(f"{f}: an entry is not a number")
+        if a.min() < np.iinfo(kind).min or a.max() > np.iinfo(kind).max:
+            raise BadFile(f"{f}: an entry is out of range")
+    return a.astype(kind, copy=False)
 
 
 def given(c: dict[str, Any], cond: str, *fields: str) -> None:
@@ -258,7 +302,7 @@ def given(c: dict[str, Any], cond: str, *fields: str) -> None:
 
 def checks(
     r: Rows, sem: str, g: dict[str, Any], c: dict[str, Any], head: dict[str, Any],
-    names: list[str], u: dict[str, Any],
+    names: Any, u: dict[str, Any],
 ) -> None:  # fmt: skip
     """The plain path's ``check`` in its order: moves named, the semantics, summary, line,
     uniqueness."""
@@ -326,7 +370,7 @@ def uniqueness(sem: str, c: dict[str, Any], u: dict[str, Any]) -> None:
         raise Violation(None, "uniqueness", "by ranks, but some position is drawn")
 
 
-def judge_answers(path: str, c: dict[str, Any], names: list[str], sem: str) -> None:
+def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
     """The ``.npz`` answer file says what the certificate says, row by row."""
     z = load(path)
     ids = z["ids"].astype(np.int64)
