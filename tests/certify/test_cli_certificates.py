@@ -72,3 +72,25 @@ def test_above_the_size_the_self_check_is_skipped_and_said(
     assert "self-check of the certificate skipped: 4 positions" in r.output
     forced = api.verify(case, self_check=True)
     assert [c.verdict.value for c in forced.checks if c.check == "certificate"] == ["confirmed"]
+
+
+def test_an_npz_case_is_self_checked_by_the_numpy_path_up_to_its_own_size(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import checker.fast as fast
+    from verifier import api
+    from verifier.certify import outside
+    from verifier.games.random_graphs import random_case
+    from verifier.io.binary import save_npz
+
+    case = save_npz(random_case("minimax", 40, 2.5, seed=3), tmp_path / "m.npz")
+    asked: list[str] = []
+    real = fast.judge
+    monkeypatch.setattr(fast, "judge", lambda *a: asked.append(a[1]) or real(*a))
+    monkeypatch.setattr(outside, "SELF_CHECK_POSITIONS", 3)  # the plain path's size
+    rep = api.verify(case)
+    [cert] = [c for c in rep.checks if c.check == "certificate"]
+    assert cert.verdict.value == "confirmed" and asked and asked[0].endswith(".npz")
+    monkeypatch.setattr(outside, "SELF_CHECK_NPZ_POSITIONS", 3)
+    rep = api.verify(case)
+    assert rep.summary["certificate"].startswith("skipped: 40 positions, above 3")

@@ -28,6 +28,14 @@ SELF_CHECK_POSITIONS = 1_000_000
 """Cases up to this many positions are checked from outside by default (``--self-check``
 asks for it above; ``--no-self-check`` turns it off)."""
 
+SELF_CHECK_NPZ_POSITIONS = 10_000_000
+"""The same for an ``.npz`` case of ``normal``, ``reachability`` or ``minimax`` judged with no
+answer file or an ``.npz`` one: the certificate is written as ``.npz`` and the checker's numpy
+path judges it (10^7 positions: 5-7 s, about the linear verify's time; benchmarks/
+bench_certificates.py)."""
+
+_NUMPY_PATH = frozenset({"normal", "reachability", "minimax"})
+
 Outcome = Any
 """``checker.check_certificate.Outcome``: ``status`` (ACCEPTED / REJECTED / BAD), ``message``,
 ``position``, ``condition``."""
@@ -57,14 +65,16 @@ def self_checked(
     A report it does not run on is returned as it is (``summary["certificate"]`` says so when
     the case was too big)."""
     case = report.case
-    why = _not_run(report, force or keep is not None)
+    fast = _numpy_path(report, csv, answers)
+    why = _not_run(report, force or keep is not None, fast)
     if why is not None:
         if not why.startswith("skipped"):  # nothing to certify: the report as it is
             return report
         return dataclasses.replace(report, summary={**report.summary, CHECK: why})
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="gamegraph-cert-") as tmp:
-        cert_path = keep if keep is not None else Path(tmp) / "certificate.json"
+        name = "certificate.npz" if fast else "certificate.json"
+        cert_path = keep if keep is not None else Path(tmp) / name
         try:
             save_certificate(certificate_of(report), cert_path)
         except CertificateError as e:
@@ -93,18 +103,24 @@ def self_checked(
     return dataclasses.replace(_with(report, result), summary=summary)
 
 
-def _not_run(report: CaseReport, force: bool) -> str | None:
+def _numpy_path(report: CaseReport, csv: bool, answers: Path | None) -> bool:
+    """Whether the checker's numpy path will judge (an ``.npz`` case, certificate, answers)."""
+    path = report.case.path
+    npz = path is not None and path.suffix.lower() == ".npz"
+    rows_npz = answers is None or answers.suffix.lower() == ".npz"
+    return npz and not csv and rows_npz and report.case.semantics.value in _NUMPY_PATH
+
+
+def _not_run(report: CaseReport, force: bool, fast: bool = False) -> str | None:
     if report.verdict not in (CaseVerdict.VERIFIED, CaseVerdict.SOLVED):
         return f"not written: the case is {report.verdict.value}"
     if report.case.path is None:
         return "not written: the case was not read from a file"
     if report.solution is None or not bool(report.solution.covered.all()):
         return "not written: no whole answer"
-    n = report.case.graph.n
-    if n > SELF_CHECK_POSITIONS and not force:
-        return (
-            f"skipped: {n:,} positions, above {SELF_CHECK_POSITIONS:,} (--self-check asks for it)"
-        )
+    n, limit = report.case.graph.n, SELF_CHECK_NPZ_POSITIONS if fast else SELF_CHECK_POSITIONS
+    if n > limit and not force:
+        return f"skipped: {n:,} positions, above {limit:,} (--self-check asks for it)"
     return None
 
 
