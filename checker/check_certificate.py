@@ -140,8 +140,11 @@ class Cert:
         self.g, n, z = game, game.n, npz(path) if path.lower().endswith(".npz") else None
         with open(path, "rb") as fh:
             self.head = jtext(z["header"]) if z is not None else json.loads(fh.read())
-        if agree(h := self.head, game.sem, game.sha256, game.n, game.m, game.coded):
-            game.named(list(h["names"]))
+        agree(h := self.head, game.sem, game.sha256, game.n, game.m)
+        if game.coded:  # the case codes its names: the certificate lists them
+            listed = h.get("names") if z is None else [x.decode() for x in z.get("names", [])]
+            need(isinstance(listed, list) and len(listed) == n, "names: list the coded names")
+            game.named(listed)
         self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
         if z is not None:  # arrays by id
             loopy = {int(k): v for k, v in (self.head.get("loopy") or {}).items()}
@@ -187,15 +190,13 @@ class Cert:
         return int(v) if f == "value" or v >= 0 else None
 
 
-def agree(h: dict[str, Any], sem: str, sha256: str, n: int, m: int, coded: bool) -> bool:
-    """The certificate is of this case file (BAD if not); True if it lists the names."""
+def agree(h: dict[str, Any], sem: str, sha256: str, n: int, m: int) -> None:
+    """The certificate is of this case file (BAD if not)."""
     c = h.get("case") or {}
     need(h.get("format") == FORMAT and h.get("version") == VERSION, "not a certificate v1")
     need(h.get("semantics") == sem, f"for {h.get('semantics')}, the case is {sem}")
     need(c.get("sha256") == sha256, "for another case file (case.sha256 differs)")
     need((c.get("positions"), c.get("moves")) == (n, m), "case counts differ")
-    need(not coded or len(h.get("names") or ()) == n, "names: the case codes them: list them")
-    return coded
 
 
 # ---------------------------------------------------------------------------- conditions
@@ -232,9 +233,8 @@ def reachability(g: Game, c: Cert) -> None:
     val, rem, mv, own = c.col["value"], c.col["remoteness"], c.col["move"], g.owner
     present(g, c, "value", "R1", lambda x: True)
     present(g, c, "remoteness", "R2", lambda x: val[x] == 0)
-    # the winner's own positions off the targets name a move (0 in W, 1 outside it)
     must = [bool(g.succ[x]) and not g.target[x] and val[x] == (own[x] == 1) for x in range(g.n)]
-    present(g, c, "move", "R4", lambda x: True if must[x] else None)
+    present(g, c, "move", "R4", lambda x: True if must[x] else None)  # the winner's, off targets
     for x in range(g.n):
         nm, ys, r, p1 = g.names[x], g.succ[x], rem[x], own[x] == 1
         inside = [y for y in ys if val[y] == 0]

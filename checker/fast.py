@@ -48,6 +48,19 @@ class Ids:
         return str(x)
 
 
+class Listed(Ids):
+    """Names listed as an array of UTF-8 bytes, decoded one at a time (the plain path also
+    requires them to differ; here they only name positions in messages and the line)."""
+
+    def __init__(self, names: Any) -> None:
+        super().__init__(len(names))
+        self.names = names
+
+    def __getitem__(self, x: int) -> str:
+        super().__getitem__(x)  # in range
+        return str(self.names[x].decode())
+
+
 class Rows:
     """Per-position reductions over the moves of a CSR graph (``e``: an entry per move)."""
 
@@ -228,11 +241,16 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
         ptr = zc["succ_ptr"].astype(np.int64, copy=False)
         idx = zc["succ_idx"].astype(ids, copy=False)
         r, sem = Rows(ptr, idx), g["semantics"]
-        coded = agree(head, sem, sha, n, len(idx), "name_codec" in g)
-        given = head["names"] if coded else text(zc["names"]) if "names" in zc else None
-        names: Any = Ids(n) if not given else list(given)
-        if len(set(given or ())) != (n if given else 0):
-            raise BadFile("two positions share a name (or their count is not the positions')")
+        agree(head, sem, sha, n, len(idx))
+        names: Any = Ids(n)
+        if "name_codec" in g:  # the case codes its names: the certificate lists them
+            names = Listed(zk["names"]) if "names" in zk else None
+            if names is None or len(names) != n:
+                raise BadFile("names: list the coded names")
+        elif "names" in zc:
+            names = text(zc["names"])
+            if len(set(names)) != n:
+                raise BadFile("two positions share a name (or their count is not the positions')")
         if len(idx) and (idx.min() < 0 or idx.max() >= n):
             raise BadFile("a move leads to no position")
         gd, cd = case_arrays(zc, n) | {"root": g.get("root")}, cert_arrays(zk, n, sem)

@@ -62,5 +62,20 @@ def test_a_game_whose_case_file_codes_its_names(tmp_path: Path) -> None:
     rep = api.verify(path, certificate=cert)
     assert rep.verdict is CaseVerdict.VERIFIED, rep.findings
     assert check(str(path), str(cert)).status == "ACCEPTED"
-    doc = json.loads(bytes(np.load(cert)["header"].tobytes()))
-    assert doc["names"][0] == ".../.../..." and doc["line"][0] == ".../.../..."
+    with np.load(cert) as z:  # the names as an array of ASCII bytes beside the header
+        doc, names = json.loads(bytes(z["header"].tobytes())), z["names"]
+    assert names[0] == b".../.../..." and doc["line"][0] == ".../.../..." and "names" not in doc
+    assert len(names) == rep.case.graph.n
+    listed = tmp_path / "c33.cert.json"  # the .json encoding lists them in its header
+    api.verify(path, certificate=listed)
+    assert json.loads(listed.read_text())["names"][0] == ".../.../..."
+    assert check(str(path), str(listed)).status == "ACCEPTED"
+    doc = json.loads(listed.read_text())  # a name missing: refused, by both paths
+    listed.write_text(json.dumps({**doc, "names": doc["names"][:-1]}))
+    out = check(str(path), str(listed))
+    assert out.status == "BAD" and "names" in out.message
+    with np.load(cert) as z:
+        arrays = {k: z[k] for k in z.files}
+    np.savez(tmp_path / "short.cert.npz", **{**arrays, "names": arrays["names"][:-1]})
+    out = check(str(path), str(tmp_path / "short.cert.npz"))
+    assert out.status == "BAD" and "names" in out.message

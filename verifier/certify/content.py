@@ -63,7 +63,8 @@ class Certificate:
                 if col[x] >= 0:
                     entry[key] = int(col[x])
             nodes[g.name(x)] = entry
-        return {**self.header, "nodes": nodes}
+        listed = {"names": list(g.names)} if "names" in self.header else {}
+        return {**self.header, **listed, "nodes": nodes}
 
     def npz_arrays(self) -> dict[str, Callable[[], NDArray[Any]]]:
         """The ``.npz`` encoding: the answer file's arrays, the proof columns and the header."""
@@ -72,16 +73,24 @@ class Certificate:
         arrays = npz_columns(rep.solution, rep.case)
         answer_header = json.loads(arrays["header"]().tobytes())
         header = {**self.header, "loopy": answer_header.get("loopy", {})}
+        header.pop("names", None)
         text = json.dumps(header).encode("utf-8")
         out: dict[str, Callable[[], NDArray[Any]]] = {
             "header": lambda: np.frombuffer(text, dtype=np.uint8)
         }
+        if "names" in self.header:  # an array of ASCII names (a game's codec decodes them)
+            out["names"] = lambda: _encoded_names(rep.case.graph.names)
         for name, make in arrays.items():
             if name not in ("header", "ids"):
                 out[name] = make
         for name, col in self.proofs.items():
             out[name] = _made(col)
         return out
+
+
+def _encoded_names(names: Any) -> NDArray[np.bytes_]:
+    whole = names.encoded(0, len(names)) if hasattr(names, "encoded") else None
+    return whole if whole is not None else np.array([x.encode("utf-8") for x in names])
 
 
 def _made(a: NDArray[Any]) -> Callable[[], NDArray[Any]]:
@@ -117,8 +126,9 @@ def certificate_of(report: CaseReport) -> Certificate:
         | {"root": summary.get("root"), "root_value": summary.get("root_value")},
     }
     if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
-        # the case file holds a game's codes of its names, which the checker cannot decode
-        header["names"] = list(g.names)
+        # the case file holds a game's codes of its names, which the checker cannot decode:
+        # the certificate lists them (json_document, npz_arrays)
+        header["names"] = "listed"
     if case.root is not None:  # the line the report prints, of the report's length
         from verifier.writers.answer import LINE_PLIES
 
