@@ -20,9 +20,9 @@ import sys
 from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker.drup import BadProof, broken, refuted, won_lost_cnf
+    from checker.drup import BadProof, claim_fault
 except ImportError:  # pragma: no cover - the script's way
-    from drup import BadProof, broken, refuted, won_lost_cnf  # type: ignore[import-not-found,no-redef]
+    from drup import BadProof, claim_fault  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -393,21 +393,12 @@ def uniqueness(g: Game, c: Cert) -> int:
         if (claim == "unique") != (lo == hi):
             raise Reject(None, "uniqueness", f"{claim}, but lfp = gfp is {lo == hi}")
         return 0
-    val = c.col["value"]
-    need(g.sem == "normal" and proof in ("ranks", "drup", "witness"), "$.uniqueness.proof")
-    need((claim == "not unique") == (proof == "witness"), "$.uniqueness.claim")
-    if proof == "ranks" and 0 in val:  # N2/N3's ranks force every won and lost label
-        raise Reject(None, "uniqueness", "by ranks, but some position is drawn")
-    cnf = won_lost_cnf(g.succ, g.leaf, val)
-    if proof == "drup" and not refuted(cnf, u.get("drup")):
-        raise Reject(None, "uniqueness", "the DRUP proof does not refute another labelling")
-    if proof == "witness":  # a second labelling keeping every clause; the last: it differs
-        w = list(val)
-        for name, v in (u.get("witness") or {}).items():
-            w[g.index[name]] = c.parse("value", v, f"$.uniqueness.witness[{name!r}]")
-        if (k := broken(cnf, w)) is not None:
-            at = None if k == len(cnf) - 1 else g.names[(abs(cnf[k][0]) - 1) // 2]
-            raise Reject(at, "uniqueness", "the second labelling breaks this rule")
+    second = list(c.col["value"])  # normal play's witness: the certified labelling, changed
+    for name, v in (u.get("witness") or {}).items() if proof == "witness" else ():
+        second[g.index[name]] = c.parse("value", v, f"$.uniqueness.witness[{name!r}]")
+    found = claim_fault(g.sem, g.succ, g.leaf, c.col["value"], u, second, g.index)
+    if found is not None:
+        raise Reject(None if found[0] is None else g.names[found[0]], "uniqueness", found[1])
     return 0
 
 

@@ -92,3 +92,69 @@ def refuted(cnf: list[list[int]], proof: Any) -> bool:
         if not conflict or not add(lits[:-1]):
             return conflict
     return False
+
+
+def mex_cnf(succ: Sequence[Sequence[int]], other_than: Sequence[int] | None) -> list[list[int]]:
+    """U3: V(x, k) = "x's Grundy value is k" (k = 0..d(x), numbered from 1 in position order)
+    keep the mex equations; with ``other_than``, some value differs from it."""
+    first = [1]
+    for ys in succ:
+        first.append(first[-1] + len(ys) + 1)
+    cnf: list[list[int]] = []
+    for x, ys in enumerate(succ):
+        own = list(range(first[x], first[x + 1]))
+        cnf += [own] + [[-own[j], -own[k]] for k in range(len(own)) for j in range(k)]
+        for k, v in enumerate(own):  # no option has k; each smaller value is an option's
+            cnf += [[-v, -(first[y] + k)] for y in ys if k <= len(succ[y])]
+            cnf += [[-v, *(first[y] + j for y in ys if j <= len(succ[y]))] for j in range(k)]
+    if other_than is not None:
+        cnf.append([-(first[x] + v) for x, v in enumerate(other_than)])
+    return cnf
+
+
+def claim_fault(
+    sem: str, succ: Sequence[Sequence[int]], leaf: Sequence[int], val: Sequence[Any],
+    u: dict[str, Any], second: Sequence[int], index: dict[str, int],
+) -> tuple[int | None, str] | None:  # fmt: skip
+    """U1-U3: a normal or impartial uniqueness claim and its proof: None if it holds, else
+    (the position or None, what is wrong). ``second``: normal play's witness labelling."""
+    proof, said = u["proof"], u.get("claim")
+    if sem == "normal" and proof in ("ranks", "drup", "witness"):
+        if (said == "not unique") != (proof == "witness"):
+            raise BadProof("$.uniqueness.claim")
+        if proof == "ranks":  # N2/N3's ranks force every won and lost label
+            return None if 0 not in val else (None, "by ranks, but some position is drawn")
+        cnf = won_lost_cnf(succ, leaf, val)
+        if proof == "drup":
+            ok = refuted(cnf, u.get("drup"))
+            return None if ok else (None, "the DRUP proof does not refute another labelling")
+        k = broken(cnf, second)  # a second labelling keeping every clause; the last: it differs
+        at = None if k is None or k == len(cnf) - 1 else (abs(cnf[k][0]) - 1) // 2
+        return None if k is None else (at, "the second labelling breaks this rule")
+    count, listed = u.get("solutions"), [u[k] for k in ("first", "second") if k in u]
+    if sem != "impartial" or proof != "mex" or count not in ("0", "1", "several"):
+        raise BadProof("$.uniqueness.proof")
+    if len(listed) != {"0": 0, "1": 1}.get(count, 2) or (said == "unique") != (count == "1"):
+        raise BadProof("$.uniqueness: the claim, the count and the solutions listed differ")
+    sols = [solution(s, index) for s in listed]
+    for s in sols:  # each listed solution keeps every mex equation
+        for x, ys in enumerate(succ):
+            options = {s[y] for y in ys}
+            if s[x] in options or any(h not in options for h in range(s[x])):
+                return x, "a listed solution breaks the mex equation here"
+    if count == "several":
+        return None if sols[0] != sols[1] else (None, "the two solutions listed are one")
+    ok = refuted(mex_cnf(succ, sols[0] if sols else None), u.get("drup"))
+    return None if ok else (None, "the DRUP proof does not refute another solution")
+
+
+def solution(d: Any, index: dict[str, int]) -> list[int]:
+    """A solution listed by position name: an integer at least 0 for every position."""
+    if not (isinstance(d, dict) and set(d) == set(index)):
+        raise BadProof("$.uniqueness: a solution lists every position")
+    if not all(type(v) is int and v >= 0 for v in d.values()):
+        raise BadProof("$.uniqueness: a solution's values are integers at least 0")
+    out = [0] * len(index)
+    for name, v in d.items():
+        out[index[name]] = v
+    return out

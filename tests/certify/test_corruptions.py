@@ -101,8 +101,12 @@ def corruptions(case: Path, cert: Path, positions: int, seed: int = 0) -> Iterat
     if u.get("proof") == "drup":  # the claim turned round: our labelling is no second one
         no_witness = {"claim": "not unique", "proof": "witness", "witness": {}}
         yield changed(None, "uniqueness: not unique, no witness", ("uniqueness",), no_witness)
-    if u.get("proof") == "drup" and u["drup"]:  # a lemma no propagation derives, first
-        lemma = f"{2 * len(names) + 1} 0"  # a variable of no clause
+    if u.get("proof") == "mex" and "first" in u:  # a listed solution changed at a position
+        y = sorted(u["first"])[0]
+        w = u["first"][y] + 1
+        yield changed(y, f"uniqueness first[{y}] -> {w}", ("uniqueness", "first", y), w)
+    if u.get("proof") in ("drup", "mex") and u.get("drup"):  # a lemma no propagation derives
+        lemma = "1000000007 0"  # a variable of no clause
         yield changed(None, "uniqueness: a lemma", ("uniqueness", "drup"), [lemma, *u["drup"]])
     if u.get("proof") == "witness":
         for y in u["witness"]:

@@ -68,3 +68,54 @@ def test_the_sat_answer_and_its_proof_match_brute_force(
         for other in solutions:  # the clause "differs" is the only one another solution breaks
             k = broken(cnf, other)
             assert (k == len(cnf) - 1) if other == labels else k is None
+
+
+@st.composite
+def impartial_graphs(draw: st.DrawFn) -> list[list[int]]:
+    """Up to 5 positions, any moves (cycles, self-loops)."""
+    n = draw(st.integers(1, 5))
+    return [sorted(set(draw(st.lists(st.integers(0, n - 1), max_size=3)))) for _ in range(n)]
+
+
+def _mex_solutions(succ: list[list[int]]) -> list[tuple[int, ...]]:
+    """Every solution of the mex equations, by brute force (a value is at most the degree)."""
+    out = []
+    for vals in itertools.product(*(range(len(ys) + 1) for ys in succ)):
+        opts = [{vals[y] for y in ys} for ys in succ]
+        if all(min(set(range(len(o) + 1)) - o) == vals[x] for x, o in enumerate(opts)):
+            out.append(vals)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(impartial_graphs())
+def test_the_mex_equations_solutions_and_proofs_match_brute_force(succ: list[list[int]]) -> None:
+    from checker.drup import claim_fault, mex_cnf
+    from verifier.certify.drup import mex_cnf as package_mex_cnf
+    from verifier.certify.drup import mex_solutions
+
+    ptr = np.cumsum([0] + [len(ys) for ys in succ])
+    idx = np.array([y for ys in succ for y in ys], dtype=np.int64)
+    assert sorted(map(sorted, package_mex_cnf(ptr, idx))) == sorted(
+        map(sorted, mex_cnf(succ, None))
+    )
+    truth = _mex_solutions(succ)
+    found, proof = mex_solutions(ptr, idx)
+    assert all(tuple(s) in truth for s in found) and len(found) == min(len(truth), 2)
+    count = {0: "0", 1: "1"}.get(len(truth), "several")
+    index = {str(x): x for x in range(len(succ))}
+    u: dict = {"claim": "unique" if count == "1" else "not unique", "proof": "mex"}
+    u |= {"solutions": count, "drup": proof}
+    for key, sol in zip(("first", "second"), found, strict=False):
+        u[key] = {str(x): v for x, v in enumerate(sol)}
+    no_leaf = [-1] * len(succ)
+    assert claim_fault("impartial", succ, no_leaf, [], u, [], index) is None
+    if count == "1":  # the claim turned round: no proof refutes a second solution
+        wrong = {**u, "claim": "not unique", "solutions": "0", "drup": proof}
+        del wrong["first"]
+        assert claim_fault("impartial", succ, no_leaf, [], wrong, [], index) is not None
+    if found:  # a listed solution changed to a non-solution breaks an equation
+        bad = dict(u["first"])
+        bad["0"] += 1
+        if tuple(bad.values()) not in truth:
+            assert claim_fault("impartial", succ, no_leaf, [], {**u, "first": bad}, [], index)

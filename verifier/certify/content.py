@@ -180,12 +180,7 @@ def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
                 return {"claim": claim, "proof": "witness", "witness": dict(labels)}  # Z3's
             if sem.view is View.LABEL:
                 return _won_lost_uniqueness(report, claim)
-            why = f"Z3 counted {c.data['solutions']} solution(s) of the mex equations"
-            return {
-                "claim": claim,
-                "proof": "rests-on-z3",
-                "reason": f"{why}; no linear certificate, no SAT encoding of mex written yet",
-            }
+            return _mex_uniqueness(report, claim, str(c.data["solutions"]))
     return None
 
 
@@ -210,3 +205,23 @@ def _won_lost_uniqueness(report: CaseReport, claim: str) -> dict[str, Any]:
     words = {1: "won", -1: "lost", 0: "draw"}
     witness = {g.name(x): words[v] for x, v in enumerate(other) if v != labels[x]}
     return {"claim": claim, "proof": "witness", "witness": witness}
+
+
+def _mex_uniqueness(report: CaseReport, claim: str, count: str) -> dict[str, Any]:
+    """Impartial games: the solutions of the mex equations Z3 counted ("0", "1", "several"),
+    listed (up to two, by name), and a DRUP proof that there is no other where there are fewer
+    than two. What the SAT solver finds is written even where it contradicts Z3's count, so
+    the checker rejects our output."""
+    from verifier.certify.drup import mex_solutions  # only impartial cases with a claim
+
+    g = report.case.graph
+    found, proof = mex_solutions(g.succ_ptr, g.succ_idx)
+    if not found and proof is None:
+        why = f"Z3 counted {count} solution(s) of the mex equations; the SAT solver gave up"
+        return {"claim": claim, "proof": "rests-on-z3", "reason": why}
+    u: dict[str, Any] = {"claim": claim, "proof": "mex", "solutions": count}
+    for key, sol in zip(("first", "second"), found, strict=False):
+        u[key] = {g.name(x): v for x, v in enumerate(sol)}
+    if proof is not None:
+        u["drup"] = proof
+    return u

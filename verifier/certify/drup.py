@@ -73,20 +73,73 @@ def won_lost_proof(
     n = len(ptr) - 1
     if 2 * n + 4 * (int(ptr[-1]) + n) > DRUP_MAX_CLAUSES:
         return DrupResult(why=f"more than {DRUP_MAX_CLAUSES:,} clauses")
-    try:
-        from pysat.solvers import Solver  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - a dependency of the package
-        return DrupResult(why="python-sat is not installed")
-    cnf = won_lost_cnf(ptr, idx, value, labels)
+    found, model, proof = _sat(won_lost_cnf(ptr, idx, value, labels))
+    if found is None:
+        return DrupResult(why=f"the SAT solver gave up after {CONFLICT_BUDGET:,} conflicts")
+    if found:
+        return DrupResult(
+            other=[1 if 2 * x + 1 in model else -1 if 2 * x + 2 in model else 0 for x in range(n)]
+        )
+    return DrupResult(proof=proof)
+
+
+def _sat(cnf: list[list[int]]) -> tuple[bool | None, set[int], list[str]]:
+    """CaDiCaL on ``cnf``: satisfiable (with the model's true literals), unsatisfiable (with a
+    DRUP proof; empty where unit propagation alone refutes it, as the checker replays it), or
+    ``None`` (gave up)."""
+    from pysat.solvers import Solver  # type: ignore[import-untyped]
+
+    from checker.drup import refuted  # the replay the checker runs: no proof where it needs none
+
+    if refuted(cnf, []):  # unit propagation alone refutes it
+        return False, set(), []
     with Solver(name="cadical195", bootstrap_with=cnf, with_proof=True) as s:
-        if not s.propagate(assumptions=[])[0]:  # unit propagation alone refutes it
-            return DrupResult(proof=[])
         s.conf_budget(CONFLICT_BUDGET)
         found = s.solve_limited()
-        if found is None:
-            return DrupResult(why=f"the SAT solver gave up after {CONFLICT_BUDGET:,} conflicts")
-        if found:
-            model = set(s.get_model() or ())
-            other = [1 if 2 * x + 1 in model else -1 if 2 * x + 2 in model else 0 for x in range(n)]
-            return DrupResult(other=other)
-        return DrupResult(proof=list(s.get_proof() or ()))
+        if not found:
+            return found, set(), list(s.get_proof() or ()) if found is False else []
+        return True, set(s.get_model() or ()), []
+
+
+def mex_cnf(
+    ptr: NDArray[Any], idx: NDArray[Any], other_than: Sequence[int] | None = None
+) -> list[list[int]]:
+    """The mex equations in one-hot form (docs/certificates.md, U3): ``V(x, k)``, "position
+    ``x``'s Grundy value is ``k``" for ``k = 0..d(x)``, numbered from 1 in position order; with
+    ``other_than``, the clause "some value differs from it"."""
+    deg = np.diff(ptr).tolist()
+    first = np.concatenate([[1], 1 + np.cumsum(np.asarray(deg) + 1)]).tolist()
+    cnf: list[list[int]] = []
+    for x in range(len(deg)):
+        ys = [int(y) for y in idx[ptr[x] : ptr[x + 1]]]
+        own = [first[x] + k for k in range(deg[x] + 1)]
+        cnf.append(own)  # some value
+        cnf += [[-own[j], -own[k]] for k in range(len(own)) for j in range(k)]  # at most one
+        for k, v in enumerate(own):
+            cnf += [[-v, -(first[y] + k)] for y in ys if k <= deg[y]]  # no option has it
+            for j in range(k):  # every smaller value is an option's
+                cnf.append([-v, *(first[y] + j for y in ys if j <= deg[y])])
+    if other_than is not None:
+        cnf.append([-(first[x] + v) for x, v in enumerate(other_than)])
+    return cnf
+
+
+def mex_solutions(ptr: NDArray[Any], idx: NDArray[Any]) -> tuple[list[list[int]], list[str] | None]:
+    """Up to two solutions of the mex equations (value lists by position) and, where there are
+    fewer, the DRUP proof that there is no other; ``([], None)`` where the solver gave up or
+    the equations are above :data:`DRUP_MAX_CLAUSES`."""
+    deg = np.diff(ptr).tolist()
+    if sum(d * d + 3 * d + 1 for d in deg) > DRUP_MAX_CLAUSES:
+        return [], None
+    first = [1, *(1 + np.cumsum(np.asarray(deg) + 1)).tolist()]
+    found: list[list[int]] = []
+    while len(found) < 2:
+        sat, model, proof = _sat(mex_cnf(ptr, idx, found[0] if found else None))
+        if sat is None:
+            return [], None
+        if not sat:
+            return found, proof
+        found.append(
+            [next(k for k in range(d + 1) if first[x] + k in model) for x, d in enumerate(deg)]
+        )
+    return found, None
