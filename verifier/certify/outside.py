@@ -89,7 +89,7 @@ def self_checked(
         trusted = int("rests on Z3" in out.message)  # the claims without a linear certificate
         detail = "the standalone checker (its own reader) accepts the certificate of our answer"
         if trusted:
-            detail += "; 1 claim rests on Z3 (uniqueness: no linear certificate, no DRUP proof)"
+            detail += "; 1 claim rests on Z3 (uniqueness: too big for the SAT solver's proof)"
         result = CheckResult(
             CHECK,
             Verdict.CONFIRMED,
