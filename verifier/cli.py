@@ -500,7 +500,7 @@ MaxPositionsOpt = Annotated[
         "--max-positions",
         min=1,
         help="Refuse a case of more positions (nodes + moves) before reading it. Default: "
-        "half the memory at the command's measured bytes a position (see "
+        "60% of the memory at the command's measured bytes a position (see "
         "docs/hostile-input.md).",
         show_default=False,
         rich_help_panel=LIMITS,

@@ -135,7 +135,7 @@ def test_a_tiny_limit_refuses_the_linear_run(tmp_path: Path) -> None:
 
 def test_the_cli_defaults_are_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
     # a machine where solve's default admits the 6 positions of CASE and verify's does not
-    memory = int(6 * SOLVE_BYTES_PER_POSITION / DEFAULT_MEMORY_SHARE)
+    memory = int(6 * SOLVE_BYTES_PER_POSITION / DEFAULT_MEMORY_SHARE) + 1
     _machine(monkeypatch, memory)
     assert Limits.for_command("solve").max_positions == 6
     assert Limits.for_command("verify").max_positions < 6

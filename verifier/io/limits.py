@@ -2,7 +2,7 @@
 
 A case's size is counted in *positions*: its nodes plus its moves (each is an entry the solvers
 keep in memory). :class:`Limits` holds ``max_positions`` (the CLI's ``--max-positions``); the
-default is sized to the machine and to the command that reads the case: half of the machine's
+default is sized to the machine and to the command that reads the case: 60% of the machine's
 physical memory (or of the address-space limit of the process, if lower) at that command's
 measured peak bytes per position (:data:`COMMAND_BYTES_PER_POSITION`: ``solve``, ``verify``,
 ``linear`` for ``verify --answers --linear``; ``benchmarks/bench_memory_per_command.py``). A
@@ -24,6 +24,8 @@ Examples
 512000000
 >>> Limits.for_command("solve", 10**6).budget_bytes
 67108864
+>>> Limits.for_command("solve", 10**7).budget_bytes
+400000000
 >>> Limits(max_positions=0)
 Traceback (most recent call last):
 ...
@@ -62,15 +64,29 @@ Command = Literal["solve", "verify", "linear"]
 """What reads the case: ``solve`` (any in-memory engine, ``query``, ``render``, ``diff``),
 ``verify`` (every solver and the Z3 checks) or ``linear`` (``verify --answers --linear``)."""
 
-SOLVE_BYTES_PER_POSITION: Final = 32
-"""Peak memory of ``solve`` (default engine) per position, with room to spare: SOLVE_DOC"""
+SOLVE_BYTES_PER_POSITION: Final = 40
+"""Peak memory of ``solve`` (default engine, ``auto``: numpy and compiled, compared) per
+position: the peak resident memory of the process over its 56 MB baseline, measured by
+``benchmarks/bench_memory_per_command.py`` (2026-11-27) at 29.5 bytes on Connect Four 6x4
+(332,093,221 positions, 9.86 GB), 46.9 on 5x4 (12.7 million), 28-34 on random normal-play and
+reachability graphs of 2 * 10^7 positions and 46 on a random minimax graph of 2 * 10^7 (39 a
+position between 5 * 10^6 and 2 * 10^7: the rest is a fixed 0.3 GB of kernels). The margin is
+35% over Connect Four and none over minimax graphs, whose values are float64."""
 
 VERIFY_BYTES_PER_POSITION: Final = 512
-"""Peak memory of ``verify`` (every solver, every Z3 check) per position, with room to spare:
-VERIFY_DOC"""
+"""Peak memory of ``verify`` (every solver, every Z3 check; the Z3 processes counted) per
+position, over its 91 MB baseline: measured at 486 bytes on a random minimax graph of 5 * 10^6
+positions (2.52 GB), 286 on a normal-play one (1.52 GB), 312-547 on graphs of 5 * 10^5 (0.25-0.35
+GB, mostly the fixed cost of the kernels and Z3); ``docs/smt-scaling.md`` has 5.7-6.2 GB at 5 *
+10^7 positions (about 120 a position). No margin at 5 * 10^6, 4x at 5 * 10^7."""
 
-LINEAR_BYTES_PER_POSITION: Final = 96
-"""Peak memory of ``verify --answers --linear`` per position, with room to spare: LINEAR_DOC"""
+LINEAR_BYTES_PER_POSITION: Final = 48
+"""Peak memory of ``verify --answers --linear`` (an ``.npz`` answer table) per position, over
+its 190 MB baseline: measured at 41.7 bytes on Connect Four 5x4 (12.7 million positions) and 28
+on a random normal-play graph of 2 * 10^7; ``docs/games.md`` has 38 on Connect Four 6x4 (12.73
+GB), 42 on 5x5 and 46 on 4x7 (17.68 GB), ``benchmarks/bench_answers.py`` 47 on a random graph
+of 5 * 10^7. A case of at most 10^6 nodes also gets the certificate's self-check, up to about
+1 GB more (232 bytes a position at 5 * 10^6 positions, 1.35 GB)."""
 
 BYTES_PER_POSITION: Final = VERIFY_BYTES_PER_POSITION
 """The bytes per position of :class:`Limits` made without a command (the readers' default
@@ -89,8 +105,10 @@ MIN_BUDGET_BYTES: Final = 64 << 20
 """The byte checks (text size, declared array sizes) never refuse less than this, whatever the
 limit: a small file is judged by the positions it holds."""
 
-DEFAULT_MEMORY_SHARE: Final = 0.5
-"""The share of the machine's memory the default ``--max-positions`` lets one case use."""
+DEFAULT_MEMORY_SHARE: Final = 0.6
+"""The share of the machine's memory the default ``--max-positions`` lets one case use (at the
+command's bytes per position): 60% leaves the rest to the system and other work, and admits
+Connect Four 6x4 to ``solve`` on a 24 GiB machine (about 10 GB of its 14.4 GiB)."""
 
 TEXT_EXPANSION: Final = MappingProxyType({".json": 16, ".graphml": 48, ".gml": 48})
 """Peak memory of parsing, per byte of text, by suffix: estimates with margin, not measurements
