@@ -249,7 +249,9 @@ def table(runs: list[Run], base: dict[str, int]) -> str:
             f"| {r.command} | {r.case}{failed} | {r.nodes:,} | {r.moves:,} | {r.positions:,} "
             f"| {r.wall:.1f} | {r.peak / 1e6:,.0f} | {r.per_position:.1f} |"
         )
-    worst = {c: max((r.per_position for r in runs if r.command == c), default=0.0) for c in base}
+    worst = {
+        c: max(r.per_position for r in runs if r.command == c) for c in {r.command for r in runs}
+    }
     lines += [
         "",
         "Largest bytes per position: " + ", ".join(f"{c} {w:.1f}" for c, w in worst.items()),
