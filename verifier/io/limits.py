@@ -115,7 +115,7 @@ TEXT_EXPANSION: Final = MappingProxyType({".json": 16, ".graphml": 48, ".gml": 4
 (JSON makes a Python object of a few dozen bytes per short token; GraphML and GML go through
 networkx, which also keeps an element tree and a dict per node and edge)."""
 
-WAYS_ON: Final = "raise --max-positions, or use --engine dask (solve on a Dask cluster)"
+WAYS_ON: Final = "raise --max-positions, or use --engine dask (verifier solve on a Dask cluster)"
 """What a refusal for size suggests: a higher limit where the memory allows, or ``verifier
 solve --engine dask --scheduler ADDR`` (Kars' algorithm on a Dask cluster, docs/distributed.md;
 its driver still reads the whole case, the workers share the solving)."""
