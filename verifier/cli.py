@@ -27,7 +27,7 @@ from verifier import api
 from verifier.errors import CaseError, UsageError, VerifierError
 from verifier.io.answers import Answers
 from verifier.io.files import check_writable
-from verifier.io.limits import Limits
+from verifier.io.limits import Command, Limits
 from verifier.io.pipes import closed_pipe_tolerated
 from verifier.model import Case
 from verifier.model.columns import Column
@@ -160,20 +160,19 @@ def _err(console: Console, msg: str) -> None:
     console.print(msg, markup=False, highlight=False, soft_wrap=True)
 
 
-def load(path: Path, max_positions: int | None = None, *, linear: bool = False) -> Case:
+def load(path: Path, max_positions: int | None = None, *, command: Command = "verify") -> Case:
     """Read a case file of any supported kind (one-line ``CaseError`` on bad input, or on a
-    case of more than ``max_positions`` nodes + moves; default: sized to the machine, and to
-    the lighter ``--linear`` run when ``linear``)."""
+    case of more than ``max_positions`` nodes + moves; default: sized to the machine and to
+    what ``command`` costs a position, ``verifier.io.limits.COMMAND_BYTES_PER_POSITION``)."""
     from verifier.io import load_any
 
-    return load_any(path, limits=_limits(max_positions, linear=linear))
+    return load_any(path, limits=_limits(max_positions, command))
 
 
-def _limits(max_positions: int | None, *, linear: bool = False) -> Limits:
-    """The readers' limits for ``--max-positions`` (default: sized to the machine)."""
-    if max_positions is not None:
-        return Limits(max_positions)
-    return Limits.for_linear_run() if linear else Limits()
+def _limits(max_positions: int | None, command: Command = "verify") -> Limits:
+    """The readers' limits for ``--max-positions`` (default: sized to the machine and to
+    ``command``)."""
+    return Limits.for_command(command, max_positions)
 
 
 def collect(paths: list[Path]) -> list[Path]:
@@ -298,7 +297,7 @@ def run_verify(
             _err(err, item.error)
             continue
         try:
-            case = load(f, max_positions, linear=linear)
+            case = load(f, max_positions, command="linear" if linear else "verify")
         except VerifierError as e:
             errors.append(str(e))
             _err(err, str(e))
@@ -313,7 +312,9 @@ def run_verify(
         judged = answers or item.answers
         if judged is not None:
             try:
-                claims = _load_answers(judged, case, max_positions, linear=linear)
+                claims = _load_answers(
+                    judged, case, max_positions, command="linear" if linear else "verify"
+                )
             except VerifierError as e:
                 errors.append(str(e))
                 _err(err, str(e))
@@ -396,14 +397,14 @@ def _answers_mistake(path: Path) -> str | None:
 
 
 def _load_answers(
-    path: Path, case: Case, max_positions: int | None = None, *, linear: bool = False
+    path: Path, case: Case, max_positions: int | None = None, *, command: Command = "verify"
 ) -> Answers:
     """Read an answer file for ``case`` (one-line ``CaseError`` on a bad file or one too big
     for ``--max-positions``)."""
     from verifier.io.answers import load_answers
 
     try:
-        return load_answers(path, case, _limits(max_positions, linear=linear))
+        return load_answers(path, case, _limits(max_positions, command))
     except OSError as e:
         raise CaseError(str(path), "$", f"cannot read the file: {e.strerror or e}") from None
 
@@ -499,7 +500,8 @@ MaxPositionsOpt = Annotated[
         "--max-positions",
         min=1,
         help="Refuse a case of more positions (nodes + moves) before reading it. Default: "
-        "half the memory at 512 bytes a position (see docs/hostile-input.md).",
+        "60% of the memory at the command's measured bytes a position (see "
+        "docs/hostile-input.md).",
         show_default=False,
         rich_help_panel=LIMITS,
     ),
@@ -640,9 +642,10 @@ def pick_format(
     return chosen
 
 
-def _load_or_exit(path: Path, max_positions: int | None) -> Case:
+def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Case:
+    """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line."""
     try:
-        return load(path, max_positions)
+        return load(path, max_positions, command=command)
     except VerifierError as e:
         raise _fail(str(e)) from None
     except OSError as e:
@@ -726,7 +729,7 @@ def solve_cmd(
             raise _fail(
                 f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
             ) from None
-    case = _load_or_exit(path, max_positions)
+    case = _load_or_exit(path, max_positions, "solve")
     if engine is SolveEngine.dask:
         if case.semantics not in PROGRAMS:
             raise _fail(
@@ -1075,7 +1078,7 @@ def render_cmd(
 
     _refuse_overwrite(output, force)
     _check_output(output)
-    case = _load_or_exit(path, max_positions)
+    case = _load_or_exit(path, max_positions, "verify" if smt else "solve")
     if case.graph.n > 2000:
         raise _fail(f"{path}: $: {case.graph.n} nodes are too many to draw (at most 2000)")
     rep = run_case(case, Options(), smt=smt)
@@ -1120,7 +1123,7 @@ def query_cmd(
     f = pick_format(fmt, as_json)
     if f is Format.csv:
         raise _fail("--format csv: this command writes table or json")
-    case = _load_or_exit(path, max_positions)
+    case = _load_or_exit(path, max_positions, "verify" if smt else "solve")
     ids = []
     if not positions:
         if case.root is None:
@@ -1167,7 +1170,7 @@ def uniqueness_cmd(
     from verifier.research.uniqueness import solution_set
     from verifier.writers.uniqueness import uniqueness_document
 
-    case = _load_or_exit(path, max_positions)
+    case = _load_or_exit(path, max_positions, "verify")
     t0 = time.perf_counter()
     try:
         with stop_after(budget), z3_timeout(budget):
@@ -1434,10 +1437,10 @@ def _table(path: Path, case: Case) -> tuple[str, Mapping[str, Column]]:
     """The columns of an answer file, or of our answer for a case file."""
     if _is_answer_file(path):
         try:
-            return str(path), _load_answers(path, case).result().columns
+            return str(path), _load_answers(path, case, command="solve").result().columns
         except VerifierError as e:
             raise _fail(str(e)) from None
-    other = _load_or_exit(path, None)
+    other = _load_or_exit(path, None, "solve")
     rep = run_case(other, Options(), smt=False)
     if rep.solution is None:
         raise _fail(f"{path}: $: no solver answered the case")
@@ -1479,7 +1482,7 @@ def diff_cmd(
     base = case_path or next((p for p in (left, right) if not _is_answer_file(p)), None)
     if base is None:
         raise _fail(f"{left} {right}: two answer files: name their case with --case CASE")
-    case = _load_or_exit(base, None)
+    case = _load_or_exit(base, None, "solve")
     (lname, a), (rname, b) = _table(left, case), _table(right, case)
     rows, one_sided = diff_tables(case, a, b)
     nodes = len({r.node for r in rows})

@@ -70,7 +70,7 @@ def test_cli_max_positions(tmp_path: Path) -> None:
     case = ROOT / "cases" / "simple-cycle-draw.json"
     r = CliRunner().invoke(app, ["verify", "--max-positions", "2", str(case)])
     assert r.exit_code == 2
-    assert "too big to process, more than --max-positions 2" in r.output
+    assert "too big to process in one process, more than --max-positions 2 " in r.output
     r = CliRunner().invoke(app, ["verify", "--max-positions", "1000", str(case)])
     assert r.exit_code == 0
     r = CliRunner().invoke(app, ["solve", "--max-positions", "2", str(case)])

@@ -2,9 +2,11 @@
 
 A case's size is counted in *positions*: its nodes plus its moves (each is an entry the solvers
 keep in memory). :class:`Limits` holds ``max_positions`` (the CLI's ``--max-positions``); the
-default is sized to the machine: half of its physical memory (or of the address-space limit of
-the process, if lower) at :data:`BYTES_PER_POSITION`, the measured peak of ``verify`` per
-position. A file is refused with the one-line ``CaseError`` when
+default is sized to the machine and to the command that reads the case: 60% of the machine's
+physical memory (or of the address-space limit of the process, if lower) at that command's
+measured peak bytes per position (:data:`COMMAND_BYTES_PER_POSITION`: ``solve``, ``verify``,
+``linear`` for ``verify --answers --linear``; ``benchmarks/bench_memory_per_command.py``). A
+file is refused with the one-line ``CaseError`` when
 
 * its size on disk, times the peak memory its parser takes per byte of text
   (:data:`TEXT_EXPANSION`), is above the memory budget (JSON, GraphML, GML: checked before
@@ -13,10 +15,17 @@ position. A file is refused with the one-line ``CaseError`` when
   field (compact JSON) exceed the limit (checked before the arrays are allocated);
 * the graph it holds has more positions than the limit (checked once it is parsed).
 
+The memory budget of the byte checks is ``max_positions`` times the same command's bytes per
+position, so with the default limit every command's budget is the same share of the machine.
+
 Examples
 --------
 >>> Limits(max_positions=10**6).budget_bytes
 512000000
+>>> Limits.for_command("solve", 10**6).budget_bytes
+67108864
+>>> Limits.for_command("solve", 10**7).budget_bytes
+400000000
 >>> Limits(max_positions=0)
 Traceback (most recent call last):
 ...
@@ -30,38 +39,86 @@ import resource
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Literal
 
 from verifier.errors import UsageError
 from verifier.io.jsonpath import PathPart, fail
 
 __all__ = [
     "BYTES_PER_POSITION",
+    "COMMAND_BYTES_PER_POSITION",
     "DEFAULT_MEMORY_SHARE",
     "LINEAR_BYTES_PER_POSITION",
     "MIN_BUDGET_BYTES",
+    "SOLVE_BYTES_PER_POSITION",
     "TEXT_EXPANSION",
+    "VERIFY_BYTES_PER_POSITION",
+    "WAYS_ON",
+    "Command",
     "Limits",
     "default_max_positions",
     "memory_bytes",
 ]
 
-BYTES_PER_POSITION: Final = 512
-"""Peak memory of ``verify`` per position (node or move), with room to spare: measured at about
-210 bytes per position on random minimax cases of 2 * 10^5 to 10^6 nodes with 3 moves per node
-(387 MB and 1046 MB peak), above a baseline of about 300 MB."""
+Command = Literal["solve", "verify", "linear"]
+"""What reads the case: ``solve`` (any in-memory engine, ``query``, ``render``, ``diff``),
+``verify`` (every solver and the Z3 checks) or ``linear`` (``verify --answers --linear``)."""
+
+SOLVE_BYTES_PER_POSITION: Final = 40
+"""Peak memory of ``solve`` (default engine, ``auto``: numpy and compiled, compared) per
+position: the peak resident memory of the process over its 56 MB baseline, measured by
+``benchmarks/bench_memory_per_command.py`` (2026-11-27) at 29.5 bytes on Connect Four 6x4
+(332,093,221 positions, 9.86 GB), 46.9 on 5x4 (12.7 million), 28-34 on random normal-play and
+reachability graphs of 2 * 10^7 positions and 46 on a random minimax graph of 2 * 10^7 (39 a
+position between 5 * 10^6 and 2 * 10^7: the rest is a fixed 0.3 GB of kernels). The margin is
+35% over Connect Four and none over minimax graphs, whose values are float64."""
+
+VERIFY_BYTES_PER_POSITION: Final = 512
+"""Peak memory of ``verify`` (every solver, every Z3 check; the Z3 processes counted) per
+position, over its 91 MB baseline: measured at 486 bytes on a random minimax graph of 5 * 10^6
+positions (2.52 GB), 286 on a normal-play one (1.52 GB), 312-547 on graphs of 5 * 10^5 (0.25-0.35
+GB, mostly the fixed cost of the kernels and Z3); ``docs/smt-scaling.md`` has 5.7-6.2 GB at 5 *
+10^7 positions (about 120 a position). No margin at 5 * 10^6, 4x at 5 * 10^7."""
+
+LINEAR_BYTES_PER_POSITION: Final = 48
+"""Peak memory of ``verify --answers --linear`` (an ``.npz`` answer table) per position, over
+its 190 MB baseline: measured at 41.7 bytes on Connect Four 5x4 (12.7 million positions) and 28
+on a random normal-play graph of 2 * 10^7; ``docs/games.md`` has 38 on Connect Four 6x4 (12.73
+GB), 42 on 5x5 and 46 on 4x7 (17.68 GB), ``benchmarks/bench_answers.py`` 47 on a random graph
+of 5 * 10^7. A case of at most 10^6 nodes also gets the certificate's self-check, up to about
+1 GB more (232 bytes a position at 5 * 10^6 positions, 1.35 GB)."""
+
+BYTES_PER_POSITION: Final = VERIFY_BYTES_PER_POSITION
+"""The bytes per position of :class:`Limits` made without a command (the readers' default
+from Python): the heaviest command's, ``verify``."""
+
+COMMAND_BYTES_PER_POSITION: Final = MappingProxyType(
+    {
+        "solve": SOLVE_BYTES_PER_POSITION,
+        "verify": VERIFY_BYTES_PER_POSITION,
+        "linear": LINEAR_BYTES_PER_POSITION,
+    }
+)
+"""Each command's peak bytes per position, which sizes its default ``--max-positions``."""
 
 MIN_BUDGET_BYTES: Final = 64 << 20
 """The byte checks (text size, declared array sizes) never refuse less than this, whatever the
 limit: a small file is judged by the positions it holds."""
 
-DEFAULT_MEMORY_SHARE: Final = 0.5
-"""The share of the machine's memory the default ``--max-positions`` lets one case use."""
+DEFAULT_MEMORY_SHARE: Final = 0.6
+"""The share of the machine's memory the default ``--max-positions`` lets one case use (at the
+command's bytes per position): 60% leaves the rest to the system and other work, and admits
+Connect Four 6x4 to ``solve`` on a 24 GiB machine (about 10 GB of its 14.4 GiB)."""
 
 TEXT_EXPANSION: Final = MappingProxyType({".json": 16, ".graphml": 48, ".gml": 48})
 """Peak memory of parsing, per byte of text, by suffix: estimates with margin, not measurements
 (JSON makes a Python object of a few dozen bytes per short token; GraphML and GML go through
 networkx, which also keeps an element tree and a dict per node and edge)."""
+
+WAYS_ON: Final = "raise --max-positions, or use --engine dask (verifier solve on a Dask cluster)"
+"""What a refusal for size suggests: a higher limit where the memory allows, or ``verifier
+solve --engine dask --scheduler ADDR`` (Kars' algorithm on a Dask cluster, docs/distributed.md;
+its driver still reads the whole case, the workers share the solving)."""
 
 
 def memory_bytes() -> int:
@@ -74,12 +131,6 @@ def memory_bytes() -> int:
     return min(physical, soft) if soft != resource.RLIM_INFINITY else physical
 
 
-LINEAR_BYTES_PER_POSITION: Final = 96
-"""Peak memory of ``verify --answers --linear`` per position, with room to spare: measured at
-47 bytes per position (2.33 GB peak) on a random normal case of 10^7 nodes and 4 * 10^7 moves
-with a whole ``.npz`` answer table (``benchmarks/bench_answers.py``)."""
-
-
 def default_max_positions(bytes_per_position: int = BYTES_PER_POSITION) -> int:
     """The default ``--max-positions``: a share of the machine's memory per position."""
     return max(1, int(memory_bytes() * DEFAULT_MEMORY_SHARE) // bytes_per_position)
@@ -87,36 +138,55 @@ def default_max_positions(bytes_per_position: int = BYTES_PER_POSITION) -> int:
 
 @dataclass(frozen=True)
 class Limits:
-    """The largest case the readers accept (``max_positions`` = nodes + moves)."""
+    """The largest case the readers accept (``max_positions`` = nodes + moves), and the memory
+    a position costs the command reading it (``bytes_per_position``, which sizes the byte
+    checks). ``Limits()`` is sized for ``verify``, the heaviest command;
+    :meth:`for_command` sizes the default for another."""
 
     max_positions: int = field(default_factory=default_max_positions)
+    bytes_per_position: int = BYTES_PER_POSITION
 
     def __post_init__(self) -> None:
         """Refuse a limit below one position."""
         if self.max_positions < 1:
             raise UsageError(f"--max-positions must be at least 1 (got {self.max_positions})")
+        if self.bytes_per_position < 1:
+            raise UsageError(
+                f"bytes per position must be at least 1 (got {self.bytes_per_position})"
+            )
+
+    @classmethod
+    def for_command(cls, command: Command, max_positions: int | None = None) -> Limits:
+        """The limits of ``command`` (:data:`COMMAND_BYTES_PER_POSITION`): ``max_positions``
+        if given (``--max-positions``), else sized to the machine at its bytes per position."""
+        cost = COMMAND_BYTES_PER_POSITION[command]
+        return cls(
+            max_positions if max_positions is not None else default_max_positions(cost), cost
+        )
 
     @classmethod
     def for_linear_run(cls) -> Limits:
         """The default limits of ``verify --answers --linear`` (lighter than a full run)."""
-        return cls(default_max_positions(LINEAR_BYTES_PER_POSITION))
+        return cls.for_command("linear")
 
     @property
     def budget_bytes(self) -> int:
         """The memory a case of ``max_positions`` positions may take (at least
         :data:`MIN_BUDGET_BYTES`)."""
-        return max(self.max_positions * BYTES_PER_POSITION, MIN_BUDGET_BYTES)
+        return max(self.max_positions * self.bytes_per_position, MIN_BUDGET_BYTES)
 
     def check_positions(
         self, positions: int, file: str, where: tuple[PathPart, ...] = (), what: str = ""
     ) -> None:
-        """Refuse a case of more than ``max_positions`` positions (``what`` says how counted)."""
+        """Refuse a case of more than ``max_positions`` positions (``what`` says how counted):
+        one line naming the limit and the ways on."""
         if positions > self.max_positions:
             fail(
                 file,
                 where,
-                f"{what or f'{positions:,} positions'}: too big to process, more than "
-                f"--max-positions {self.max_positions:,} (nodes + moves)",
+                f"{what or f'{positions:,} positions'}: too big to process in one process, "
+                f"more than --max-positions {self.max_positions:,} (nodes + moves); "
+                f"{WAYS_ON}",
             )
 
     def check_bytes(self, declared: int, file: str, what: str) -> None:
@@ -125,8 +195,9 @@ class Limits:
             fail(
                 file,
                 (),
-                f"{what} of {declared:,} bytes: too big to process, more than the "
-                f"{self.budget_bytes:,} bytes of --max-positions {self.max_positions:,}",
+                f"{what} of {declared:,} bytes: too big to process in one process, more than "
+                f"the {self.budget_bytes:,} bytes of --max-positions {self.max_positions:,}; "
+                f"{WAYS_ON}",
             )
 
     def check_text_file(self, path: Path, file: str) -> None:
@@ -144,7 +215,7 @@ class Limits:
             fail(
                 file,
                 (),
-                f"a file of {size:,} bytes: too big to process (parsing takes about {expansion} "
-                f"bytes per byte), more than the {self.budget_bytes:,} bytes of "
-                f"--max-positions {self.max_positions:,}",
+                f"a file of {size:,} bytes: too big to process in one process (parsing takes "
+                f"about {expansion} bytes per byte), more than the {self.budget_bytes:,} bytes "
+                f"of --max-positions {self.max_positions:,}; {WAYS_ON}",
             )
