@@ -204,3 +204,24 @@ def test_missing_openspiel_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path
         "openspiel:tic_tac_toe: OpenSpiel is not installed: "
         "pip install 'gamegraph-verifier[openspiel]'"
     )
+
+
+def test_tic_tac_toe_matches_the_builtin_generator(pyspiel: Any) -> None:
+    """OpenSpiel's tic-tac-toe and ``verifier generate tictactoe``: same positions, same moves,
+    same numbers of won, lost and drawn positions (the built-in one is labelled for the mover)."""
+    from verifier.games import tictactoe
+
+    ours = explore(load_game("openspiel:tic_tac_toe"))
+    builtin = tictactoe.generate()
+    assert (ours.graph.n, ours.graph.m) == (builtin.graph.n, builtin.graph.m) == (5478, 16167)
+    values = _values(ours)
+    mover = {  # player 0's value seen by the player to move (a terminal: by the one who would)
+        nm: v
+        if nm.endswith(" p0") or (nm.endswith(" end") and nm.count("x") == nm.count("o"))
+        else -v
+        for nm, v in values.items()
+    }
+    solution = verifier.solve(builtin)
+    word = {"won": 1.0, "lost": -1.0, "draw": 0.0}
+    labels = [word[str(solution[nm].value)] for nm in builtin.graph.names]
+    assert sorted(mover.values()) == sorted(labels)
