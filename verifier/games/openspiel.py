@@ -36,7 +36,11 @@ def position_name(state: Any) -> str:
 def _quiet_stderr() -> Iterator[None]:
     """Silence file descriptor 2 (OpenSpiel's C++ code prints each error before raising it)."""
     sys.stderr.flush()
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no descriptor 2 to silence
+        yield
+        return
     try:
         with open(os.devnull, "w") as null:
             os.dup2(null.fileno(), 2)
