@@ -843,7 +843,8 @@ def generate_cmd(
         typer.Argument(
             help="tictactoe, lgame, connect4, kqk, krk, ladder, "
             "random, nim, subtraction:S, octal:CODE, grundy, or your own game class: "
-            "FILE.py:Class or module:Class (docs/games.md)."
+            "FILE.py:Class or module:Class, or an OpenSpiel game: openspiel:NAME "
+            "(docs/games.md)."
         ),
     ],
     output: Annotated[
@@ -1021,7 +1022,7 @@ def _write_generated(case: Case, output: Path, encoding: str) -> None:
 def _generate_game_class(
     spec: str, params: list[str], max_positions: int | None, output: Path, encoding: str
 ) -> None:
-    """``generate FILE.py:Class``: explore the user's game class and write its case."""
+    """``generate FILE.py:Class`` (or ``openspiel:NAME``): explore the game, write its case."""
     from verifier.games.loader import load_game, parse_params
     from verifier.games.protocol import DEFAULT_MAX_POSITIONS, explore
     from verifier.progress import progress_every

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from verifier.games.openspiel import PREFIX
 from verifier.games.protocol import GameError
 
 __all__ = ["is_game_spec", "load_game", "parse_params"]
@@ -28,6 +29,8 @@ _INT = re.compile(r"^[+-]?\d+$")
 def is_game_spec(text: str) -> bool:
     """Whether a GAME argument names a user's game class (``FILE.py:Class`` or ``module:Class``)
     rather than a built-in generator (``subtraction:1,2``, ``octal:.07``)."""
+    if text.strip().startswith(PREFIX):
+        return True
     where, sep, _ = text.strip().rpartition(":")
     if not sep or not where or where.lower() in _BUILTIN_FAMILIES:
         return False
@@ -54,6 +57,10 @@ def load_game(spec: str, params: dict[str, Any] | None = None) -> Any:
     Raises :class:`~verifier.games.protocol.GameError` (one line) for a missing file, module
     or class, an import that fails, or parameters the class does not take.
     """
+    if spec.strip().startswith(PREFIX):  # pyspiel is imported only now
+        from verifier.games.openspiel import OpenSpielGame
+
+        return OpenSpielGame(spec.strip().removeprefix(PREFIX), **(params or {}))
     where, sep, cls_name = spec.strip().rpartition(":")
     if not sep or not where or not cls_name.isidentifier():
         raise GameError(spec, "expected FILE.py:Class or package.module:Class")
