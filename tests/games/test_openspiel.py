@@ -225,3 +225,33 @@ def test_tic_tac_toe_matches_the_builtin_generator(pyspiel: Any) -> None:
     word = {"won": 1.0, "lost": -1.0, "draw": 0.0}
     labels = [word[str(solution[nm].value)] for nm in builtin.graph.names]
     assert sorted(mover.values()) == sorted(labels)
+
+
+def test_a_strangers_answers_keyed_by_openspiel_states_are_judged(
+    pyspiel: Any, tmp_path: Path
+) -> None:
+    """Issue 33 item 4: OpenSpiel's own value iteration, written as an answer file keyed by the
+    game's positions (OpenSpiel's state strings, as every output names them), is verified; one
+    value changed is refuted at that position."""
+    import json
+
+    case = tmp_path / "ttt.npz"
+    assert runner.invoke(app, ["generate", "openspiel:tic_tac_toe", "-o", str(case)]).exit_code == 0
+    theirs = _openspiel_value_iteration(load_game("openspiel:tic_tac_toe").game)
+
+    def state_string(name: str) -> str:  # our name: str(state) on one line, then the mover
+        board = name.rsplit(" ", 1)[0].replace("/", "\n")
+        return board if board in theirs else board + "\n"
+
+    names = list(verifier.load(case).graph.names)
+    values = {name: theirs[state_string(name)] for name in names}
+    head = {"format": "gamegraph-verifier-answers", "version": 1, "semantics": "minimax"}
+    answers = tmp_path / "openspiel-vi.json"
+    answers.write_text(json.dumps({**head, "nodes": values}))
+    r = runner.invoke(app, ["verify", str(case), "--answers", str(answers), "-q"])
+    assert r.exit_code == 0 and "VERIFIED" in r.stdout, r.output
+    wrong = next(n for n in names if values[n] == 1.0)  # a win for player 0, claimed a draw
+    answers.write_text(json.dumps({**head, "nodes": {**values, wrong: 0.0}}))
+    r = runner.invoke(app, ["verify", str(case), "--answers", str(answers), "-q"])
+    assert r.exit_code == 1 and "REFUTED" in r.stdout, r.output
+    assert repr(wrong) in r.stdout or wrong in r.stdout
