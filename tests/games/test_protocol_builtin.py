@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.games import tictactoe
+from verifier.games import connect4, tictactoe
 from verifier.games.protocol import explore
 from verifier.model import Case
 
@@ -30,3 +30,17 @@ def test_tictactoe_on_the_protocol_is_the_generated_graph(symmetry: bool) -> Non
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)
     assert slow.graph.name(slow.root) == fast.graph.name(fast.root) == "........."
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "symmetry"),
+    [(3, 3, False), (4, 3, False), (3, 4, True), pytest.param(4, 4, True, marks=pytest.mark.slow)],
+)
+def test_connect_four_on_the_protocol_is_the_generated_graph(
+    width: int, height: int, symmetry: bool
+) -> None:
+    fast = connect4.generate(width, height, symmetry=symmetry)
+    slow = explore(connect4.ConnectFour(width, height, symmetry=int(symmetry)))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert _by_name(slow) == _by_name(fast)
+    assert slow.graph.name(slow.root) == fast.graph.name(fast.root)

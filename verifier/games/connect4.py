@@ -32,10 +32,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames, normal_case_csr, unique_inverse
+from verifier.games.protocol import Game
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
-__all__ = ["Board", "generate", "has_four", "orbit_sizes", "position_name"]
+__all__ = ["Board", "ConnectFour", "generate", "has_four", "orbit_sizes", "position_name"]
 
 U64 = np.uint64
 Codes = NDArray[np.uint64]
@@ -256,3 +257,76 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         "reachable from the empty board; rows from the top, x moves first"
         + ("; positions up to the left-right mirror" if symmetry else ""),
     )
+
+
+Columns = tuple[str, ...]
+"""A position on the game protocol: each column's stones from the bottom, ``x`` or ``o``."""
+
+
+class ConnectFour(Game):
+    """Connect Four on the game protocol (``verifier generate verifier.games.connect4:ConnectFour
+    --param width=5 --param height=4 --param symmetry=1``): the same graph as :func:`generate`,
+    which stays the fast path (``tests/games/test_protocol_builtin.py``)."""
+
+    semantics = "normal"
+
+    def __init__(self, width: int = 4, height: int = 4, symmetry: int = 0) -> None:
+        self.board, self.symmetry = Board(width, height), bool(symmetry)
+
+    def initial(self) -> Columns:
+        return ("",) * self.board.width
+
+    def _mover(self, cols: Columns) -> str:
+        return "x" if sum(map(len, cols)) % 2 == 0 else "o"
+
+    def _four(self, cols: Columns, stone: str) -> bool:
+        """Whether ``stone`` has four in a row (down a column, along a row or a diagonal)."""
+        w, h = self.board.width, self.board.height
+
+        def at(c: int, r: int) -> bool:
+            return 0 <= c < w and 0 <= r < len(cols[c]) and cols[c][r] == stone
+
+        steps = ((0, 1), (1, 0), (1, 1), (1, -1))
+        return any(
+            all(at(c + i * dc, r + i * dr) for i in range(4))
+            for c in range(w)
+            for r in range(h)
+            for dc, dr in steps
+        )
+
+    def outcome(self, cols: Columns) -> str | None:
+        """Lost for the mover when the other player has four; a draw on a full board."""
+        if self._four(cols, "o" if self._mover(cols) == "x" else "x"):
+            return "lost"
+        return "draw" if all(len(col) == self.board.height for col in cols) else None
+
+    def moves(self, cols: Columns) -> list[Columns]:
+        if self.outcome(cols) is not None:
+            return []
+        stone = self._mover(cols)
+        return [
+            (*cols[:c], cols[c] + stone, *cols[c + 1 :])
+            for c in range(self.board.width)
+            if len(cols[c]) < self.board.height
+        ]
+
+    def key(self, cols: Columns) -> str:
+        """The board's rows from the top (:meth:`Board.name`)."""
+        rows = range(self.board.height - 1, -1, -1)
+        return "/".join("".join(col[r] if r < len(col) else "." for col in cols) for r in rows)
+
+    def _code(self, cols: Columns) -> int:
+        """:meth:`Board.code`: per column the mover's stones below a marker bit."""
+        stone = self._mover(cols)
+        return sum(
+            (sum(1 << r for r, s in enumerate(col) if s == stone) + (1 << len(col)))
+            << (c * self.board.col)
+            for c, col in enumerate(cols)
+        )
+
+    def canonical(self, cols: Columns) -> Columns:
+        """With symmetry, the board or its mirror image, whichever has the smaller code."""
+        if not self.symmetry:
+            return cols
+        mirror = cols[::-1]
+        return mirror if self._code(mirror) < self._code(cols) else cols
