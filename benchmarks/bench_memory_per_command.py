@@ -39,6 +39,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from benchtools import tree_rss
+
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "cases" / "simple-cycle-draw.json"
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -117,32 +119,6 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "verifier.cli", *args]
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of ``root`` and all its descendants right now (0 if it is gone)."""
-    parent: dict[int, int] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    st = fh.read()
-                parent[int(d)] = int(st[st.rindex(")") + 2 :].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    tree, todo = set(), [root]
-    while todo:
-        p = todo.pop()
-        tree.add(p)
-        todo.extend(c for c, pp in parent.items() if pp == p and c not in tree)
-    total = 0
-    for p in tree:
-        try:
-            with open(f"/proc/{p}/statm") as fh:
-                total += int(fh.read().split()[1]) * PAGE
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
 def measure(args: list[str]) -> tuple[float, int, int]:
     """Run ``python -m verifier.cli ARGS``: wall seconds, peak bytes of the tree, exit code."""
     with tempfile.TemporaryFile() as out:
@@ -157,7 +133,7 @@ def measure(args: list[str]) -> tuple[float, int, int]:
 
         def watch() -> None:
             while not stop.wait(0.02):
-                peak[0] = max(peak[0], _tree_rss(proc.pid))
+                peak[0] = max(peak[0], tree_rss(proc.pid))
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()

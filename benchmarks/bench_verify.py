@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchtools import tree_rss
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DOC = ROOT / "docs" / "smt-scaling.md"
@@ -67,35 +69,9 @@ class Run:
 
 
 # ---------------------------------------------------------------------- memory of a process tree
-def _tree_rss(root: int) -> int:
-    """Resident bytes of ``root`` and all its descendants right now (0 if it is gone)."""
-    parent: dict[int, int] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as fh:
-                    st = fh.read()
-                parent[int(d)] = int(st[st.rindex(")") + 2 :].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    tree, todo = set(), [root]
-    while todo:
-        p = todo.pop()
-        tree.add(p)
-        todo.extend(c for c, pp in parent.items() if pp == p and c not in tree)
-    total = 0
-    for p in tree:
-        try:
-            with open(f"/proc/{p}/statm") as fh:
-                total += int(fh.read().split()[1]) * PAGE
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
 def _watch(pid: int, peak: list[int], stop: threading.Event) -> None:
     while not stop.wait(0.05):
-        peak[0] = max(peak[0], _tree_rss(pid))
+        peak[0] = max(peak[0], tree_rss(pid))
 
 
 # ---------------------------------------------------------------------- one measurement

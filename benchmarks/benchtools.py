@@ -114,3 +114,32 @@ def generate_random(
             str(out),
         ]
     )
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def tree_rss(root: int) -> int:
+    """Resident bytes of ``root`` and all its descendants right now (0 if it is gone)."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    st = fh.read()
+                parent[int(d)] = int(st[st.rindex(")") + 2 :].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, todo = set(), [root]
+    while todo:
+        p = todo.pop()
+        tree.add(p)
+        todo.extend(c for c, pp in parent.items() if pp == p and c not in tree)
+    total = 0
+    for p in tree:
+        try:
+            with open(f"/proc/{p}/statm") as fh:
+                total += int(fh.read().split()[1]) * PAGE
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
