@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import verifier
 from verifier.cli import app
-from verifier.games import GameError, explore
+from verifier.games import Game, GameError, explore
 from verifier.games.loader import is_game_spec, load_game, parse_params
 from verifier.io import save_any
 
@@ -401,3 +401,28 @@ def test_a_game_file_imports_its_neighbours_and_import_errors_are_one_line(
     r = runner.invoke(app, ["generate", f"{broken}:K", "-o", str(tmp_path / "b.json")])
     assert r.exit_code == 2 and "raised ModuleNotFoundError" in r.stderr, r.output
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_several_start_states_with_initials() -> None:
+    """``initials()``: every start is a position (in the order given, repeats joined), what
+    they reach is explored, and the case has no root."""
+
+    class Heaps(Game):
+        semantics = "impartial"
+
+        def __init__(self, starts: object) -> None:
+            self.starts = starts
+
+        def initials(self) -> object:
+            return self.starts
+
+        def moves(self, n: int) -> list[int]:
+            return [n - 2] if n >= 2 else []
+
+    case = explore(Heaps([5, 2, 5, 1]))  # 5 -> 3 -> 1; 2 -> 0
+    assert list(case.graph.names) == ["5", "2", "1", "3", "0"] and case.root is None
+    assert case.graph.m == 3
+    with pytest.raises(GameError, match=r"^Heaps: initials\(\): gave no state"):
+        explore(Heaps([]))
+    with pytest.raises(GameError, match=r"^Heaps: initials\(\): did not return an iterable"):
+        explore(Heaps(7))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.games import connect4, tictactoe
+from verifier.games import connect4, subtraction, tictactoe
 from verifier.games.protocol import explore
 from verifier.model import Case
 
@@ -44,3 +44,14 @@ def test_connect_four_on_the_protocol_is_the_generated_graph(
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)
     assert slow.graph.name(slow.root) == fast.graph.name(fast.root)
+
+
+@pytest.mark.parametrize("s", ["1,2,3", "2,3", "2", "3,5,8"])
+def test_a_subtraction_game_on_the_protocol_is_the_generated_graph(s: str) -> None:
+    """Every heap 0..30 is a start (``initials()``): with S = {2} the odd heaps are not
+    reachable from 30, and are still positions of the case, as the generator makes them."""
+    fast = subtraction.subtraction_game(subtraction.parse_subtraction_set(s), 30)
+    slow = explore(subtraction.SubtractionGame(s, upto=30))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m) == (31, slow.graph.m)
+    assert _by_name(slow) == _by_name(fast)
+    assert list(slow.graph.names) == [str(h) for h in range(31)] and slow.root is None

@@ -3,7 +3,9 @@
 A game is any class with these methods (subclassing :class:`Game` gives the optional ones
 their defaults, but is not required):
 
-* ``initial()``: the start position (any Python value: a string, a tuple, ...);
+* ``initial()``: the start position (any Python value: a string, a tuple, ...); or
+  ``initials()``: several start positions (every heap size of a heap game, every position of an
+  endgame), explored in the order given; the case then has no root;
 * ``moves(state)``: the successor positions, an iterable of states, or a mapping
   ``{move name: state}`` (the names are for the game's author; the graph keeps the moves);
 * ``outcome(state)``: ``None`` unless play has stopped; else ``"won"`` / ``"lost"`` /
@@ -122,7 +124,8 @@ def explore(
             f"semantics is {sem_text!r}: expected 'normal', 'minimax', 'reachability' or "
             "'impartial'",
         ) from None
-    for method in ("initial", "moves"):
+    several = callable(getattr(game, "initials", None))
+    for method in ("initials" if several else "initial", "moves"):
         if not callable(getattr(game, method, None)):
             raise GameError(title, f"the game has no {method}() method")
 
@@ -211,12 +214,25 @@ def explore(
         return code, value, bool(hit)
 
     # Only the frontier holds states; a position done is its key, its name and a few numbers.
-    start = canonical(call("initial", _START), _START)
-    ids: dict[Hashable, int] = {key_of(start, _START): 0}
-    keys: list[Hashable] = [next(iter(ids))]
+    ids: dict[Hashable, int] = {}
+    keys: list[Hashable] = []
+    queue: deque[tuple[int, Any]] = deque()
+    given = call("initials", _START) if several else [call("initial", _START)]
+    try:
+        starts = list(given)
+    except TypeError as e:
+        raise GameError(title, f"initials(): did not return an iterable of states ({e})") from None
+    if not starts:
+        raise GameError(title, "initials(): gave no state: a game needs a start")
+    for start in starts:
+        start = canonical(start, _START)
+        k = key_of(start, _START)
+        if k not in ids:
+            ids[k] = len(keys)
+            keys.append(k)
+            queue.append((ids[k], start))
     src, dst = array("q"), array("q")
     owner, value, target = array("b"), array("d"), array("b")
-    queue: deque[tuple[int, Any]] = deque([(0, start)])
     while queue:
         i, state = queue.popleft()
         key = keys[i]
@@ -282,7 +298,7 @@ def explore(
     return Case(
         graph=graph,
         id=case_id or title,
-        root=0,
+        root=None if several else 0,
         source=source or f"verifier.games.protocol: {title}",
         description=(getattr(game, "__doc__", None) or "").strip().split("\n")[0] or None,
     )
