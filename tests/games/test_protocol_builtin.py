@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.games import connect4, subtraction, tictactoe
+from verifier.games import connect4, nim, subtraction, tictactoe
 from verifier.games.protocol import explore
 from verifier.model import Case
 
@@ -55,3 +55,13 @@ def test_a_subtraction_game_on_the_protocol_is_the_generated_graph(s: str) -> No
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m) == (31, slow.graph.m)
     assert _by_name(slow) == _by_name(fast)
     assert list(slow.graph.names) == [str(h) for h in range(31)] and slow.root is None
+
+
+@pytest.mark.parametrize("heaps", ["1,2", "3,4,5", "0,2,2", "6"])
+def test_nim_on_the_protocol_is_the_generated_graph(heaps: str) -> None:
+    sizes = [int(h) for h in heaps.split(",")]
+    fast = nim.nim_position(sizes)
+    slow = explore(nim.Nim(heaps))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert _by_name(slow) == _by_name(fast)
+    assert slow.graph.name(slow.root) == fast.graph.name(fast.root) == heaps

@@ -18,9 +18,10 @@ from functools import reduce
 import numpy as np
 
 from verifier.games.heaps import DEFAULT_MAX_NODES, heap_case
+from verifier.games.protocol import Game
 from verifier.model import Case, Expect, GameGraph, Semantics
 
-__all__ = ["nim_heaps", "nim_piles", "nim_position", "nim_rule"]
+__all__ = ["Nim", "nim_heaps", "nim_piles", "nim_position", "nim_rule"]
 
 
 def nim_rule(n: int) -> list[tuple[int, ...]]:
@@ -106,3 +107,26 @@ def _product_case(heaps: list[int], *, case_id: str, source: str) -> Case:
         source=source,
         expect=Expect(grundy=grundy, root_value=grundy[root]),
     )
+
+
+class Nim(Game):
+    """Nim on the game protocol from the position ``heaps`` (``verifier generate
+    verifier.games.nim:Nim --param heaps=3,4,5``): the same graph as :func:`nim_position`, which
+    stays the fast path (``tests/games/test_protocol_builtin.py``)."""
+
+    semantics = "impartial"
+
+    def __init__(self, heaps: str | int = "1,2,3") -> None:
+        self.heaps = tuple(int(h) for h in str(heaps).split(","))
+        if not self.heaps or min(self.heaps) < 0:
+            raise ValueError(f"heaps must be sizes >= 0 like '3,4,5', got {heaps!r}")
+
+    def initial(self) -> tuple[int, ...]:
+        return self.heaps
+
+    def moves(self, heaps: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Take one or more counters from one heap."""
+        return [(*heaps[:i], k, *heaps[i + 1 :]) for i, h in enumerate(heaps) for k in range(h)]
+
+    def key(self, heaps: tuple[int, ...]) -> str:
+        return ",".join(map(str, heaps))
