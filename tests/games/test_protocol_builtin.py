@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.games import connect4, nim, subtraction, tictactoe
+from verifier.games import connect4, grundys_game, nim, octal, subtraction, tictactoe
 from verifier.games.protocol import explore
 from verifier.model import Case
 
@@ -65,3 +65,18 @@ def test_nim_on_the_protocol_is_the_generated_graph(heaps: str) -> None:
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)
     assert slow.graph.name(slow.root) == fast.graph.name(fast.root) == heaps
+
+
+@pytest.mark.parametrize("code", [".07", ".137", "4.07", ".6"])
+def test_an_octal_game_on_the_protocol_is_the_generated_graph(code: str) -> None:
+    fast = octal.octal_game(code, 14)
+    slow = explore(octal.OctalGame(code, upto=14))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert _by_name(slow) == _by_name(fast)
+    assert list(slow.graph.names)[:15] == [str(h) for h in range(15)]
+
+
+def test_grundys_game_on_the_protocol_is_the_generated_graph() -> None:
+    fast, slow = grundys_game.grundys_game(16), explore(grundys_game.GrundysGame(16))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert _by_name(slow) == _by_name(fast)

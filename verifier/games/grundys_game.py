@@ -8,10 +8,10 @@ Examples
 
 from __future__ import annotations
 
-from verifier.games.heaps import DEFAULT_MAX_NODES, heap_case, sequence_from_rule
+from verifier.games.heaps import DEFAULT_MAX_NODES, HeapGame, heap_case, sequence_from_rule
 from verifier.model import Case
 
-__all__ = ["grundys_game", "grundys_rule", "grundys_sequence"]
+__all__ = ["GrundysGame", "grundys_game", "grundys_rule", "grundys_sequence"]
 
 
 def grundys_rule(n: int) -> list[tuple[int, ...]]:
@@ -34,3 +34,12 @@ def grundys_game(upto: int, *, max_nodes: int = DEFAULT_MAX_NODES) -> Case:
         expect_values=grundys_sequence(upto),
         max_nodes=max_nodes,
     )
+
+
+class GrundysGame(HeapGame):
+    """Grundy's game on the game protocol, heaps ``0..upto`` (``verifier generate
+    verifier.games.grundys_game:GrundysGame --param upto=30``): the same graph as
+    :func:`grundys_game`."""
+
+    def __init__(self, upto: int = 20) -> None:
+        super().__init__(grundys_rule, upto)

@@ -26,10 +26,12 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from verifier.games.protocol import Game
 from verifier.model import Case, Expect, GameGraph, Semantics
 from verifier.model.mex import mex
 
 __all__ = [
+    "HeapGame",
     "HeapRule",
     "heap_case",
     "multiset_name",
@@ -128,3 +130,29 @@ def heap_case(
     if expect_values is not None:
         expect = Expect(grundy={n: int(v) for n, v in enumerate(expect_values[: upto + 1])})
     return Case(graph=graph, id=case_id, source=source, description=description, expect=expect)
+
+
+class HeapGame(Game):
+    """A heap game on the game protocol: a position is a multiset of heaps, a move replaces one
+    heap by the heaps one of its options leaves, and every single heap ``0..upto`` is a start.
+    The same graph as :func:`heap_case` (``tests/games/test_protocol_builtin.py``)."""
+
+    semantics = "impartial"
+
+    def __init__(self, rule: HeapRule, upto: int) -> None:
+        self.rule, self.upto = rule, int(upto)
+
+    def initials(self) -> list[tuple[int, ...]]:
+        return [()] + [(n,) for n in range(1, self.upto + 1)]
+
+    def moves(self, heaps: tuple[int, ...]) -> list[tuple[int, ...]]:
+        out: list[tuple[int, ...]] = []
+        for k, h in enumerate(heaps):
+            if k and heaps[k - 1] == h:
+                continue  # equal heaps give the same options
+            rest = heaps[:k] + heaps[k + 1 :]
+            out += [tuple(sorted(rest + tuple(o), reverse=True)) for o in self.rule(h)]
+        return out
+
+    def key(self, heaps: tuple[int, ...]) -> str:
+        return multiset_name(heaps)

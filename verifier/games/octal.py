@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verifier.games.heaps import DEFAULT_MAX_NODES, heap_case, sequence_from_rule
+from verifier.games.heaps import DEFAULT_MAX_NODES, HeapGame, heap_case, sequence_from_rule
 from verifier.model import Case
 
-__all__ = ["OctalCode", "octal_game", "octal_rule", "octal_sequence", "parse_octal"]
+__all__ = ["OctalCode", "OctalGame", "octal_game", "octal_rule", "octal_sequence", "parse_octal"]
 
 _CODE = re.compile(r"^([0-7]?)\.([0-7]*)$")
 
@@ -110,3 +110,12 @@ def octal_game(code: str | OctalCode, upto: int, *, max_nodes: int = DEFAULT_MAX
         expect_values=octal_sequence(oc, upto),
         max_nodes=max_nodes,
     )
+
+
+class OctalGame(HeapGame):
+    """An octal game on the game protocol, heaps ``0..upto`` (``verifier generate
+    verifier.games.octal:OctalGame --param code=.07 --param upto=30``): the same graph as
+    :func:`octal_game`."""
+
+    def __init__(self, code: str = ".07", upto: int = 20) -> None:
+        super().__init__(octal_rule(str(code)).options, upto)
