@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from verifier.games import connect4, grundys_game, nim, octal, subtraction, tictactoe
+from verifier.games import (
+    chess_endgames,
+    connect4,
+    grundys_game,
+    nim,
+    octal,
+    subtraction,
+    tictactoe,
+)
 from verifier.games.protocol import explore
 from verifier.model import Case
 
@@ -78,5 +86,24 @@ def test_an_octal_game_on_the_protocol_is_the_generated_graph(code: str) -> None
 
 def test_grundys_game_on_the_protocol_is_the_generated_graph() -> None:
     fast, slow = grundys_game.grundys_game(16), explore(grundys_game.GrundysGame(16))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert _by_name(slow) == _by_name(fast)
+
+
+@pytest.mark.parametrize(
+    ("endgame", "size"),
+    [
+        ("KQK", 3),
+        ("KRK", 3),
+        ("KQK", 4),
+        ("KRK", 5),
+        pytest.param("KQK", 8, marks=pytest.mark.slow),
+    ],
+)
+def test_kqk_and_krk_on_the_protocol_are_the_generated_graphs(endgame: str, size: int) -> None:
+    """The rules written square by square (the protocol class) and the vectorized generator
+    give the same positions, moves, mates and stalemates."""
+    fast = chess_endgames.generate(endgame, size)
+    slow = explore(chess_endgames.KingPieceKing(endgame, size))
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)

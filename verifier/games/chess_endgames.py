@@ -40,11 +40,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, LazyNames, normal_case, square_symmetries, unique_keys
+from verifier.games.protocol import Game
 from verifier.model import Case
 
 __all__ = [
     "PIECES",
     "Geometry",
+    "KingPieceKing",
     "generate",
     "geometry",
     "orbit_sizes",
@@ -266,3 +268,101 @@ def generate(endgame: str = "KQK", size: int = 8, symmetry: bool = False) -> Cas
         "piece leads to the drawn node KK, mate is lost for the mated side, stalemate a draw"
         + ("; positions up to the 8 symmetries of the board" if symmetry else ""),
     )
+
+
+Position = tuple[str, int, int, int] | str
+"""A position on the game protocol: (side ``"w"``/``"b"``, white king, white piece, black
+king) as squares ``rank * n + file``, or ``"KK"`` once the piece is taken."""
+
+
+class KingPieceKing(Game):
+    """KQK or KRK on an n x n board on the game protocol, the rules of the module docstring
+    written square by square (``verifier generate verifier.games.chess_endgames:KingPieceKing
+    --param endgame=KRK --param size=5``): the same graph as :func:`generate`, which stays the
+    fast path (``tests/games/test_protocol_builtin.py``)."""
+
+    semantics = "normal"
+
+    def __init__(self, endgame: str = "KQK", size: int = 8) -> None:
+        if endgame not in PIECES or not 3 <= int(size) <= 8:
+            raise ValueError(f"endgame KQK or KRK on a 3..8 board, got {endgame!r} {size!r}")
+        self.piece, self.n = PIECES[endgame], int(size)
+        self.slides = QUEEN_STEPS if self.piece == "Q" else ROOK_STEPS
+
+    def _near(self, a: int, b: int) -> bool:  # adjacent (or the same square)
+        return abs(a // self.n - b // self.n) <= 1 and abs(a % self.n - b % self.n) <= 1
+
+    def _steps(
+        self, sq: int, steps: Sequence[tuple[int, int]], blocked: set[int], one: bool = False
+    ) -> list[int]:
+        """The squares ``sq`` reaches along ``steps``, each ray ending before a blocked square
+        (``one``: a king's steps, one square each)."""
+        n, out = self.n, []
+        for dr, df in steps:
+            r, f = divmod(sq, n)
+            while True:
+                r, f = r + dr, f + df
+                if not (0 <= r < n and 0 <= f < n) or r * n + f in blocked:
+                    break
+                out.append(r * n + f)
+                if one:
+                    break
+        return out
+
+    def _attacked(self, sq: int, wk: int, wp: int) -> bool:
+        """Whether the piece on ``wp`` attacks ``sq`` (the white king may block it)."""
+        return sq in self._steps(wp, self.slides, {wk})
+
+    def initials(self) -> list[Position]:
+        """Every legal position: distinct squares, kings apart, White to move only when the
+        black king is not in check."""
+        squares = range(self.n * self.n)
+        return [
+            (side, wk, wp, bk)
+            for side in ("w", "b")
+            for wk in squares
+            for wp in squares
+            for bk in squares
+            if len({wk, wp, bk}) == 3
+            and not self._near(wk, bk)
+            and (side == "b" or not self._attacked(bk, wk, wp))
+        ]
+
+    def moves(self, pos: Position) -> list[Position]:
+        if isinstance(pos, str):
+            return []  # KK: a draw
+        side, wk, wp, bk = pos
+        if side == "w":
+            steps = self._steps(wk, KING_STEPS, {wp}, one=True)
+            king: list[Position] = [("b", t, wp, bk) for t in steps if not self._near(t, bk)]
+            return king + [("b", wk, t, bk) for t in self._steps(wp, self.slides, {wk, bk})]
+        out: list[Position] = []
+        for t in self._steps(bk, KING_STEPS, set(), one=True):
+            if self._near(t, wk):
+                continue
+            if t == wp:
+                out.append("KK")  # the piece taken: it is not next to the white king
+            elif not self._attacked(t, wk, wp):
+                out.append(("w", wk, wp, t))
+        return out
+
+    def outcome(self, pos: Position) -> str | None:
+        """KK and stalemate are draws; mate is the default (lost for the mover)."""
+        if isinstance(pos, str):
+            return "draw"
+        if self.moves(pos):
+            return None
+        side, wk, wp, bk = pos
+        in_check = side == "b" and self._attacked(bk, wk, wp)
+        return None if in_check else "draw"
+
+    def key(self, pos: Position) -> str:
+        """The module's names: ``"Ka1 Qb2 kc4 w"``, or ``"KK"``."""
+        if isinstance(pos, str):
+            return pos
+        side, wk, wp, bk = pos
+
+        def sq(s: int) -> str:
+            return "abcdefgh"[s % self.n] + str(s // self.n + 1)
+
+        return f"K{sq(wk)} {self.piece}{sq(wp)} k{sq(bk)} {side}"
