@@ -74,7 +74,7 @@ def _corruptions(arrays: dict[str, np.ndarray], rng: random.Random) -> list[tupl
     for f in ("value", "remoteness", "move", "lfp", "gfp", "lfp_rank", "gfp_rank"):
         if f not in arrays:
             continue
-        for x in rng.sample(range(n), min(n, 4)):
+        for x in rng.sample(range(n), min(n, 2)):
             for new in ({"value": (1, 0, -1), "lfp": (0.0, 1.0, -1.0), "gfp": (0.0, 1.0)}.get(
                 f, (-1, 0, int(arrays[f][x]) + 1, rng.randrange(n)))):  # fmt: skip
                 a = arrays[f].copy()
