@@ -19,6 +19,7 @@ import numpy as np
 
 LINE_PLIES = 12  # as check_certificate.py
 WORDS = {"won": 1, "lost": -1, "draw": 0}
+VALUES = {"normal": (-1, 0, 1), "reachability": (0, 1)}  # the values an .npz entry may hold
 
 Found = tuple[int | None, str, str]  # the position (id), the condition, why
 
@@ -295,7 +296,7 @@ def cert_arrays(z: dict[str, Any], n: int, sem: str) -> dict[str, Any]:
         kind = np.float64 if real else np.int8 if small else np.int32 if n < 2**31 - 1 else np.int64
         out[f] = np.full(n, -1, kind) if a is None else cast(a, kind, f)
         out[f"has_{f}"] = a is not None
-    ok = {"normal": (-1, 0, 1), "reachability": (0, 1)}.get(sem)
+    ok = VALUES.get(sem)
     if ok is not None and out["has_value"] and not np.isin(out["value"], ok).all():
         raise BadFile(f"value: not a value of {sem}")
     return out
@@ -395,7 +396,7 @@ def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
     if len(ids) and (ids.min() < 0 or ids.max() >= len(names)):
         raise BadFile("an answer names no position")
     found: list[tuple[int, int, str, Any, Any]] = []
-    ok = {"normal": (-1, 0, 1), "reachability": (0, 1)}.get(sem)
+    ok = VALUES.get(sem)
     if ok is not None and "value" in z and not np.isin(z["value"], ok).all():
         raise BadFile(f"value: not a value of {sem}")
     for f in ("value", "remoteness", "move"):

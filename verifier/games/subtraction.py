@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from verifier.games.heaps import HeapRule, heap_case, sequence_from_rule
-from verifier.games.protocol import Game
+from verifier.games.heaps import HeapGame, HeapRule, heap_case, sequence_from_rule
 from verifier.model import Case
 
 __all__ = [
@@ -73,19 +72,11 @@ def subtraction_game(s: Iterable[int], upto: int) -> Case:
     )
 
 
-class SubtractionGame(Game):
+class SubtractionGame(HeapGame):
     """A subtraction game on the game protocol, every heap ``0..upto`` (``verifier generate
     verifier.games.subtraction:SubtractionGame --param s=1,2,3 --param upto=30``): the same
     graph as :func:`subtraction_game`, which stays the fast path
     (``tests/games/test_protocol_builtin.py``)."""
 
-    semantics = "impartial"
-
     def __init__(self, s: str | int = "1,2,3", upto: int = 20) -> None:
-        self.s, self.upto = sorted(parse_subtraction_set(str(s))), int(upto)
-
-    def initials(self) -> range:
-        return range(self.upto + 1)
-
-    def moves(self, heap: int) -> list[int]:
-        return [heap - k for k in self.s if k <= heap]
+        super().__init__(subtraction_rule(parse_subtraction_set(str(s))), upto)
