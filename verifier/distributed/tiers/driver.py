@@ -26,7 +26,7 @@ from verifier.distributed.tiers.storage import (
     shards_for,
     write_codes,
 )
-from verifier.distributed.tiers.supervise import gather_tier
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.distributed.tiers.tasks import ShardRef, expand_shard, merge_shard, solve_shard
 
 __all__ = ["TierSolve", "generate_dataset", "prepare_output", "solve_dataset", "worker_bytes"]
@@ -43,7 +43,7 @@ def worker_bytes(client: Any) -> int:
     among them when they have none)."""
     from verifier.io.limits import memory_bytes
 
-    workers = client.scheduler_info(n_workers=-1)["workers"]
+    workers = cluster_workers(client)
     if not workers:
         raise DatasetError("the Dask cluster has no workers")
     limits = [int(w.get("memory_limit") or 0) for w in workers.values()]

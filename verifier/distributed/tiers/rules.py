@@ -35,11 +35,20 @@ class Expansion(NamedTuple):
 class TierGame(Protocol):
     """What the tiered generator and solver need of a game."""
 
-    name: str
-    tiers: int
-    """Number of tiers (the last one has no moves)."""
-    max_moves: int
-    """At most this many moves per position (sizes the next tier's shards)."""
+    @property
+    def name(self) -> str:
+        """The game's name in the manifest (``connect4``)."""
+        ...
+
+    @property
+    def tiers(self) -> int:
+        """Number of tiers (the last one has no moves)."""
+        ...
+
+    @property
+    def max_moves(self) -> int:
+        """At most this many moves per position (sizes the next tier's shards)."""
+        ...
 
     def parameters(self) -> dict[str, int]: ...
 

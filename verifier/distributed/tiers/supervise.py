@@ -16,7 +16,7 @@ from typing import Any
 
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
 
-__all__ = ["gather_tier"]
+__all__ = ["cluster_workers", "gather_tier"]
 
 
 def gather_tier(
@@ -29,7 +29,7 @@ def gather_tier(
 
     dd: Any = distributed  # only partly typed
 
-    start = set(_workers(client))
+    start = set(cluster_workers(client))
     paused: dict[str, float] = {}
     pending = set(futures)
     try:
@@ -49,9 +49,12 @@ def gather_tier(
         raise
 
 
-def _workers(client: Any) -> dict[str, Any]:
-    workers: dict[str, Any] = client.scheduler_info(n_workers=-1)["workers"]
-    return workers
+def cluster_workers(client: Any) -> dict[str, Any]:
+    """The scheduler's record of every worker (address -> ``status``, ``memory_limit``, ...),
+    asked afresh: ``client.scheduler_info()`` returns a cache that the client's periodic
+    refresh replaces with one without workers, so a worker could seem to have left."""
+    identity: dict[str, Any] = client.sync(client.scheduler.identity, n_workers=-1)
+    return dict(identity["workers"])
 
 
 def _raise_if_failed(fut: Any, what: str) -> None:
@@ -77,7 +80,7 @@ def _check_workers(
 ) -> None:
     """``RunFailed`` if a worker of ``start`` left, or one stayed paused beyond ``grace``."""
     now = time.monotonic()
-    workers = _workers(client)
+    workers = cluster_workers(client)
     gone = sorted(start - set(workers))
     if gone:
         raise RunFailed(
