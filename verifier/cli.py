@@ -821,13 +821,17 @@ def _tier_cluster(opts: DaskOptions) -> Iterator[Any]:
             raise _fail(
                 f"--worker-memory {opts.worker_memory!r}: not a size (e.g. 1.5GB)"
             ) from None
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
     try:
         with _client(opts.scheduler, opts.workers, memory) as client:
             yield client
     except OSError as e:
         where = opts.scheduler or "a LocalCluster"
         raise _fail(f"cannot use the Dask cluster ({where}): {e}", EXIT_INCONCLUSIVE) from None
+    finally:
+        log.setLevel(level)
 
 
 def _tier_errors(run: Callable[[], T]) -> T:

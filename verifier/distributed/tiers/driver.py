@@ -75,10 +75,12 @@ def generate_dataset(
     per_shard: int | None = None,
     say: Say = _quiet,
     poll: float = 1.0,
+    grace: float = 10.0,
 ) -> Manifest:
     """Write the tiered dataset of ``game`` in ``root`` (an empty or cleared directory, see
     ``prepare_output``) on the cluster of ``client``; ``per_shard``: positions per shard
-    (default: from the workers' memory limits)."""
+    (default: from the workers' memory limits). ``poll``, ``grace``: ``gather_tier``'s."""
+    workers = set(cluster_workers(client))  # the run fails if one of them leaves
     per_shard = per_shard or positions_per_shard(worker_bytes(client))
     m = Manifest(game.name, game.parameters(), game.root(), per_shard)
     start = np.array([game.root()], dtype=np.uint64)
@@ -100,6 +102,8 @@ def generate_dataset(
             ],
             what=what,
             poll=poll,
+            grace=grace,
+            workers=workers,
         )
         pieces: list[list[str]] = [[] for _ in range(shards)]
         for result in expanded:
@@ -113,6 +117,8 @@ def generate_dataset(
             ],
             what=what,
             poll=poll,
+            grace=grace,
+            workers=workers,
         )
         entries = [ShardEntry(j, n, sha) for j, (n, sha) in enumerate(merged)]
         if sum(e.positions for e in entries) == 0:  # no moves left: the game ends earlier
@@ -154,11 +160,13 @@ def solve_dataset(
     stop_after: int | None = None,
     say: Say = _quiet,
     poll: float = 1.0,
+    grace: float = 10.0,
 ) -> TierSolve:
     """Solve the dataset in ``root`` tier by tier, from the last one down, writing each tier's
     answers and marking it solved in the manifest. ``resume``: keep the tiers already solved
     and continue below them (else solve every tier again). ``stop_after``: stop once that
-    tier is solved (tests use it to stand for a run that died there)."""
+    tier is solved (tests use it to stand for a run that died there). ``poll``, ``grace``:
+    ``gather_tier``'s."""
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     if not m.generated:
@@ -169,6 +177,7 @@ def solve_dataset(
         for t in m.tiers:
             t.unsolve()
     _check_suffix(root, m)
+    workers = set(cluster_workers(client))  # the run fails if one of them leaves
     done = 0
     for tier in reversed(m.tiers):
         if tier.solved:
@@ -183,6 +192,8 @@ def solve_dataset(
             ],
             what=f"solving tier {k}",
             poll=poll,
+            grace=grace,
+            workers=workers,
         )
         for s, (_, _, _, _, digest) in zip(tier.shards, results, strict=True):
             s.answers_sha256 = digest

@@ -20,16 +20,22 @@ __all__ = ["cluster_workers", "gather_tier"]
 
 
 def gather_tier(
-    client: Any, futures: Sequence[Any], *, what: str, poll: float = 1.0, grace: float = 10.0
+    client: Any,
+    futures: Sequence[Any],
+    *,
+    what: str,
+    workers: set[str] | None = None,
+    poll: float = 1.0,
+    grace: float = 10.0,
 ) -> list[Any]:
     """The results of ``futures`` (one tier's tasks, described by ``what``, e.g. ``solving
-    tier 7``), or ``RunFailed`` within about ``poll`` seconds of a worker leaving the cluster
-    and ``grace`` seconds of one staying paused. A task's ``DatasetError`` is raised as is."""
+    tier 7``), or ``RunFailed`` within about ``poll`` seconds of one of ``workers`` (the
+    run's, taken at its start; default: the cluster's now) leaving the cluster and ``grace``
+    seconds of one staying paused. A task's ``DatasetError`` is raised as is."""
     import distributed
 
     dd: Any = distributed  # only partly typed
-
-    start = set(cluster_workers(client))
+    start = set(cluster_workers(client)) if workers is None else workers
     paused: dict[str, float] = {}
     pending = set(futures)
     try:
