@@ -1123,12 +1123,20 @@ def generate_cmd(
     ] = 2,
     worker_memory: WorkerMemoryOpt = None,
     shard_positions: Annotated[
-        int | None, typer.Option(min=1, hidden=True, help="Positions per shard (tests).")
+        int | None,
+        typer.Option(
+            min=1,
+            help="Positions per shard (--engine dask; default: sized to the workers' memory).",
+            show_default=False,
+            rich_help_panel=OUTPUT,
+        ),
     ] = None,
     force: ForceOpt = False,
 ) -> None:
-    """Write the game graph of a named game as a case file (or, with --engine dask, Connect
-    Four as a tiered dataset directory)."""
+    """Write the game graph of a named game as a case file (or a tiered dataset).
+
+    With --engine dask, Connect Four is written as a directory of sharded tiers, generated on
+    a Dask cluster (docs/distributed.md)."""
     from verifier.games.generators import generate
     from verifier.games.loader import is_game_spec
 
