@@ -747,6 +747,8 @@ def solve_cmd(
             )
     if resume:
         raise _fail(f"{path}: --resume continues a tiered dataset's solve (--engine dask on a DIR)")
+    if path.is_dir() and (path / "manifest.json").is_file():
+        raise _fail(f"{path}: a tiered dataset: solve it with --engine dask")
     case = _load_or_exit(path, max_positions, "solve")
     if engine is SolveEngine.dask:
         if case.semantics not in PROGRAMS:

@@ -204,6 +204,7 @@ def test_bad_datasets_are_one_line_errors(client: Any, tmp_path: Path) -> None:
     one_line_error(r, 2, "manifest.json", "not a readable JSON manifest")
 
     root = dataset(tmp_path / "ds", client, 3, 3, 40)
+    one_line_error(run_cli("solve", root), 2, "a tiered dataset", "--engine dask")
     shard = shard_path(root, 5, 0)
     data = bytearray(shard.read_bytes())
     data[len(data) // 2] ^= 0xFF
