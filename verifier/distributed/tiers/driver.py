@@ -90,7 +90,7 @@ def generate_dataset(
         tier = m.tiers[k]
         # distinct children: at most max_moves per position, in practice about half as many
         # after merging (the memory target of a shard leaves a fourfold margin)
-        shards = shards_for(tier.positions * game.max_moves // 2, per_shard)
+        shards = shards_for(tier.positions * game.max_moves // 2, per_shard, len(workers))
         what = f"generating tier {k + 1}"
         expanded = gather_tier(
             client,

@@ -70,9 +70,17 @@ def positions_per_shard(worker_bytes: int, share: float = 0.25) -> int:
     return max(1_000, int(worker_bytes * share) // BYTES_PER_POSITION)
 
 
-def shards_for(positions: int, per_shard: int) -> int:
-    """Number of shards of a tier of (at most) ``positions`` positions."""
-    return max(1, math.ceil(positions / per_shard))
+MIN_SHARD = 100_000
+"""A tier is split for parallelism only into shards of at least this many positions (below,
+a task costs more in Dask and Parquet overhead than it computes)."""
+
+
+def shards_for(positions: int, per_shard: int, workers: int = 1) -> int:
+    """Number of shards of a tier of (about) ``positions`` positions: at most ``per_shard``
+    each (memory), and at least two per worker when the tier is large enough (so that every
+    worker has work, and a slow one does not hold up the tier alone)."""
+    parallel = min(2 * workers, positions // MIN_SHARD)
+    return max(1, math.ceil(positions / per_shard), parallel)
 
 
 def shard_path(root: Path, tier: int, shard: int) -> Path:
