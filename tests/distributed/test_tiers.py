@@ -219,9 +219,9 @@ def test_bad_datasets_are_one_line_errors(client: Any, tmp_path: Path) -> None:
 
 
 @pytest.mark.dask
-def test_a_paused_worker_fails_the_tier_within_seconds(client: Any, tmp_path: Path) -> None:
+def test_paused_workers_fail_the_tier_within_seconds(client: Any, tmp_path: Path) -> None:
     root = dataset(tmp_path / "ds", client, 4, 3, 500)
-    victim = sorted(client.scheduler_info()["workers"])[0]
+    workers = sorted(client.scheduler_info()["workers"])
 
     def pause_above(fraction: float, dask_worker: Any) -> float:
         """Set the worker's memory pause threshold (its monitor pauses it at once when the
@@ -233,18 +233,22 @@ def test_a_paused_worker_fails_the_tier_within_seconds(client: Any, tmp_path: Pa
     before: dict[str, float] = {}
 
     def pause_at(line: str) -> None:
-        if line.startswith("tier 9:"):
-            before.update(client.run(pause_above, 1e-6, workers=[victim]))
+        if line.startswith("tier 9:"):  # every worker: no other one takes the tasks over
+            before.update(client.run(pause_above, 1e-6))
 
     t0 = time.monotonic()
     try:
-        with pytest.raises(RunFailed, match=f"worker {victim} stayed paused.*solving tier 8"):
+        # the monitor pauses them within its interval: tier 8 or a later-started one stops
+        with pytest.raises(RunFailed, match=r"worker .* stayed paused.* solving tier [0-8]\b"):
             solve_dataset(root, client, say=pause_at, poll=0.2, grace=1.0)
     finally:
-        client.run(pause_above, before.get(victim, 0.8), workers=[victim])
+        for w in workers:
+            client.run(pause_above, before.get(w, 0.8), workers=[w])
     assert time.monotonic() - t0 < 30
+    left = sum(not t.solved for t in load_manifest(root).tiers)
+    assert left >= 1
     res = solve_dataset(root, client, resume=True)
-    assert res.tiers_solved == 9
+    assert res.tiers_solved == left
     assert_same_as_in_memory(root, 4, 3)
 
 

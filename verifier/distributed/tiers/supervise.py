@@ -39,6 +39,7 @@ def gather_tier(
     paused: dict[str, float] = {}
     pending = set(futures)
     try:
+        _check_workers(client, start, paused, what, grace)  # one lost since the last tier
         while pending:
             try:
                 done = dd.wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
