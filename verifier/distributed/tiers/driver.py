@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.errors import DatasetError, RunFailed
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.manifest import load_manifest as load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
@@ -45,7 +45,7 @@ def worker_bytes(client: Any) -> int:
 
     workers = cluster_workers(client)
     if not workers:
-        raise DatasetError("the Dask cluster has no workers")
+        raise RunFailed("the Dask cluster has no workers")
     limits = [int(w.get("memory_limit") or 0) for w in workers.values()]
     if all(limits):
         return min(limits)
