@@ -841,7 +841,7 @@ def generate_cmd(
     game: Annotated[
         str,
         typer.Argument(
-            help="tictactoe, lgame, connect4, kqk, krk, ladder, "
+            help="tictactoe, lgame, connect4, kqk, krk, chess:MATERIAL (e.g. chess:KQKR), ladder, "
             "random, nim, subtraction:S, octal:CODE, grundy, or your own game class: "
             "FILE.py:Class or module:Class, or an OpenSpiel game: openspiel:NAME "
             "(docs/games.md)."

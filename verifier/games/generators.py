@@ -40,6 +40,12 @@ GENERATORS: dict[str, Generator] = {
             "kqk", "chess endgame king+queen vs king on an n x n board", ("size", "symmetry")
         ),
         Generator("krk", "chess endgame king+rook vs king on an n x n board", ("size", "symmetry")),
+        Generator(
+            "chess:MATERIAL",
+            "chess endgame of up to 4 men on 8x8, e.g. chess:KQKR (White's men first), "
+            "with every material it leads to; names are FENs",
+            ("symmetry",),
+        ),
         Generator("ladder", "Kars' ladder graph L_n (Ex. 7.4)", ("n",)),
         Generator(
             "random",
@@ -81,6 +87,16 @@ def _nim_piles(kw: dict[str, Any]) -> Case:
         raise UsageError(str(e)) from e
 
 
+def _chess(material: str, kw: dict[str, Any]) -> Case:
+    """``chess:KQKR``: the endgame and every material it leads to (``verifier.games.chess``)."""
+    from verifier.games import chess
+
+    try:
+        return chess.generate(material, **kw)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
 NIM_MAX_POSITIONS = 50_000_000
 """The most positions ``nim --piles --below`` builds (about 40 bytes a move in memory)."""
 
@@ -91,6 +107,8 @@ def generate(name: str, **opts: Any) -> Case:
     Raises ``UsageError`` for an unknown name or an option the generator does not take.
     """
     key = name.strip().lower()
+    if key.startswith("chess:"):
+        return _chess(name.strip()[len("chess:") :], _take(opts, ("symmetry",), name))
     if key == "nim" and (opts.get("piles") is not None or opts.get("below") is not None):
         return _nim_piles(_take(opts, ("piles", "below"), key))
     if key in ("tictactoe", "lgame", "connect4", "kqk", "krk", "ladder", "random"):

@@ -21,7 +21,9 @@ from verifier.games.protocol import GameError
 
 __all__ = ["is_game_spec", "load_game", "parse_params"]
 
-_BUILTIN_FAMILIES = frozenset({"subtraction", "octal", "nim", "grundy", "grundys", "grundys-game"})
+_BUILTIN_FAMILIES = frozenset(
+    {"subtraction", "octal", "nim", "grundy", "grundys", "grundys-game", "chess"}
+)
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 _INT = re.compile(r"^[+-]?\d+$")
 

@@ -35,9 +35,15 @@ def codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
     """The names of ``codes`` under ``codec`` (``ValueError`` saying what is wrong)."""
     from verifier.games.connect4 import Board
 
+    if codec.startswith("chess:"):
+        from verifier.games import chess
+
+        return chess.codec_names(codec, codes)
     m = _CONNECT4.match(codec)
     if m is None:
-        raise ValueError(f"unknown name codec {codec!r} (known: connect4:WxH)")
+        raise ValueError(
+            f"unknown name codec {codec!r} (known: connect4:WxH, chess:MATERIAL[:symmetric])"
+        )
     board = Board(int(m.group(1)), int(m.group(2)))
     if codes.ndim != 1 or codes.dtype != np.uint64:
         raise ValueError(f"name codes must be a 1-d uint64 array, got {codes.dtype}{codes.shape}")

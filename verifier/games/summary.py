@@ -49,6 +49,10 @@ def class_sizes(case: Case) -> NDArray[np.int64] | None:
 
         size = int(case.id.split("-")[1].split("x")[0])
         return chess_endgames.orbit_sizes(case.id[:3].upper(), size, case.graph.names)
+    if case.id.startswith("chess-") and case.id.endswith("-symmetric"):
+        from verifier.games import chess
+
+        return chess.orbit_sizes(case)
     if case.id.startswith("connect4-") and case.id.endswith("-symmetric"):
         from verifier.games import connect4
 
@@ -93,6 +97,10 @@ def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike | Column) -> 
     sizes = class_sizes(case)
     if sizes is not None:
         out["symmetry"] = {"classes": n, **_counts(lab, sizes)}
+    if case.id.startswith("chess-"):  # the longest win per side to move, by FEN
+        from verifier.games import chess
+
+        out["chess"] = chess.longest_wins(case, lab, np.where(has, rem, -1))
     return out
 
 
