@@ -174,6 +174,10 @@ def test_symmetry_classes_keep_every_value(kpk: verifier.Case) -> None:
     assert sizes is not None and int(sizes.sum()) == kpk.graph.n
     lab, rem = solved(kpk)
     s_lab, s_rem = solved(sym)
+    assert (
+        vc.longest_wins(sym, s_lab, s_rem)["materials"]
+        == vc.longest_wins(kpk, lab, rem)["materials"]
+    )  # classes weighted by their sizes count every position
     rng = np.random.default_rng(3)
     for x in rng.choice(kpk.graph.n, 3000, replace=False).tolist():
         c = sym.graph.id_of(kpk.graph.name(x))  # any image's FEN finds its class

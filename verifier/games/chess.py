@@ -331,8 +331,9 @@ def orbit_sizes(case: Case) -> NDArray[np.int64] | None:
 
 def longest_wins(case: Case, labels: NDArray[Any], remoteness: NDArray[Any]) -> dict[str, Any]:
     """Per side to move (``white`` / ``black``): the longest win in plies over the won
-    positions, ``mate_in`` moves, and up to three such positions by FEN; per material the
-    positions won / lost / drawn for the side to move."""
+    positions, ``mate_in`` moves, and up to three such positions by FEN; ``materials``: per material
+    and side to move the positions won / lost / drawn (for the side to move), counted over
+    positions (each class by its size, with symmetry)."""
     found = _tiers_of(case)
     if found is None:
         return {}
@@ -354,14 +355,19 @@ def longest_wins(case: Case, labels: NDArray[Any], remoteness: NDArray[Any]) -> 
             "positions": len(where),
             "examples": [case.graph.name(int(x)) for x in where[:3]],
         }
-    per: dict[str, dict[str, int]] = {}
+    weight = orbit_sizes(case) if t.symmetric else np.ones(len(codes), np.int64)
+    assert weight is not None
+    per: dict[str, dict[str, dict[str, int]]] = {}
     for i, men in enumerate(t.materials):
         sel = tier == i
         per[material_name(men)] = {
-            "positions": int(sel.sum()),
-            "won": int((sel & (lab > 0)).sum()),
-            "lost": int((sel & (lab < 0)).sum()),
-            "drawn": int((sel & (lab == 0)).sum()),
+            side: {
+                "positions": int(weight[sel & mask].sum()),
+                "won": int(weight[sel & mask & (lab > 0)].sum()),
+                "lost": int(weight[sel & mask & (lab < 0)].sum()),
+                "drawn": int(weight[sel & mask & (lab == 0)].sum()),
+            }
+            for side, mask in (("white", ~black), ("black", black))
         }
     out["materials"] = per
     return out
