@@ -1134,6 +1134,8 @@ def query_cmd(
         if not case.graph.has_node(name):
             raise _fail(f"{path}: $.nodes: no position named {name!r}")
         ids.append(case.graph.id_of(name))
+        if case.graph.name(ids[-1]) != name:  # a game that parses names (chess: any FEN)
+            typer.echo(f"{name}: known in {path} as {case.graph.name(ids[-1])}", err=True)
     opts = Options(engine=engine.value, budget=budget, rlimit=rlimit)
     rep = run_case(case, opts, smt=smt)
     _write(make_writer(f).write_document, query_document(rep, ids, plies))

@@ -168,6 +168,18 @@ def test_longest_mates(material: str, plies: int) -> None:
     assert (lab[example], rem[example]) == (1, plies)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("material", "plies"), [("KQKR", 69), ("KBNK", 65)])
+def test_longest_mates_of_four_men(material: str, plies: int) -> None:
+    """KQKR mate in 35 and KBNK mate in 33 with White to move (the known maxima)."""
+    case = vc.generate(material, symmetry=True)
+    lab, rem = solved(case)
+    wins = vc.longest_wins(case, lab, rem)
+    assert wins["white"]["plies"] == plies
+    black = wins["black"]
+    assert black is None if material == "KBNK" else black["plies"] < plies
+
+
 def test_symmetry_classes_keep_every_value(kpk: verifier.Case) -> None:
     sym = vc.generate("KPK", symmetry=True)
     sizes = class_sizes(sym)
