@@ -205,25 +205,29 @@ def _sort_men(k: int, men: np.ndarray, sq: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _image(g: int, k: int, men: np.ndarray, sq: np.ndarray, tmp: np.ndarray) -> None:
+    """The squares of the position's image under symmetry ``g`` into ``tmp``, men of one kind
+    in increasing square order again (the men stay in place)."""
+    for i in range(k):
+        tmp[i] = SYM[g, sq[i]]
+    for i in range(1, k):
+        s = tmp[i]
+        j = i - 1
+        while j >= 0 and men[j] == men[i] and tmp[j] > s:
+            tmp[j + 1] = tmp[j]
+            j -= 1
+        tmp[j + 1] = s
+
+
+@njit(cache=True)
 def canonical(
     side: int, k: int, men: np.ndarray, sq: np.ndarray, group: int, tmp: np.ndarray
 ) -> int:
     """The least code of the position's images under the first ``group`` symmetries."""
     best = encode(side, k, sq)
     for g in range(1, group):
-        for i in range(k):
-            tmp[i] = SYM[g, sq[i]]
-        # men of one kind may swap order: sort their squares (men stay in place)
-        for i in range(1, k):
-            s = tmp[i]
-            j = i - 1
-            while j >= 0 and men[j] == men[i] and tmp[j] > s:
-                tmp[j + 1] = tmp[j]
-                j -= 1
-            tmp[j + 1] = s
-        c = encode(side, k, tmp)
-        if c < best:
-            best = c
+        _image(g, k, men, sq, tmp)
+        best = min(best, encode(side, k, tmp))
     return best
 
 
@@ -233,24 +237,10 @@ def orbit_size(
 ) -> int:
     """How many distinct positions the images under the first ``group`` symmetries are."""
     codes = np.empty(group, np.int64)
-    codes[0] = encode(side, k, sq)
-    for g in range(1, group):
-        for i in range(k):
-            tmp[i] = SYM[g, sq[i]]
-        for i in range(1, k):
-            s = tmp[i]
-            j = i - 1
-            while j >= 0 and men[j] == men[i] and tmp[j] > s:
-                tmp[j + 1] = tmp[j]
-                j -= 1
-            tmp[j + 1] = s
+    for g in range(group):
+        _image(g, k, men, sq, tmp)
         codes[g] = encode(side, k, tmp)
-    codes.sort()
-    n = 1
-    for g in range(1, group):
-        if codes[g] != codes[g - 1]:
-            n += 1
-    return n
+    return len(np.unique(codes))
 
 
 @njit(cache=True)
@@ -309,6 +299,64 @@ def _emit(
     return n + 1
 
 
+@njit(cache=True, inline="always")
+def _add(cand: np.ndarray, n: int, mover: int, to: int, taken: int, promote: int) -> int:
+    cand[n, 0], cand[n, 1], cand[n, 2], cand[n, 3] = mover, to, taken, promote
+    return n + 1
+
+
+@njit(cache=True)
+def _pseudo_moves(side: int, k: int, men: np.ndarray, sq: np.ndarray, cand: np.ndarray) -> int:
+    """The moves of the side to move before its king's safety is tested: rows (mover, to,
+    man taken or -1, promoted type or 0) of ``cand``; their number. No man takes a king."""
+    n = 0
+    for i in range(k):
+        if (men[i] >> 3) != side:
+            continue
+        p, s = men[i] & 7, sq[i]
+        if p == KING or p == KNIGHT:  # noqa: SIM109 (plain compares for numba)
+            for d in range(8):
+                t = KING_TO[s, d] if p == KING else KNIGHT_TO[s, d]
+                if t < 0:
+                    continue
+                j = _man_at(t, k, sq)
+                if j < 0 or ((men[j] >> 3) != side and (men[j] & 7) != KING):
+                    n = _add(cand, n, i, t, j, 0)
+        elif p == PAWN:
+            ahead = 8 if side == 0 else -8
+            last = (s + ahead) // 8 == (7 if side == 0 else 0)
+            for df in (0, -1, 1):
+                t = s + ahead + df
+                if df != 0 and (s % 8 + df < 0 or s % 8 + df > 7):
+                    continue
+                j = _man_at(t, k, sq)
+                if df == 0 and j >= 0:
+                    continue
+                if df != 0 and (j < 0 or (men[j] >> 3) == side or (men[j] & 7) == KING):
+                    continue
+                # on the last rank: a queen, rook, bishop or knight (types 2..5)
+                for q in range(QUEEN, KNIGHT + 1) if last else range(1):
+                    n = _add(cand, n, i, t, j, q)
+            t = s + 2 * ahead
+            start = s // 8 == (1 if side == 0 else 6)
+            if start and _man_at(s + ahead, k, sq) < 0 and _man_at(t, k, sq) < 0:
+                n = _add(cand, n, i, t, -1, 0)
+        else:
+            lo, hi = (0, 8) if p == QUEEN else ((0, 4) if p == ROOK else (4, 8))
+            for d in range(lo, hi):
+                for step in range(7):
+                    t = RAY[s, d, step]
+                    if t < 0:
+                        break
+                    j = _man_at(t, k, sq)
+                    if j >= 0 and ((men[j] >> 3) == side or (men[j] & 7) == KING):
+                        break
+                    n = _add(cand, n, i, t, j, 0)
+                    if j >= 0:
+                        break
+    return n
+
+
 @njit(cache=True)
 def children(
     side: int,
@@ -326,134 +374,12 @@ def children(
     ``out_tier`` / ``out_code`` and the move ``(from * 64 + to) * 8 + promoted type`` in
     ``out_move``; their number. Captures leave the material; a pawn reaching the
     last rank becomes a queen, rook, bishop or knight (four moves)."""
+    cand = np.empty((MAX_CHILDREN, 4), np.int64)
     n = 0
-    for i in range(k):
-        if (men[i] >> 3) != side:
-            continue
-        p, s = men[i] & 7, sq[i]
-        if p == KING or p == KNIGHT:  # noqa: SIM109 (plain compares for numba)
-            for d in range(8):
-                t = KING_TO[s, d] if p == KING else KNIGHT_TO[s, d]
-                if t < 0:
-                    continue
-                j = _man_at(t, k, sq)
-                if j >= 0 and ((men[j] >> 3) == side or (men[j] & 7) == KING):
-                    continue
-                n = _emit(
-                    side,
-                    k,
-                    men,
-                    sq,
-                    i,
-                    t,
-                    j,
-                    0,
-                    tier_of_key,
-                    tier_group,
-                    scratch,
-                    out_tier,
-                    out_code,
-                    out_move,
-                    n,
-                )
-        elif p == PAWN:
-            ahead = 8 if side == 0 else -8
-            last = (s + ahead) // 8 == (7 if side == 0 else 0)
-            for df in (0, -1, 1):
-                t = s + ahead + df
-                if df != 0 and (s % 8 + df < 0 or s % 8 + df > 7):
-                    continue
-                j = _man_at(t, k, sq)
-                if df == 0 and j >= 0:
-                    continue
-                if df != 0 and (j < 0 or (men[j] >> 3) == side or (men[j] & 7) == KING):
-                    continue
-                if last:
-                    for q in (QUEEN, ROOK, BISHOP, KNIGHT):
-                        n = _emit(
-                            side,
-                            k,
-                            men,
-                            sq,
-                            i,
-                            t,
-                            j,
-                            q,
-                            tier_of_key,
-                            tier_group,
-                            scratch,
-                            out_tier,
-                            out_code,
-                            out_move,
-                            n,
-                        )
-                else:
-                    n = _emit(
-                        side,
-                        k,
-                        men,
-                        sq,
-                        i,
-                        t,
-                        j,
-                        0,
-                        tier_of_key,
-                        tier_group,
-                        scratch,
-                        out_tier,
-                        out_code,
-                        out_move,
-                        n,
-                    )
-            start = 1 if side == 0 else 6
-            t = s + 2 * ahead
-            if s // 8 == start and _man_at(s + ahead, k, sq) < 0 and _man_at(t, k, sq) < 0:
-                n = _emit(
-                    side,
-                    k,
-                    men,
-                    sq,
-                    i,
-                    t,
-                    -1,
-                    0,
-                    tier_of_key,
-                    tier_group,
-                    scratch,
-                    out_tier,
-                    out_code,
-                    out_move,
-                    n,
-                )
-        else:
-            lo, hi = (0, 8) if p == QUEEN else ((0, 4) if p == ROOK else (4, 8))
-            for d in range(lo, hi):
-                for step in range(7):
-                    t = RAY[s, d, step]
-                    if t < 0:
-                        break
-                    j = _man_at(t, k, sq)
-                    if j >= 0 and ((men[j] >> 3) == side or (men[j] & 7) == KING):
-                        break
-                    n = _emit(
-                        side,
-                        k,
-                        men,
-                        sq,
-                        i,
-                        t,
-                        j,
-                        0,
-                        tier_of_key,
-                        tier_group,
-                        scratch,
-                        out_tier,
-                        out_code,
-                        out_move,
-                        n,
-                    )
-                    if j >= 0:
-                        break
+    for c in range(_pseudo_moves(side, k, men, sq, cand)):
+        mover, to, taken, promote = cand[c, 0], cand[c, 1], cand[c, 2], cand[c, 3]
+        n = _emit(side, k, men, sq, mover, to, taken, promote, tier_of_key, tier_group, scratch,
+                  out_tier, out_code, out_move, n)  # fmt: skip
     return n
 
 
