@@ -34,16 +34,18 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, LazyNames, normal_case, square_symmetries, unique_keys
 from verifier.games.protocol import Game
+from verifier.games.registry import SYMMETRY, BuiltinGame, Example, Option
 from verifier.model import Case
 
 __all__ = [
+    "GAMES",
     "PIECES",
     "Geometry",
     "KingPieceKing",
@@ -366,3 +368,25 @@ class KingPieceKing(Game):
             return "abcdefgh"[s % self.n] + str(s // self.n + 1)
 
         return f"K{sq(wk)} {self.piece}{sq(wp)} k{sq(bk)} {side}"
+
+
+def _on_protocol(endgame: str, size: int = 8, symmetry: bool = False) -> KingPieceKing | None:
+    """:class:`KingPieceKing` (which has no symmetry reduction: ``None`` with ``symmetry``)."""
+    return None if symmetry else KingPieceKing(endgame, size)
+
+
+GAMES = tuple(
+    BuiltinGame(
+        endgame.lower(),
+        f"chess endgame king+{piece} vs king on an n x n board",
+        partial(generate, endgame),
+        options=(Option("size", int, "kqk / krk board size n (3..8)."), SYMMETRY),
+        protocol=partial(_on_protocol, endgame),
+        examples=tuple(
+            Example(f"{endgame.lower()}-4{tail}", endgame.lower(), {"size": 4, "symmetry": sym})
+            for sym, tail in ((False, ""), (True, "-symmetric"))
+        ),
+        order=order,
+    )
+    for endgame, piece, order in (("KQK", "queen", 40), ("KRK", "rook", 50))
+)

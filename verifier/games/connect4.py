@@ -33,10 +33,11 @@ from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames, normal_case_csr, unique_inverse
 from verifier.games.protocol import Game
+from verifier.games.registry import SYMMETRY, BuiltinGame, Example, Option
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
-__all__ = ["Board", "ConnectFour", "generate", "has_four", "orbit_sizes", "position_name"]
+__all__ = ["GAME", "Board", "ConnectFour", "generate", "has_four", "orbit_sizes", "position_name"]
 
 U64 = np.uint64
 Codes = NDArray[np.uint64]
@@ -330,3 +331,22 @@ class ConnectFour(Game):
             return cols
         mirror = cols[::-1]
         return mirror if self._code(mirror) < self._code(cols) else cols
+
+
+GAME = BuiltinGame(
+    "connect4",
+    "Connect Four on a width x height board",
+    generate,
+    options=(
+        Option("width", int, "connect4 board width."),
+        Option("height", int, "connect4 board height."),
+        SYMMETRY,
+    ),
+    protocol=ConnectFour,
+    examples=tuple(
+        Example(f"connect4-{w}x{h}{tail}", "connect4", {"width": w, "height": h, "symmetry": sym})
+        for w, h in ((3, 3), (4, 3))
+        for sym, tail in ((False, ""), (True, "-symmetric"))
+    ),
+    order=30,
+)
