@@ -1,5 +1,6 @@
 """A built-in game on the game protocol gives the identical graph to its fast generator:
-the same named positions, each with the same successors, terminal labels and owners."""
+the same named positions, each with the same successors, terminal labels and owners; every
+example every built-in game declares is checked so (``verifier.games.registry``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from verifier.games import (
     chess_endgames,
     connect4,
     grundys_game,
+    ladder,
+    lgame,
     nim,
     octal,
     subtraction,
     tictactoe,
 )
+from verifier.games.generators import generate
 from verifier.games.protocol import explore
+from verifier.games.registry import BuiltinGame, Example, builtin_games, find
 from verifier.model import Case
 
 
@@ -107,3 +112,62 @@ def test_kqk_and_krk_on_the_protocol_are_the_generated_graphs(endgame: str, size
     slow = explore(chess_endgames.KingPieceKing(endgame, size))
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)
+
+
+SLOW = {"lgame"}
+"""Examples whose protocol version takes long: the L-game's 1,632,800 moves (30 s)."""
+EXAMPLES = [
+    pytest.param(game, ex, id=ex.label, marks=[pytest.mark.slow] if ex.label in SLOW else [])
+    for game in builtin_games()
+    for ex in game.examples
+]
+
+
+@pytest.mark.parametrize(("game", "example"), EXAMPLES)
+def test_every_declared_game_on_the_protocol_is_its_generated_graph(
+    game: BuiltinGame, example: Example
+) -> None:
+    """Each example a game declares, by its protocol class and by ``verifier generate``'s
+    fast path: the same named positions and moves (only the symmetric chess endgames have no
+    protocol version)."""
+    found, argument = find(example.name)
+    assert found is game
+    slow = game.build_protocol(argument, example.options)
+    if slow is None:
+        assert game.name in ("kqk", "krk") and example.options["symmetry"] is True
+        return
+    fast, explored = generate(example.name, **example.options), explore(slow)
+    assert (explored.graph.n, explored.graph.m) == (fast.graph.n, fast.graph.m)
+    assert explored.semantics == fast.semantics
+    assert _by_name(explored) == _by_name(fast)
+
+
+def test_every_game_with_a_protocol_declares_an_example_it_covers() -> None:
+    covered = {
+        game.name
+        for game in builtin_games()
+        for ex in game.examples
+        if game.build_protocol(find(ex.name)[1], ex.options) is not None
+    }
+    with_protocol = {game.name for game in builtin_games() if game.protocol is not None}
+    every_but_random = {g.name for g in builtin_games()} - {"random"}
+    assert covered == with_protocol == every_but_random and len(covered) == 10
+
+
+def test_the_symmetric_l_game_on_the_protocol_is_the_generated_graph() -> None:
+    """Its size, and its start among the classes (the plain L-game is a slow example above)."""
+    fast = lgame.generate(symmetry=True)
+    slow = explore(lgame.LGame(symmetry=1))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m) == (2296, 204100)
+    assert _by_name(slow) == _by_name(fast)
+    assert slow.root is None and lgame.board_name(lgame.canonical(lgame.START)) in slow.graph.names
+
+
+@pytest.mark.parametrize(("n", "dense"), [(1, False), (4, False), (4, True), (7, True)])
+def test_the_ladder_on_the_protocol_is_the_generated_graph(n: int, dense: bool) -> None:
+    fast = ladder.ladder(n, dense=dense)
+    slow = explore(ladder.Ladder(n, dense=int(dense)))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert slow.graph.n == 4 * n + 2
+    assert _by_name(slow) == _by_name(fast)
+    assert slow.graph.name(slow.root) == fast.graph.name(fast.root) == "t"

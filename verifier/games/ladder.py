@@ -42,14 +42,10 @@ def ladder_graph(n: int, *, dense: bool = False) -> GameGraph:
     (6, 7, ['a1', 'b1', "t'"])
     """
     succ, owner, value = _ladder(n, dense)
-    return GameGraph.from_successors(
-        succ, semantics=Semantics.MINIMAX, owner=owner, value=value
-    )
+    return GameGraph.from_successors(succ, semantics=Semantics.MINIMAX, owner=owner, value=value)
 
 
-def _ladder(
-    n: int, dense: bool
-) -> tuple[dict[str, list[str]], dict[str, int], dict[str, float]]:
+def _ladder(n: int, dense: bool) -> tuple[dict[str, list[str]], dict[str, int], dict[str, float]]:
     """The successors of every node (leaves: none), the owners and the leaves' values."""
     if n < 1:
         raise ValueError(f"a ladder needs at least one layer, got n = {n}")

@@ -35,9 +35,9 @@ from verifier.model import Case
 
 __all__ = [
     "GAME",
-    "LGame",
     "PLACEMENTS",
     "START",
+    "LGame",
     "Position",
     "all_positions",
     "board_name",

@@ -29,7 +29,15 @@ from verifier.games.heaps import DEFAULT_MAX_NODES, HeapGame, heap_case, sequenc
 from verifier.games.registry import UPTO, BuiltinGame, Example
 from verifier.model import Case
 
-__all__ = ["GAME", "OctalCode", "OctalGame", "octal_game", "octal_rule", "octal_sequence", "parse_octal"]
+__all__ = [
+    "GAME",
+    "OctalCode",
+    "OctalGame",
+    "octal_game",
+    "octal_rule",
+    "octal_sequence",
+    "parse_octal",
+]
 
 _CODE = re.compile(r"^([0-7]?)\.([0-7]*)$")
 

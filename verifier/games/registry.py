@@ -87,7 +87,7 @@ class Option:
             return self.type(text)
         except (KeyError, ValueError):
             kind = _KINDS.get(self.type, self.type.__name__)
-            raise UsageError(f"{self.flag}: {given!r} is not {kind}") from None
+            raise UsageError(f"option {self.name}: {given!r} is not {kind}") from None
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ class BuiltinGame:
     bare: Callable[[str], bool] | None = None
     """Whether a name without ``name:`` is this game's argument (``.07`` is ``octal:.07``)."""
     examples: tuple[Example, ...] = ()
-    order: int = 100
+    order: int = 1000
     """Place in the lists (help, errors, the sweep): smaller first, then by name."""
 
     @property
@@ -252,7 +252,5 @@ def generate(name: str, **options: Any) -> Case:
 
 SYMMETRY = Option("symmetry", bool, "Reduce by the board's symmetries.")
 """``--symmetry``, shared by the board games."""
-UPTO = Option(
-    "upto", int, "impartial families: heaps 0..upto.", True, "heaps 0..N", example=30
-)
+UPTO = Option("upto", int, "impartial families: heaps 0..upto.", True, "heaps 0..N", example=30)
 """``--upto``, shared by the heap games."""
