@@ -195,3 +195,13 @@ def test_a_declared_option_given_by_param_is_the_flag(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert by_param.read_text() == by_flag.read_text()
     assert load_any(by_param).graph.n == 452
+
+
+def test_the_docs_show_the_ladders_declaration() -> None:
+    """docs/games.md, "Adding a built-in game": its Python block is in verifier/games/ladder.py."""
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "games.md").read_text()
+    section = doc.split("## Adding a built-in game", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert block.startswith('GAME = BuiltinGame(\n    "ladder",')
+    assert block in (root / "verifier" / "games" / "ladder.py").read_text()
