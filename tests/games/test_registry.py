@@ -205,3 +205,25 @@ def test_the_docs_show_the_ladders_declaration() -> None:
     block = section.split("```python\n", 1)[1].split("```", 1)[0]
     assert block.startswith('GAME = BuiltinGame(\n    "ladder",')
     assert block in (root / "verifier" / "games" / "ladder.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("symmetric", "plain"),
+    [
+        (label, label.removesuffix("-symmetric"))
+        for label, _, _ in study.GAMES
+        if label.endswith("-symmetric")
+    ],
+)
+def test_the_classes_of_a_symmetric_case_add_up_to_the_plain_case(
+    symmetric: str, plain: str
+) -> None:
+    """``class_sizes`` (the summary's) finds the game that made the case by its declaration."""
+    from verifier.games.summary import class_sizes
+
+    by_label = {label: (name, opts) for label, name, opts in study.GAMES}
+    sym_case = generate(by_label[symmetric][0], **by_label[symmetric][1])
+    plain_case = generate(by_label[plain][0], **by_label[plain][1])
+    sizes = class_sizes(sym_case)
+    assert sizes is not None and len(sizes) == sym_case.graph.n
+    assert int(sizes.sum()) == plain_case.graph.n and class_sizes(plain_case) is None

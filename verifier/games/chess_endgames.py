@@ -375,6 +375,14 @@ def _on_protocol(endgame: str, size: int = 8, symmetry: bool = False) -> KingPie
     return None if symmetry else KingPieceKing(endgame, size)
 
 
+def _class_sizes(endgame: str, case: Case) -> NDArray[np.int64] | None:
+    """:func:`orbit_sizes` of a case ``kqk-NxN-symmetric`` (``None`` for another case)."""
+    if not (case.id.startswith(endgame.lower() + "-") and case.id.endswith("-symmetric")):
+        return None
+    size = int(case.id.split("-")[1].split("x")[0])
+    return orbit_sizes(endgame, size, case.graph.names)
+
+
 GAMES = tuple(
     BuiltinGame(
         endgame.lower(),
@@ -382,6 +390,7 @@ GAMES = tuple(
         partial(generate, endgame),
         options=(Option("size", int, "kqk / krk board size n (3..8)."), SYMMETRY),
         protocol=partial(_on_protocol, endgame),
+        class_sizes=partial(_class_sizes, endgame),
         examples=tuple(
             Example(f"{endgame.lower()}-4{tail}", endgame.lower(), {"size": 4, "symmetry": sym})
             for sym, tail in ((False, ""), (True, "-symmetric"))

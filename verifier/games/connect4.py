@@ -343,6 +343,11 @@ GAME = BuiltinGame(
         SYMMETRY,
     ),
     protocol=ConnectFour,
+    class_sizes=lambda case: (
+        orbit_sizes(case.graph.names)
+        if case.id.startswith("connect4-") and case.id.endswith("-symmetric")
+        else None
+    ),
     examples=tuple(
         Example(f"connect4-{w}x{h}{tail}", "connect4", {"width": w, "height": h, "symmetry": sym})
         for w, h in ((3, 3), (4, 3))

@@ -226,6 +226,9 @@ GAME = BuiltinGame(
     generate,
     options=(SYMMETRY,),
     protocol=LGame,
+    class_sizes=lambda case: (
+        orbit_sizes(case.graph.names) if case.id == "lgame-symmetric" else None
+    ),
     examples=(
         Example("lgame", "lgame", {"symmetry": False}),
         Example("lgame-symmetric", "lgame", {"symmetry": True}),

@@ -28,6 +28,9 @@ from functools import cache
 from types import MappingProxyType, ModuleType
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from verifier.errors import UsageError
 from verifier.model import Case
 
@@ -124,6 +127,9 @@ class BuiltinGame:
     bare: Callable[[str], bool] | None = None
     """Whether a name without ``name:`` is this game's argument (``.07`` is ``octal:.07``)."""
     examples: tuple[Example, ...] = ()
+    class_sizes: Callable[[Case], NDArray[np.int64] | None] | None = None
+    """For a case of this game reduced by symmetry (its id ends in ``-symmetric``): how many
+    positions each node stands for (``verify``'s summary); ``None`` for another case."""
     order: int = 1000
     """Place in the lists (help, errors, the sweep): smaller first, then by name."""
 

@@ -157,6 +157,9 @@ GAME = BuiltinGame(
     generate,
     options=(SYMMETRY,),
     protocol=TicTacToe,
+    class_sizes=lambda case: (
+        orbit_sizes(case.graph.names) if case.id == "tictactoe-symmetric" else None
+    ),
     examples=(
         Example("tictactoe", "tictactoe", {"symmetry": False}),
         Example("tictactoe-symmetric", "tictactoe", {"symmetry": True}),
