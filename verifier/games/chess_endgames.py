@@ -385,17 +385,23 @@ def _class_sizes(endgame: str, case: Case) -> NDArray[np.int64] | None:
 
 GAMES = tuple(
     BuiltinGame(
-        endgame.lower(),
+        name,
         f"chess endgame king+{piece} vs king on an n x n board",
         partial(generate, endgame),
         options=(Option("size", int, "kqk / krk board size n (3..8)."), SYMMETRY),
         protocol=partial(_on_protocol, endgame),
         class_sizes=partial(_class_sizes, endgame),
-        examples=tuple(
-            Example(f"{endgame.lower()}-4{tail}", endgame.lower(), {"size": 4, "symmetry": sym})
-            for sym, tail in ((False, ""), (True, "-symmetric"))
+        examples=(
+            *(
+                Example(f"{name}-4{tail}", name, {"size": 4, "symmetry": sym})
+                for sym, tail in ((False, ""), (True, "-symmetric"))
+            ),
+            Example(f"{name}-{n}x{n}", name, {"size": n}, study=False, corpus="readable"),
         ),
         order=order,
     )
-    for endgame, piece, order in (("KQK", "queen", 40), ("KRK", "rook", 50))
+    for endgame, name, piece, order, n in (
+        ("KQK", "kqk", "queen", 40, 3),
+        ("KRK", "krk", "rook", 50, 4),
+    )
 )

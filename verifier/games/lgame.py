@@ -231,7 +231,7 @@ GAME = BuiltinGame(
     ),
     examples=(
         Example("lgame", "lgame", {"symmetry": False}),
-        Example("lgame-symmetric", "lgame", {"symmetry": True}),
+        Example("lgame-symmetric", "lgame", {"symmetry": True}, corpus="compact"),
     ),
     order=20,
 )

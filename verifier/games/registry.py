@@ -26,13 +26,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.errors import UsageError
 from verifier.model import Case
+
+if TYPE_CHECKING:
+    from verifier.io.case_json import Encoding
 
 __all__ = [
     "BuiltinGame",
@@ -102,6 +105,9 @@ class Example:
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     study: bool = True
     """Also a case of the research sweep (``verifier study uniqueness --games``)."""
+    corpus: Encoding | None = None
+    """Also a file of the regression corpus, ``cases/game-LABEL.json`` in this encoding
+    (:mod:`verifier.games.corpus`)."""
 
 
 @dataclass(frozen=True)

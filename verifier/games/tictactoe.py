@@ -161,8 +161,8 @@ GAME = BuiltinGame(
         orbit_sizes(case.graph.names) if case.id == "tictactoe-symmetric" else None
     ),
     examples=(
-        Example("tictactoe", "tictactoe", {"symmetry": False}),
-        Example("tictactoe-symmetric", "tictactoe", {"symmetry": True}),
+        Example("tictactoe", "tictactoe", {"symmetry": False}, corpus="readable"),
+        Example("tictactoe-symmetric", "tictactoe", {"symmetry": True}, corpus="readable"),
     ),
     order=10,
 )
