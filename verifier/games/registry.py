@@ -35,10 +35,12 @@ from verifier.errors import UsageError
 from verifier.model import Case
 
 if TYPE_CHECKING:
+    from verifier.games._board import LazyNames
     from verifier.io.case_json import Encoding
 
 __all__ = [
     "BuiltinGame",
+    "Codec",
     "Example",
     "Option",
     "builtin_games",
@@ -111,6 +113,17 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Codec:
+    """How a game's ``.npz`` files store position names as codes (``name_codec`` in the header,
+    :mod:`verifier.games.name_codecs`)."""
+
+    form: str
+    """The codec's names, e.g. ``connect4:WxH``: those starting ``connect4:`` are this one's."""
+    names: Callable[[str, NDArray[Any]], LazyNames]
+    """``names(name_codec, codes)``: the names (``ValueError`` for codes of no position)."""
+
+
+@dataclass(frozen=True)
 class BuiltinGame:
     """A built-in game as ``verifier generate`` sees it (a module's ``GAME``).
 
@@ -136,6 +149,7 @@ class BuiltinGame:
     class_sizes: Callable[[Case], NDArray[np.int64] | None] | None = None
     """For a case of this game reduced by symmetry (its id ends in ``-symmetric``): how many
     positions each node stands for (``verify``'s summary); ``None`` for another case."""
+    codec: Codec | None = None
     order: int = 1000
     """Place in the lists (help, errors, the sweep): smaller first, then by name."""
 
