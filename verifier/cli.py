@@ -103,11 +103,12 @@ class _Command(_Fits80, TyperCommand):
 
 
 class _GenerateCommand(_Command):
-    """``generate``: the GAME argument's help lists the built-in games their modules declare
-    (read when the help is shown, so no other command imports the game modules)."""
+    """``generate``: the GAME argument's help lists the built-in games their modules declare,
+    and a last panel what each is and takes (read when the help is shown, so no other command
+    imports the game modules)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from verifier.games.registry import known
+        from verifier.games.registry import builtin_games, known
 
         for param in self.params:
             if param.name == "game":
@@ -116,6 +117,18 @@ class _GenerateCommand(_Command):
                     "OpenSpiel game: openspiel:NAME (docs/games.md)."
                 )
         super().format_help(ctx, formatter)
+        from rich.panel import Panel
+        from rich.table import Table
+        from typer.rich_utils import MAX_WIDTH
+
+        own = {p.name: p.opts[0] for p in self.params}
+        table = Table.grid(padding=(0, 1))
+        for game in builtin_games():
+            flags = " ".join(own.get(o.name, f"--param {o.name}=...") for o in game.options)
+            table.add_row(game.shown, game.summary + (f" [{flags}]" if flags else ""))
+        Console(highlight=False, width=MAX_WIDTH).print(
+            Panel(table, title="Built-in games", title_align="left", border_style="dim")
+        )
 
 
 class _Group(_Fits80, TyperGroup):

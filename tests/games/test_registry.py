@@ -80,7 +80,11 @@ def test_the_command_line_generates_a_declared_game_with_its_own_option(tmp_path
     assert load_any(out).graph.n == 7
     assert not loader.is_game_spec("takeaway:x")
     r = runner.invoke(app, ["generate", "--help"])
-    assert "grundy, takeaway, or your own game class" in " ".join(r.stdout.replace("│", "").split())
+    shown = " ".join(r.stdout.replace("│", "").split())
+    assert "grundy, takeaway, or your own game class" in shown
+    assert "takeaway take 1 or 2 counters from one heap [--param heap=...]" in shown
+    assert "random seeded random graph of any semantics [--semantics --nodes" in shown
+    assert "--seed --terminal-values --terminal-fraction --acyclic]" in shown
     r = runner.invoke(
         app, ["generate", "takeaway", "--param", "heap=many", "-o", str(out), "--force"]
     )
