@@ -111,7 +111,7 @@ class _GenerateCommand(_Command):
         from verifier.games.registry import builtin_games, known
 
         for param in self.params:
-            if param.name == "game":
+            if param.param_type_name == "argument":  # GAME, the one argument
                 param.help = (
                     f"{known()}, or your own game class: FILE.py:Class or module:Class, or an "
                     "OpenSpiel game: openspiel:NAME (docs/games.md)."

@@ -6,8 +6,9 @@ BuiltinGame(...)`` (or several in ``GAMES = (...)``): the name ``verifier genera
 by, a one-line summary, its options, the fast generator and, where there is one, the game on the
 protocol (:class:`~verifier.games.protocol.Game`) that gives the same graph. Nothing else
 names the game: :func:`builtin_games` finds the declarations by importing every public module
-of the package, and ``verifier generate``, its help, its errors and the research sweep's games
-(``verifier.research.study.GAMES``) read them from here.
+of the package, and ``verifier generate``, its help, its errors, the research sweep's games
+(``verifier.research.study.GAMES``), the corpus (``verifier.games.corpus.CORPUS``), the
+summary's class sizes and the ``.npz`` name codecs read them from here.
 
 >>> ladder = find("ladder")[0]
 >>> ladder.summary, [o.name for o in ladder.options]
@@ -39,11 +40,15 @@ if TYPE_CHECKING:
     from verifier.io.case_json import Encoding
 
 __all__ = [
+    "SYMMETRY",
+    "UPTO",
     "BuiltinGame",
     "Codec",
     "Example",
     "Option",
     "builtin_games",
+    "checked",
+    "declared",
     "find",
     "generate",
     "known",
@@ -184,10 +189,10 @@ def _discover(package: str, path: tuple[str, ...]) -> tuple[BuiltinGame, ...]:
     if not path:
         path = tuple(importlib.import_module(package).__path__)
     found: dict[str, tuple[BuiltinGame, str]] = {}
-    for info in sorted(pkgutil.iter_modules(list(path)), key=lambda i: i.name):
-        if info.name.startswith("_"):
+    for short in sorted(info[1] for info in pkgutil.iter_modules(list(path))):
+        if short.startswith("_"):
             continue
-        name = f"{package}.{info.name}"
+        name = f"{package}.{short}"
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as e:
