@@ -274,7 +274,7 @@ def generate(name: str, **options: Any) -> Case:
     are left at their defaults. ``UsageError`` (one line) for an unknown name, an option the
     game does not take or lacks, or values it refuses."""
     game, argument = find(name)
-    kw = checked(game, name.strip(), options)
+    kw = checked(game, name.strip() if argument else name.strip().lower(), options)
     try:
         return game.build(argument, kw)
     except ValueError as e:
