@@ -96,20 +96,25 @@ def test_grundys_game_on_the_protocol_is_the_generated_graph() -> None:
 
 
 @pytest.mark.parametrize(
-    ("endgame", "size"),
+    ("endgame", "size", "symmetry"),
     [
-        ("KQK", 3),
-        ("KRK", 3),
-        ("KQK", 4),
-        ("KRK", 5),
-        pytest.param("KQK", 8, marks=pytest.mark.slow),
+        ("KQK", 3, False),
+        ("KRK", 3, False),
+        ("KQK", 4, False),
+        ("KRK", 5, False),
+        ("KQK", 5, True),
+        ("KRK", 5, True),
+        pytest.param("KQK", 8, False, marks=pytest.mark.slow),
     ],
 )
-def test_kqk_and_krk_on_the_protocol_are_the_generated_graphs(endgame: str, size: int) -> None:
+def test_kqk_and_krk_on_the_protocol_are_the_generated_graphs(
+    endgame: str, size: int, symmetry: bool
+) -> None:
     """The rules written square by square (the protocol class) and the vectorized generator
-    give the same positions, moves, mates and stalemates."""
-    fast = chess_endgames.generate(endgame, size)
-    slow = explore(chess_endgames.KingPieceKing(endgame, size))
+    give the same positions, moves, mates and stalemates (and the same classes under the 8
+    symmetries of the board)."""
+    fast = chess_endgames.generate(endgame, size, symmetry=symmetry)
+    slow = explore(chess_endgames.KingPieceKing(endgame, size, symmetry=int(symmetry)))
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)
 
@@ -128,30 +133,22 @@ def test_every_declared_game_on_the_protocol_is_its_generated_graph(
     game: BuiltinGame, example: Example
 ) -> None:
     """Each example a game declares, by its protocol class and by ``verifier generate``'s
-    fast path: the same named positions and moves (only the symmetric chess endgames have no
-    protocol version)."""
+    fast path: the same named positions and moves."""
     found, argument = find(example.name)
     assert found is game
     slow = game.build_protocol(argument, example.options)
-    if slow is None:
-        assert game.name in ("kqk", "krk") and example.options["symmetry"] is True
-        return
+    assert slow is not None, f"{game.name} has no protocol version"
     fast, explored = generate(example.name, **example.options), explore(slow)
     assert (explored.graph.n, explored.graph.m) == (fast.graph.n, fast.graph.m)
     assert explored.semantics == fast.semantics
     assert _by_name(explored) == _by_name(fast)
 
 
-def test_every_game_with_a_protocol_declares_an_example_it_covers() -> None:
-    covered = {
-        game.name
-        for game in builtin_games()
-        for ex in game.examples
-        if game.build_protocol(find(ex.name)[1], ex.options) is not None
-    }
+def test_every_game_but_random_graphs_has_a_protocol_and_an_example() -> None:
+    with_examples = {game.name for game in builtin_games() if game.examples}
     with_protocol = {game.name for game in builtin_games() if game.protocol is not None}
     every_but_random = {g.name for g in builtin_games()} - {"random"}
-    assert covered == with_protocol == every_but_random and len(covered) == 10
+    assert with_examples == with_protocol == every_but_random and len(with_protocol) == 10
 
 
 def test_the_symmetric_l_game_on_the_protocol_is_the_generated_graph() -> None:

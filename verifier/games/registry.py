@@ -135,7 +135,7 @@ class BuiltinGame:
     ``generate(**options)`` is the fast generator; a game with an ``argument`` is named
     ``name:ARGUMENT`` (``subtraction:1,2,3``) and its generator takes the text after the colon
     first: ``generate(text, **options)``. ``protocol`` takes the same arguments and gives the
-    game on the protocol, or ``None`` for options it does not cover.
+    game on the protocol (its class, or a function choosing one).
     """
 
     name: str
@@ -168,7 +168,7 @@ class BuiltinGame:
         return self.generate(*self._head(argument), **options)
 
     def build_protocol(self, argument: str | None, options: Mapping[str, Any]) -> Any:
-        """The game on the protocol, or ``None`` (no protocol, or not for these options)."""
+        """The game on the protocol (``None`` for a game without one)."""
         if self.protocol is None:
             return None
         return self.protocol(*self._head(argument), **options)
