@@ -165,11 +165,13 @@ def _generate(upto: int | None = None, piles: int | None = None, below: int | No
 def _on_protocol(
     upto: int | None = None, piles: int | None = None, below: int | None = None
 ) -> Game:
+    """The same on the protocol: single heaps as a :class:`HeapGame`, or :class:`Nim` from
+    ``piles`` heaps of ``below - 1`` counters."""
     got = _sizes(upto, piles, below)
     if isinstance(got, int):
         return HeapGame(nim_rule, got)
-    piles_, below_ = got
-    return Nim(",".join([str(below_ - 1)] * piles_))
+    count, bound = got
+    return Nim(",".join([str(bound - 1)] * count))
 
 
 GAME = BuiltinGame(
