@@ -59,7 +59,14 @@ def takeaway(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     (tmp_path / "takeaway_game.py").write_text(textwrap.dedent(TAKE_AWAY))
     monkeypatch.setattr(verifier.games, "__path__", [*verifier.games.__path__, str(tmp_path)])
     yield tmp_path
-    sys.modules.pop("verifier.games.takeaway_game", None)
+    _forget("takeaway_game")
+
+
+def _forget(*modules: str) -> None:
+    """Take the test's modules out of ``sys.modules`` and off the package."""
+    for name in modules:
+        sys.modules.pop(f"verifier.games.{name}", None)
+        vars(verifier.games).pop(name, None)
 
 
 @pytest.mark.usefixtures("takeaway")
@@ -110,8 +117,7 @@ def test_two_modules_declaring_one_name_are_refused(
         with pytest.raises(RuntimeError, match="two built-in games named 'takeaway': in "):
             registry.builtin_games()
     finally:
-        for name in ("takeaway_game", "takeaway_again"):
-            sys.modules.pop(f"verifier.games.{name}", None)
+        _forget("takeaway_game", "takeaway_again")
 
 
 def test_the_lists_read_the_declarations() -> None:
