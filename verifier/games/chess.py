@@ -50,6 +50,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames, normal_case_csr
+from verifier.games.registry import SYMMETRY, BuiltinGame, Codec
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
@@ -371,3 +372,18 @@ def longest_wins(case: Case, labels: NDArray[Any], remoteness: NDArray[Any]) -> 
         }
     out["materials"] = per
     return out
+
+
+GAME = BuiltinGame(
+    "chess",
+    "chess endgame of up to 4 men on 8x8 (White's men first, e.g. chess:KQKR) with every "
+    "material it leads to; positions named by FEN",
+    generate,
+    options=(SYMMETRY,),
+    argument="MATERIAL",
+    class_sizes=lambda case: orbit_sizes(case) if case.id.startswith("chess-") else None,
+    codec=Codec("chess:MATERIAL[:symmetric]", codec_names),
+    order=55,
+)
+"""No protocol version and no examples: python-chess is this game's independent oracle
+(``tests/games/test_chess.py``)."""
