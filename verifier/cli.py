@@ -102,6 +102,35 @@ class _Command(_Fits80, TyperCommand):
     """A command whose help fits 80 columns, with ``-h``."""
 
 
+class _GenerateCommand(_Command):
+    """``generate``: the GAME argument's help lists the built-in games their modules declare,
+    and a last panel what each is and takes (read when the help is shown, so no other command
+    imports the game modules)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from verifier.games.registry import builtin_games, known
+
+        for param in self.params:
+            if param.param_type_name == "argument":  # GAME, the one argument
+                param.help = (
+                    f"{known()}, or your own game class: FILE.py:Class or module:Class, or an "
+                    "OpenSpiel game: openspiel:NAME (docs/games.md)."
+                )
+        super().format_help(ctx, formatter)
+        from rich.panel import Panel
+        from rich.table import Table
+        from typer.rich_utils import MAX_WIDTH
+
+        own = {p.name: p.opts[0] for p in self.params}
+        table = Table.grid(padding=(0, 1))
+        for game in builtin_games():
+            flags = " ".join(own.get(o.name, f"--param {o.name}=...") for o in game.options)
+            table.add_row(game.shown, game.summary + (f" [{flags}]" if flags else ""))
+        Console(highlight=False, width=MAX_WIDTH).print(
+            Panel(table, title="Built-in games", title_align="left", border_style="dim")
+        )
+
+
 class _Group(_Fits80, TyperGroup):
     """A group whose help fits 80 columns (its options as ``_Command``'s)."""
 
@@ -993,16 +1022,11 @@ class GenerateEngine(StrEnum):
     dask = "dask"
 
 
-@app.command("generate", cls=_Command)
+@app.command("generate", cls=_GenerateCommand)
 def generate_cmd(
     game: Annotated[
         str,
-        typer.Argument(
-            help="tictactoe, lgame, connect4, kqk, krk, ladder, "
-            "random, nim, subtraction:S, octal:CODE, grundy, or your own game class: "
-            "FILE.py:Class or module:Class, or an OpenSpiel game: openspiel:NAME "
-            "(docs/games.md)."
-        ),
+        typer.Argument(help="A built-in game (the list: verifier generate --help)."),
     ],
     output: Annotated[
         Path,
@@ -1089,7 +1113,8 @@ def generate_cmd(
         list[str] | None,
         typer.Option(
             "--param",
-            help="Your game class: a keyword argument NAME=VALUE (repeatable).",
+            help="Your game class: a keyword argument NAME=VALUE (repeatable); a built-in "
+            "game: an option it declares without a flag here.",
             rich_help_panel=GAMES,
         ),
     ] = None,
@@ -1140,7 +1165,7 @@ def generate_cmd(
     With --engine dask, Connect Four is written as a directory of sharded tiers, generated on
     a Dask cluster (docs/distributed.md)."""
     from verifier.games.generators import generate
-    from verifier.games.loader import is_game_spec
+    from verifier.games.loader import is_game_spec, parse_params
 
     _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
@@ -1151,10 +1176,8 @@ def generate_cmd(
     if is_game_spec(game):
         _generate_game_class(game, param or [], max_game_positions, output, encoding)
         return
-    if param or max_game_positions is not None:
-        raise _fail(
-            f"--param and --max-positions are for a game class (FILE.py:Class), not {game!r}"
-        )
+    if max_game_positions is not None:
+        raise _fail(f"--max-positions is for a game class (FILE.py:Class), not {game!r}")
 
     vals = None
     if values is not None:
@@ -1171,25 +1194,29 @@ def generate_cmd(
         else heartbeat(sys.stderr, f"generating {game}")
     )
     try:
+        flags: dict[str, Any] = {
+            "symmetry": symmetry,
+            "width": width,
+            "height": height,
+            "size": size,
+            "n": n,
+            "upto": upto,
+            "piles": piles,
+            "below": below,
+            "semantics": semantics,
+            "nodes": nodes,
+            "degree": degree,
+            "seed": seed,
+            "values": vals,
+            "terminal_fraction": terminal_fraction,
+            "acyclic": acyclic,
+        }
+        params = parse_params(param or [])
+        twice = sorted(k for k in params if flags.get(k) is not None)
+        if twice:
+            raise UsageError(f"--param {twice[0]}=... and its own option both given")
         with working:
-            case = generate(
-                game,
-                symmetry=symmetry,
-                width=width,
-                height=height,
-                size=size,
-                n=n,
-                upto=upto,
-                piles=piles,
-                below=below,
-                semantics=semantics,
-                nodes=nodes,
-                degree=degree,
-                seed=seed,
-                values=vals,
-                terminal_fraction=terminal_fraction,
-                acyclic=acyclic,
-            )
+            case = generate(game, **{**flags, **params})
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
     _write_generated(case, output, encoding)
@@ -1327,6 +1354,8 @@ def query_cmd(
         if not case.graph.has_node(name):
             raise _fail(f"{path}: $.nodes: no position named {name!r}")
         ids.append(case.graph.id_of(name))
+        if case.graph.name(ids[-1]) != name:  # a game that parses names (chess: any FEN)
+            typer.echo(f"{name}: known in {path} as {case.graph.name(ids[-1])}", err=True)
     opts = Options(engine=engine.value, budget=budget, rlimit=rlimit)
     rep = run_case(case, opts, smt=smt)
     _write(make_writer(f).write_document, query_document(rep, ids, plies))

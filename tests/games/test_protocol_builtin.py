@@ -1,5 +1,6 @@
 """A built-in game on the game protocol gives the identical graph to its fast generator:
-the same named positions, each with the same successors, terminal labels and owners."""
+the same named positions, each with the same successors, terminal labels and owners; every
+example every built-in game declares is checked so (``verifier.games.registry``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from verifier.games import (
     chess_endgames,
     connect4,
     grundys_game,
+    ladder,
+    lgame,
     nim,
     octal,
     subtraction,
     tictactoe,
 )
+from verifier.games.generators import generate
 from verifier.games.protocol import explore
+from verifier.games.registry import BuiltinGame, Example, builtin_games, find
 from verifier.model import Case
 
 
@@ -91,19 +96,76 @@ def test_grundys_game_on_the_protocol_is_the_generated_graph() -> None:
 
 
 @pytest.mark.parametrize(
-    ("endgame", "size"),
+    ("endgame", "size", "symmetry"),
     [
-        ("KQK", 3),
-        ("KRK", 3),
-        ("KQK", 4),
-        ("KRK", 5),
-        pytest.param("KQK", 8, marks=pytest.mark.slow),
+        ("KQK", 3, False),
+        ("KRK", 3, False),
+        ("KQK", 4, False),
+        ("KRK", 5, False),
+        ("KQK", 5, True),
+        ("KRK", 5, True),
+        pytest.param("KQK", 8, False, marks=pytest.mark.slow),
     ],
 )
-def test_kqk_and_krk_on_the_protocol_are_the_generated_graphs(endgame: str, size: int) -> None:
+def test_kqk_and_krk_on_the_protocol_are_the_generated_graphs(
+    endgame: str, size: int, symmetry: bool
+) -> None:
     """The rules written square by square (the protocol class) and the vectorized generator
-    give the same positions, moves, mates and stalemates."""
-    fast = chess_endgames.generate(endgame, size)
-    slow = explore(chess_endgames.KingPieceKing(endgame, size))
+    give the same positions, moves, mates and stalemates (and the same classes under the 8
+    symmetries of the board)."""
+    fast = chess_endgames.generate(endgame, size, symmetry=symmetry)
+    slow = explore(chess_endgames.KingPieceKing(endgame, size, symmetry=int(symmetry)))
     assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
     assert _by_name(slow) == _by_name(fast)
+
+
+SLOW = {"lgame"}
+"""Examples whose protocol version takes long: the L-game's 1,632,800 moves (30 s)."""
+EXAMPLES = [
+    pytest.param(game, ex, id=ex.label, marks=[pytest.mark.slow] if ex.label in SLOW else [])
+    for game in builtin_games()
+    for ex in game.examples
+]
+
+
+@pytest.mark.parametrize(("game", "example"), EXAMPLES)
+def test_every_declared_game_on_the_protocol_is_its_generated_graph(
+    game: BuiltinGame, example: Example
+) -> None:
+    """Each example a game declares, by its protocol class and by ``verifier generate``'s
+    fast path: the same named positions and moves."""
+    found, argument = find(example.name)
+    assert found is game
+    slow = game.build_protocol(argument, example.options)
+    assert slow is not None, f"{game.name} has no protocol version"
+    fast, explored = generate(example.name, **example.options), explore(slow)
+    assert (explored.graph.n, explored.graph.m) == (fast.graph.n, fast.graph.m)
+    assert explored.semantics == fast.semantics
+    assert _by_name(explored) == _by_name(fast)
+
+
+def test_every_game_but_random_graphs_has_a_protocol_and_an_example() -> None:
+    with_examples = {game.name for game in builtin_games() if game.examples}
+    with_protocol = {game.name for game in builtin_games() if game.protocol is not None}
+    # random graphs are no game; chess has python-chess as its oracle (tests/games/test_chess.py)
+    every_but_random = {g.name for g in builtin_games()} - {"random", "chess"}
+    assert with_examples == with_protocol == every_but_random and len(with_protocol) == 10
+
+
+def test_the_symmetric_l_game_on_the_protocol_is_the_generated_graph() -> None:
+    """Its size, and its start among the classes (the plain L-game is a slow example above)."""
+    fast = lgame.generate(symmetry=True)
+    slow = explore(lgame.LGame(symmetry=1))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m) == (2296, 204100)
+    assert _by_name(slow) == _by_name(fast)
+    assert slow.root is None and lgame.board_name(lgame.canonical(lgame.START)) in slow.graph.names
+
+
+@pytest.mark.parametrize(("n", "dense"), [(1, False), (4, False), (4, True), (7, True)])
+def test_the_ladder_on_the_protocol_is_the_generated_graph(n: int, dense: bool) -> None:
+    fast = ladder.ladder(n, dense=dense)
+    slow = explore(ladder.Ladder(n, dense=int(dense)))
+    assert (slow.graph.n, slow.graph.m) == (fast.graph.n, fast.graph.m)
+    assert slow.graph.n == 4 * n + 2
+    assert _by_name(slow) == _by_name(fast)
+    assert slow.graph.name(slow.root) == fast.graph.name(fast.root) == "t"

@@ -253,8 +253,12 @@ class LazyNames(Sequence[str]):
         decode: Callable[[int], str],
         decode_all: Callable[[NDArray[Any]], NDArray[np.bytes_]] | None = None,
         codec: str | None = None,
+        lookup: Callable[[object], int | None] | None = None,
     ) -> None:
         self._codes = codes
+        self.lookup = lookup
+        """A name's index found without building a dict of every name (the game parses the
+        name), if the game gives one; ``GameGraph.id_of`` uses it."""
         self._decode = decode
         self._decode_all = decode_all
         self.codec = codec

@@ -34,16 +34,18 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, LazyNames, normal_case, square_symmetries, unique_keys
 from verifier.games.protocol import Game
+from verifier.games.registry import SYMMETRY, BuiltinGame, Example, Option
 from verifier.model import Case
 
 __all__ = [
+    "GAMES",
     "PIECES",
     "Geometry",
     "KingPieceKing",
@@ -278,16 +280,17 @@ king) as squares ``rank * n + file``, or ``"KK"`` once the piece is taken."""
 class KingPieceKing(Game):
     """KQK or KRK on an n x n board on the game protocol, the rules of the module docstring
     written square by square (``verifier generate verifier.games.chess_endgames:KingPieceKing
-    --param endgame=KRK --param size=5``): the same graph as :func:`generate`, which stays the
-    fast path (``tests/games/test_protocol_builtin.py``)."""
+    --param endgame=KRK --param size=5 --param symmetry=1``): the same graph as
+    :func:`generate`, which stays the fast path (``tests/games/test_protocol_builtin.py``)."""
 
     semantics = "normal"
 
-    def __init__(self, endgame: str = "KQK", size: int = 8) -> None:
+    def __init__(self, endgame: str = "KQK", size: int = 8, symmetry: int = 0) -> None:
         if endgame not in PIECES or not 3 <= int(size) <= 8:
             raise ValueError(f"endgame KQK or KRK on a 3..8 board, got {endgame!r} {size!r}")
         self.piece, self.n = PIECES[endgame], int(size)
         self.slides = QUEEN_STEPS if self.piece == "Q" else ROOK_STEPS
+        self.symmetries = square_symmetries(self.n) if symmetry else ()
 
     def _near(self, a: int, b: int) -> bool:  # adjacent (or the same square)
         return abs(a // self.n - b // self.n) <= 1 and abs(a % self.n - b % self.n) <= 1
@@ -356,6 +359,14 @@ class KingPieceKing(Game):
         in_check = side == "b" and self._attacked(bk, wk, wp)
         return None if in_check else "draw"
 
+    def canonical(self, pos: Position) -> Position:
+        """With symmetry, the image of least code (:func:`generate`'s representative): the
+        side is the same in every image, so the least squares (white king, piece, black king)."""
+        if isinstance(pos, str) or not self.symmetries:
+            return pos
+        side, wk, wp, bk = pos
+        return (side, *min((p[wk], p[wp], p[bk]) for p in self.symmetries))
+
     def key(self, pos: Position) -> str:
         """The module's names: ``"Ka1 Qb2 kc4 w"``, or ``"KK"``."""
         if isinstance(pos, str):
@@ -366,3 +377,35 @@ class KingPieceKing(Game):
             return "abcdefgh"[s % self.n] + str(s // self.n + 1)
 
         return f"K{sq(wk)} {self.piece}{sq(wp)} k{sq(bk)} {side}"
+
+
+def _class_sizes(endgame: str, case: Case) -> NDArray[np.int64] | None:
+    """:func:`orbit_sizes` of a case ``kqk-NxN-symmetric`` (``None`` for another case)."""
+    if not (case.id.startswith(endgame.lower() + "-") and case.id.endswith("-symmetric")):
+        return None
+    size = int(case.id.split("-")[1].split("x")[0])
+    return orbit_sizes(endgame, size, case.graph.names)
+
+
+GAMES = tuple(
+    BuiltinGame(
+        name,
+        f"chess endgame king+{piece} vs king on an n x n board",
+        partial(generate, endgame),
+        options=(Option("size", int, "kqk / krk board size n (3..8)."), SYMMETRY),
+        protocol=partial(KingPieceKing, endgame),
+        class_sizes=partial(_class_sizes, endgame),
+        examples=(
+            *(
+                Example(f"{name}-4{tail}", name, {"size": 4, "symmetry": sym})
+                for sym, tail in ((False, ""), (True, "-symmetric"))
+            ),
+            Example(f"{name}-{n}x{n}", name, {"size": n}, study=False, corpus="readable"),
+        ),
+        order=order,
+    )
+    for endgame, name, piece, order, n in (
+        ("KQK", "kqk", "queen", 40, 3),
+        ("KRK", "krk", "rook", 50, 4),
+    )
+)

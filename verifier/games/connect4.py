@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,11 +33,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames, normal_case_csr, unique_inverse
+from verifier.games.name_codecs import board_names
 from verifier.games.protocol import Game
+from verifier.games.registry import SYMMETRY, BuiltinGame, Codec, Example, Option
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
-__all__ = ["Board", "ConnectFour", "generate", "has_four", "orbit_sizes", "position_name"]
+__all__ = ["GAME", "Board", "ConnectFour", "generate", "has_four", "orbit_sizes", "position_name"]
 
 U64 = np.uint64
 Codes = NDArray[np.uint64]
@@ -348,3 +351,39 @@ class ConnectFour(Game):
             return cols
         mirror = cols[::-1]
         return mirror if self._code(mirror) < self._code(cols) else cols
+
+
+_CODEC = re.compile(r"connect4:([1-9][0-9]?)x([1-9][0-9]?)\Z")
+
+
+def _codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
+    """The names of a ``.npz`` file's codes under ``connect4:WxH`` (checked)."""
+    m = _CODEC.match(codec)
+    if m is None:
+        raise ValueError(f"unknown name codec {codec!r} (known: connect4:WxH)")
+    return board_names(Board(int(m.group(1)), int(m.group(2))), codec, codes)
+
+
+GAME = BuiltinGame(
+    "connect4",
+    "Connect Four on a width x height board",
+    generate,
+    options=(
+        Option("width", int, "connect4 board width."),
+        Option("height", int, "connect4 board height."),
+        SYMMETRY,
+    ),
+    protocol=ConnectFour,
+    class_sizes=lambda case: (
+        orbit_sizes(case.graph.names)
+        if case.id.startswith("connect4-") and case.id.endswith("-symmetric")
+        else None
+    ),
+    examples=tuple(
+        Example(f"connect4-{w}x{h}{tail}", "connect4", {"width": w, "height": h, "symmetry": sym})
+        for w, h in ((3, 3), (4, 3))
+        for sym, tail in ((False, ""), (True, "-symmetric"))
+    ),
+    codec=Codec("connect4:WxH", _codec_names),
+    order=30,
+)

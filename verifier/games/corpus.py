@@ -10,24 +10,40 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
-from verifier.games import chess_endgames, lgame, tictactoe
 from verifier.io.case_json import Encoding
 from verifier.model import Case, Expect
 from verifier.model.describe import LABEL_WORDS
 
-__all__ = ["CORPUS", "expected_case", "write_corpus"]
+__all__ = ["CORPUS", "corpus_games", "expected_case", "write_corpus"]
 
-CORPUS: dict[str, tuple[Callable[[], Case], Encoding]] = {
-    "game-tictactoe": (tictactoe.generate, "readable"),
-    "game-tictactoe-symmetric": (lambda: tictactoe.generate(symmetry=True), "readable"),
-    "game-lgame-symmetric": (lambda: lgame.generate(symmetry=True), "compact"),
-    "game-kqk-3x3": (lambda: chess_endgames.generate("KQK", 3), "readable"),
-    "game-krk-4x4": (lambda: chess_endgames.generate("KRK", 4), "readable"),
-}
-"""File stem -> (generator, encoding) of each corpus game."""
+
+CORPUS: dict[str, tuple[Callable[[], Case], Encoding]]
+"""File stem -> (generator, encoding) of each corpus game (:func:`corpus_games`, made when
+first read: the registry imports this module too)."""
+
+
+def corpus_games() -> dict[str, tuple[Callable[[], Case], Encoding]]:
+    """The examples the games declare with a ``corpus`` encoding, by file stem
+    (``game-LABEL``)."""
+    from verifier.games.registry import builtin_games, generate
+
+    return {
+        f"game-{ex.label}": (partial(generate, ex.name, **ex.options), ex.corpus)
+        for game in builtin_games()
+        for ex in game.examples
+        if ex.corpus is not None
+    }
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CORPUS":
+        return corpus_games()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def expected_case(case: Case) -> Case:
@@ -50,7 +66,7 @@ def write_corpus(folder: str | Path) -> list[Path]:
     from verifier.io.case_json import dump_case
 
     out = []
-    for stem, (make, encoding) in CORPUS.items():
+    for stem, (make, encoding) in corpus_games().items():
         path = Path(folder) / f"{stem}.json"
         dump_case(expected_case(make()), path, encoding)
         out.append(path)

@@ -9,9 +9,10 @@ Examples
 from __future__ import annotations
 
 from verifier.games.heaps import DEFAULT_MAX_NODES, HeapGame, heap_case, sequence_from_rule
+from verifier.games.registry import UPTO, BuiltinGame, Example
 from verifier.model import Case
 
-__all__ = ["GrundysGame", "grundys_game", "grundys_rule", "grundys_sequence"]
+__all__ = ["GAME", "GrundysGame", "grundys_game", "grundys_rule", "grundys_sequence"]
 
 
 def grundys_rule(n: int) -> list[tuple[int, ...]]:
@@ -43,3 +44,15 @@ class GrundysGame(HeapGame):
 
     def __init__(self, upto: int = 20) -> None:
         super().__init__(grundys_rule, upto)
+
+
+GAME = BuiltinGame(
+    "grundy",
+    "Grundy's game: split a heap into two unequal heaps",
+    grundys_game,
+    options=(UPTO,),
+    protocol=GrundysGame,
+    aliases=("grundys", "grundys-game"),
+    examples=(Example("grundy-30", "grundy", {"upto": 30}),),
+    order=110,
+)

@@ -24,9 +24,11 @@ are therefore scanned up-edge first, then down-edge, then the leaf (ids in incre
 
 from __future__ import annotations
 
+from verifier.games.protocol import Game
+from verifier.games.registry import BuiltinGame, Example, Option
 from verifier.model import MAX, MIN, Case, GameGraph, Semantics
 
-__all__ = ["ladder", "ladder_graph"]
+__all__ = ["GAME", "Ladder", "ladder", "ladder_graph"]
 
 
 def ladder_graph(n: int, *, dense: bool = False) -> GameGraph:
@@ -39,6 +41,12 @@ def ladder_graph(n: int, *, dense: bool = False) -> GameGraph:
     >>> g.n, g.m, [g.name(i) for i in g.successors(0)]
     (6, 7, ['a1', 'b1', "t'"])
     """
+    succ, owner, value = _ladder(n, dense)
+    return GameGraph.from_successors(succ, semantics=Semantics.MINIMAX, owner=owner, value=value)
+
+
+def _ladder(n: int, dense: bool) -> tuple[dict[str, list[str]], dict[str, int], dict[str, float]]:
+    """The successors of every node (leaves: none), the owners and the leaves' values."""
     if n < 1:
         raise ValueError(f"a ladder needs at least one layer, got n = {n}")
     inner = ["t"] + [f"{s}{i}" for i in range(1, n + 1) for s in "ab"]
@@ -59,9 +67,7 @@ def ladder_graph(n: int, *, dense: bool = False) -> GameGraph:
         value[f"a{i}'"] = float(sign * i)
         value[f"b{i}'"] = float(-sign * i)
     leaves: dict[str, list[str]] = {f"{x}'": [] for x in inner}
-    return GameGraph.from_successors(
-        {**succ, **leaves}, semantics=Semantics.MINIMAX, owner=owner, value=value
-    )
+    return {**succ, **leaves}, owner, value
 
 
 def ladder(n: int, *, dense: bool = False) -> Case:
@@ -73,3 +79,36 @@ def ladder(n: int, *, dense: bool = False) -> Case:
         source="Kars 1990, Example 7.4 (Figure 6 missing from the scan; shape in docs/ladder.md)",
         description=f"Ladder graph L_{n}: {n} layers under a top node, {4 * n + 2} nodes.",
     )
+
+
+class Ladder(Game):
+    """The ladder L_n on the game protocol, from the top node ``t`` (``verifier generate
+    verifier.games.ladder:Ladder --param n=4``): the same graph as :func:`ladder_graph`."""
+
+    semantics = "minimax"
+
+    def __init__(self, n: int = 3, dense: int = 0) -> None:
+        self.succ, self.owner, self.value = _ladder(int(n), bool(dense))
+
+    def initial(self) -> str:
+        return "t"
+
+    def moves(self, node: str) -> list[str]:
+        return self.succ[node]
+
+    def outcome(self, node: str) -> float | None:
+        return self.value.get(node)
+
+    def to_move(self, node: str) -> str:
+        return "max" if self.owner[node] == MAX else "min"
+
+
+GAME = BuiltinGame(
+    "ladder",
+    "Kars' ladder graph L_n (Ex. 7.4)",
+    ladder,
+    options=(Option("n", int, "ladder layers.", True, "layers", example=4),),
+    protocol=Ladder,
+    examples=tuple(Example(f"ladder-{n}", "ladder", {"n": n}) for n in (2, 3, 5, 10)),
+    order=60,
+)

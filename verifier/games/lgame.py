@@ -29,11 +29,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import explore, normal_case, square_map, square_symmetries
+from verifier.games.protocol import Game
+from verifier.games.registry import SYMMETRY, BuiltinGame, Example
 from verifier.model import Case
 
 __all__ = [
+    "GAME",
     "PLACEMENTS",
     "START",
+    "LGame",
     "Position",
     "all_positions",
     "board_name",
@@ -191,3 +195,43 @@ def generate(symmetry: bool = False) -> Case:
         "(X: mover's L, Y: other L, n: neutral); you lose when your L cannot move"
         + ("; positions up to the 8 symmetries of the board" if symmetry else ""),
     )
+
+
+class LGame(Game):
+    """The L-game on the game protocol, every legal position a start (``verifier generate
+    verifier.games.lgame:LGame --param symmetry=1``): the same graph as :func:`generate`, which
+    stays the fast path (``tests/games/test_protocol_builtin.py``)."""
+
+    semantics = "normal"
+
+    def __init__(self, symmetry: int = 0) -> None:
+        self.symmetry = bool(symmetry)
+
+    def initials(self) -> list[Position]:
+        return list(all_positions())
+
+    def moves(self, pos: Position) -> list[Position]:
+        return moves(pos)
+
+    def canonical(self, pos: Position) -> Position:
+        return canonical(pos) if self.symmetry else pos
+
+    def key(self, pos: Position) -> str:
+        return board_name(pos)
+
+
+GAME = BuiltinGame(
+    "lgame",
+    "de Bono's L-game on 4x4 (every legal position)",
+    generate,
+    options=(SYMMETRY,),
+    protocol=LGame,
+    class_sizes=lambda case: (
+        orbit_sizes(case.graph.names) if case.id == "lgame-symmetric" else None
+    ),
+    examples=(
+        Example("lgame", "lgame", {"symmetry": False}),
+        Example("lgame-symmetric", "lgame", {"symmetry": True}, corpus="compact"),
+    ),
+    order=20,
+)

@@ -18,21 +18,24 @@ from typing import Any
 
 from verifier.games.openspiel import PREFIX
 from verifier.games.protocol import GameError
+from verifier.games.registry import builtin_games
 
 __all__ = ["is_game_spec", "load_game", "parse_params"]
 
-_BUILTIN_FAMILIES = frozenset({"subtraction", "octal", "nim", "grundy", "grundys", "grundys-game"})
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 _INT = re.compile(r"^[+-]?\d+$")
 
 
 def is_game_spec(text: str) -> bool:
     """Whether a GAME argument names a user's game class (``FILE.py:Class`` or ``module:Class``)
-    rather than a built-in generator (``subtraction:1,2``, ``octal:.07``)."""
+    rather than a built-in game (``subtraction:1,2``, ``octal:.07``: a name its module declares,
+    :mod:`verifier.games.registry`)."""
     if text.strip().startswith(PREFIX):
         return True
     where, sep, _ = text.strip().rpartition(":")
-    if not sep or not where or where.lower() in _BUILTIN_FAMILIES:
+    if not sep or not where:
+        return False
+    if where.lower() in {w for g in builtin_games() for w in (g.name, *g.aliases)}:
         return False
     return where.endswith(".py") or "/" in where or "\\" in where or bool(_MODULE.match(where))
 

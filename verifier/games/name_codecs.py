@@ -4,41 +4,54 @@ keeps one uint64 code per position (``name_codes``) and the codec's name in its 
 (``LazyNames``). A 47-million-position Connect Four case loads without building 47 million
 strings.
 
-Codecs: ``connect4:WxH`` (``verifier.games.connect4``'s position codes). Codes read from a file
-are checked before any is decoded: each must be a position code of the board (every column
-holds its marker bit, nothing above the board) and no two alike. The check runs a block of
-codes at a time (temporaries stay in the cache: the 94,910,577 codes of 6x4 in 1.6 s, where
-whole-array passes and a sort took 10 s); codes in the generator's order, by number of stones
-and then increasing, are distinct without a sort, any other order is sorted.
+Codecs: those the games declare (``BuiltinGame.codec``, :mod:`verifier.games.registry`):
+``connect4:WxH`` (``verifier.games.connect4``'s position codes). Codes read from a file are
+checked before any is decoded (:func:`board_names`): each must be a position code of the board
+(every column holds its marker bit, nothing above the board) and no two alike. The check runs
+a block of codes at a time (temporaries stay in the cache: the 94,910,577 codes of 6x4 in
+1.6 s, where whole-array passes and a sort took 10 s); codes in the generator's order, by
+number of stones and then increasing, are distinct without a sort, any other order is sorted.
 """
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames
 
-if TYPE_CHECKING:
-    from verifier.games.connect4 import Board
+__all__ = ["board_names", "codec_names"]
 
-__all__ = ["codec_names"]
-
-_CONNECT4 = re.compile(r"connect4:([1-9][0-9]?)x([1-9][0-9]?)\Z")
 _BLOCK = 1 << 15
+
+
+class Board(Protocol):
+    """A board of columns of stones below a marker bit (``verifier.games.connect4.Board``)."""
+
+    width: int
+    col: int
+
+    def name(self, code: int) -> str: ...
+
+    def names(self, codes: NDArray[np.uint64]) -> NDArray[np.bytes_]: ...
 
 
 def codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
     """The names of ``codes`` under ``codec`` (``ValueError`` saying what is wrong)."""
-    from verifier.games.connect4 import Board
+    from verifier.games.registry import builtin_games
 
-    m = _CONNECT4.match(codec)
-    if m is None:
-        raise ValueError(f"unknown name codec {codec!r} (known: connect4:WxH)")
-    board = Board(int(m.group(1)), int(m.group(2)))
+    coders = [g.codec for g in builtin_games() if g.codec is not None]
+    for coder in coders:
+        if codec.partition(":")[0] == coder.form.partition(":")[0]:
+            return coder.names(codec, codes)
+    known = ", ".join(c.form for c in coders)
+    raise ValueError(f"unknown name codec {codec!r} (known: {known})")
+
+
+def board_names(board: Board, codec: str, codes: NDArray[Any]) -> LazyNames:
+    """The names of ``codes``, positions of ``board``, checked."""
     if codes.ndim != 1 or codes.dtype != np.uint64:
         raise ValueError(f"name codes must be a 1-d uint64 array, got {codes.dtype}{codes.shape}")
     _check_codes(board, codes, codec)

@@ -13,15 +13,18 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import reduce
 
 import numpy as np
 
-from verifier.games.heaps import DEFAULT_MAX_NODES, heap_case
+from verifier.errors import UsageError
+from verifier.games.heaps import DEFAULT_MAX_NODES, HeapGame, heap_case
 from verifier.games.protocol import Game
+from verifier.games.registry import UPTO, BuiltinGame, Example, Option, needs
 from verifier.model import Case, Expect, GameGraph, Semantics
 
-__all__ = ["Nim", "nim_heaps", "nim_piles", "nim_position", "nim_rule"]
+__all__ = ["GAME", "MAX_POSITIONS", "Nim", "nim_heaps", "nim_piles", "nim_position", "nim_rule"]
 
 
 def nim_rule(n: int) -> list[tuple[int, ...]]:
@@ -130,3 +133,60 @@ class Nim(Game):
 
     def key(self, heaps: tuple[int, ...]) -> str:
         return ",".join(map(str, heaps))
+
+
+MAX_POSITIONS = 50_000_000
+"""The most positions ``nim --piles --below`` builds (about 40 bytes a move in memory)."""
+_FLAT = replace(UPTO, required=False)  # or --piles and --below
+
+
+def _sizes(upto: int | None, piles: int | None, below: int | None) -> int | tuple[int, int]:
+    """``upto`` (single heaps 0..upto), or ``(piles, below)``."""
+    if piles is None and below is None:
+        if upto is None:
+            raise needs("nim", UPTO)
+        return upto
+    if upto is not None:
+        raise UsageError("generator 'nim' does not take --upto")
+    if piles is None or below is None:
+        raise UsageError("generator 'nim' needs both --piles and --below (or --upto alone)")
+    return piles, below
+
+
+def _generate(upto: int | None = None, piles: int | None = None, below: int | None = None) -> Case:
+    """``nim --upto N``: heaps 0..N; ``nim --piles K --below N``: every position of K heaps of
+    0..N-1 counters."""
+    got = _sizes(upto, piles, below)
+    if isinstance(got, int):
+        return nim_heaps(got)
+    return nim_piles(*got, max_nodes=MAX_POSITIONS)
+
+
+def _on_protocol(
+    upto: int | None = None, piles: int | None = None, below: int | None = None
+) -> Game:
+    """The same on the protocol: single heaps as a :class:`HeapGame`, or :class:`Nim` from
+    ``piles`` heaps of ``below - 1`` counters."""
+    got = _sizes(upto, piles, below)
+    if isinstance(got, int):
+        return HeapGame(nim_rule, got)
+    count, bound = got
+    return Nim(",".join([str(bound - 1)] * count))
+
+
+GAME = BuiltinGame(
+    "nim",
+    "nim heaps 0..upto, or every position of --piles heaps below --below (impartial)",
+    _generate,
+    options=(
+        _FLAT,
+        Option("piles", int, "nim: number of heaps."),
+        Option("below", int, "nim: each heap holds fewer counters."),
+    ),
+    protocol=_on_protocol,
+    examples=(
+        Example("nim-30", "nim", {"upto": 30}),
+        Example("nim-3-piles-below-4", "nim", {"piles": 3, "below": 4}, study=False),
+    ),
+    order=80,
+)

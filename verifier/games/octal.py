@@ -26,9 +26,18 @@ import re
 from dataclasses import dataclass
 
 from verifier.games.heaps import DEFAULT_MAX_NODES, HeapGame, heap_case, sequence_from_rule
+from verifier.games.registry import UPTO, BuiltinGame, Example
 from verifier.model import Case
 
-__all__ = ["OctalCode", "OctalGame", "octal_game", "octal_rule", "octal_sequence", "parse_octal"]
+__all__ = [
+    "GAME",
+    "OctalCode",
+    "OctalGame",
+    "octal_game",
+    "octal_rule",
+    "octal_sequence",
+    "parse_octal",
+]
 
 _CODE = re.compile(r"^([0-7]?)\.([0-7]*)$")
 
@@ -119,3 +128,22 @@ class OctalGame(HeapGame):
 
     def __init__(self, code: str = ".07", upto: int = 20) -> None:
         super().__init__(octal_rule(str(code)).options, upto)
+
+
+def _is_code(text: str) -> bool:
+    """Whether a game name is an octal code without ``octal:`` (``.07``, ``4.07``)."""
+    return text.startswith(".") or (text[:1].isdigit() and "." in text)
+
+
+GAME = BuiltinGame(
+    "octal",
+    "octal game by its code, e.g. octal:.07 (or just .07)",
+    octal_game,
+    options=(UPTO,),
+    protocol=OctalGame,
+    argument="CODE",
+    parse=parse_octal,
+    bare=_is_code,
+    examples=(Example("octal-.07-30", "octal:.07", {"upto": 30}, study=False),),
+    order=100,
+)

@@ -36,11 +36,12 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.games.registry import BuiltinGame, Option
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, Semantics
 from verifier.model.describe import describe
 from verifier.model.words import number
 
-__all__ = ["generate", "random_case", "random_edges"]
+__all__ = ["GAME", "generate", "random_case", "random_edges"]
 
 
 def random_edges(
@@ -172,3 +173,20 @@ def generate(
         self_loops=self_loops,
         acyclic=acyclic,
     )
+
+
+GAME = BuiltinGame(
+    "random",
+    "seeded random graph of any semantics",
+    generate,
+    options=(
+        Option("semantics", str, "The semantics."),
+        Option("nodes", int, "Number of nodes."),
+        Option("degree", float, "Mean out-degree."),
+        Option("seed", int, "The graph's seed (the same seed, the same graph)."),
+        Option("values", tuple, "Values dead ends draw from, e.g. -1,0,1."),
+        Option("terminal_fraction", float, "Share of dead ends."),
+        Option("acyclic", bool, "A DAG only."),
+    ),
+    order=70,
+)

@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from verifier.games.heaps import HeapGame, HeapRule, heap_case, sequence_from_rule
+from verifier.games.registry import UPTO, BuiltinGame, Example
 from verifier.model import Case
 
 __all__ = [
+    "GAME",
     "SubtractionGame",
     "parse_subtraction_set",
     "subtraction_game",
@@ -80,3 +82,16 @@ class SubtractionGame(HeapGame):
 
     def __init__(self, s: str | int = "1,2,3", upto: int = 20) -> None:
         super().__init__(subtraction_rule(parse_subtraction_set(str(s))), upto)
+
+
+GAME = BuiltinGame(
+    "subtraction",
+    "subtraction game with set S, e.g. subtraction:1,2,3",
+    lambda s, upto: subtraction_game(parse_subtraction_set(s), upto),
+    options=(UPTO,),
+    protocol=SubtractionGame,
+    argument="S",
+    parse=parse_subtraction_set,
+    examples=(Example("subtraction-1,2,3-30", "subtraction:1,2,3", {"upto": 30}),),
+    order=90,
+)

@@ -31,28 +31,19 @@ by play that never ends; ``unknown`` in the words of the case format)."""
 def class_sizes(case: Case) -> NDArray[np.int64] | None:
     """For a case reduced by symmetry: how many positions each node stands for, else ``None``.
 
-    Recognised by the case id the generators give (``tictactoe-symmetric``,
-    ``lgame-symmetric``, ``connect4-WxH-symmetric``, ``kqk-NxN-symmetric``,
-    ``krk-NxN-symmetric``); the sizes are recomputed from the node
-    names.
+    The id of such a case ends in ``-symmetric`` (``tictactoe-symmetric``,
+    ``connect4-WxH-symmetric``, ...); the game that made it recognises it and recomputes the
+    sizes from the node names (its declaration's ``class_sizes``,
+    :mod:`verifier.games.registry`).
     """
-    if case.id == "tictactoe-symmetric":
-        from verifier.games import tictactoe
+    if not case.id.endswith("-symmetric"):
+        return None
+    from verifier.games.registry import builtin_games
 
-        return tictactoe.orbit_sizes(case.graph.names)
-    if case.id == "lgame-symmetric":
-        from verifier.games import lgame
-
-        return lgame.orbit_sizes(case.graph.names)
-    if case.id[:4] in ("kqk-", "krk-") and case.id.endswith("-symmetric"):
-        from verifier.games import chess_endgames
-
-        size = int(case.id.split("-")[1].split("x")[0])
-        return chess_endgames.orbit_sizes(case.id[:3].upper(), size, case.graph.names)
-    if case.id.startswith("connect4-") and case.id.endswith("-symmetric"):
-        from verifier.games import connect4
-
-        return connect4.orbit_sizes(case.graph.names)
+    for game in builtin_games():
+        sizes = None if game.class_sizes is None else game.class_sizes(case)
+        if sizes is not None:
+            return sizes
     return None
 
 
@@ -93,6 +84,10 @@ def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike | Column) -> 
     sizes = class_sizes(case)
     if sizes is not None:
         out["symmetry"] = {"classes": n, **_counts(lab, sizes)}
+    if case.id.startswith("chess-"):  # the longest win per side to move, by FEN
+        from verifier.games import chess
+
+        out["chess"] = chess.longest_wins(case, lab, np.where(has, rem, -1))
     return out
 
 

@@ -25,9 +25,11 @@ from numpy.typing import NDArray
 
 from verifier.games._board import DRAW, explore, normal_case, square_symmetries
 from verifier.games.protocol import Game
+from verifier.games.registry import SYMMETRY, BuiltinGame, Example
 from verifier.model import Case
 
 __all__ = [
+    "GAME",
     "LINES",
     "SYMMETRIES",
     "TicTacToe",
@@ -147,3 +149,20 @@ class TicTacToe(Game):
 
     def canonical(self, board: str) -> str:
         return canonical(board) if self.symmetry else board
+
+
+GAME = BuiltinGame(
+    "tictactoe",
+    "tic-tac-toe, every position reachable from the empty board",
+    generate,
+    options=(SYMMETRY,),
+    protocol=TicTacToe,
+    class_sizes=lambda case: (
+        orbit_sizes(case.graph.names) if case.id == "tictactoe-symmetric" else None
+    ),
+    examples=(
+        Example("tictactoe", "tictactoe", {"symmetry": False}, corpus="readable"),
+        Example("tictactoe-symmetric", "tictactoe", {"symmetry": True}, corpus="readable"),
+    ),
+    order=10,
+)

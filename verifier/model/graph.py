@@ -28,7 +28,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -327,12 +327,22 @@ class GameGraph:
 
     def id_of(self, name: str) -> int:
         """The id of a node by name (``KeyError`` if there is none)."""
-        if isinstance(self.names, _RangeNames):
-            i = self.names.index_of(name)
+        find = self._finder
+        if find is not None:
+            i = find(name)
             if i is None:
                 raise KeyError(name)
             return i
         return self._ids[name]
+
+    @property
+    def _finder(self) -> Callable[[object], int | None] | None:
+        """How names are looked up without a dict of all of them: the default names, or names
+        whose game parses them (``lookup`` of ``verifier.games._board.LazyNames``)."""
+        if isinstance(self.names, _RangeNames):
+            return self.names.index_of
+        lookup: Callable[[object], int | None] | None = getattr(self.names, "lookup", None)
+        return lookup
 
     def name(self, i: int) -> str:
         return self.names[i]
@@ -348,8 +358,9 @@ class GameGraph:
         return not isinstance(self.names, _RangeNames)
 
     def has_node(self, name: str) -> bool:
-        if isinstance(self.names, _RangeNames):
-            return self.names.index_of(name) is not None
+        find = self._finder
+        if find is not None:
+            return find(name) is not None
         return name in self._ids
 
     # ------------------------------------------------------------------ derived graphs

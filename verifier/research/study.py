@@ -124,28 +124,20 @@ class Settings:
     """Seconds a case may take (0: no limit); a case that takes longer gets a row saying so."""
 
 
-GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("tictactoe", "tictactoe", {"symmetry": False}),
-    ("tictactoe-symmetric", "tictactoe", {"symmetry": True}),
-    ("lgame", "lgame", {"symmetry": False}),
-    ("lgame-symmetric", "lgame", {"symmetry": True}),
-    ("connect4-3x3", "connect4", {"width": 3, "height": 3, "symmetry": False}),
-    ("connect4-3x3-symmetric", "connect4", {"width": 3, "height": 3, "symmetry": True}),
-    ("connect4-4x3", "connect4", {"width": 4, "height": 3, "symmetry": False}),
-    ("connect4-4x3-symmetric", "connect4", {"width": 4, "height": 3, "symmetry": True}),
-    ("kqk-4", "kqk", {"size": 4, "symmetry": False}),
-    ("kqk-4-symmetric", "kqk", {"size": 4, "symmetry": True}),
-    ("krk-4", "krk", {"size": 4, "symmetry": False}),
-    ("krk-4-symmetric", "krk", {"size": 4, "symmetry": True}),
-    ("ladder-2", "ladder", {"n": 2}),
-    ("ladder-3", "ladder", {"n": 3}),
-    ("ladder-5", "ladder", {"n": 5}),
-    ("ladder-10", "ladder", {"n": 10}),
-    ("nim-30", "nim", {"upto": 30}),
-    ("subtraction-1,2,3-30", "subtraction:1,2,3", {"upto": 30}),
-    ("grundy-30", "grundy", {"upto": 30}),
-)
-"""The real games of a sweep: label, generator name (``verifier generate``), options."""
+def _games() -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    from verifier.games.registry import builtin_games
+
+    return tuple(
+        (ex.label, ex.name, dict(ex.options))
+        for game in builtin_games()
+        for ex in game.examples
+        if ex.study
+    )
+
+
+GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = _games()
+"""The real games of a sweep: label, generator name (``verifier generate``), options: the
+examples the games declare (``verifier.games.registry.Example``)."""
 
 
 # ---------------------------------------------------------------------- the plan

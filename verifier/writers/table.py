@@ -80,6 +80,21 @@ def _counts(rep: CaseReport) -> str | None:
     return ", ".join(parts)
 
 
+def _chess_lines(chess: object) -> list[str]:
+    """``longest win, White to move: mate in 28 (55 plies), 2 positions, e.g. FEN``."""
+    if not isinstance(chess, dict):
+        return []
+    out = []
+    for side in ("white", "black"):
+        w = chess.get(side)
+        if isinstance(w, dict):
+            out.append(
+                f"longest win, {side.capitalize()} to move: mate in {w['mate_in']} "
+                f"({w['plies']} plies), {w['positions']} position(s), e.g. {w['examples'][0]}"
+            )
+    return out
+
+
 def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> None:
     """A readable table of the solvers and checks of one case."""
     console.print(_head(rep), soft_wrap=True, highlight=False)
@@ -97,6 +112,8 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
                 highlight=False,
                 soft_wrap=True,
             )
+    for line in _chess_lines(s.get("chess")):
+        console.print("  " + line, markup=False, highlight=False, soft_wrap=True)
     skipped = s.get("certificate")
     if isinstance(skipped, str) and skipped.startswith("skipped"):
         note = f"  self-check of the certificate {skipped}"  # docs/certificates.md

@@ -1,0 +1,287 @@
+"""The built-in games, each declared once in its own module (docs/games.md, "Adding a built-in
+game").
+
+A game module of ``verifier.games`` declares its game with a module-level ``GAME =
+BuiltinGame(...)`` (or several in ``GAMES = (...)``): the name ``verifier generate`` knows it
+by, a one-line summary, its options, the fast generator and, where there is one, the game on the
+protocol (:class:`~verifier.games.protocol.Game`) that gives the same graph. Nothing else
+names the game: :func:`builtin_games` finds the declarations by importing every public module
+of the package, and ``verifier generate``, its help, its errors, the research sweep's games
+(``verifier.research.study.GAMES``), the corpus (``verifier.games.corpus.CORPUS``), the
+summary's class sizes and the ``.npz`` name codecs read them from here.
+
+>>> ladder = find("ladder")[0]
+>>> ladder.summary, [o.name for o in ladder.options]
+("Kars' ladder graph L_n (Ex. 7.4)", ['n'])
+>>> find("subtraction:1,2")[1], find(".07")[0].shown
+('1,2', 'octal:CODE')
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import shlex
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.errors import UsageError
+from verifier.model import Case
+
+if TYPE_CHECKING:
+    from verifier.games._board import LazyNames
+    from verifier.io.case_json import Encoding
+
+__all__ = [
+    "SYMMETRY",
+    "UPTO",
+    "BuiltinGame",
+    "Codec",
+    "Example",
+    "Option",
+    "builtin_games",
+    "checked",
+    "declared",
+    "find",
+    "generate",
+    "known",
+    "needs",
+]
+
+_BOOLS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+_KINDS = {
+    bool: "yes or no",
+    int: "an integer",
+    float: "a number",
+    tuple: "a comma-separated list of numbers",
+}
+
+PACKAGE = "verifier.games"
+"""The package whose modules are searched for declarations."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keyword option of a built-in game: ``--name`` on the command line (``_`` as ``-``)."""
+
+    name: str
+    type: type
+    """``int``, ``float``, ``bool``, ``str`` (or ``tuple`` for a list of numbers)."""
+    help: str
+    required: bool = False
+    """The game cannot be generated without it: :func:`generate` says which command works."""
+    meaning: str = ""
+    """What the value is, in the message of a missing required option (``layers``)."""
+    example: object = None
+    """A value that works, in that message (``4``)."""
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def value(self, given: object) -> Any:
+        """A text given (``--param symmetry=yes``) as the option's type (True); any other
+        value as it is. ``UsageError`` if the text is no value of the type."""
+        if not isinstance(given, str) or self.type is str:
+            return given
+        text = given.strip()
+        try:
+            if self.type is bool:
+                return _BOOLS[text.lower()]
+            if self.type is tuple:
+                return tuple(float(v) for v in text.split(","))
+            return self.type(text)
+        except (KeyError, ValueError):
+            kind = _KINDS.get(self.type, self.type.__name__)
+            raise UsageError(f"option {self.name}: {given!r} is not {kind}") from None
+
+
+@dataclass(frozen=True)
+class Example:
+    """A small instance of a game: ``verifier generate NAME`` with these options."""
+
+    label: str
+    name: str
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    study: bool = True
+    """Also a case of the research sweep (``verifier study uniqueness --games``)."""
+    corpus: Encoding | None = None
+    """Also a file of the regression corpus, ``cases/game-LABEL.json`` in this encoding
+    (:mod:`verifier.games.corpus`)."""
+
+
+@dataclass(frozen=True)
+class Codec:
+    """How a game's ``.npz`` files store position names as codes (``name_codec`` in the header,
+    :mod:`verifier.games.name_codecs`)."""
+
+    form: str
+    """The codec's names, e.g. ``connect4:WxH``: those starting ``connect4:`` are this one's."""
+    names: Callable[[str, NDArray[Any]], LazyNames]
+    """``names(name_codec, codes)``: the names (``ValueError`` for codes of no position)."""
+
+
+@dataclass(frozen=True)
+class BuiltinGame:
+    """A built-in game as ``verifier generate`` sees it (a module's ``GAME``).
+
+    ``generate(**options)`` is the fast generator; a game with an ``argument`` is named
+    ``name:ARGUMENT`` (``subtraction:1,2,3``) and its generator takes the text after the colon
+    first: ``generate(text, **options)``. ``protocol`` takes the same arguments and gives the
+    game on the protocol (its class, or a function choosing one).
+    """
+
+    name: str
+    summary: str
+    generate: Callable[..., Case]
+    options: tuple[Option, ...] = ()
+    protocol: Callable[..., Any] | None = None
+    argument: str | None = None
+    """The argument's placeholder in the lists (``S`` shows ``subtraction:S``)."""
+    parse: Callable[[str], object] | None = None
+    """Checks an argument (``ValueError``: the name is no game of this kind)."""
+    aliases: tuple[str, ...] = ()
+    bare: Callable[[str], bool] | None = None
+    """Whether a name without ``name:`` is this game's argument (``.07`` is ``octal:.07``)."""
+    examples: tuple[Example, ...] = ()
+    class_sizes: Callable[[Case], NDArray[np.int64] | None] | None = None
+    """For a case of this game reduced by symmetry (its id ends in ``-symmetric``): how many
+    positions each node stands for (``verify``'s summary); ``None`` for another case."""
+    codec: Codec | None = None
+    order: int = 1000
+    """Place in the lists (help, errors, the sweep): smaller first, then by name."""
+
+    @property
+    def shown(self) -> str:
+        """The name as the lists show it: ``subtraction:S``."""
+        return f"{self.name}:{self.argument}" if self.argument else self.name
+
+    def build(self, argument: str | None, options: Mapping[str, Any]) -> Case:
+        """The case by the fast generator (options already checked)."""
+        return self.generate(*self._head(argument), **options)
+
+    def build_protocol(self, argument: str | None, options: Mapping[str, Any]) -> Any:
+        """The game on the protocol (``None`` for a game without one)."""
+        if self.protocol is None:
+            return None
+        return self.protocol(*self._head(argument), **options)
+
+    def _head(self, argument: str | None) -> tuple[str, ...]:
+        return () if self.argument is None else (argument or "",)
+
+
+def builtin_games() -> tuple[BuiltinGame, ...]:
+    """Every declared built-in game, in list order."""
+    return _discover(PACKAGE, tuple(getattr(sys.modules.get(PACKAGE), "__path__", ())))
+
+
+@cache
+def _discover(package: str, path: tuple[str, ...]) -> tuple[BuiltinGame, ...]:
+    """The declarations of the public modules of ``package`` (``path``: where they are; a new
+    path, a new search). A module needing an optional package that is missing is passed over."""
+    if not path:
+        path = tuple(importlib.import_module(package).__path__)
+    found: dict[str, tuple[BuiltinGame, str]] = {}
+    for short in sorted(info[1] for info in pkgutil.iter_modules(list(path))):
+        if short.startswith("_"):
+            continue
+        name = f"{package}.{short}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name is None or e.name.split(".")[0] == "verifier":
+                raise
+            continue  # an optional extra (e.g. python-chess) is not installed
+        for game in declared(module):
+            for word in (game.name, *game.aliases):
+                if word in found:
+                    raise RuntimeError(
+                        f"two built-in games named {word!r}: in {found[word][1]} and {name}"
+                    )
+                found[word] = (game, name)
+    games = {id(g): g for g, _ in found.values()}.values()
+    return tuple(sorted(games, key=lambda g: (g.order, g.name)))
+
+
+def declared(module: ModuleType) -> tuple[BuiltinGame, ...]:
+    """The games a module declares: its ``GAME`` and the items of its ``GAMES``."""
+    one = getattr(module, "GAME", None)
+    several = getattr(module, "GAMES", ())
+    games = ([one] if one is not None else []) + list(several if isinstance(several, tuple) else ())
+    return tuple(g for g in games if isinstance(g, BuiltinGame))
+
+
+def known() -> str:
+    """The games' names as the lists show them: ``tictactoe, ..., subtraction:S, ...``."""
+    return ", ".join(g.shown for g in builtin_games())
+
+
+def find(name: str) -> tuple[BuiltinGame, str | None]:
+    """The game ``name`` names and its argument (``UsageError`` for no game)."""
+    text = name.strip()
+    family, colon, argument = text.partition(":")
+    for game in builtin_games():
+        arg: str | None
+        if family.lower() in (game.name, *game.aliases):
+            arg = argument if colon else None
+        elif game.bare is not None and game.bare(text):
+            arg = text
+        else:
+            continue
+        if (game.argument is None) != (arg is None) or arg == "":
+            break
+        try:
+            if arg is not None and game.parse is not None:
+                game.parse(arg)
+        except ValueError:
+            break
+        return game, arg
+    raise UsageError(f"unknown game {name!r}; known: {known()}")
+
+
+def needs(name: str, option: Option) -> UsageError:
+    """The error of a missing required option: the command that works."""
+    return UsageError(
+        f"generator {name!r} needs {option.flag} ({option.meaning}), e.g. "
+        f"verifier generate {shlex.quote(name)} {option.flag} {option.example} -o case.json"
+    )
+
+
+def checked(game: BuiltinGame, name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options given (``None``: not given), checked against the game's declaration."""
+    given = {k: v for k, v in options.items() if v is not None}
+    extra = sorted(set(given) - {o.name for o in game.options})
+    if extra:
+        shown = ", ".join("--" + k.replace("_", "-") for k in extra)
+        raise UsageError(f"generator {name!r} does not take {shown}")
+    for option in game.options:
+        if option.required and option.name not in given:
+            raise needs(name, option)
+        if option.name in given:
+            given[option.name] = option.value(given[option.name])
+    return given
+
+
+def generate(name: str, **options: Any) -> Case:
+    """The case of the built-in game ``name`` by its fast generator; options that are ``None``
+    are left at their defaults. ``UsageError`` (one line) for an unknown name, an option the
+    game does not take or lacks, or values it refuses."""
+    game, argument = find(name)
+    kw = checked(game, name.strip() if argument else name.strip().lower(), options)
+    try:
+        return game.build(argument, kw)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+
+
+SYMMETRY = Option("symmetry", bool, "Reduce by the board's symmetries.")
+"""``--symmetry``, shared by the board games."""
+UPTO = Option("upto", int, "impartial families: heaps 0..upto.", True, "heaps 0..N", example=30)
+"""``--upto``, shared by the heap games."""
