@@ -129,6 +129,7 @@ def test_any_fen_of_the_position_finds_it(kpk: verifier.Case) -> None:
 
 
 # ---------------------------------------------------------------- independent implementation
+@pytest.mark.slow  # 15 s each
 @pytest.mark.parametrize("material", ["KQK", "KRK"])
 def test_kqk_krk_equal_the_n_by_n_module_position_by_position(material: str) -> None:
     """``chess_endgames`` on 8x8 is written separately (its own move tables, captures into one
@@ -213,11 +214,11 @@ def test_cli_generate_verify_query_and_answers_by_fen(tmp_path) -> None:
     # a stranger's answer keyed by FEN: a mate in 1 claimed lost is refuted
     wrong = tmp_path / "wrong.csv"
     wrong.write_text(f"node,value\n{mirrored},lost\n")
-    r = runner.invoke(app, ["verify", str(out), "--answers", str(wrong), "-q"])
+    r = runner.invoke(app, ["verify", str(out), "--answers", str(wrong), "--linear", "-q"])
     assert r.exit_code == 1 and "REFUTED" in r.output, r.output
     right = tmp_path / "right.csv"
     right.write_text(f"node,value\n{mirrored},won\n")
-    r = runner.invoke(app, ["verify", str(out), "--answers", str(right), "-q"])
+    r = runner.invoke(app, ["verify", str(out), "--answers", str(right), "--linear", "-q"])
     assert r.exit_code == 0 and "VERIFIED" in r.output, r.output
 
 

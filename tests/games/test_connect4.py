@@ -246,7 +246,8 @@ def test_name_codes_checked_block_by_block(monkeypatch: pytest.MonkeyPatch) -> N
     [
         ("connect4:4x3", [1, 2], "is no connect4:4x3 position"),
         ("connect4:99x99", [1], "unsupported Connect Four board"),
-        ("chess:8x8", [1], "unknown name codec"),
+        ("checkers:8x8", [1], "unknown name codec"),
+        ("chess:8x8", [1], "material '8x8'"),
         ("connect4:1x1", [1, 1], "two positions share a code"),
         ("connect4:1x1", [1, 2, 2], "two positions share a code"),
         (None, [1], "name_codes need a name_codec"),
