@@ -61,7 +61,7 @@ def prepare_output(root: Path) -> None:
         if not (root / MANIFEST).is_file():
             raise DatasetError(f"{root}: not empty and not a tiered dataset: not overwritten")
         for sub in root.iterdir():
-            if sub.is_dir() and (sub.name.startswith("tier=") or sub.name in ("answers", "tmp")):
+            if sub.is_dir() and (sub.match("tier=*") or sub.name in ("answers", "tmp")):
                 shutil.rmtree(sub)
         (root / MANIFEST).unlink()
     root.mkdir(parents=True, exist_ok=True)
