@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 # the command line uses no pydantic plugins: without this, building the first case model scans
 # every installed package's entry points for them (10-30 ms of a 0.38 s run); a user who wants
@@ -710,6 +710,15 @@ def solve_cmd(
         int | None,
         typer.Option(min=1, help="Node ranges (--engine dask; default: one per worker)."),
     ] = None,
+    worker_memory: WorkerMemoryOpt = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="A tiered dataset (--engine dask): keep the tiers already solved and "
+            "continue below them.",
+        ),
+    ] = False,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -758,6 +767,17 @@ def solve_cmd(
             raise _fail(
                 f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
             ) from None
+        if path.is_dir() and not (path / "nodes.parquet").exists():  # a tiered dataset
+            if out is not None:
+                raise _fail(f"-o {out}: a tiered dataset keeps its answers in {path}/answers")
+            cluster = DaskOptions(scheduler, workers, worker_memory)
+            _solve_tiers(
+                path, pick_format(fmt, as_json, (Format.table, Format.json)), cluster, resume
+            )
+    if resume:
+        raise _fail(f"{path}: --resume continues a tiered dataset's solve (--engine dask on a DIR)")
+    if path.is_dir() and (path / "manifest.json").is_file():
+        raise _fail(f"{path}: a tiered dataset: solve it with --engine dask")
     case = _load_or_exit(path, max_positions, "solve")
     if engine is SolveEngine.dask:
         if case.semantics not in PROGRAMS:
@@ -793,6 +813,138 @@ def solve_cmd(
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
+
+
+WorkerMemoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--worker-memory",
+        help="Each LocalCluster worker's memory limit, e.g. 1.5GB (--engine dask; default: "
+        "Dask's share of the machine).",
+    ),
+]
+
+
+class DaskOptions(NamedTuple):
+    """Where a tiered run runs: a scheduler's address, or a LocalCluster of ``workers``
+    one-thread workers each limited to ``worker_memory``."""
+
+    scheduler: str | None
+    workers: int
+    worker_memory: str | None
+
+
+@contextmanager
+def _tier_cluster(opts: DaskOptions) -> Iterator[Any]:
+    """A Dask client for a tiered run (``--worker-memory`` checked first; the cluster's own
+    log lines silenced: a lost worker is reported once, by the run)."""
+    import logging
+
+    from verifier.distributed.api import _client
+
+    memory = None
+    if opts.worker_memory is not None:
+        from dask.utils import parse_bytes
+
+        try:
+            memory = parse_bytes(opts.worker_memory)
+        except (ValueError, TypeError):
+            raise _fail(
+                f"--worker-memory {opts.worker_memory!r}: not a size (e.g. 1.5GB)"
+            ) from None
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        with _client(opts.scheduler, opts.workers, memory) as client:
+            yield client
+    except OSError as e:
+        where = opts.scheduler or "a LocalCluster"
+        raise _fail(f"cannot use the Dask cluster ({where}): {e}", EXIT_INCONCLUSIVE) from None
+    finally:
+        log.setLevel(level)
+
+
+def _tier_errors(run: Callable[[], T]) -> T:
+    """``run()``, its dataset errors exit 2 and its cluster failures exit 3, one line each."""
+    from verifier.distributed.tiers.errors import RunFailed
+
+    try:
+        return run()
+    except RunFailed as e:
+        raise _fail(str(e), EXIT_INCONCLUSIVE) from None
+    except VerifierError as e:
+        raise _fail(str(e)) from None
+
+
+def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool) -> None:
+    """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
+    start position's value and the counts per tier, exit 0."""
+    import json
+
+    from verifier.distributed.tiers.driver import load_manifest, solve_dataset
+    from verifier.distributed.tiers.report import solve_json, solve_text
+
+    err = Console(emoji=False, stderr=True)
+    _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
+
+    def run() -> Any:
+        with _tier_cluster(cluster) as client:
+            return solve_dataset(
+                path, client, resume=resume, say=lambda s: _err(err, f"progress: {path}: {s}")
+            )
+
+    res = _tier_errors(run)
+    if fmt is Format.json:
+        print(json.dumps(solve_json(path, res), indent=2))
+    else:
+        print("\n".join(solve_text(path, res)))
+    raise typer.Exit(EXIT_OK)
+
+
+def _generate_tiers(
+    game: str,
+    width: int | None,
+    height: int | None,
+    symmetry: bool | None,
+    output: Path,
+    cluster: DaskOptions,
+    per_shard: int | None,
+) -> None:
+    """``generate connect4 -o DIR --engine dask``: write the tiered dataset on the cluster."""
+    _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
+    from verifier.distributed.tiers.driver import generate_dataset, prepare_output
+    from verifier.distributed.tiers.rules import ConnectFourTiers
+
+    if game != "connect4":
+        raise _fail(f"--engine dask generates connect4 (a tiered dataset), not {game!r}")
+    if symmetry:
+        raise _fail("--engine dask: a tiered dataset holds plain positions: drop --symmetry")
+    try:
+        tiers = ConnectFourTiers(width or 4, height or 4)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    _tier_errors(lambda: prepare_output(output))
+    err = Console(emoji=False, stderr=True)
+
+    def run() -> Any:
+        with _tier_cluster(cluster) as client:
+            return generate_dataset(
+                output,
+                tiers,
+                client,
+                per_shard=per_shard,
+                say=lambda s: _err(err, f"progress: {output}: {s}"),
+            )
+
+    m = _tier_errors(run)
+    positions = sum(t.positions for t in m.tiers)
+    shards = sum(len(t.shards) for t in m.tiers)
+    _err(
+        err,
+        f"wrote {output}: connect4 {tiers.width}x{tiers.height}, normal, {positions:,} "
+        f"positions in {len(m.tiers)} tiers, {shards} shards",
+    )
 
 
 def _certified(rep: CaseReport, certificate: Path, answers: Path | None) -> CaseReport:
@@ -863,6 +1015,11 @@ def _write(write: Callable[[Document], None], doc: Document) -> None:
         write(doc)
     except VerifierError as e:
         raise _fail(str(e)) from None
+
+
+class GenerateEngine(StrEnum):
+    memory = "memory"
+    dask = "dask"
 
 
 @app.command("generate", cls=_GenerateCommand)
@@ -972,13 +1129,49 @@ def generate_cmd(
             rich_help_panel=LIMITS,
         ),
     ] = None,
+    engine: Annotated[
+        GenerateEngine,
+        typer.Option(
+            help="memory: a case file, in this process; dask: connect4 as a tiered dataset "
+            "(a directory of sharded tiers), generated on a Dask cluster (docs/distributed.md).",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = GenerateEngine.memory,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Dask scheduler address (--engine dask; default: a LocalCluster).",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=OUTPUT),
+    ] = 2,
+    worker_memory: WorkerMemoryOpt = None,
+    shard_positions: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Positions per shard (--engine dask; default: sized to the workers' memory).",
+            show_default=False,
+            rich_help_panel=OUTPUT,
+        ),
+    ] = None,
     force: ForceOpt = False,
 ) -> None:
-    """Write the game graph of a named game as a case file."""
+    """Write the game graph of a named game as a case file (or a tiered dataset).
+
+    With --engine dask, Connect Four is written as a directory of sharded tiers, generated on
+    a Dask cluster (docs/distributed.md)."""
     from verifier.games.generators import generate
     from verifier.games.loader import is_game_spec, parse_params
 
     _refuse_overwrite(output, force)
+    if engine is GenerateEngine.dask:
+        cluster = DaskOptions(scheduler, workers, worker_memory)
+        _generate_tiers(game, width, height, symmetry, output, cluster, shard_positions)
+        return
     _check_output(output)
     if is_game_spec(game):
         _generate_game_class(game, param or [], max_game_positions, output, encoding)

@@ -216,8 +216,11 @@ def _clear_out(out: Path) -> None:
 
 
 @contextlib.contextmanager
-def _client(scheduler: str | None, workers: int) -> Iterator[Client]:
-    """A client of the scheduler at ``scheduler``, or of a throw-away loopback LocalCluster."""
+def _client(
+    scheduler: str | None, workers: int, memory_limit: str | int | None = None
+) -> Iterator[Client]:
+    """A client of the scheduler at ``scheduler``, or of a throw-away loopback LocalCluster
+    (``memory_limit``: each worker's, Dask's default share of the machine when ``None``)."""
     import distributed
 
     dd: Any = distributed  # the distributed API is only partly typed
@@ -232,6 +235,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Client]:
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
+            memory_limit="auto" if memory_limit is None else memory_limit,
         ) as cluster,
         dd.Client(cluster) as client,
     ):

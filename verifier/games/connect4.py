@@ -93,6 +93,36 @@ class Board:
             mask |= ((1 << k) - 1) << (c * self.col)
         return cur, mask
 
+    def decode_all(self, codes: Codes) -> tuple[Codes, Codes]:
+        """:meth:`decode` of every code at once: ``(cur, mask)`` arrays (a lookup table of the
+        ``2 ** (height + 1)`` column codes gives each column's stones below its marker bit)."""
+        below = np.array(
+            [(1 << max(v.bit_length() - 1, 0)) - 1 for v in range(1 << self.col)], dtype=U64
+        )
+        mask = np.zeros_like(codes)
+        column = U64((1 << self.col) - 1)
+        for c in range(self.width):
+            shift = U64(c * self.col)
+            mask |= below[((codes >> shift) & column).astype(np.intp)] << shift
+        return codes - mask - U64(self.bottom), mask
+
+    def moves(
+        self, cur: Codes, mask: Codes, live: NDArray[np.intp]
+    ) -> tuple[Codes, Codes, NDArray[np.intp]]:
+        """The children of the positions ``live`` (indices into ``cur`` and ``mask``), column by
+        column: ``(cur, mask, parent)`` of every child, ``cur`` the stones of the player to move
+        in the child (the opponent of the parent's mover)."""
+        child_cur: list[Codes] = []
+        child_mask: list[Codes] = []
+        parent: list[NDArray[np.intp]] = []
+        for c in range(self.width):
+            ok = live[(mask[live] & U64(self.top_of(c))) == 0]
+            m = mask[ok]
+            child_cur.append(cur[ok] ^ m)  # the opponent's stones: it moves next
+            child_mask.append(m | (m + U64(self.bottom_of(c))))
+            parent.append(ok)
+        return np.concatenate(child_cur), np.concatenate(child_mask), np.concatenate(parent)
+
     def name(self, code: int) -> str:
         """The board of a position code (``x`` moved first)."""
         cur, mask = self.decode(code)
@@ -191,20 +221,8 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         labels.append(label)
         live = np.flatnonzero(~lost)
         del lost
-        child_cur: list[Codes] = []
-        child_mask: list[Codes] = []
-        parent: list[NDArray[np.int64]] = []
-        for c in range(width):
-            ok = live[(mask[live] & U64(board.top_of(c))) == 0]
-            m = mask[ok]
-            child_cur.append(cur[ok] ^ m)  # the opponent's stones: it moves next
-            child_mask.append(m | (m + U64(board.bottom_of(c))))
-            parent.append(ok)
+        all_cur, all_mask, parents = board.moves(cur, mask, live)  # parents: ids in the layer
         del live
-        all_cur, all_mask = np.concatenate(child_cur), np.concatenate(child_mask)
-        del child_cur, child_mask
-        parents = np.concatenate(parent)  # ids inside the layer
-        del parent
         child_codes = board.code(all_cur, all_mask)
         if symmetry:
             m_cur, m_mask = board.mirror(all_cur), board.mirror(all_mask)

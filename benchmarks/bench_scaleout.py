@@ -1,0 +1,185 @@
+"""Connect Four through the sharded route (tiers and shards on Dask) against the in-memory solve.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_scaleout.py [--sizes 5x4 4x5] [--workers 2]
+        [--worker-memory 1.5GB] [--write-doc]
+
+Per board, as a user runs it (each command a process of its own):
+
+- ``verifier generate connect4 --width W --height H -o DIR --engine dask --workers N
+  --worker-memory SIZE`` then ``verifier solve DIR --engine dask`` with the same options:
+  wall seconds (cluster start-up included), the peak resident memory of the driver and of
+  each worker process (``VmHWM`` of every process of the command's tree, sampled every
+  0.2 s), the dataset's size on disk and the root value;
+- ``verifier generate connect4 ... -o case.npz`` then ``verifier solve case.npz``: wall
+  seconds and peak memory of the solve (``/usr/bin/time``).
+
+``--write-doc`` puts the Markdown table in docs/distributed.md, section "Tiers and shards".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from benchtools import load_note, run_cli, write_block
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "distributed.md"
+BEGIN = "<!-- bench_scaleout: begin -->"
+END = "<!-- bench_scaleout: end -->"
+
+
+def _children(pid: int) -> list[int]:
+    """Every process whose parent is ``pid``."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                st = Path(f"/proc/{d}/stat").read_text()
+            except OSError:
+                continue
+            if int(st[st.rindex(")") + 2 :].split()[1]) == pid:
+                out.append(int(d))
+    return out
+
+
+def _peak(pid: int) -> int:
+    """The peak resident bytes of ``pid`` so far (``VmHWM``; 0 if it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _role(pid: int) -> str:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return "?"
+    return "tracker" if "resource_tracker" in cmd else "worker"
+
+
+def run_sampled(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, int, list[int]]:
+    """Run ``python -m verifier.cli ARGS``: the process, wall seconds, the driver's peak
+    resident bytes and each worker process's (largest first)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verifier.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    peaks: dict[int, int] = {}
+    roles: dict[int, str] = {}
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            for child in _children(proc.pid):
+                peaks[child] = max(peaks.get(child, 0), _peak(child))
+                roles.setdefault(child, _role(child))
+            peaks[proc.pid] = max(peaks.get(proc.pid, 0), _peak(proc.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, err = proc.communicate()
+    done.set()
+    sampler.join()
+    seconds = time.perf_counter() - t0
+    workers = sorted((b for p, b in peaks.items() if roles.get(p) == "worker"), reverse=True)
+    done_proc = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    return done_proc, seconds, peaks.get(proc.pid, 0), workers
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:,.0f}"
+
+
+def _disk(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def measure(w: int, h: int, workers: int, memory: str, tmp: Path) -> str:
+    """One board's table row."""
+    ds = tmp / f"c{w}{h}"
+    cluster = ["--engine", "dask", "--workers", str(workers), "--worker-memory", memory]
+    size = ["--width", str(w), "--height", str(h)]
+    gen, gen_s, gen_driver, gen_workers = run_sampled(
+        ["generate", "connect4", *size, "-o", str(ds), *cluster]
+    )
+    if gen.returncode:
+        sys.exit(f"generate {w}x{h} failed: {gen.stderr.strip()[-500:]}")
+    sol, sol_s, sol_driver, sol_workers = run_sampled(["solve", str(ds), *cluster, "--json"])
+    if sol.returncode:
+        sys.exit(f"solve {w}x{h} failed: {sol.stderr.strip()[-500:]}")
+    doc = json.loads(sol.stdout)
+    positions = doc["positions"]
+    longest = max(t["max_remoteness"] for t in doc["tiers"])
+    value = doc["root"]["value"].split(" (")[0]
+    disk = _disk(ds)
+    shards = sum(t["shards"] for t in doc["tiers"])
+    case = tmp / f"c{w}{h}.npz"
+    made, _, _ = run_cli(["generate", "connect4", *size, "-o", str(case)])
+    if made.returncode:
+        sys.exit(f"generate {w}x{h} in memory failed: {made.stderr.strip()[-500:]}")
+    mem, mem_s, mem_kb = run_cli(["solve", str(case), "--max-positions", "1000000000"])
+    mem_note = f"{mem_s:.1f} s, {_mb(mem_kb * 1024)} MB"
+    if mem.returncode:
+        mem_note = f"exit {mem.returncode}"
+    shutil.rmtree(ds)
+    case.unlink()
+    print(f"{w}x{h}: generate {gen_s:.1f} s, solve {sol_s:.1f} s, in memory {mem_note}", flush=True)
+    return (
+        f"| {w}x{h} | {positions:,} | {shards} | {_mb(disk)} | {gen_s:.1f} | "
+        f"{_mb(gen_driver)} | {' / '.join(map(_mb, gen_workers))} | {sol_s:.1f} | "
+        f"{_mb(sol_driver)} | {' / '.join(map(_mb, sol_workers))} | {value}, longest win "
+        f"{longest} | {mem_note} |"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", nargs="+", default=["5x4", "4x5"])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--worker-memory", default="1.5GB")
+    ap.add_argument("--write-doc", action="store_true")
+    a = ap.parse_args()
+    load = load_note()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for s in a.sizes:
+            w, h = (int(x) for x in s.split("x"))
+            rows.append(measure(w, h, a.workers, a.worker_memory, Path(tmp)))
+    table = "\n".join(
+        [
+            f"Measured by `benchmarks/bench_scaleout.py --sizes {' '.join(a.sizes)}` "
+            f"({a.workers} workers, `--worker-memory {a.worker_memory}`; load average "
+            f"{load} at the start, on a shared 2-core machine). Memory: peak resident MB "
+            "(VmHWM) per process; seconds include starting the LocalCluster.",
+            "",
+            "| board | positions | shards | disk MB | generate s | driver MB | workers MB "
+            "| solve s | driver MB | workers MB | value | in-memory `solve` |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+    print(table)
+    if a.write_doc:
+        write_block(DOC, BEGIN, END, f"{BEGIN}\n{table}\n{END}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""The driver of a tiered run: submits one task per shard and keeps the manifest.
+
+The driver never holds a tier: it sends each worker a shard's name and digest, and gets back
+counts, paths and digests (``tasks``). After each tier it rewrites the manifest, which is the
+checkpoint a ``resume`` starts from.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from verifier.distributed.tiers.errors import DatasetError, RunFailed
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
+from verifier.distributed.tiers.manifest import load_manifest as load_manifest
+from verifier.distributed.tiers.rules import TierGame, game_from_manifest
+from verifier.distributed.tiers.storage import (
+    positions_per_shard,
+    read_answers,
+    shard_of,
+    shards_for,
+    write_codes,
+)
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
+from verifier.distributed.tiers.tasks import ShardRef, expand_shard, merge_shard, solve_shard
+
+__all__ = ["TierSolve", "generate_dataset", "prepare_output", "solve_dataset", "worker_bytes"]
+
+Say = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    """The default progress callback: say nothing."""
+
+
+def worker_bytes(client: Any) -> int:
+    """The smallest memory limit among the cluster's workers (the machine's memory shared
+    among them when they have none)."""
+    from verifier.io.limits import memory_bytes
+
+    workers = cluster_workers(client)
+    if not workers:
+        raise RunFailed("the Dask cluster has no workers")
+    limits = [int(w.get("memory_limit") or 0) for w in workers.values()]
+    if all(limits):
+        return min(limits)
+    return memory_bytes() // len(workers)
+
+
+def prepare_output(root: Path) -> None:
+    """Make ``root`` an empty dataset directory: create it, or clear an earlier dataset's
+    files; a directory holding anything else is refused (never deleted)."""
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"{root}: exists and is not a directory")
+    if root.is_dir() and any(root.iterdir()):
+        if not (root / MANIFEST).is_file():
+            raise DatasetError(f"{root}: not empty and not a tiered dataset: not overwritten")
+        for sub in root.iterdir():
+            if sub.is_dir() and (sub.match("tier=*") or sub.name in ("answers", "tmp")):
+                shutil.rmtree(sub)
+        (root / MANIFEST).unlink()
+    root.mkdir(parents=True, exist_ok=True)
+
+
+def generate_dataset(
+    root: Path,
+    game: TierGame,
+    client: Any,
+    *,
+    per_shard: int | None = None,
+    say: Say = _quiet,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> Manifest:
+    """Write the tiered dataset of ``game`` in ``root`` (an empty or cleared directory, see
+    ``prepare_output``) on the cluster of ``client``; ``per_shard``: positions per shard
+    (default: from the workers' memory limits). ``poll``, ``grace``: ``gather_tier``'s."""
+    workers = set(cluster_workers(client))  # the run fails if one of them leaves
+    per_shard = per_shard or positions_per_shard(worker_bytes(client))
+    m = Manifest(game.name, game.parameters(), game.root(), per_shard)
+    start = np.array([game.root()], dtype=np.uint64)
+    m.tiers.append(TierEntry(0, [ShardEntry(0, 1, write_codes(root, 0, 0, start))]))
+    m.save(root)
+    for k in range(game.tiers - 1):
+        tier = m.tiers[k]
+        # distinct children: at most max_moves per position, in practice about half as many
+        # after merging (the memory target of a shard leaves a fourfold margin)
+        shards = shards_for(tier.positions * game.max_moves // 2, per_shard, len(workers))
+        what = f"generating tier {k + 1}"
+        expanded = gather_tier(
+            client,
+            [
+                client.submit(
+                    expand_shard, str(root), game, k, s.shard, _ref(s), shards, pure=False
+                )
+                for s in tier.shards
+            ],
+            what=what,
+            poll=poll,
+            grace=grace,
+            workers=workers,
+        )
+        pieces: list[list[str]] = [[] for _ in range(shards)]
+        for result in expanded:
+            for j, _count, path in result:
+                pieces[j].append(path)
+        merged = gather_tier(
+            client,
+            [
+                client.submit(merge_shard, str(root), k + 1, j, pieces[j], pure=False)
+                for j in range(shards)
+            ],
+            what=what,
+            poll=poll,
+            grace=grace,
+            workers=workers,
+        )
+        entries = [ShardEntry(j, n, sha) for j, (n, sha) in enumerate(merged)]
+        if sum(e.positions for e in entries) == 0:  # no moves left: the game ends earlier
+            shutil.rmtree(root / f"tier={k + 1}", ignore_errors=True)
+            break
+        m.tiers.append(TierEntry(k + 1, entries))
+        m.save(root)
+        say(f"tier {k + 1}: {m.tiers[-1].positions:,} positions in {shards} shard(s)")
+    shutil.rmtree(root / "tmp", ignore_errors=True)
+    m.generated = True
+    m.save(root)
+    return m
+
+
+def _ref(s: ShardEntry) -> ShardRef:
+    return s.positions, s.sha256, s.answers_sha256
+
+
+@dataclass(frozen=True)
+class TierSolve:
+    """A solved (or partly solved) dataset: the manifest and the start position's value."""
+
+    manifest: Manifest
+    root_label: int | None
+    """+1 won, -1 lost, 0 drawn for the player to move at the start; ``None`` if tier 0 is not
+    solved yet (a run stopped early)."""
+    root_remoteness: int | None
+    description: str | None
+    """The value in the words of the game (``first player (x) wins in 13 plies``)."""
+    tiers_solved: int
+    """Tiers solved by this run (0 when resuming a finished solve)."""
+
+
+def solve_dataset(
+    root: Path,
+    client: Any,
+    *,
+    resume: bool = False,
+    stop_after: int | None = None,
+    say: Say = _quiet,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> TierSolve:
+    """Solve the dataset in ``root`` tier by tier, from the last one down, writing each tier's
+    answers and marking it solved in the manifest. ``resume``: keep the tiers already solved
+    and continue below them (else solve every tier again). ``stop_after``: stop once that
+    tier is solved (tests use it to stand for a run that died there). ``poll``, ``grace``:
+    ``gather_tier``'s."""
+    m = load_manifest(root)
+    game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
+    if not m.generated:
+        raise DatasetError(f"{root / MANIFEST}: $.generated: false: the generation did not finish")
+    if m.semantics != "normal":
+        raise DatasetError(f"{root / MANIFEST}: $.semantics: {m.semantics!r}: tiers solve normal")
+    if not resume:
+        for t in m.tiers:
+            t.unsolve()
+    _check_suffix(root, m)
+    workers = set(cluster_workers(client))  # the run fails if one of them leaves
+    done = 0
+    for tier in reversed(m.tiers):
+        if tier.solved:
+            continue
+        k = tier.tier
+        succ = [_ref(s) for s in m.tiers[k + 1].shards] if k + 1 < len(m.tiers) else None
+        results = gather_tier(
+            client,
+            [
+                client.submit(solve_shard, str(root), game, k, s.shard, _ref(s), succ, pure=False)
+                for s in tier.shards
+            ],
+            what=f"solving tier {k}",
+            poll=poll,
+            grace=grace,
+            workers=workers,
+        )
+        for s, (_, _, _, _, digest) in zip(tier.shards, results, strict=True):
+            s.answers_sha256 = digest
+        tier.won, tier.lost, tier.drawn = (sum(r[i] for r in results) for i in range(3))
+        tier.max_remoteness = max((r[3] for r in results), default=-1)
+        tier.status = "solved"
+        m.save(root)
+        done += 1
+        say(f"tier {k}: won {tier.won:,}, lost {tier.lost:,}, drawn {tier.drawn:,}")
+        if stop_after is not None and k == stop_after:
+            break
+    return _result(root, m, game, done)
+
+
+def _check_suffix(root: Path, m: Manifest) -> None:
+    """The solved tiers must be the last ones (each tier is solved from the next)."""
+    seen_unsolved = False
+    for t in reversed(m.tiers):
+        if t.solved and seen_unsolved:
+            raise DatasetError(
+                f"{root / MANIFEST}: $.tiers[{t.tier}].status: solved below an unsolved tier"
+            )
+        seen_unsolved |= not t.solved
+
+
+def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
+    """The start position's answer, read from tier 0's answers (one position)."""
+    first = m.tiers[0]
+    if not first.solved:
+        return TierSolve(m, None, None, None, done)
+    start = np.array([m.root_code], dtype=np.uint64)
+    shard = first.shards[int(shard_of(start, len(first.shards))[0])]
+    label, rem = read_answers(root, 0, shard.shard, shard.answers_sha256, shard.positions)
+    if len(label) != 1:
+        raise DatasetError(f"{root}: tier 0 holds {len(label)} positions, not the start alone")
+    value, plies = int(label[0]), int(rem[0])
+    return TierSolve(m, value, plies, game.describe(value, plies), done)

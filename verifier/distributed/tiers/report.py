@@ -1,0 +1,69 @@
+"""What ``verifier solve DIR --engine dask`` prints for a tiered dataset: the start position's
+value in the game's words, then won / lost / drawn per tier (as text or one JSON document)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from verifier.distributed.tiers.driver import TierSolve
+
+__all__ = ["solve_json", "solve_text"]
+
+
+def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
+    """The run as a JSON document (the manifest's counts, the start position's value)."""
+    m = res.manifest
+    return {
+        "dataset": str(root),
+        "game": m.game,
+        "parameters": m.parameters,
+        "semantics": m.semantics,
+        "positions": sum(t.positions for t in m.tiers),
+        "root": None
+        if res.root_label is None
+        else {
+            "label": {1: "won", -1: "lost", 0: "drawn"}[res.root_label],
+            "remoteness": None if res.root_label == 0 else res.root_remoteness,
+            "value": res.description,
+        },
+        "tiers_solved_now": res.tiers_solved,
+        "tiers": [
+            {
+                "tier": t.tier,
+                "shards": len(t.shards),
+                "positions": t.positions,
+                "status": t.status,
+                "won": t.won,
+                "lost": t.lost,
+                "drawn": t.drawn,
+                "max_remoteness": t.max_remoteness,
+            }
+            for t in m.tiers
+        ],
+    }
+
+
+def solve_text(root: Path, res: TierSolve) -> list[str]:
+    """The run as lines of text: a headline, the value, a table of the tiers."""
+    m = res.manifest
+    params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
+    total = sum(t.positions for t in m.tiers)
+    shards = sum(len(t.shards) for t in m.tiers)
+    lines = [
+        f"{root}: {m.game} ({params}), {m.semantics}, {total:,} positions in {len(m.tiers)} "
+        f"tiers, {shards} shards; {res.tiers_solved} tier(s) solved by this run",
+        f"value: {res.description}"
+        if res.description is not None
+        else "value: not known yet (tier 0 is not solved: run again with --resume)",
+        f"{'tier':>5} {'shards':>6} {'positions':>14} {'won':>14} {'lost':>14} "
+        f"{'drawn':>14} {'longest':>8}",
+    ]
+    for t in m.tiers:
+        if t.solved:
+            longest = "-" if t.max_remoteness is None or t.max_remoteness < 0 else t.max_remoteness
+            counts = f"{t.won:>14,} {t.lost:>14,} {t.drawn:>14,} {longest:>8}"
+        else:
+            counts = f"{'(not solved)':>14}"
+        lines.append(f"{t.tier:>5} {len(t.shards):>6} {t.positions:>14,} {counts}")
+    return lines

@@ -1,0 +1,190 @@
+"""The files of a tiered dataset: where each shard lives, who owns a code, digested Parquet I/O.
+
+Layout of a dataset directory ``DIR``::
+
+    DIR/manifest.json                       what is there (``manifest``)
+    DIR/tier=K/shard=S.parquet              column ``code`` uint64, sorted, no duplicates
+    DIR/answers/tier=K/shard=S.parquet      ``label`` int8 (+1 won, -1 lost, 0 drawn, for the
+                                            player to move) and ``remoteness`` int32 (plies to
+                                            the end with best play, -1 for a draw), one row per
+                                            row of the codes' shard, in the same order
+    DIR/tmp/...                             pieces of a tier being generated (removed after)
+
+A code belongs to shard ``shard_of(code, shards)`` of its tier: a multiplicative hash, so
+that consecutive codes (similar boards) spread over the shards. Every file is written whole
+to a temporary name and renamed (a crash never leaves half a shard under the real name), and
+its sha256 goes into the manifest; readers check it before they parse the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+
+__all__ = [
+    "BYTES_PER_POSITION",
+    "Answers",
+    "answers_path",
+    "piece_path",
+    "positions_per_shard",
+    "read_answers",
+    "read_codes",
+    "read_piece",
+    "shard_of",
+    "shard_path",
+    "shards_for",
+    "write_answers",
+    "write_codes",
+    "write_piece",
+]
+
+Codes = NDArray[np.uint64]
+Answers = tuple[NDArray[np.int8], NDArray[np.int32]]
+"""``(label, remoteness)`` of a shard's positions, in the order of its codes."""
+
+BYTES_PER_POSITION = 256
+"""Worker bytes per position of the shard it solves: the codes and their board (24), a
+child code and parent index per move (16 x up to 7 moves), the answers (5), and numpy's
+temporaries; generation costs less (a child code per move, then a sort). Shards are sized
+from it: ``positions_per_shard``."""
+
+_HASH = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio: Fibonacci hashing
+
+
+def shard_of(codes: Codes, shards: int) -> NDArray[np.intp]:
+    """The owner shard of each code among ``shards`` (the high bits of a Fibonacci hash)."""
+    mixed = (codes * _HASH) >> np.uint64(32)  # wraps modulo 2^64 on purpose
+    return (mixed % np.uint64(shards)).astype(np.intp)
+
+
+def positions_per_shard(worker_bytes: int, share: float = 0.25) -> int:
+    """Positions per shard so that solving one takes ``share`` of a worker's memory (the rest
+    for one successor shard, Dask's own use and the pause threshold at 80%)."""
+    return max(1_000, int(worker_bytes * share) // BYTES_PER_POSITION)
+
+
+MIN_SHARD = 100_000
+"""A tier is split for parallelism only into shards of at least this many positions (below,
+a task costs more in Dask and Parquet overhead than it computes)."""
+
+
+def shards_for(positions: int, per_shard: int, workers: int = 1) -> int:
+    """Number of shards of a tier of (about) ``positions`` positions: at most ``per_shard``
+    each (memory), and at least two per worker when the tier is large enough (so that every
+    worker has work, and a slow one does not hold up the tier alone)."""
+    parallel = min(2 * workers, positions // MIN_SHARD)
+    return max(1, math.ceil(positions / per_shard), parallel)
+
+
+def shard_path(root: Path, tier: int, shard: int) -> Path:
+    """The codes of shard ``shard`` of tier ``tier``."""
+    return root / f"tier={tier}" / f"shard={shard}.parquet"
+
+
+def answers_path(root: Path, tier: int, shard: int) -> Path:
+    """The answers of shard ``shard`` of tier ``tier``."""
+    return root / "answers" / f"tier={tier}" / f"shard={shard}.parquet"
+
+
+def _write(path: Path, columns: dict[str, NDArray[np.generic]]) -> str:
+    """Write a Parquet file under a temporary name, rename it; its sha256 (hex)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.table(columns), sink, use_dictionary=False)
+    data = sink.getvalue().to_pybytes()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read(
+    path: Path, sha256: str | None, columns: dict[str, str]
+) -> dict[str, NDArray[np.generic]]:
+    """Read a Parquet file after checking its sha256 (unless ``None``) and column types."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: missing (the manifest lists it)") from None
+    except OSError as e:
+        raise DatasetError(f"{path}: cannot read the file: {e.strerror or e}") from None
+    if sha256 is not None:
+        got = hashlib.sha256(data).hexdigest()
+        if got != sha256:
+            raise DatasetError(
+                f"{path}: corrupt: sha256 {got[:16]}... differs from the manifest's "
+                f"{sha256[:16]}..."
+            )
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except (pa.ArrowException, OSError) as e:
+        raise DatasetError(f"{path}: not a Parquet file: {e}") from None
+    out: dict[str, NDArray[np.generic]] = {}
+    for name, dtype in columns.items():
+        if name not in table.column_names:
+            raise DatasetError(f"{path}: no column {name!r}")
+        col = table.column(name).to_numpy()
+        if col.dtype != np.dtype(dtype):
+            raise DatasetError(f"{path}: column {name!r} is {col.dtype}, not {dtype}")
+        out[name] = col
+    return out
+
+
+def write_codes(root: Path, tier: int, shard: int, codes: Codes) -> str:
+    """Write a shard's sorted codes; their sha256."""
+    return _write(shard_path(root, tier, shard), {"code": codes})
+
+
+def read_codes(
+    root: Path, tier: int, shard: int, sha256: str | None, positions: int | None = None
+) -> Codes:
+    """A shard's codes, checked against the manifest's digest and count."""
+    path = shard_path(root, tier, shard)
+    codes = _read(path, sha256, {"code": "uint64"})["code"]
+    if positions is not None and len(codes) != positions:
+        raise DatasetError(f"{path}: {len(codes)} positions, the manifest says {positions}")
+    return codes  # type: ignore[return-value]
+
+
+def write_answers(root: Path, tier: int, shard: int, answers: Answers) -> str:
+    """Write a shard's answers (rows in the order of its codes); their sha256."""
+    label, remoteness = answers
+    return _write(answers_path(root, tier, shard), {"label": label, "remoteness": remoteness})
+
+
+def read_answers(root: Path, tier: int, shard: int, sha256: str | None, positions: int) -> Answers:
+    """A shard's answers, checked against the manifest's digest and the shard's size."""
+    path = answers_path(root, tier, shard)
+    cols = _read(path, sha256, {"label": "int8", "remoteness": "int32"})
+    if len(cols["label"]) != positions:
+        raise DatasetError(f"{path}: {len(cols['label'])} answers for {positions} positions")
+    return cols["label"], cols["remoteness"]  # type: ignore[return-value]
+
+
+def piece_path(root: Path, tier: int, shard: int, source: int) -> Path:
+    """The children that shard ``source`` of tier ``tier - 1`` sends to shard ``shard`` of tier
+    ``tier`` while the tier is generated (a temporary file)."""
+    return root / "tmp" / f"tier={tier}" / f"shard={shard}" / f"from={source}.parquet"
+
+
+def write_piece(path: Path, codes: Codes) -> None:
+    """Write a temporary piece (no digest: it lives only until its shard is merged)."""
+    _write(path, {"code": codes})
+
+
+def read_piece(path: Path) -> Codes:
+    """A temporary piece's codes."""
+    return _read(path, None, {"code": "uint64"})["code"]  # type: ignore[return-value]

@@ -1,0 +1,105 @@
+"""Waiting for a tier's tasks without ever hanging: fail within seconds when a worker goes.
+
+Dask on its own waits for a lost worker's tasks to be rescheduled, and waits forever for a
+worker paused at its memory threshold. A tier's run instead polls: every ``poll`` seconds it
+compares the scheduler's workers with those at the start and reads their status, and stops
+the tier (cancelling its tasks) with a one-line ``RunFailed`` naming the worker and the tier
+when one left the cluster or stayed paused longer than ``grace`` seconds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import CancelledError
+from typing import Any
+
+from verifier.distributed.tiers.errors import DatasetError, RunFailed
+
+__all__ = ["cluster_workers", "gather_tier"]
+
+
+def gather_tier(
+    client: Any,
+    futures: Sequence[Any],
+    *,
+    what: str,
+    workers: set[str] | None = None,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> list[Any]:
+    """The results of ``futures`` (one tier's tasks, described by ``what``, e.g. ``solving
+    tier 7``), or ``RunFailed`` within about ``poll`` seconds of one of ``workers`` (the
+    run's, taken at its start; default: the cluster's now) leaving the cluster and ``grace``
+    seconds of one staying paused. A task's ``DatasetError`` is raised as is."""
+    import distributed
+
+    dd: Any = distributed  # only partly typed
+    start = set(cluster_workers(client)) if workers is None else workers
+    paused: dict[str, float] = {}
+    pending = set(futures)
+    try:
+        _check_workers(client, start, paused, what, grace)  # one lost since the last tier
+        while pending:
+            try:
+                done = dd.wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
+                pending = set(done.not_done)
+                for fut in done.done:
+                    _raise_if_failed(fut, what)
+            except TimeoutError:
+                pass
+            if pending:
+                _check_workers(client, start, paused, what, grace)
+        return list(client.gather(list(futures)))
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+
+
+def cluster_workers(client: Any) -> dict[str, Any]:
+    """The scheduler's record of every worker (address -> ``status``, ``memory_limit``, ...),
+    asked afresh: ``client.scheduler_info()`` returns a cache that the client's periodic
+    refresh replaces with one without workers, so a worker could seem to have left."""
+    identity: dict[str, Any] = client.sync(client.scheduler.identity, n_workers=-1)
+    return dict(identity["workers"])
+
+
+def _raise_if_failed(fut: Any, what: str) -> None:
+    """Re-raise a finished task's error: ``DatasetError`` as is, anything else as ``RunFailed``."""
+    if fut.status == "finished":
+        return
+    if fut.status == "cancelled":
+        raise RunFailed(f"{what}: task {fut.key} was cancelled")
+    try:
+        err = fut.exception()
+    except CancelledError:
+        raise RunFailed(f"{what}: task {fut.key} was cancelled") from None
+    if isinstance(err, DatasetError | RunFailed):
+        raise err
+    name = type(err).__name__
+    if name == "KilledWorker":
+        raise RunFailed(f"{what}: the workers running task {fut.key} died: {err}") from None
+    raise RunFailed(f"{what}: task {fut.key} failed: {name}: {err}") from None
+
+
+def _check_workers(
+    client: Any, start: set[str], paused: dict[str, float], what: str, grace: float
+) -> None:
+    """``RunFailed`` if a worker of ``start`` left, or one stayed paused beyond ``grace``."""
+    now = time.monotonic()
+    workers = cluster_workers(client)
+    gone = sorted(start - set(workers))
+    if gone:
+        raise RunFailed(
+            f"worker {', '.join(gone)} left the cluster while {what} (killed, out of memory "
+            "or stopped): the finished tiers are kept, run again with --resume"
+        )
+    for addr, info in workers.items():
+        if info.get("status") != "paused":
+            paused.pop(addr, None)
+        elif now - paused.setdefault(addr, now) > grace:
+            raise RunFailed(
+                f"worker {addr} stayed paused (memory above its pause threshold) for "
+                f"{grace:g} s while {what}: give the workers more memory (--worker-memory) or "
+                "use more of them; the finished tiers are kept, run again with --resume"
+            )

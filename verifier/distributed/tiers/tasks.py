@@ -1,0 +1,140 @@
+"""The work a Dask worker does on a tiered dataset: one shard per task, files in, files out.
+
+Every task reads its inputs from the dataset directory (digests checked), writes its outputs
+there and returns only sizes and digests, so nothing but small records crosses to the driver.
+Tasks are idempotent (each output is written whole under its final name): a task run twice
+writes the same files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.rules import INNER, TierGame
+from verifier.distributed.tiers.storage import (
+    Answers,
+    piece_path,
+    read_answers,
+    read_codes,
+    read_piece,
+    shard_of,
+    shard_path,
+    write_answers,
+    write_codes,
+    write_piece,
+)
+
+__all__ = ["ShardRef", "SolvedShard", "expand_shard", "merge_shard", "solve_shard"]
+
+ShardRef = tuple[int, str, str | None]
+"""What a task needs to read a shard: ``(positions, codes sha256, answers sha256)``."""
+
+SolvedShard = tuple[int, int, int, int, str]
+"""What a solved shard reports: won, lost, drawn, max remoteness (-1: none), answers sha256."""
+
+
+def _owners(codes: NDArray[np.uint64], shards: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The indices of ``codes`` grouped by owner shard (stable: sorted codes stay sorted inside
+    a group) and the group bounds: group ``j`` is ``order[bounds[j]:bounds[j + 1]]``."""
+    owner = shard_of(codes, shards)
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(shards + 1))
+    return order, bounds
+
+
+def expand_shard(
+    root: str, game: TierGame, tier: int, shard: int, ref: ShardRef, next_shards: int
+) -> list[tuple[int, int, str]]:
+    """Write the children of shard ``shard`` of tier ``tier`` as one piece per owner shard of
+    tier ``tier + 1``; returns ``(owner shard, children, piece path)`` per piece written."""
+    base = Path(root)
+    codes = read_codes(base, tier, shard, ref[1], ref[0])
+    children = np.unique(game.expand(codes, tier).children)
+    del codes
+    order, bounds = _owners(children, next_shards)
+    pieces = []
+    for j in range(next_shards):
+        if bounds[j + 1] > bounds[j]:
+            path = piece_path(base, tier + 1, j, shard)
+            write_piece(path, children[order[bounds[j] : bounds[j + 1]]])
+            pieces.append((j, int(bounds[j + 1] - bounds[j]), str(path)))
+    return pieces
+
+
+def merge_shard(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[int, str]:
+    """Deduplicate the pieces sent to shard ``shard`` of tier ``tier``, write the shard's
+    sorted codes, remove the pieces; returns ``(positions, sha256)``."""
+    parts = [read_piece(Path(p)) for p in pieces]
+    codes = np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.uint64)
+    del parts
+    digest = write_codes(Path(root), tier, shard, codes)
+    for p in pieces:
+        Path(p).unlink(missing_ok=True)
+    return len(codes), digest
+
+
+def _lookup(root: Path, tier: int, children: NDArray[np.uint64], succ: list[ShardRef]) -> Answers:
+    """The answers of ``children`` (codes of tier ``tier``), reading one shard of that tier at
+    a time (the children grouped by owner shard, each group found by binary search)."""
+    label = np.empty(len(children), dtype=np.int8)
+    remoteness = np.empty(len(children), dtype=np.int32)
+    order, bounds = _owners(children, len(succ))
+    for j, (positions, sha, answers_sha) in enumerate(succ):
+        idx = order[bounds[j] : bounds[j + 1]]
+        if len(idx) == 0:
+            continue
+        codes = read_codes(root, tier, j, sha, positions)
+        lab, rem = read_answers(root, tier, j, answers_sha, positions)
+        want = children[idx]
+        at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
+        missing = np.flatnonzero(codes[at] != want) if len(codes) else np.arange(len(want))
+        if len(missing):
+            raise DatasetError(
+                f"{shard_path(root, tier, j)}: lacks position code {int(want[missing[0]])}, a "
+                f"move's target: the dataset is incomplete (generate it again)"
+            )
+        label[idx], remoteness[idx] = lab[at], rem[at]
+    return label, remoteness
+
+
+def solve_shard(
+    root: str, game: TierGame, tier: int, shard: int, ref: ShardRef, succ: list[ShardRef] | None
+) -> SolvedShard:
+    """Label shard ``shard`` of tier ``tier`` from the answers of tier ``tier + 1`` (``succ``:
+    its shards) and write its answers.
+
+    Normal play: a terminal keeps its outcome (lost: remoteness 0; a draw); an inner position
+    is won if a move reaches a lost one (remoteness 1 + the least such), lost if every move
+    reaches a won one (1 + the most), else drawn."""
+    base = Path(root)
+    exp = game.expand(read_codes(base, tier, shard, ref[1], ref[0]), tier)
+    n = len(exp.outcome)
+    inner = exp.outcome == INNER
+    label = np.where(inner, np.int8(0), exp.outcome).astype(np.int8)
+    remoteness = np.where(exp.outcome == -1, 0, -1).astype(np.int32)
+    if len(exp.children):
+        if succ is None:
+            raise DatasetError(f"{base}: tier {tier} has moves but the manifest has no next tier")
+        child_label, child_rem = _lookup(base, tier + 1, exp.children, succ)
+        parent = exp.parent
+        moves = np.bincount(parent, minlength=n)
+        to_lost = child_label == -1
+        losing = np.bincount(parent[to_lost], minlength=n)
+        winning = np.bincount(parent[child_label == 1], minlength=n)
+        fastest = np.full(n, np.iinfo(np.int32).max, dtype=np.int32)
+        np.minimum.at(fastest, parent[to_lost], child_rem[to_lost])
+        slowest = np.full(n, -1, dtype=np.int32)
+        np.maximum.at(slowest, parent, child_rem)
+        del exp, child_label, child_rem, parent, to_lost
+        won = inner & (losing > 0)
+        lost = inner & (losing == 0) & (winning == moves)
+        label[won], remoteness[won] = 1, fastest[won] + 1
+        label[lost], remoteness[lost] = -1, slowest[lost] + 1
+    digest = write_answers(base, tier, shard, (label, remoteness))
+    counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
+    top = int(remoteness.max()) if n else -1
+    return counts[0], counts[1], counts[2], top, digest
