@@ -303,10 +303,12 @@ class DiesInTier11(ConnectFourTiers):
 
     def expand(self, codes: Any, tier: int) -> Any:
         if tier == 11:
-            if not os.path.exists(self.marker):
-                Path(self.marker).touch()
+            try:  # created atomically: one worker only is killed, even when both race here
+                os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                time.sleep(5)
+            else:
                 os.kill(os.getpid(), signal.SIGKILL)
-            time.sleep(5)
         return super().expand(codes, tier)
 
 

@@ -258,8 +258,9 @@ def _run_in_process(
 def _run_dask(client: Client, graph: GameGraph, partitions: int | None, out: Path | None) -> _Ran:
     """Partition (default: one node range per worker of the cluster) and run on ``client``."""
     from verifier.distributed.dask_backend import DaskEngine
+    from verifier.distributed.tiers.supervise import cluster_workers
 
-    n_workers = len(client.scheduler_info()["workers"])
+    n_workers = len(cluster_workers(client))
     parts = partition_graph(graph, partitions or max(1, n_workers))
     t0 = time.perf_counter()
     run = DaskEngine(client, out=out).run(parts)

@@ -52,6 +52,7 @@ from verifier.distributed.superstep import (
     start_phase,
     start_program,
 )
+from verifier.distributed.tiers.supervise import cluster_workers
 
 __all__ = ["DaskEngine"]
 
@@ -243,7 +244,7 @@ class _Job:
                 _DD.wait(futures, timeout=self.poll)
                 return c.gather(futures)
             except (TimeoutError, CancelledError) as err:
-                lost = set(self.where) - set(c.scheduler_info()["workers"])
+                lost = set(self.where) - set(cluster_workers(c))
                 if lost:
                     raise RuntimeError(
                         f"worker(s) {', '.join(sorted(lost))} left the cluster: the run's "
@@ -366,7 +367,7 @@ class DaskEngine:
 
     def _workers(self) -> list[str]:
         """The cluster's worker addresses, sorted (``RuntimeError`` if there are none)."""
-        workers = sorted(self.client.scheduler_info()["workers"])
+        workers = sorted(cluster_workers(self.client))
         if not workers:
             raise RuntimeError("the Dask cluster has no workers")
         return workers
