@@ -115,10 +115,14 @@ TEXT_EXPANSION: Final = MappingProxyType({".json": 16, ".graphml": 48, ".gml": 4
 (JSON makes a Python object of a few dozen bytes per short token; GraphML and GML go through
 networkx, which also keeps an element tree and a dict per node and edge)."""
 
-WAYS_ON: Final = "raise --max-positions, or use --engine dask (verifier solve on a Dask cluster)"
+WAYS_ON: Final = (
+    "raise --max-positions, or use --engine dask (verifier solve on a Dask cluster; "
+    "for Connect Four, generate -o DIR --engine dask: tiers on disk, no process holds the game)"
+)
 """What a refusal for size suggests: a higher limit where the memory allows, or ``verifier
 solve --engine dask --scheduler ADDR`` (Kars' algorithm on a Dask cluster, docs/distributed.md;
-its driver still reads the whole case, the workers share the solving)."""
+its driver still reads the whole case, the workers share the solving), or for the games with
+tiers the sharded route (``verifier generate connect4 ... -o DIR --engine dask``)."""
 
 
 def memory_bytes() -> int:
