@@ -145,7 +145,7 @@ def measure(w: int, h: int, workers: int, memory: str, tmp: Path) -> str:
     return (
         f"| {w}x{h} | {positions:,} | {shards} | {_mb(disk)} | {gen_s:.1f} | "
         f"{_mb(gen_driver)} | {' / '.join(map(_mb, gen_workers))} | {sol_s:.1f} | "
-        f"{_mb(sol_driver)} | {' / '.join(map(_mb, sol_workers))} | {value}, longest win "
+        f"{_mb(sol_driver)} | {' / '.join(map(_mb, sol_workers))} | {value}, max remoteness "
         f"{longest} | {mem_note} |"
     )
 
