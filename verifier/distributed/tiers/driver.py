@@ -171,8 +171,11 @@ def solve_dataset(
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     if not m.generated:
         raise DatasetError(f"{root / MANIFEST}: $.generated: false: the generation did not finish")
-    if m.semantics != "normal":
-        raise DatasetError(f"{root / MANIFEST}: $.semantics: {m.semantics!r}: tiers solve normal")
+    if m.semantics != game.semantics.value:
+        raise DatasetError(
+            f"{root / MANIFEST}: $.semantics: {m.semantics!r}: "
+            f"{m.game} tiers solve {game.semantics.value}"
+        )
     if not resume:
         for t in m.tiers:
             t.unsolve()

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games.connect4 import Board
+from verifier.model.semantics import Semantics
 
 __all__ = ["ConnectFourTiers", "Expansion", "TierGame", "game_from_manifest"]
 
@@ -46,6 +47,11 @@ class TierGame(Protocol):
         ...
 
     @property
+    def semantics(self) -> Semantics:
+        """The rules the tiers are solved by (the solver labels won / lost / drawn)."""
+        ...
+
+    @property
     def max_moves(self) -> int:
         """At most this many moves per position (sizes the next tier's shards)."""
         ...
@@ -74,6 +80,7 @@ class ConnectFourTiers:
     width: int
     height: int
     name: str = "connect4"
+    semantics: Semantics = Semantics.NORMAL
 
     def __post_init__(self) -> None:
         Board(self.width, self.height)  # ValueError on an unsupported board
