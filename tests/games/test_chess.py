@@ -157,7 +157,10 @@ def _fen(piece: str, name: str) -> str:
     return "/".join(rows) + f" {parts[3]} - - 0 1"
 
 
-@pytest.mark.parametrize(("material", "plies"), [("KQK", 19), ("KRK", 31), ("KPK", 55)])
+@pytest.mark.parametrize(
+    ("material", "plies"),
+    [("KQK", 19), ("KRK", 31), pytest.param("KPK", 55, marks=pytest.mark.slow)],
+)
 def test_longest_mates(material: str, plies: int) -> None:
     """Mate in 10 (KQK), 16 (KRK) and 28 (KPK) moves with White to move, the known maxima."""
     case = vc.generate(material)
@@ -181,19 +184,19 @@ def test_longest_mates_of_four_men(material: str, plies: int) -> None:
     assert black is None if material == "KBNK" else black["plies"] < plies
 
 
-def test_symmetry_classes_keep_every_value(kpk: verifier.Case) -> None:
-    sym = vc.generate("KPK", symmetry=True)
+@pytest.mark.parametrize("material", ["KQK", pytest.param("KPK", marks=pytest.mark.slow)])
+def test_symmetry_classes_keep_every_value(material: str) -> None:
+    """The 8 symmetries (KQK) and the mirror with pawns (KPK, and 8 in its pawnless tiers)."""
+    plain, sym = vc.generate(material), vc.generate(material, symmetry=True)
     sizes = class_sizes(sym)
-    assert sizes is not None and int(sizes.sum()) == kpk.graph.n
-    lab, rem = solved(kpk)
+    assert sizes is not None and int(sizes.sum()) == plain.graph.n
+    lab, rem = solved(plain)
     s_lab, s_rem = solved(sym)
-    assert (
-        vc.longest_wins(sym, s_lab, s_rem)["materials"]
-        == vc.longest_wins(kpk, lab, rem)["materials"]
-    )  # classes weighted by their sizes count every position
+    weighted = vc.longest_wins(sym, s_lab, s_rem)["materials"]
+    assert weighted == vc.longest_wins(plain, lab, rem)["materials"]  # every position counted
     rng = np.random.default_rng(3)
-    for x in rng.choice(kpk.graph.n, 3000, replace=False).tolist():
-        c = sym.graph.id_of(kpk.graph.name(x))  # any image's FEN finds its class
+    for x in rng.choice(plain.graph.n, 3000, replace=False).tolist():
+        c = sym.graph.id_of(plain.graph.name(x))  # any image's FEN finds its class
         assert (s_lab[c], s_rem[c]) == (lab[x], rem[x])
 
 

@@ -152,6 +152,7 @@ def test_every_game_but_random_graphs_has_a_protocol_and_an_example() -> None:
     assert with_examples == with_protocol == every_but_random and len(with_protocol) == 10
 
 
+@pytest.mark.slow  # 6 s; the declared example lgame-symmetric is compared in the default run
 def test_the_symmetric_l_game_on_the_protocol_is_the_generated_graph() -> None:
     """Its size, and its start among the classes (the plain L-game is a slow example above)."""
     fast = lgame.generate(symmetry=True)
