@@ -232,7 +232,10 @@ def test_load_any_dispatches_on_suffix(tmp_path: Path) -> None:
         assert_same_graph(case.graph, loaded.graph)
         if suffix in (".json", ".npz"):
             assert_same_case(case, loaded)
+    (tmp_path / "nim.txt").write_text("nim")
     with pytest.raises(CaseError, match=r"unknown file type '\.txt'"):
         load_any(tmp_path / "nim.txt")
+    with pytest.raises(CaseError, match=r"nothere: \$: no such file or directory"):
+        load_any(tmp_path / "nothere")  # a missing path without a suffix: says it is missing
     with pytest.raises(UsageError):
         save_any(case, tmp_path / "nim.txt")

@@ -40,6 +40,8 @@ def load_any(path: str | Path, *, limits: Limits | None = None) -> Case:
         return load_npz(p, limits=limits)
     if suffix in GRAPH_SUFFIXES:
         return read_graph_file(p, limits=limits)
+    if not p.exists():
+        fail(str(path), (), "no such file or directory")
     fail(str(path), (), f"unknown file type {p.suffix!r} (expected {', '.join(SUFFIXES)})")
 
 
