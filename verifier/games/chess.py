@@ -266,6 +266,7 @@ def generate(material: str = "KQKR", symmetry: bool = False) -> Case:
         codes.append(local)
         first.append(first[-1] + len(local))
     n = first[-1]
+    _fits(t, n)
     counts = np.zeros(n, np.int64)
     value = np.zeros(n, np.float64)
     none = np.zeros(0, np.int32)
@@ -299,6 +300,33 @@ def generate(material: str = "KQKR", symmetry: bool = False) -> Case:
         "move; mate is lost for the mated side, stalemate and insufficient material draws"
         + ("; positions up to the board's symmetries" if symmetry else ""),
     )
+
+
+MOVES_PER_POSITION = 16
+"""About how many moves a position has, to foresee the memory (KQKR 16.3, KRKP 13.0 measured)."""
+
+
+def _fits(t: Tiers, n: int) -> None:
+    """``ValueError`` (one line) unless building the graph of ``n`` positions fits in this
+    machine's share of memory: per position its code, move pointer, count and value (32
+    bytes), per move 4 bytes, and 4 per code of the tiers' ranges (the node table)."""
+    from verifier.io.limits import DEFAULT_MEMORY_SHARE, memory_bytes
+
+    moves = MOVES_PER_POSITION * n
+    need = 32 * n + 4 * moves + 4 * int(t.base[-1])
+    have = int(memory_bytes() * DEFAULT_MEMORY_SHARE)
+    if need > have:
+        name = material_name(t.materials[0])
+        hint = "" if t.symmetric else "; --symmetry joins positions 2 to 8 at a time"
+        raise ValueError(
+            f"chess:{name}: {n:,} positions in {len(t.materials)} materials and about "
+            f"{moves:,} moves need about {_size(need)} to build, more than {_size(have)} "
+            f"({DEFAULT_MEMORY_SHARE:.0%} of this machine's memory){hint}"
+        )
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
 
 
 _CODEC = "chess:"
