@@ -24,20 +24,29 @@ def _fen4(fen: str) -> str:
     return " ".join(fen.split()[:4])
 
 
-def positions(material: str, count: int | None, seed: int = 0) -> Iterator[tuple[int, int]]:
+def positions(
+    material: str, count: int | None, seed: int = 0, en_passant: bool = False
+) -> Iterator[tuple[int, int]]:
     """(tier 0 code, side) of ``count`` random legal positions of ``material`` (all of them,
-    in code order, for ``None``)."""
+    in code order, for ``None``); ``en_passant``: only positions where a pawn can be taken en
+    passant (found among all the material's codes: they are about 1 in 170 with pawns of both
+    colours)."""
     t = vc.tiers(material, False)
     k, men = int(t.k[0]), t.men[0]
-    sq = np.empty(4, np.int64)
-    if count is None:
-        for code in np.flatnonzero(ck.tier_positions(k, men, 1)):
-            yield int(code), int(ck.decode(int(code), k, sq))
+    sq = np.empty(ck.SLOTS, np.int64)
+    if count is None or en_passant:
+        codes = np.flatnonzero(ck.tier_positions(k, men, 1))
+        if en_passant:
+            codes = codes[codes >= 2 * 64**k]  # the en-passant file is above the side
+        if count is not None and count < len(codes):
+            codes = np.sort(np.random.default_rng(seed).choice(codes, count, replace=False))
+        for code in codes.tolist():
+            yield code, int(ck.decode(code, k, sq))
         return
     rng = np.random.default_rng(seed)
     found = 0
     while found < count:
-        for code in rng.integers(0, 2 * 64**k, size=4 * count).tolist():
+        for code in rng.integers(0, ck.code_range(k, men), size=4 * count).tolist():
             side = ck.decode(code, k, sq)
             if ck.legal(side, k, men, sq):
                 yield code, side
@@ -51,7 +60,7 @@ def ours(material: str, code: int) -> tuple[str, set[str], set[tuple[int, int, i
     or 0), whether it is dead, whether in check."""
     t = vc.tiers(material, False)
     k, men = int(t.k[0]), t.men[0]
-    sq = np.empty(4, np.int64)
+    sq = np.empty(ck.SLOTS, np.int64)
     side = ck.decode(code, k, sq)
     dead = ck.dead(k, men, sq)
     out_t = np.empty(ck.MAX_CHILDREN, np.int64)
@@ -59,7 +68,7 @@ def ours(material: str, code: int) -> tuple[str, set[str], set[tuple[int, int, i
     out_m = np.empty(ck.MAX_CHILDREN, np.int64)
     n = 0
     if not dead:
-        scratch = np.empty((3, 4), np.int64)
+        scratch = np.empty((3, ck.SLOTS), np.int64)
         n = ck.children(side, k, men, sq, t.of_key, t.group, scratch, out_t, out_c, out_m)
     glob = np.concatenate(([t.base[0] + code], t.base[out_t[:n]] + out_c[:n]))
     fens = [x.decode("ascii") for x in ck.fens(glob, t.base, t.k, t.men).view("S64").ravel()]
@@ -73,7 +82,12 @@ def ours(material: str, code: int) -> tuple[str, set[str], set[tuple[int, int, i
 
 
 def disagreements(
-    material: str, count: int | None, seed: int = 0, limit: int = 5, every: int = 1
+    material: str,
+    count: int | None,
+    seed: int = 0,
+    limit: int = 5,
+    every: int = 1,
+    en_passant: bool = False,
 ) -> tuple[int, list[str]]:
     """How many positions were compared, and up to ``limit`` disagreements in words.
 
@@ -83,7 +97,7 @@ def disagreements(
     import chess
 
     seen, bad = 0, []
-    for code, _ in positions(material, count, seed):
+    for code, _ in positions(material, count, seed, en_passant):
         fen, children, moves, dead, check = ours(material, code)
         board = chess.Board(fen)
         legal = list(board.legal_moves)

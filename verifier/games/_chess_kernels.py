@@ -19,6 +19,10 @@ from numba import njit, prange
 KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN = 1, 2, 3, 4, 5, 6
 BLACK = 8
 MAX_MEN = 4
+EP = MAX_MEN
+"""``sq[EP]``: the file + 1 of a pawn that has just made a double step and can be taken en
+passant, 0 if none (square arrays have ``SLOTS`` entries)."""
+SLOTS = MAX_MEN + 1
 MAX_CHILDREN = 128
 """More than any position of four men has moves (king 8, queen 27, rook 14, promotions 12)."""
 FEN_BYTES = 64
@@ -73,16 +77,19 @@ def _bit(s: int) -> np.uint64:
 
 @njit(cache=True)
 def decode(code: int, k: int, sq: np.ndarray) -> int:
-    """Fill ``sq[0..k-1]`` from a position code; the side to move."""
+    """Fill ``sq[0..k-1]`` and ``sq[EP]`` from a position code; the side to move. A code is
+    ``(ep * 2 + side) * 64^k + squares``: ``ep`` is 0 except in materials with pawns of both
+    colours (their code range is 9 times the others')."""
     for i in range(k - 1, -1, -1):
         sq[i] = code & 63
         code >>= 6
-    return code
+    sq[EP] = code >> 1
+    return code & 1
 
 
 @njit(cache=True)
 def encode(side: int, k: int, sq: np.ndarray) -> int:
-    code = side
+    code: int = sq[EP] * 2 + side
     for i in range(k):
         code = code * 64 + sq[i]
     return code
@@ -147,7 +154,37 @@ def legal(side: int, k: int, men: np.ndarray, sq: np.ndarray) -> bool:
             return False
         if i > 0 and men[i] == men[i - 1] and s < sq[i - 1]:
             return False
-    return not attacked(king_square(1 - side, k, men, sq), side, k, men, sq, occ)
+    if attacked(king_square(1 - side, k, men, sq), side, k, men, sq, occ):
+        return False
+    return sq[EP] == 0 or (0 < sq[EP] <= 8 and en_passant(side, k, men, sq, sq[EP] - 1))
+
+
+@njit(cache=True)
+def en_passant(side: int, k: int, men: np.ndarray, sq: np.ndarray, f: int) -> bool:
+    """Whether the side to move can take en passant on file ``f``: the other side's pawn
+    stands where a double step from its first rank on that file ends, the two squares it
+    passed are empty, and a pawn of the side to move beside it takes it without leaving its
+    own king attacked. (As python-chess's FEN: an en-passant square is given only then.)"""
+    them = 1 - side
+    at = (4 if side == 0 else 3) * 8 + f  # where the double step ended
+    passed, start = at + (8 if side == 0 else -8), at + (16 if side == 0 else -16)
+    j = _man_at(at, k, sq)
+    if j < 0 or men[j] != them * BLACK + PAWN:
+        return False
+    if _man_at(passed, k, sq) >= 0 or _man_at(start, k, sq) >= 0:
+        return False
+    nm = np.empty(SLOTS, np.int64)
+    ns = np.empty(SLOTS, np.int64)
+    for i in range(k):
+        if men[i] != side * BLACK + PAWN or sq[i] // 8 != at // 8 or abs(sq[i] % 8 - f) != 1:
+            continue
+        for x in range(k):
+            nm[x], ns[x] = men[x], sq[x]
+        ns[i], ns[j] = passed, -1
+        occ = occupancy(k, ns)
+        if not attacked(king_square(side, k, nm, ns), them, k, nm, ns, occ):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -210,6 +247,7 @@ def _image(g: int, k: int, men: np.ndarray, sq: np.ndarray, tmp: np.ndarray) -> 
     in increasing square order again (the men stay in place)."""
     for i in range(k):
         tmp[i] = SYM[g, sq[i]]
+    tmp[EP] = sq[EP] if sq[EP] == 0 or g == 0 else 9 - sq[EP]  # ep tiers have pawns: g <= 1
     for i in range(1, k):
         s = tmp[i]
         j = i - 1
@@ -289,6 +327,13 @@ def _emit(
             nm[k2], ns[k2] = nm[i], ns[i]
             k2 += 1
     _sort_men(k2, nm, ns)
+    ns[EP] = 0
+    if (
+        (men[mover] & 7) == PAWN
+        and abs(to - sq[mover]) == 16
+        and en_passant(1 - side, k2, nm, ns, to % 8)
+    ):
+        ns[EP] = to % 8 + 1
     key = 0
     for i in range(k2):
         key = key * 16 + nm[i]
@@ -337,6 +382,9 @@ def _pseudo_moves(side: int, k: int, men: np.ndarray, sq: np.ndarray, cand: np.n
                 # on the last rank: a queen, rook, bishop or knight (types 2..5)
                 for q in range(QUEEN, KNIGHT + 1) if last else range(1):
                     n = _add(cand, n, i, t, j, q)
+            f = sq[EP] - 1  # en passant: beside the pawn that has just made a double step
+            if f >= 0 and s // 8 == (4 if side == 0 else 3) and abs(s % 8 - f) == 1:
+                n = _add(cand, n, i, s // 8 * 8 + f + ahead, _man_at(s // 8 * 8 + f, k, sq), 0)
             t = s + 2 * ahead
             start = s // 8 == (1 if side == 0 else 6)
             if start and _man_at(s + ahead, k, sq) < 0 and _man_at(t, k, sq) < 0:
@@ -383,16 +431,28 @@ def children(
     return n
 
 
+@njit(cache=True)
+def code_range(k: int, men: np.ndarray) -> int:
+    """How many codes a material has: ``2 * 64^k``, 9 times that with pawns of both colours
+    (the en-passant file, 0-8, in the code)."""
+    white = black = False
+    for i in range(k):
+        white |= men[i] == PAWN
+        black |= men[i] == BLACK + PAWN
+    size: int = (18 if white and black else 2) * 64**k
+    return size
+
+
 @njit(cache=True, parallel=True)
 def tier_positions(k: int, men: np.ndarray, group: int) -> np.ndarray:
     """For every code of a material: 1 if it is a legal position (and, with symmetry, the
     least code of its class), else 0."""
-    total = 2 * 64**k
+    total = code_range(k, men)
     keep = np.zeros(total, np.bool_)
     block = 1 << 14
     for b in prange((total + block - 1) // block):
-        sq = np.empty(MAX_MEN, np.int64)
-        tmp = np.empty(MAX_MEN, np.int64)
+        sq = np.empty(SLOTS, np.int64)
+        tmp = np.empty(SLOTS, np.int64)
         for code in range(b * block, min(total, (b + 1) * block)):
             side = decode(code, k, sq)
             if legal(side, k, men, sq) and canonical(side, k, men, sq, group, tmp) == code:
@@ -440,8 +500,8 @@ def tier_moves(
     the sorted successor ids into ``idx[ptr[x] : ptr[x + 1]]``. A dead position has no moves."""
     block = 1 << 12
     for b in prange((len(codes) + block - 1) // block):
-        sq = np.empty(MAX_MEN, np.int64)
-        scratch = np.empty((3, MAX_MEN), np.int64)
+        sq = np.empty(SLOTS, np.int64)
+        scratch = np.empty((3, SLOTS), np.int64)
         out_tier = np.empty(MAX_CHILDREN, np.int64)
         out_code = np.empty(MAX_CHILDREN, np.int64)
         out_move = np.empty(MAX_CHILDREN, np.int64)
@@ -492,8 +552,20 @@ def fen_bytes(side: int, k: int, men: np.ndarray, sq: np.ndarray, out: np.ndarra
         if r:
             out[n] = 47  # "/"
             n += 1
-    tail = " w - - 0 1" if side == 0 else " b - - 0 1"
+    tail = " w - " if side == 0 else " b - "
     for ch in tail:
+        out[n] = ord(ch)
+        n += 1
+    if sq[EP]:  # the square the pawn passed: rank 6 with White to move, 3 with Black
+        out[n] = ord("a") + sq[EP] - 1
+        out[n + 1] = ord("6") if side == 0 else ord("3")
+        out[n + 2] = 32
+        n += 3
+    else:
+        out[n] = ord("-")
+        out[n + 1] = 32
+        n += 2
+    for ch in "0 1":
         out[n] = ord(ch)
         n += 1
     for c in range(n, len(out)):
@@ -506,7 +578,7 @@ def fens(
 ) -> np.ndarray:
     """FENs of global codes (tier base + position code), one row of ``FEN_BYTES`` each."""
     out = np.zeros((len(codes), FEN_BYTES), np.uint8)
-    sq = np.empty(MAX_MEN, np.int64)
+    sq = np.empty(SLOTS, np.int64)
     for x in range(len(codes)):
         t = np.searchsorted(tier_base, codes[x], side="right") - 1
         k = tier_k[t]
@@ -528,8 +600,8 @@ def check_codes(
     bad = np.full(len(codes), False)
     block = 1 << 14
     for b in prange((len(codes) + block - 1) // block):
-        sq = np.empty(MAX_MEN, np.int64)
-        tmp = np.empty(MAX_MEN, np.int64)
+        sq = np.empty(SLOTS, np.int64)
+        tmp = np.empty(SLOTS, np.int64)
         for x in range(b * block, min(len(codes), (b + 1) * block)):
             c = codes[x]
             if c < 0 or c >= tier_base[-1] or (x > 0 and codes[x - 1] >= c):
@@ -559,8 +631,8 @@ def orbit_sizes(
     out = np.ones(len(codes), np.int64)
     block = 1 << 14
     for b in prange((len(codes) + block - 1) // block):
-        sq = np.empty(MAX_MEN, np.int64)
-        tmp = np.empty(MAX_MEN, np.int64)
+        sq = np.empty(SLOTS, np.int64)
+        tmp = np.empty(SLOTS, np.int64)
         for x in range(b * block, min(len(codes), (b + 1) * block)):
             t = np.searchsorted(tier_base, codes[x], side="right") - 1
             k = tier_k[t]

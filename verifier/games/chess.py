@@ -16,13 +16,17 @@ into a smaller one (a capture) or one with a piece for a pawn (a promotion). The
   ``is_insufficient_material``: bare kings, a lone minor piece, bishops all on one colour) is a
   drawn end, whoever is to move.
 
-En passant needs pawns of both colours; materials with pawns on both sides are refused (they
-would need the en-passant square in the position), so every FEN here has ``-`` there.
+En passant: after a pawn's double step, the other side may take it as if it had moved one
+square, on the next move only. A position where that capture is possible (a legal move) holds
+the file in its code and the square in its FEN (``8/8/8/1pP5/8/8/8/K6k w - b6 0 1``), as
+python-chess writes FENs; a double step that no pawn can answer leaves ``-``. Only materials
+with pawns of both colours (``KPKP``) have such positions.
 
 Depth to mate is the remoteness of retrograde analysis in plies: a won position at remoteness
 ``r`` is mate in ``(r + 1) / 2`` moves, across captures and promotions.
 
-Names: the FEN of the position with no castling rights, no en-passant square and counters
+Names: the FEN of the position with no castling rights, the en-passant square where a capture
+can use it and counters
 ``0 1`` (``"8/8/8/8/8/8/8/KQ4kr w - - 0 1"``). A name is looked up by parsing it, so any FEN
 of the position finds it (other counters, an en-passant square no capture can use, and with
 ``symmetry`` any image of the class). Positions are stored as codes: a material's position code
@@ -86,10 +90,6 @@ def parse_material(spec: str) -> Material:
         raise ValueError(f"material {spec!r}: unknown piece {bad[0]!r} (pieces: {LETTERS})")
     if len(s) > MAX_MEN:
         raise ValueError(f"material {spec!r}: at most {MAX_MEN} men")
-    if "P" in s[1:cut] and "P" in s[cut + 1 :]:
-        raise ValueError(
-            f"material {spec!r}: pawns on both sides (en passant) are not supported yet"
-        )
     men = [1 + LETTERS.index(c) for c in s[:cut]] + [_BLACK + 1 + LETTERS.index(c) for c in s[cut:]]
     return tuple(sorted(men))
 
@@ -148,7 +148,8 @@ def tiers(material: str, symmetric: bool = False) -> Tiers:
     t = len(order)
     k = np.array([len(m) for m in order], np.int64)
     base = np.zeros(t + 1, np.int64)
-    np.cumsum(2 * 64**k, out=base[1:])
+    both = [any(m == 6 for m in x) and any(m == _BLACK + 6 for m in x) for x in order]
+    np.cumsum(np.where(both, 18, 2) * 64**k, out=base[1:])  # kernels' code_range
     table = np.zeros((t, MAX_MEN), np.int64)
     of_key = np.full(16**MAX_MEN, -1, np.int64)
     group = np.ones(t, np.int64)
@@ -201,6 +202,9 @@ class _Namer:
             return None
         if len(fields) > 2 and fields[2] != "-":
             return None  # castling rights: not a position of these games
+        ep = fields[3] if len(fields) > 3 else "-"
+        if ep != "-" and not (len(ep) == 2 and ep[0] in "abcdefgh" and ep[1] in "36"):
+            return None
         ranks = fields[0].split("/")
         if len(ranks) != 8:
             return None
@@ -229,11 +233,15 @@ class _Namer:
             return None
         ck = _kernels()
         men = self.t.men[tier]
-        sq = np.array([s for _, s in placed] + [0] * (MAX_MEN - len(placed)), np.int64)
+        sq = np.array([s for _, s in placed] + [0] * (ck.SLOTS - len(placed)), np.int64)
         side, k = "wb".index(fields[1]), len(placed)
+        if ep != "-" and ep[1] == "63"[side]:
+            sq[ck.EP] = "abcdefgh".index(ep[0]) + 1
+            if not ck.legal(side, k, men, sq):
+                sq[ck.EP] = 0  # no capture can use it: the same position as without (FEN)
         if not ck.legal(side, k, men, sq):
             return None
-        tmp = np.empty(MAX_MEN, np.int64)
+        tmp = np.empty(ck.SLOTS, np.int64)
         return int(self.t.base[tier]) + int(ck.canonical(side, k, men, sq, self.t.group[tier], tmp))
 
 
@@ -258,6 +266,7 @@ def generate(material: str = "KQKR", symmetry: bool = False) -> Case:
         codes.append(local)
         first.append(first[-1] + len(local))
     n = first[-1]
+    _fits(t, n)
     counts = np.zeros(n, np.int64)
     value = np.zeros(n, np.float64)
     none = np.zeros(0, np.int32)
@@ -291,6 +300,33 @@ def generate(material: str = "KQKR", symmetry: bool = False) -> Case:
         "move; mate is lost for the mated side, stalemate and insufficient material draws"
         + ("; positions up to the board's symmetries" if symmetry else ""),
     )
+
+
+MOVES_PER_POSITION = 16
+"""About how many moves a position has, to foresee the memory (KQKR 16.3, KRKP 13.0 measured)."""
+
+
+def _fits(t: Tiers, n: int) -> None:
+    """``ValueError`` (one line) unless building the graph of ``n`` positions fits in this
+    machine's share of memory: per position its code, move pointer, count and value (32
+    bytes), per move 4 bytes, and 4 per code of the tiers' ranges (the node table)."""
+    from verifier.io.limits import DEFAULT_MEMORY_SHARE, memory_bytes
+
+    moves = MOVES_PER_POSITION * n
+    need = 32 * n + 4 * moves + 4 * int(t.base[-1])
+    have = int(memory_bytes() * DEFAULT_MEMORY_SHARE)
+    if need > have:
+        name = material_name(t.materials[0])
+        hint = "" if t.symmetric else "; --symmetry joins positions 2 to 8 at a time"
+        raise ValueError(
+            f"chess:{name}: {n:,} positions in {len(t.materials)} materials and about "
+            f"{moves:,} moves need about {_size(need)} to build, more than {_size(have)} "
+            f"({DEFAULT_MEMORY_SHARE:.0%} of this machine's memory){hint}"
+        )
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
 
 
 _CODEC = "chess:"
@@ -340,7 +376,7 @@ def longest_wins(case: Case, labels: NDArray[Any], remoteness: NDArray[Any]) -> 
         return {}
     t, codes = found
     tier = np.searchsorted(t.base, codes, side="right") - 1
-    black = ((codes - t.base[tier]) >> (6 * t.k[tier])) == 1
+    black = (((codes - t.base[tier]) >> (6 * t.k[tier])) & 1) == 1
     lab, rem = np.sign(np.asarray(labels)), np.asarray(remoteness)
     out: dict[str, Any] = {}
     for side, mask in (("white", ~black), ("black", black)):
