@@ -183,6 +183,16 @@ class Engine(StrEnum):
     compiled = "compiled"
 
 
+class VerifyEngine(StrEnum):
+    """``verify --engine``: the in-memory engines, or ``dask`` for a tiered dataset."""
+
+    auto = "auto"
+    reference = "reference"
+    numpy = "numpy"
+    compiled = "compiled"
+    dask = "dask"
+
+
 def _err(console: Console, msg: str) -> None:
     """Print one line as it is: no markup, no highlighting, never wrapped (a path stays whole
     when piped)."""
@@ -554,12 +564,33 @@ def verify_cmd(
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
-    engine: EngineOpt = Engine.auto,
+    engine: Annotated[
+        VerifyEngine,
+        typer.Option(
+            help="auto, reference, numpy or compiled (auto: numpy always, the reference "
+            "solvers up to 50,000 nodes, compiled (numba) above 200,000, compared node by "
+            "node); dask: a tiered dataset (DIR), judged shard by shard on a Dask cluster "
+            "(docs/distributed.md).",
+            rich_help_panel=CHECKS,
+        ),
+    ] = VerifyEngine.auto,
     rlimit: RlimitOpt = 800_000_000,
     seed: SeedOpt = 0,
     verbose: VerboseOpt = False,
     quiet: QuietOpt = False,
     max_positions: MaxPositionsOpt = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Dask scheduler address (--engine dask; default: a LocalCluster).",
+            rich_help_panel=CHECKS,
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=CHECKS),
+    ] = 2,
+    worker_memory: WorkerMemoryOpt = None,
     junit: Annotated[
         Path | None,
         typer.Option(
@@ -603,14 +634,31 @@ def verify_cmd(
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
 
     With --answers FILE, also judge a stranger's answers for the case (docs/answers.md).
+    A tiered dataset (DIR, --engine dask): its answers, or the Parquet table --answers, judged
+    shard by shard on a Dask cluster (the linear checks).
     Exit code: 0 verified, 1 refuted, 2 bad input, 3 inconclusive.
     """
+    tiered = [p for p in paths if p.is_dir() and (p / "manifest.json").is_file()]
+    if engine is VerifyEngine.dask or tiered:
+        if engine is not VerifyEngine.dask:
+            raise _fail(f"{tiered[0]}: a tiered dataset: verify it with --engine dask")
+        if len(paths) != 1:
+            raise _fail("--engine dask judges one tiered dataset at a time: give one DIR")
+        for flag, given in (("--junit", junit), ("--certificate", certificate)):
+            if given is not None:
+                raise _fail(f"{flag}: not written for a tiered dataset (--engine dask)")
+        _verify_tiers(
+            paths[0],
+            answers,
+            pick_format(fmt, as_json, (Format.table, Format.json)),
+            DaskOptions(scheduler, workers, worker_memory),
+        )
     raise typer.Exit(
         run_verify(
             paths,
             fmt=pick_format(fmt, as_json),
             values=values,
-            engine=engine,
+            engine=Engine(engine.value),
             rlimit=rlimit,
             seed=seed,
             verbose=verbose,
@@ -900,6 +948,40 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool) ->
     else:
         print("\n".join(solve_text(path, res)))
     raise typer.Exit(EXIT_OK)
+
+
+def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions) -> None:
+    """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
+    ``answers``) shard by shard on the cluster; exit 0 verified, 1 refuted."""
+    import json
+
+    _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
+    from verifier.distributed.tiers.check import check_dataset, table_files
+    from verifier.distributed.tiers.driver import load_manifest
+    from verifier.distributed.tiers.report import check_json, check_text
+
+    if path.is_file():
+        raise _fail(
+            f"{path}: not a tiered dataset: --engine dask judges a DIR written by 'verifier "
+            "generate ... -o DIR --engine dask'; verify a case file with another --engine"
+        )
+    _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
+    if answers is not None:
+        _tier_errors(lambda: table_files(answers))
+    err = Console(emoji=False, stderr=True)
+
+    def run() -> Any:
+        with _tier_cluster(cluster) as client:
+            return check_dataset(
+                path, client, answers=answers, say=lambda s: _err(err, f"progress: {path}: {s}")
+            )
+
+    res = _tier_errors(run)
+    if fmt is Format.json:
+        print(json.dumps(check_json(path, res), indent=2))
+    else:
+        print("\n".join(check_text(path, res)))
+    raise typer.Exit(EXIT_REFUTED if res.refuted else EXIT_OK)
 
 
 def _generate_tiers(

@@ -259,7 +259,7 @@ def refuse(*args: Any, **kwargs: Any) -> Any:
 
 
 @pytest.mark.dask
-def test_the_driver_never_loads_the_whole_graph(
+def test_the_driver_never_loads_the_whole_graph_to_generate_solve_or_verify(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import verifier.distributed.api as dist_api
@@ -289,6 +289,9 @@ def test_the_driver_never_loads_the_whole_graph(
     r = run_cli("solve", root, *opts)
     assert r.exit_code == 0, r.output
     assert "value: draw" in r.output
+    r = run_cli("verify", root, "--linear", *opts)  # and checked, still without the graph
+    assert r.exit_code == 0, r.output
+    assert "VERIFIED: draw" in r.output
     monkeypatch.undo()
     assert_same_as_in_memory(root, 4, 4)
 

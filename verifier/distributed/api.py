@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -236,6 +237,9 @@ def _client(
             host="127.0.0.1",
             dashboard_address=None,
             memory_limit="auto" if memory_limit is None else memory_limit,
+            # a task's error reaches the user once, as the run's one line: the workers' own
+            # "Compute Failed" log records with their tracebacks would repeat it
+            silence_logs=logging.CRITICAL,
         ) as cluster,
         dd.Client(cluster) as client,
     ):

@@ -1,14 +1,16 @@
 """What ``verifier solve DIR --engine dask`` prints for a tiered dataset: the start position's
-value in the game's words, then won / lost / drawn per tier (as text or one JSON document)."""
+value in the game's words, then won / lost / drawn per tier (as text or one JSON document); and
+what ``verify DIR --engine dask`` prints: the verdict and the claimed value, then each check."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 
-__all__ = ["solve_json", "solve_text"]
+__all__ = ["check_json", "check_text", "solve_json", "solve_text"]
 
 
 def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
@@ -66,4 +68,70 @@ def solve_text(root: Path, res: TierSolve) -> list[str]:
         else:
             counts = f"{'(not solved)':>14}"
         lines.append(f"{t.tier:>5} {len(t.shards):>6} {t.positions:>14,} {counts}")
+    return lines
+
+
+def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
+    """A judgement as one JSON document: the verdict, per check its violations and the first."""
+    m = res.manifest
+    return {
+        "dataset": str(root),
+        "game": m.game,
+        "parameters": m.parameters,
+        "semantics": m.semantics,
+        "answers": res.answers,
+        "verdict": "refuted" if res.refuted else "verified",
+        "positions": res.positions,
+        "claimed_root": None
+        if res.root_claim is None
+        else {
+            "label": {1: "won", -1: "lost", 0: "drawn"}[res.root_claim[0]],
+            "remoteness": None if res.root_claim[0] == 0 else res.root_claim[1],
+            "value": res.description,
+        },
+        "checks": {
+            c: {
+                "violations": res.counts[c],
+                "first": None
+                if c not in res.witnesses
+                else {
+                    "tier": res.witnesses[c][0] if res.witnesses[c][0] >= 0 else None,
+                    "code": res.witnesses[c][1],
+                    "position": res.names.get(c),
+                    "why": res.witnesses[c][2],
+                },
+            }
+            for c in res.checks
+        },
+    }
+
+
+def check_text(root: Path, res: TierCheck) -> list[str]:
+    """A judgement as lines: the verdict and the claimed value first, then each check."""
+    m = res.manifest
+    params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
+    shards = sum(len(t.shards) for t in m.tiers)
+    value = res.description or "no claim for the start position"
+    if res.refuted:
+        total = sum(res.counts.values())
+        head = f"REFUTED: {total:,} violation(s) of the rules of {m.game}; claimed value: {value}"
+    else:
+        head = (
+            f"VERIFIED: {value} (every one of the {res.positions:,} claims obeys the rules, "
+            "and every move leads to a later tier: the claims are the game's values)"
+        )
+    lines = [
+        head,
+        f"{root}: {m.game} ({params}), {m.semantics}, {res.positions:,} positions in "
+        f"{len(m.tiers)} tiers, {shards} shards; answers judged: {res.answers}",
+    ]
+    for c in res.checks:
+        n = res.counts[c]
+        line = f"  {c:<11} {'ok' if n == 0 else f'{n:,} violation(s)'}"
+        if c in res.witnesses:
+            tier, code, why = res.witnesses[c]
+            where = res.names.get(c, f"code {code}")
+            at = f" in tier {tier}" if tier >= 0 else ""
+            line += f"; first at {where}{at}: {why}"
+        lines.append(line)
     return lines

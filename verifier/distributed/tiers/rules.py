@@ -64,6 +64,15 @@ class TierGame(Protocol):
 
     def expand(self, codes: NDArray[np.uint64], tier: int) -> Expansion: ...
 
+    def tier_of(self, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
+        """The tier each code would belong to, -1 for a code no position has (a stranger's
+        table is routed by it)."""
+        ...
+
+    def position_name(self, code: int) -> str:
+        """A position in the words of the game (the name the in-memory case gives it)."""
+        ...
+
     def describe(self, label: int, remoteness: int) -> str:
         """The start position's value in the words of the game."""
         ...
@@ -115,6 +124,23 @@ class ConnectFourTiers:
         child_cur, child_mask, parent = board.moves(cur, mask, np.flatnonzero(~lost))
         del cur, mask
         return Expansion(outcome, board.code(child_cur, child_mask), parent)
+
+    def tier_of(self, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
+        """Stones on the board; -1 for a code with bits above the board or a column without
+        its marker bit (no board has that code)."""
+        board = self.board
+        column = np.uint64((1 << board.col) - 1)
+        stones = np.zeros(len(codes), dtype=np.int64)
+        valid = (codes >> np.uint64(self.width * board.col)) == 0
+        for c in range(self.width):
+            part = (codes >> np.uint64(c * board.col)) & column
+            valid &= part != 0
+            # the marker is the highest set bit: stones in the column = its index
+            stones += np.floor(np.log2(np.maximum(part, 1).astype(np.float64))).astype(np.int64)
+        return np.where(valid, stones, -1)
+
+    def position_name(self, code: int) -> str:
+        return f"{self.board.name(code)} (code {code})"
 
     def describe(self, label: int, remoteness: int) -> str:
         if label == 0:

@@ -1,0 +1,382 @@
+"""``verify DIR --engine dask``: a tiered dataset's answers, or a stranger's Parquet table,
+judged shard by shard on the workers (``verifier.distributed.tiers.check``).
+
+Every published field is corrupted and must be refuted: the label, the remoteness and the move
+of a stranger's table (written from the in-memory solver, an independent engine), a row
+dropped or added; and the dataset's own answers corrupted where the tiered solver writes them,
+so that no agreement between solvers can hide the fault. Connect Four 4x3 (12,031 positions,
+answers worked out by the in-memory solver) keeps every test fast.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from verifier import api
+from verifier.cli import app
+from verifier.games.connect4 import Board, generate
+
+distributed = pytest.importorskip("distributed")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import verifier.distributed.tiers.tasks as tasks  # noqa: E402
+from verifier.distributed.tiers.check import check_dataset  # noqa: E402
+from verifier.distributed.tiers.driver import (  # noqa: E402
+    generate_dataset,
+    prepare_output,
+    solve_dataset,
+)
+from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
+from verifier.distributed.tiers.rules import ConnectFourTiers  # noqa: E402
+
+pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
+
+W, H = 4, 3
+NONE = -1
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """Two one-thread workers in this process (so that a test's patches reach the tasks)."""
+    with distributed.Client(
+        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def solved(client: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Connect Four 4x3 generated and solved in 31 shards (read-only for the tests)."""
+    root = tmp_path_factory.mktemp("c43") / "ds"
+    prepare_output(root)
+    generate_dataset(root, ConnectFourTiers(W, H), client, per_shard=1_000)
+    solve_dataset(root, client)
+    return root
+
+
+@pytest.fixture(scope="module")
+def table() -> dict[str, np.ndarray]:
+    """The in-memory solver's answers as a stranger would hand them in: one row per position,
+    ``code``, ``value``, ``remoteness`` (-1 none) and ``move`` (the code the move reaches, -1
+    none), rows in a scrambled order."""
+    case = generate(W, H)
+    sol = api.solve(case, engine="numpy")
+    codes = np.asarray(case.graph.names.codes, dtype=np.int64)  # type: ignore[attr-defined]
+    rem, move = sol.columns["remoteness"], sol.columns["move"]
+    order = np.random.default_rng(7).permutation(len(codes))
+    return {
+        "code": codes[order],
+        "value": sol.columns["value"].data.astype(np.int64)[order],
+        "remoteness": np.where(rem.given, rem.data, NONE).astype(np.int64)[order],
+        "move": np.where(move.given, codes[np.maximum(move.data, 0)], NONE)[order],
+    }
+
+
+def write_table(folder: Path, cols: dict[str, np.ndarray], parts: int = 3) -> Path:
+    """``cols`` as ``parts`` Parquet files, -1 written as null (as a stranger might)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, rows in enumerate(np.array_split(np.arange(len(cols["code"])), parts)):
+        out = {}
+        for name, col in cols.items():
+            part = col[rows]
+            nullable = name in ("remoteness", "move")
+            out[name] = pa.array(part, mask=part == NONE) if nullable else pa.array(part)
+        pq.write_table(pa.table(out), folder / f"part-{k}.parquet")
+    return folder
+
+
+def at(cols: dict[str, np.ndarray], code: int) -> int:
+    return int(np.flatnonzero(cols["code"] == code)[0])
+
+
+def pick(cols: dict[str, np.ndarray], label: int, nth: int = 3) -> int:
+    """The row of the ``nth`` position of value ``label`` that is not terminal (it has a move)."""
+    rows = np.flatnonzero((cols["value"] == label) & (cols["move"] != NONE))
+    return int(rows[nth])
+
+
+def judged(client: Any, root: Path, cols: dict[str, np.ndarray], tmp: Path) -> Any:
+    return check_dataset(root, client, answers=write_table(tmp / "theirs", cols))
+
+
+def copy(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {k: v.copy() for k, v in cols.items()}
+
+
+def test_the_datasets_own_answers_are_verified(client: Any, solved: Path) -> None:
+    res = check_dataset(solved, client)
+    assert not res.refuted
+    assert res.checks == ("rules", "remoteness")
+    assert res.counts == {"rules": 0, "remoteness": 0}
+    assert res.positions == 12_031
+    assert res.root_claim == (0, -1)
+    assert res.description == "draw (neither player can force four in a row)"
+
+
+def test_an_independent_solvers_table_with_moves_is_verified(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    res = judged(client, solved, table, tmp_path)
+    assert res.checks == ("coverage", "rules", "remoteness", "moves")
+    assert not res.refuted, res.witnesses
+    assert res.root_claim == (0, -1)
+
+
+def test_a_table_of_labels_alone_is_judged_on_the_rules(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    cols = {k: table[k] for k in ("code", "value")}
+    res = judged(client, solved, cols, tmp_path)
+    assert res.checks == ("coverage", "rules") and not res.refuted
+    cols["value"] = cols["value"].copy()
+    cols["value"][pick(table, -1)] = 1
+    assert judged(client, solved, cols, tmp_path / "bad").counts["rules"] >= 1
+
+
+@pytest.mark.parametrize(("label", "into"), [(1, 0), (1, -1), (-1, 1), (-1, 0), (0, 1), (0, -1)])
+def test_a_wrong_value_is_refuted_at_that_position(
+    client: Any,
+    solved: Path,
+    table: dict[str, np.ndarray],
+    tmp_path: Path,
+    label: int,
+    into: int,
+) -> None:
+    cols = copy(table)
+    i = pick(cols, label)
+    cols["value"][i] = into
+    res = judged(client, solved, cols, tmp_path)
+    assert res.refuted and res.counts["rules"] >= 1
+    assert res.counts["coverage"] == 0
+    # the first violation is at the corrupted position or at a position moving to it
+    code = int(cols["code"][i])
+    first = res.witnesses["rules"][1]
+    assert first == code or code in children(first), (first, code)
+
+
+def children(code: int) -> list[int]:
+    """The codes the moves of position ``code`` reach."""
+    game = ConnectFourTiers(W, H)
+    c = np.array([code], dtype=np.uint64)
+    return [int(x) for x in game.expand(c, int(game.tier_of(c)[0])).children]
+
+
+@pytest.mark.parametrize(("label", "delta"), [(1, 2), (1, -2), (-1, 1), (-1, -1)])
+def test_a_wrong_remoteness_is_refuted(
+    client: Any,
+    solved: Path,
+    table: dict[str, np.ndarray],
+    tmp_path: Path,
+    label: int,
+    delta: int,
+) -> None:
+    cols = copy(table)
+    i = pick(cols, label)
+    cols["remoteness"][i] += delta
+    res = judged(client, solved, cols, tmp_path)
+    assert res.counts["rules"] == 0 and res.counts["remoteness"] >= 1
+
+
+def test_a_remoteness_at_a_draw_or_missing_at_a_win_is_refuted(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    cols = copy(table)
+    cols["remoteness"][pick(cols, 0)] = 4
+    assert judged(client, solved, cols, tmp_path / "a").counts["remoteness"] >= 1
+    cols = copy(table)
+    cols["remoteness"][pick(cols, 1)] = NONE
+    assert judged(client, solved, cols, tmp_path / "b").counts["remoteness"] >= 1
+
+
+def test_wrong_moves_are_refuted(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    def with_move(i: int, move: int, name: str) -> Any:
+        cols = copy(table)
+        cols["move"][i] = move
+        res = judged(client, solved, cols, tmp_path / name)
+        assert res.counts["rules"] == 0 and res.counts["remoteness"] == 0
+        return res
+
+    # a won position that moves to a child not claimed lost (a legal but losing move)
+    won = next(
+        i
+        for i in np.flatnonzero((table["value"] == 1) & (table["move"] != NONE))
+        if any(table["value"][at(table, c)] != -1 for c in children(int(table["code"][i])))
+    )
+    slack = [c for c in children(int(table["code"][won])) if table["value"][at(table, c)] != -1]
+    res = with_move(int(won), slack[0], "losing")
+    assert res.counts["moves"] >= 1 and res.witnesses["moves"][1] == int(table["code"][won])
+    # a move that no legal move makes (the position itself)
+    res = with_move(int(won), int(table["code"][won]), "illegal")
+    assert "which no legal move reaches" in res.witnesses["moves"][2]
+    # no move at an inner position; a move at a terminal position
+    res = with_move(pick(table, 0), NONE, "none")
+    assert "names no move" in res.witnesses["moves"][2]
+    end = int(np.flatnonzero((table["value"] == -1) & (table["remoteness"] == 0))[0])
+    res = with_move(end, int(table["code"][pick(table, 0)]), "terminal")
+    assert "the game is over" in res.witnesses["moves"][2]
+    # a lost position whose move is not the longest defence
+    lost = next(
+        i
+        for i in np.flatnonzero((table["value"] == -1) & (table["move"] != NONE))
+        if len({int(table["remoteness"][at(table, c)]) for c in children(int(table["code"][i]))})
+        > 1
+    )
+    short = min(children(int(table["code"][lost])), key=lambda c: table["remoteness"][at(table, c)])
+    res = with_move(int(lost), short, "short")
+    assert res.counts["moves"] >= 1
+
+
+def test_missing_and_extra_rows_are_refuted(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    cols = {k: v[1:] for k, v in table.items()}
+    res = judged(client, solved, cols, tmp_path / "missing")
+    assert res.counts["coverage"] == 1
+    assert res.witnesses["coverage"][1] == int(table["code"][0])
+    assert "no answer" in res.witnesses["coverage"][2]
+    # a code no position has, and a board that cannot arise (three x stones, no o)
+    board = Board(W, H)
+    three_x = int(board.code(np.array([0], np.uint64), np.array([0b111], np.uint64))[0])
+    for name, code in [("nothing", 0), ("unreachable", three_x)]:
+        cols = {k: np.append(v, v[0]) for k, v in table.items()}
+        cols["code"][-1] = code
+        res = judged(client, solved, cols, tmp_path / name)
+        assert res.counts["coverage"] == 1, name
+        assert (
+            res.witnesses["coverage"][1] == code and f"code {code}" in res.witnesses["coverage"][2]
+        )
+
+
+def test_the_datasets_own_answers_corrupted_where_the_solver_writes_them(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tiered solver itself writes a wrong label, then a wrong remoteness: no other solver
+    is consulted, and the check refutes each."""
+    real = tasks.write_answers
+
+    def flip(which: str) -> Any:
+        def write(root: Path, tier: int, shard: int, answers: Any) -> str:
+            label, rem = answers
+            if tier == 6 and shard == 0:
+                label, rem = label.copy(), rem.copy()
+                i = int(np.flatnonzero(label == 1)[0])
+                if which == "label":
+                    label[i] = 0
+                else:
+                    rem[i] += 2
+            return real(root, tier, shard, (label, rem))
+
+        return write
+
+    root = tmp_path / "ds"
+    prepare_output(root)
+    generate_dataset(root, ConnectFourTiers(W, H), client, per_shard=1_000)
+    for which, check in (("label", "rules"), ("remoteness", "remoteness")):
+        monkeypatch.setattr(tasks, "write_answers", flip(which))
+        solve_dataset(root, client)
+        monkeypatch.undo()
+        res = check_dataset(root, client)
+        assert res.refuted and res.counts[check] >= 1, which
+    solve_dataset(root, client)
+    assert not check_dataset(root, client).refuted
+
+
+def run_cli(*args: Any) -> Any:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def stdout(r: Any) -> str:
+    """The output without the progress lines (stderr)."""
+    return "\n".join(x for x in r.output.splitlines() if not x.startswith("progress:"))
+
+
+def one_line(r: Any, code: int, *words: str) -> str:
+    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
+    assert r.exit_code == code, r.output
+    assert len(lines) == 1 and "Traceback" not in r.output, r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+    return str(lines[0])
+
+
+def test_cli_verdicts_and_exit_codes(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    r = run_cli("verify", solved, "--linear", *addr)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].startswith("VERIFIED: draw (neither player")
+    theirs = write_table(tmp_path / "theirs", table)
+    r = run_cli("verify", solved, "--answers", theirs, "--json", *addr)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(stdout(r))
+    assert doc["verdict"] == "verified" and doc["checks"]["moves"]["violations"] == 0
+    cols = copy(table)
+    i = pick(cols, 1)
+    cols["value"][i] = 0
+    bad = write_table(tmp_path / "bad", cols)
+    r = run_cli("verify", solved, "--answers", bad, *addr)
+    assert r.exit_code == 1, r.output
+    assert stdout(r).startswith("REFUTED:") and "rules" in r.output and "first at" in r.output
+    doc = json.loads(stdout(run_cli("verify", solved, "--answers", bad, "--json", *addr)))
+    assert doc["verdict"] == "refuted" and doc["checks"]["rules"]["first"]["why"]
+
+
+def test_bad_tables_and_wrong_uses_are_one_line_errors(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+
+    def table_with(name: str, **change: Any) -> Path:
+        cols = dict(table)
+        cols.update(change)
+        return write_table(tmp_path / name, {k: v for k, v in cols.items() if v is not None})
+
+    dup = {k: np.append(v, v[5]) for k, v in table.items()}
+    one_line(
+        run_cli("verify", solved, "--answers", write_table(tmp_path / "dup", dup), *addr),
+        2, "duplicate entry for position code", "$.code[",
+    )  # fmt: skip
+    value = table["value"].copy()
+    value[9] = 5
+    one_line(
+        run_cli("verify", solved, "--answers", table_with("five", value=value), *addr),
+        2, "$.value[", "+1 (won)",
+    )  # fmt: skip
+    one_line(
+        run_cli("verify", solved, "--answers", table_with("novalue", value=None), *addr),
+        2, "$.value: missing column",
+    )  # fmt: skip
+    mixed = write_table(tmp_path / "mixed", table)
+    pq.write_table(pa.table({"code": table["code"][:1], "value": table["value"][:1]}),
+                   mixed / "part-9.parquet")  # fmt: skip
+    one_line(run_cli("verify", solved, "--answers", mixed, *addr), 2, "the same columns")
+    (tmp_path / "empty").mkdir()
+    one_line(run_cli("verify", solved, "--answers", tmp_path / "empty", *addr), 2, "no .parquet")
+    (tmp_path / "junk.parquet").write_text("not parquet")
+    one_line(run_cli("verify", solved, "--answers", tmp_path / "junk.parquet", *addr), 2,
+             "junk.parquet")  # fmt: skip
+    one_line(run_cli("verify", solved, "--linear"), 2, "verify it with --engine dask")
+    one_line(run_cli("verify", solved, solved, *addr), 2, "one tiered dataset")
+    case = tmp_path / "c.json"
+    case.write_text('{"nodes": {"a": []}, "semantics": "normal"}')
+    one_line(run_cli("verify", case, *addr), 2, "not a tiered dataset")
+    unsolved = tmp_path / "unsolved"
+    prepare_output(unsolved)
+    generate_dataset(unsolved, ConnectFourTiers(3, 3), client, per_shard=1_000)
+    one_line(run_cli("verify", unsolved, *addr), 2, "no answers to judge")
+
+
+def test_a_table_for_another_game_is_a_dataset_error(client: Any, solved: Path) -> None:
+    with pytest.raises(DatasetError, match="a tiered dataset"):
+        check_dataset(solved, client, answers=solved)

@@ -1,0 +1,748 @@
+"""Judging a tiered dataset's answers on the workers, shard by shard: ``verify DIR --linear
+--engine dask [--answers A]``.
+
+The claims judged are the dataset's own answers (``answers/``, written by ``solve``) or a
+stranger's table: one Parquet file or a directory of them, partitioned any way, with columns
+``code`` (the position's code, as in the dataset), ``value`` (+1 won, -1 lost, 0 drawn, for the
+player to move), optional ``remoteness`` (plies; null or -1 = none) and ``move`` (the code of
+the position the chosen move leads to; null = none).
+
+Three steps, each one task per file or shard, nothing but counts and named witnesses back to
+the driver: the stranger's rows are *routed* to the (tier, shard) owning their code; each
+shard's rows are *aligned* with its codes (missing claims and claims for positions that are
+not in the game counted); each shard is *checked* against the rules of the game, its moves
+joined with their targets' claims in the next tier:
+
+- rules: a terminal keeps its outcome; an inner position is won iff a move reaches a position
+  claimed lost, lost iff every move reaches one claimed won, drawn otherwise;
+- remoteness (when claimed): won = 1 + the least remoteness among the children claimed lost,
+  lost = 1 + the greatest among the children, a terminal lost 0, none at a draw;
+- moves (when claimed): a legal move at every inner position, to a child claimed lost with
+  remoteness r - 1 from a won one, won with r - 1 from a lost one (the longest defence),
+  drawn from a drawn one.
+
+Why the local checks are a proof: every move goes from tier K to tier K + 1, so the rules
+decide tier K from tier K + 1 alone, and claims that obey them at every position are, by
+induction from the last tier down, the game's values (there is no cycle for a circular
+justification to hide in). A wrong claim anywhere therefore breaks a rule somewhere: the
+report names the first position where it does.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
+from verifier.distributed.tiers.rules import INNER, TierGame, game_from_manifest
+from verifier.distributed.tiers.storage import (
+    _read,
+    _write,
+    read_answers,
+    read_codes,
+    shard_of,
+    shard_path,
+)
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
+
+__all__ = ["CHECKS", "TierCheck", "check_dataset", "table_files"]
+
+NO_CLAIM = np.int8(2)
+"""The aligned label of a position the table has no row for."""
+NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
+"""The aligned move of a position with none (no code of any game is 2^64 - 1)."""
+CHECKS = ("coverage", "rules", "remoteness", "moves")
+"""The checks, in the order the report lists them."""
+WORDS = {1: "won", -1: "lost", 0: "drawn"}
+
+Witness = tuple[int, int, str] | None
+"""A violation named: ``(tier, code, why)``; the first one of a check in a shard."""
+
+
+class ShardFaults(NamedTuple):
+    """What one task found: violations per check (``CHECKS`` order), the first of each."""
+
+    counts: tuple[int, ...]
+    witnesses: tuple[Witness, ...]
+
+
+def _faults(**by_check: tuple[int, Witness]) -> ShardFaults:
+    got = [by_check.get(c, (0, None)) for c in CHECKS]
+    return ShardFaults(tuple(n for n, _ in got), tuple(w for _, w in got))
+
+
+def _first(tier: int, codes: NDArray[np.uint64], bad: NDArray[np.bool_], why: Any) -> Witness:
+    """The witness at the first position flagged in ``bad`` (``why(i)`` says what is wrong)."""
+    hit = np.flatnonzero(bad)
+    if not len(hit):
+        return None
+    i = int(hit[0])
+    return (tier, int(codes[i]), why(i))
+
+
+# --- where the claims are ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claims:
+    """Where every shard's claims are, aligned with its codes: the dataset's own answers
+    (``own``) or the aligned copy of a stranger's table in a scratch directory."""
+
+    root: str
+    own: bool
+    shards: tuple[tuple[tuple[int, str | None], ...], ...]
+    """Per tier, per shard: ``(positions, sha256 of its claims file)``."""
+    remoteness: bool
+    moves: bool
+
+    def read(
+        self, tier: int, shard: int
+    ) -> tuple[NDArray[np.int8], NDArray[np.int32], NDArray[np.uint64] | None]:
+        """``(label, remoteness, move)`` of a shard, one row per code (``move``: ``None``
+        when the table claims no moves)."""
+        positions, sha = self.shards[tier][shard]
+        if self.own:
+            label, rem = read_answers(Path(self.root), tier, shard, sha, positions)
+            return label, rem, None
+        cols = _read(_claims_path(Path(self.root), tier, shard), sha, ALIGNED)
+        move = cols["move"] if self.moves else None
+        return cols["label"], cols["remoteness"], move  # type: ignore[return-value]
+
+
+ALIGNED = {"label": "int8", "remoteness": "int32", "move": "uint64"}
+
+
+def _claims_path(scratch: Path, tier: int, shard: int) -> Path:
+    return scratch / "claims" / f"tier={tier}" / f"shard={shard}.parquet"
+
+
+def _piece_path(scratch: Path, tier: int, shard: int, source: str) -> Path:
+    return scratch / "pieces" / f"tier={tier}" / f"shard={shard}" / f"{source}.parquet"
+
+
+# --- a stranger's table: reading and routing ---------------------------------------------
+
+
+def table_files(answers: Path) -> list[Path]:
+    """The Parquet files of a stranger's table: the file itself, or every ``*.parquet``
+    under the directory (sorted), ``DatasetError`` if there is none."""
+    if answers.is_file():
+        return [answers]
+    if not answers.exists():
+        raise DatasetError(f"{answers}: no such file or directory")
+    if (answers / MANIFEST).is_file():  # another tiered dataset: its answers/ are the table
+        raise DatasetError(
+            f"{answers}: a tiered dataset: give its answers as Parquet files "
+            "(code, value[, remoteness][, move]), or verify that dataset itself"
+        )
+    files = sorted(p for p in answers.rglob("*.parquet") if p.is_file())
+    if not files:
+        raise DatasetError(f"{answers}: no .parquet file in the directory")
+    return files
+
+
+def _table_columns(files: Sequence[Path]) -> tuple[bool, bool]:
+    """Which optional columns the table has (every file the same), read from the footers."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    seen: tuple[bool, bool] | None = None
+    for path in files:
+        try:
+            names = set(pq.read_schema(path).names)
+        except (pa.ArrowException, OSError) as e:
+            raise DatasetError(f"{path}: not a Parquet file: {e}") from None
+        for need in ("code", "value"):
+            if need not in names:
+                raise DatasetError(f"{path}: $.{need}: missing column (code, value needed)")
+        has = ("remoteness" in names, "move" in names)
+        if seen is not None and has != seen:
+            raise DatasetError(
+                f"{path}: columns {sorted(names)}: every file of the table needs the same "
+                f"columns as {files[0]}"
+            )
+        seen = has
+    return seen or (False, False)
+
+
+def _column(path: Path, batch: Any, name: str, row0: int, *, nulls: int | None) -> NDArray[Any]:
+    """An integer column of a record batch as int64 (uint64 codes kept), nulls as ``nulls``
+    (``None``: a null is an error)."""
+    import pyarrow as pa
+
+    col = batch.column(batch.schema.get_field_index(name))
+    if not pa.types.is_integer(col.type):
+        raise DatasetError(f"{path}: $.{name}: {col.type}, not integers")
+    if col.null_count:
+        if nulls is None:
+            at = row0 + int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+            raise DatasetError(f"{path}: $.{name}[{at}]: null")
+        col = col.fill_null(nulls)
+    if pa.types.is_uint64(col.type):
+        return np.asarray(col.to_numpy(zero_copy_only=False), dtype=np.uint64)
+    return np.asarray(col.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def route_file(
+    scratch: str,
+    game: TierGame,
+    source: int,
+    path: str,
+    shards: Sequence[int],
+    has: tuple[bool, bool],
+) -> tuple[list[tuple[int, int, str]], int, Witness]:
+    """Split file ``source`` of a stranger's table into one piece per (tier, shard) owning its
+    codes. Returns the pieces ``(tier, shard, path)``, the rows naming no position of the
+    game (a code of no tier) and the first of them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    file = Path(path)
+    pieces: list[tuple[int, int, str]] = []
+    extra, witness = 0, None
+    offsets = np.concatenate([[0], np.cumsum(shards)]).astype(np.int64)
+    try:
+        reader = pq.ParquetFile(file)
+        batches = reader.iter_batches(batch_size=4_000_000)
+        row0 = 0
+        for b, batch in enumerate(batches):
+            code = _column(file, batch, "code", row0, nulls=None)
+            if code.dtype == np.int64 and len(code) and code.min() < 0:
+                at = row0 + int(np.flatnonzero(code < 0)[0])
+                raise DatasetError(f"{file}: $.code[{at}]: {int(code[at - row0])}: negative")
+            code = code.astype(np.uint64)
+            value = _column(file, batch, "value", row0, nulls=None)
+            bad = (value < -1) | (value > 1)
+            if bad.any():
+                at = int(np.flatnonzero(bad)[0])
+                raise DatasetError(
+                    f"{file}: $.value[{row0 + at}]: {int(value[at])}: a value is +1 (won), "
+                    "-1 (lost) or 0 (drawn) for the player to move"
+                )
+            rem = (
+                _column(file, batch, "remoteness", row0, nulls=-1)
+                if has[0]
+                else np.full(len(code), -1, dtype=np.int64)
+            )
+            if (rem < -1).any() or (rem > np.iinfo(np.int32).max).any():
+                at = int(np.flatnonzero((rem < -1) | (rem > np.iinfo(np.int32).max))[0])
+                raise DatasetError(
+                    f"{file}: $.remoteness[{row0 + at}]: {int(rem[at])}: not a remoteness"
+                )
+            move = (
+                _column(file, batch, "move", row0, nulls=-1).astype(np.uint64)
+                if has[1]
+                else np.full(len(code), NO_MOVE, dtype=np.uint64)
+            )
+            tier = game.tier_of(code)
+            outside = (tier < 0) | (tier >= len(shards))
+            if outside.any():
+                extra += int(outside.sum())
+                if witness is None:
+                    at = int(np.flatnonzero(outside)[0])
+                    witness = (
+                        -1,
+                        int(code[at]),
+                        f"{file.name} row {row0 + at} claims code {int(code[at])}, "
+                        "which is no position of the game",
+                    )
+            keep = np.flatnonzero(~outside)
+            t = tier[keep]
+            owner = offsets[t] + _shard_in(code[keep], t, shards)
+            order = np.argsort(owner, kind="stable")
+            keep, owner = keep[order], owner[order]
+            cuts = np.flatnonzero(np.diff(owner)) + 1
+            for group in np.split(np.arange(len(keep)), cuts):
+                if not len(group):
+                    continue
+                g = int(owner[group[0]])
+                k = int(np.searchsorted(offsets, g, side="right") - 1)
+                s = g - int(offsets[k])
+                rows = keep[group]
+                out = _piece_path(Path(scratch), k, s, f"f{source}-b{b}")
+                _write(
+                    out,
+                    {
+                        "code": code[rows],
+                        "label": value[rows].astype(np.int8),
+                        "remoteness": rem[rows].astype(np.int32),
+                        "move": move[rows],
+                        "row": (rows + row0).astype(np.int64),
+                        "file": np.full(len(rows), source, dtype=np.int32),
+                    },
+                )
+                pieces.append((k, s, str(out)))
+            row0 += len(code)
+    except (pa.ArrowException, OSError) as e:
+        raise DatasetError(f"{file}: not a readable Parquet file: {e}") from None
+    return pieces, extra, witness
+
+
+def _shard_in(
+    codes: NDArray[np.uint64], tiers: NDArray[np.int64], shards: Sequence[int]
+) -> NDArray[np.int64]:
+    """The owner shard of each code within its tier (tiers have their own shard counts)."""
+    out = np.empty(len(codes), dtype=np.int64)
+    for k in np.unique(tiers):
+        at = tiers == k
+        out[at] = shard_of(codes[at], int(shards[int(k)]))
+    return out
+
+
+def align_shard(
+    root: str,
+    scratch: str,
+    tier: int,
+    shard: int,
+    ref: tuple[int, str],
+    pieces: list[str],
+    files: list[str],
+) -> tuple[int, int, Witness, Witness, str]:
+    """Match the rows routed to one shard with its codes and write them aligned (one row per
+    code, ``NO_CLAIM`` where there is none). Returns the positions without a claim, the rows
+    claiming a code that is in no shard of the dataset (not reachable from the start), the
+    first of each, and the sha256 of the aligned file. Two rows for one position: bad input."""
+    codes = read_codes(Path(root), tier, shard, ref[1], ref[0])
+    cols: dict[str, list[NDArray[Any]]] = {
+        k: [] for k in ("code", "label", "remoteness", "move", "row", "file")
+    }
+    for p in pieces:
+        got = _read(
+            Path(p),
+            None,
+            {
+                "code": "uint64",
+                "label": "int8",
+                "remoteness": "int32",
+                "move": "uint64",
+                "row": "int64",
+                "file": "int32",
+            },
+        )
+        for k in cols:
+            cols[k].append(got[k])
+    rows = {
+        k: np.concatenate(v) if v else np.zeros(0, dtype=ALIGNED.get(k, "int64"))
+        for k, v in cols.items()
+    }
+    rows["code"] = rows["code"].astype(np.uint64)
+    order = np.argsort(rows["code"], kind="stable")
+    claim = {k: v[order] for k, v in rows.items()}
+    twice = np.flatnonzero(claim["code"][1:] == claim["code"][:-1])
+    if len(twice):
+        i = int(twice[0])
+        raise DatasetError(
+            f"{files[int(claim['file'][i + 1])]}: $.code[{int(claim['row'][i + 1])}]: duplicate "
+            f"entry for position code {int(claim['code'][i])} (also "
+            f"{Path(files[int(claim['file'][i])]).name} row {int(claim['row'][i])})"
+        )
+    n = len(codes)
+    at = np.minimum(np.searchsorted(codes, claim["code"]), max(n - 1, 0))
+    found = (codes[at] == claim["code"]) if n else np.zeros(len(at), dtype=np.bool_)
+    extra = ~found
+    label = np.full(n, NO_CLAIM, dtype=np.int8)
+    rem = np.full(n, -1, dtype=np.int32)
+    move = np.full(n, NO_MOVE, dtype=np.uint64)
+    hit = at[found]
+    label[hit], rem[hit], move[hit] = (claim[k][found] for k in ("label", "remoteness", "move"))
+    missing = label == NO_CLAIM
+    first_extra = _first(
+        tier,
+        claim["code"],
+        extra,
+        lambda i: (
+            f"{Path(files[int(claim['file'][i])]).name} row {int(claim['row'][i])} claims "
+            f"code {int(claim['code'][i])}, no position reachable from the start"
+        ),
+    )
+    first_missing = _first(tier, codes, missing, lambda i: "the table has no answer for it")
+    sha = _write(
+        _claims_path(Path(scratch), tier, shard), {"label": label, "remoteness": rem, "move": move}
+    )
+    for p in pieces:
+        Path(p).unlink(missing_ok=True)
+    return int(missing.sum()), int(extra.sum()), first_missing, first_extra, sha
+
+
+# --- the checks of one shard -------------------------------------------------------------
+
+
+def _children_claims(
+    root: Path, tier: int, children: NDArray[np.uint64], refs: list[tuple[int, str]], claims: Claims
+) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
+    """The claims of ``children`` (codes of tier ``tier``), one successor shard read at a time."""
+    label = np.empty(len(children), dtype=np.int8)
+    rem = np.empty(len(children), dtype=np.int32)
+    owner = shard_of(children, len(refs))
+    order = np.argsort(owner, kind="stable")
+    bounds = np.searchsorted(owner[order], np.arange(len(refs) + 1))
+    for j, (positions, sha) in enumerate(refs):
+        idx = order[bounds[j] : bounds[j + 1]]
+        if not len(idx):
+            continue
+        codes = read_codes(root, tier, j, sha, positions)
+        want = children[idx]
+        at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
+        if not len(codes) or (codes[at] != want).any():
+            lost = want[codes[at] != want][0] if len(codes) else want[0]
+            raise DatasetError(
+                f"{shard_path(root, tier, j)}: lacks position code {int(lost)}, a move's "
+                "target: the dataset is incomplete (generate it again)"
+            )
+        lab, r, _ = claims.read(tier, j)
+        label[idx], rem[idx] = lab[at], r[at]
+    return label, rem
+
+
+def check_shard(
+    root: str,
+    game: TierGame,
+    tier: int,
+    shard: int,
+    ref: tuple[int, str],
+    succ: list[tuple[int, str]] | None,
+    claims: Claims,
+) -> ShardFaults:
+    """Judge the claims of one shard against the rules, its moves joined with the claims of
+    their targets (tier ``tier + 1``, shards ``succ``)."""
+    base = Path(root)
+    codes = read_codes(base, tier, shard, ref[1], ref[0])
+    exp = game.expand(codes, tier)
+    label, rem, move = claims.read(tier, shard)
+    n = len(codes)
+    claimed = label != NO_CLAIM
+    inner = exp.outcome == INNER
+    src = exp.parent
+    if len(exp.children):
+        if succ is None:
+            raise DatasetError(f"{base / MANIFEST}: tier {tier} has moves but no next tier")
+        c_label, c_rem = _children_claims(base, tier + 1, exp.children, succ, claims)
+    else:
+        c_label, c_rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
+    to_lost = c_label == -1
+    any_lost = np.zeros(n, dtype=np.bool_)
+    any_lost[src[to_lost]] = True
+    not_won = np.zeros(n, dtype=np.bool_)
+    not_won[src[c_label != 1]] = True
+    due = np.where(inner, np.where(any_lost, 1, np.where(not_won, 0, -1)), exp.outcome).astype(
+        np.int8
+    )
+    wrong = claimed & (label != due)
+
+    def why_rule(i: int) -> str:
+        said = WORDS[int(label[i])]
+        if not inner[i]:
+            end = "lost for the player to move" if exp.outcome[i] == -1 else "a draw"
+            return f"claimed {said}, but the game is over there: {end}"
+        mine = np.flatnonzero(src == i)
+        if due[i] == 1:
+            j = mine[c_label[mine] == -1][0]
+            to = game.position_name(int(exp.children[j]))
+            return f"claimed {said}, but the move to {to} reaches a position claimed lost"
+        if due[i] == 0:
+            j = mine[c_label[mine] != 1][0]
+            what = "has no claim" if c_label[j] == NO_CLAIM else "is claimed drawn"
+            to = game.position_name(int(exp.children[j]))
+            return f"claimed {said}, but no move reaches a position claimed lost and {to} {what}"
+        return f"claimed {said}, but every move reaches a position claimed won"
+
+    found = {"rules": (int(wrong.sum()), _first(tier, codes, wrong, why_rule))}
+    if claims.remoteness:
+        found["remoteness"] = _remoteness(
+            game, tier, codes, exp, label, rem, c_label, c_rem, claimed & ~wrong
+        )
+    if claims.moves and move is not None:
+        found["moves"] = _moves(
+            game, tier, codes, exp, label, rem, move, c_label, c_rem, claimed, claims.remoteness
+        )
+    return _faults(**found)
+
+
+def _remoteness(
+    game: TierGame,
+    tier: int,
+    codes: NDArray[np.uint64],
+    exp: Any,
+    label: NDArray[np.int8],
+    rem: NDArray[np.int32],
+    c_label: NDArray[np.int8],
+    c_rem: NDArray[np.int32],
+    judged: NDArray[np.bool_],
+) -> tuple[int, Witness]:
+    """Remoteness against the children's claims, where the label obeys the rules."""
+    n = len(codes)
+    src = exp.parent
+    big = np.iinfo(np.int64).max
+    least_lost = np.full(n, big, dtype=np.int64)
+    lost = c_label == -1
+    np.minimum.at(least_lost, src[lost], c_rem[lost].astype(np.int64))
+    most = np.full(n, -1, dtype=np.int64)
+    np.maximum.at(most, src, c_rem.astype(np.int64))
+    due = np.where(label == 1, least_lost + 1, np.where(label == -1, most + 1, -1))
+    due = np.where((label == -1) & (exp.outcome == -1), 0, due)
+    wrong = judged & (rem != due)
+
+    def why(i: int) -> str:
+        said = WORDS[int(label[i])]
+        got = "no remoteness" if rem[i] < 0 else f"remoteness {int(rem[i])}"
+        if label[i] == 0:
+            return f"claimed drawn with {got}: a draw has none"
+        kind = (
+            "the end of the game"
+            if exp.outcome[i] == -1
+            else (
+                "1 + the least remoteness of a move to a position claimed lost"
+                if label[i] == 1
+                else "1 + the greatest remoteness of its moves (the longest defence)"
+            )
+        )
+        return f"claimed {said} with {got}, but {kind} is {int(due[i])}"
+
+    return int(wrong.sum()), _first(tier, codes, wrong, why)
+
+
+def _moves(
+    game: TierGame,
+    tier: int,
+    codes: NDArray[np.uint64],
+    exp: Any,
+    label: NDArray[np.int8],
+    rem: NDArray[np.int32],
+    move: NDArray[np.uint64],
+    c_label: NDArray[np.int8],
+    c_rem: NDArray[np.int32],
+    claimed: NDArray[np.bool_],
+    timed: bool,
+) -> tuple[int, Witness]:
+    """Each claimed move: present at every inner position, legal, and optimal for the claim."""
+    n = len(codes)
+    src = exp.parent
+    inner = exp.outcome == INNER
+    chosen = exp.children == move[src]  # the move that the position names, if legal
+    legal = np.zeros(n, dtype=np.bool_)
+    legal[src[chosen]] = True
+    good_label = np.where(label[src] == 1, -1, np.where(label[src] == -1, 1, 0))
+    fine = chosen & (c_label == good_label)
+    if timed:
+        fine &= (label[src] == 0) | (c_rem == rem[src] - 1)
+    good = np.zeros(n, dtype=np.bool_)
+    good[src[fine]] = True
+    named = move != NO_MOVE
+    wrong = claimed & ((inner & ~good) | (~inner & named))
+
+    def why(i: int) -> str:
+        if not inner[i]:
+            return "names a move at a position where the game is over"
+        if not named[i]:
+            return f"claimed {WORDS[int(label[i])]} but names no move"
+        if not legal[i]:
+            return f"names code {int(move[i])}, which no legal move reaches"
+        want = {1: "lost", -1: "won", 0: "drawn"}[int(label[i])]
+        suffix = "" if not timed or label[i] == 0 else f" in {int(rem[i]) - 1}"
+        to = game.position_name(int(move[i]))
+        said = WORDS[int(label[i])]
+        return f"claimed {said}: its move to {to} should reach a position claimed {want}{suffix}"
+
+    return int(wrong.sum()), _first(tier, codes, wrong, why)
+
+
+# --- the driver --------------------------------------------------------------------------
+
+
+@dataclass
+class TierCheck:
+    """The verdict on a dataset's answers: violations per check and the first of each."""
+
+    manifest: Manifest
+    answers: str
+    """What was judged: ``answers/`` of the dataset, or the stranger's table."""
+    counts: dict[str, int]
+    witnesses: dict[str, tuple[int, int, str]]
+    checks: tuple[str, ...]
+    """The checks that ran (``remoteness`` and ``moves`` only when claimed)."""
+    positions: int
+    root_claim: tuple[int, int] | None
+    """The start position's claimed ``(label, remoteness)``, if claimed."""
+    description: str | None
+    names: dict[str, str] = field(default_factory=dict)
+    """The witnesses' positions in the words of the game (check -> name)."""
+
+    @property
+    def refuted(self) -> bool:
+        return any(self.counts.values())
+
+
+def check_dataset(
+    root: Path,
+    client: Any,
+    *,
+    answers: Path | None = None,
+    say: Any = None,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> TierCheck:
+    """Judge the answers of the dataset in ``root`` (its own, or the table ``answers``) on the
+    cluster of ``client``; see the module docstring."""
+    m = load_manifest(root)
+    game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
+    if not m.generated:
+        raise DatasetError(f"{root / MANIFEST}: $.generated: false: the generation did not finish")
+    if answers is None:
+        for t in m.tiers:
+            if not t.solved:
+                raise DatasetError(
+                    f"{root / MANIFEST}: $.tiers[{t.tier}].status: {t.status!r}: no answers to "
+                    "judge (solve it, or give --answers)"
+                )
+    workers = set(cluster_workers(client))
+    run = {"workers": workers, "poll": poll, "grace": grace}
+    codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
+    counts = dict.fromkeys(CHECKS, 0)
+    witnesses: dict[str, tuple[int, int, str]] = {}
+
+    def note(check: str, n: int, w: Witness) -> None:
+        counts[check] += n
+        if w is not None and (check not in witnesses or (w[0], w[1]) < witnesses[check][:2]):
+            witnesses[check] = w
+
+    scratch = root / "tmp" / f"check-{uuid.uuid4().hex[:12]}"
+    try:
+        if answers is None:
+            claims = Claims(
+                str(root),
+                True,
+                tuple(tuple((s.positions, s.answers_sha256) for s in t.shards) for t in m.tiers),
+                remoteness=True,
+                moves=False,
+            )
+        else:
+            claims = _align(client, root, scratch, game, m, answers, codes_refs, run, note, say)
+        checked = gather_tier(
+            client,
+            [
+                client.submit(
+                    check_shard,
+                    str(root),
+                    game,
+                    t.tier,
+                    s.shard,
+                    codes_refs[t.tier][s.shard],
+                    codes_refs[t.tier + 1] if t.tier + 1 < len(m.tiers) else None,
+                    claims,
+                    pure=False,
+                )
+                for t in m.tiers
+                for s in t.shards
+            ],
+            what="checking the answers",
+            **run,  # type: ignore[arg-type]
+        )
+        for f in checked:
+            for c, n, w in zip(CHECKS, f.counts, f.witnesses, strict=True):
+                note(c, n, w)
+        root_claim = _root_claim(m, claims)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    ran = ("coverage",) * (answers is not None) + ("rules",)
+    ran += ("remoteness",) * claims.remoteness + ("moves",) * claims.moves
+    desc = None
+    if root_claim is not None:
+        desc = game.describe(*root_claim)
+    names = {c: game.position_name(w[1]) for c, w in witnesses.items() if w[0] >= 0}
+    return TierCheck(
+        m,
+        "answers/ (the dataset's own)" if answers is None else str(answers),
+        {c: counts[c] for c in ran},
+        {c: w for c, w in witnesses.items() if c in ran},
+        ran,
+        sum(t.positions for t in m.tiers),
+        root_claim,
+        desc,
+        names,
+    )
+
+
+def _align(
+    client: Any,
+    root: Path,
+    scratch: Path,
+    game: TierGame,
+    m: Manifest,
+    answers: Path,
+    codes_refs: list[list[tuple[int, str]]],
+    run: dict[str, Any],
+    note: Any,
+    say: Any,
+) -> Claims:
+    """Route a stranger's table to the shards and align it (the coverage check)."""
+    paths = table_files(answers)
+    has = _table_columns(paths)
+    shards = [len(t.shards) for t in m.tiers]
+    files = [str(p) for p in paths]
+    routed = gather_tier(
+        client,
+        [
+            client.submit(route_file, str(scratch), game, i, f, shards, has, pure=False)
+            for i, f in enumerate(files)
+        ],
+        what="reading the answers",
+        **run,
+    )
+    pieces: dict[tuple[int, int], list[str]] = {}
+    for got, extra, w in routed:
+        note("coverage", extra, w)
+        for k, s, p in got:
+            pieces.setdefault((k, s), []).append(p)
+    if say is not None:
+        say(f"read {len(files)} file(s) of answers")
+    aligned = gather_tier(
+        client,
+        [
+            client.submit(
+                align_shard,
+                str(root),
+                str(scratch),
+                t.tier,
+                s.shard,
+                codes_refs[t.tier][s.shard],
+                pieces.get((t.tier, s.shard), []),
+                files,
+                pure=False,
+            )
+            for t in m.tiers
+            for s in t.shards
+        ],
+        what="aligning the answers",
+        **run,
+    )
+    shas: list[list[tuple[int, str | None]]] = [[] for _ in m.tiers]
+    i = 0
+    for t in m.tiers:
+        for s in t.shards:
+            missing, extra, w_missing, w_extra, sha = aligned[i]
+            i += 1
+            note("coverage", missing, w_missing)
+            note("coverage", extra, w_extra)
+            shas[t.tier].append((s.positions, sha))
+    return Claims(
+        str(scratch), False, tuple(tuple(x) for x in shas), remoteness=has[0], moves=has[1]
+    )
+
+
+def _root_claim(m: Manifest, claims: Claims) -> tuple[int, int] | None:
+    """The start position's claim (tier 0), if there is one."""
+    first = m.tiers[0]
+    start = np.array([m.root_code], dtype=np.uint64)
+    s = int(shard_of(start, len(first.shards))[0])
+    label, rem, _ = claims.read(0, s)  # tier 0 holds the start alone
+    if len(label) != 1 or label[0] == NO_CLAIM:
+        return None
+    return int(label[0]), int(rem[0])
