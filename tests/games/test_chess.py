@@ -245,6 +245,12 @@ def test_cli_generate_verify_query_and_answers_by_fen(tmp_path) -> None:
     assert sol.value(mirrored) == "won"
     r = runner.invoke(app, ["query", str(out), mirrored, "--no-smt"])
     assert r.exit_code == 0 and "wins in 1 ply" in r.output, r.output
+    # the game's own block of the summary (registry Facts), in the table and in --json
+    r = runner.invoke(app, ["solve", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "longest win, White to move: mate in 10 (19 plies)" in r.output, r.output
+    r = runner.invoke(app, ["solve", str(out), "--json"])
+    assert '"mate_in": 10' in r.output, r.output
     # a stranger's answer keyed by FEN: a mate in 1 claimed lost is refuted
     wrong = tmp_path / "wrong.csv"
     wrong.write_text(f"node,value\n{mirrored},lost\n")

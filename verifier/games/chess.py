@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames, normal_case_csr
-from verifier.games.registry import SYMMETRY, BuiltinGame, Codec
+from verifier.games.registry import SYMMETRY, BuiltinGame, Codec, Facts
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
@@ -410,6 +410,19 @@ def longest_wins(case: Case, labels: NDArray[Any], remoteness: NDArray[Any]) -> 
     return out
 
 
+def summary_lines(block: dict[str, Any]) -> list[str]:
+    """``longest win, White to move: mate in 28 (55 plies), 2 position(s), e.g. FEN``."""
+    out = []
+    for side in ("white", "black"):
+        w = block.get(side)
+        if isinstance(w, dict):
+            out.append(
+                f"longest win, {side.capitalize()} to move: mate in {w['mate_in']} "
+                f"({w['plies']} plies), {w['positions']} position(s), e.g. {w['examples'][0]}"
+            )
+    return out
+
+
 GAME = BuiltinGame(
     "chess",
     "chess endgame of up to 4 men on 8x8 (White's men first, e.g. chess:KQKR) with every "
@@ -419,6 +432,7 @@ GAME = BuiltinGame(
     argument="MATERIAL",
     class_sizes=lambda case: orbit_sizes(case) if case.id.startswith("chess-") else None,
     codec=Codec("chess:MATERIAL[:symmetric]", codec_names),
+    facts=Facts("chess", lambda case: case.id.startswith("chess-"), longest_wins, summary_lines),
     order=55,
 )
 """No protocol version and no examples: python-chess is this game's independent oracle

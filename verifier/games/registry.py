@@ -45,6 +45,7 @@ __all__ = [
     "BuiltinGame",
     "Codec",
     "Example",
+    "Facts",
     "Option",
     "builtin_games",
     "checked",
@@ -129,6 +130,20 @@ class Codec:
 
 
 @dataclass(frozen=True)
+class Facts:
+    """A block of a game's own in the summary of its solved cases (``summary[key]``: the
+    longest win per side to move in chess), and how the table shows it."""
+
+    key: str
+    owns: Callable[[Case], bool]
+    """Whether a case is this game's (the block is computed only for those)."""
+    compute: Callable[[Case, NDArray[np.int8], NDArray[np.int64]], dict[str, Any]]
+    """The block from the labels (+1 / -1 / 0 per node) and remoteness (-1 where none)."""
+    lines: Callable[[dict[str, Any]], list[str]]
+    """The block as lines of the table (``longest win, White to move: mate in 28 ...``)."""
+
+
+@dataclass(frozen=True)
 class BuiltinGame:
     """A built-in game as ``verifier generate`` sees it (a module's ``GAME``).
 
@@ -155,6 +170,8 @@ class BuiltinGame:
     """For a case of this game reduced by symmetry (its id ends in ``-symmetric``): how many
     positions each node stands for (``verify``'s summary); ``None`` for another case."""
     codec: Codec | None = None
+    facts: Facts | None = None
+    """The game's own block in the summary of its cases, if it has one."""
     order: int = 1000
     """Place in the lists (help, errors, the sweep): smaller first, then by name."""
 

@@ -84,10 +84,12 @@ def summarize(case: Case, labels: ArrayLike, remoteness: ArrayLike | Column) -> 
     sizes = class_sizes(case)
     if sizes is not None:
         out["symmetry"] = {"classes": n, **_counts(lab, sizes)}
-    if case.id.startswith("chess-"):  # the longest win per side to move, by FEN
-        from verifier.games import chess
+    from verifier.games.registry import builtin_games
 
-        out["chess"] = chess.longest_wins(case, lab, np.where(has, rem, -1))
+    for game in builtin_games():  # a game's own block (chess: the longest win per side)
+        facts = game.facts
+        if facts is not None and facts.owns(case):
+            out[facts.key] = facts.compute(case, lab, np.where(has, rem, -1))
     return out
 
 

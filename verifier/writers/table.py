@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -80,18 +81,16 @@ def _counts(rep: CaseReport) -> str | None:
     return ", ".join(parts)
 
 
-def _chess_lines(chess: object) -> list[str]:
-    """``longest win, White to move: mate in 28 (55 plies), 2 positions, e.g. FEN``."""
-    if not isinstance(chess, dict):
-        return []
-    out = []
-    for side in ("white", "black"):
-        w = chess.get(side)
-        if isinstance(w, dict):
-            out.append(
-                f"longest win, {side.capitalize()} to move: mate in {w['mate_in']} "
-                f"({w['plies']} plies), {w['positions']} position(s), e.g. {w['examples'][0]}"
-            )
+def _facts_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The lines of the games' own blocks in the summary (``Facts``: chess's longest wins)."""
+    from verifier.games.registry import builtin_games
+
+    out: list[str] = []
+    for game in builtin_games():
+        facts = game.facts
+        block = None if facts is None else summary.get(facts.key)
+        if facts is not None and isinstance(block, dict):
+            out += facts.lines(block)
     return out
 
 
@@ -112,7 +111,7 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
                 highlight=False,
                 soft_wrap=True,
             )
-    for line in _chess_lines(s.get("chess")):
+    for line in _facts_lines(s):
         console.print("  " + line, markup=False, highlight=False, soft_wrap=True)
     skipped = s.get("certificate")
     if isinstance(skipped, str) and skipped.startswith("skipped"):
