@@ -992,10 +992,12 @@ def _generate_tiers(
     output: Path,
     cluster: DaskOptions,
     per_shard: int | None,
+    resume: bool = False,
 ) -> None:
-    """``generate connect4 -o DIR --engine dask``: write the tiered dataset on the cluster."""
+    """``generate connect4 -o DIR --engine dask [--resume]``: write the tiered dataset on the
+    cluster (or continue writing it)."""
     _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
-    from verifier.distributed.tiers.driver import generate_dataset, prepare_output
+    from verifier.distributed.tiers.driver import generate_dataset, load_manifest, prepare_output
     from verifier.distributed.tiers.rules import ConnectFourTiers
 
     if game != "connect4":
@@ -1006,7 +1008,12 @@ def _generate_tiers(
         tiers = ConnectFourTiers(width or 4, height or 4)
     except ValueError as e:
         raise _fail(str(e)) from None
-    _tier_errors(lambda: prepare_output(output))
+    if resume:
+        if per_shard is not None:
+            raise _fail("--resume keeps the dataset's shard size: drop --shard-positions")
+        _tier_errors(lambda: load_manifest(output))  # bad input before a cluster starts
+    else:
+        _tier_errors(lambda: prepare_output(output))
     err = Console(emoji=False, stderr=True)
 
     def run() -> Any:
@@ -1016,6 +1023,7 @@ def _generate_tiers(
                 tiers,
                 client,
                 per_shard=per_shard,
+                resume=resume,
                 say=lambda s: _err(err, f"progress: {output}: {s}"),
             )
 
@@ -1240,6 +1248,14 @@ def generate_cmd(
             rich_help_panel=OUTPUT,
         ),
     ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="--engine dask: continue a generation that stopped, in the same DIR.",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = False,
     force: ForceOpt = False,
 ) -> None:
     """Write the game graph of a named game as a case file (or a tiered dataset).
@@ -1249,10 +1265,13 @@ def generate_cmd(
     from verifier.games.generators import generate
     from verifier.games.loader import is_game_spec, parse_params
 
-    _refuse_overwrite(output, force)
+    if resume and engine is not GenerateEngine.dask:
+        raise _fail("--resume continues a tiered dataset's generation (--engine dask)")
+    if not resume:
+        _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
         cluster = DaskOptions(scheduler, workers, worker_memory)
-        _generate_tiers(game, width, height, symmetry, output, cluster, shard_positions)
+        _generate_tiers(game, width, height, symmetry, output, cluster, shard_positions, resume)
         return
     _check_output(output)
     if is_game_spec(game):

@@ -159,6 +159,27 @@ def test_resume_after_a_run_stopped_mid_way(client: Any, tmp_path: Path) -> None
     assert again.tiers_solved == 0 and again.description == res.description
 
 
+@pytest.mark.dask
+def test_a_generation_stopped_mid_way_resumes_to_the_same_files(
+    client: Any, tmp_path: Path
+) -> None:
+    whole = dataset(tmp_path / "whole", client, 4, 3, 500)
+    part = tmp_path / "part"
+    prepare_output(part)
+    m = generate_dataset(part, ConnectFourTiers(4, 3), client, per_shard=500, stop_after=6)
+    assert len(m.tiers) == 7 and not m.generated
+    (part / "tier=7").mkdir()  # half a tier written when the run died
+    (part / "tier=7" / "shard=0.parquet").write_bytes(b"half")
+    m = generate_dataset(part, ConnectFourTiers(4, 3), client, resume=True)
+    want = load_manifest(whole)
+    assert m.generated and m.to_json() == want.to_json()  # every shard's digest the same
+    assert not (part / "tmp").exists()
+    again = generate_dataset(part, ConnectFourTiers(4, 3), client, resume=True)
+    assert again.to_json() == want.to_json()  # a finished generation: nothing to do
+    with pytest.raises(DatasetError, match="--resume continues the same game"):
+        generate_dataset(part, ConnectFourTiers(4, 4), client, resume=True)
+
+
 def run_cli(*args: str) -> Any:
     return CliRunner().invoke(app, [str(a) for a in args])
 
@@ -182,6 +203,17 @@ def test_cli_reports_the_value_and_the_tiers(client: Any, tmp_path: Path) -> Non
     assert '"tiers_solved_now": 0' in r.output
     r = run_cli("generate", "connect4", "-o", root, "--engine", "dask", "--scheduler", addr)
     assert r.exit_code == 2 and "exists" in r.output  # no --force
+    r = run_cli("generate", "connect4", "--width", 4, "--height", 3, "-o", root, "--engine", "dask",
+                "--scheduler", addr, "--resume")  # fmt: skip
+    assert r.exit_code == 0, r.output  # finished already: nothing to do, nothing lost
+    assert_same_as_in_memory(root, 4, 3)
+    r = run_cli("generate", "connect4", "-o", root, "--engine", "dask", "--scheduler", addr,
+                "--resume")  # fmt: skip
+    one_line_error(r, 2, "--resume continues the same game")
+    one_line_error(run_cli("generate", "connect4", "-o", root, "--resume"), 2, "--engine dask")
+    r = run_cli("generate", "connect4", "-o", tmp_path / "nothere", "--engine", "dask",
+                "--scheduler", addr, "--resume")  # fmt: skip
+    one_line_error(r, 2, "nothere")
 
 
 def one_line_error(r: Any, code: int, *words: str) -> str:
@@ -329,7 +361,18 @@ def test_a_worker_killed_mid_tier_fails_the_run_within_seconds_then_resume_finis
         driver, "game_from_manifest", lambda *a: DiesInTier11(4, 4, marker=str(marker))
     )
     with processes_cluster() as cluster, distributed.Client(cluster) as c:
-        root = dataset(tmp_path / "ds", c, 4, 4, 20_000)
+        # the generation dies in tier 12 (made from tier 11): --resume continues it
+        root = tmp_path / "ds"
+        prepare_output(root)
+        died = DiesInTier11(4, 4, marker=str(tmp_path / "killed-generating"))
+        t0 = time.monotonic()
+        with pytest.raises(RunFailed, match=r"left the cluster while generating tier 12"):
+            generate_dataset(root, died, c, per_shard=20_000)
+        assert time.monotonic() - t0 < 30
+        assert len(load_manifest(root).tiers) == 12 and not load_manifest(root).generated
+        c.wait_for_workers(2, timeout=30)
+        generate_dataset(root, ConnectFourTiers(4, 4), c, resume=True)
+        assert load_manifest(root).generated and len(load_manifest(root).tiers) == 17
         t0 = time.monotonic()
         with pytest.raises(
             RunFailed, match=r"worker tcp://\S+ left the cluster while solving tier 11"

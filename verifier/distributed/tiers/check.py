@@ -593,8 +593,7 @@ def check_dataset(
     cluster of ``client``; see the module docstring."""
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
-    if not m.generated:
-        raise DatasetError(f"{root / MANIFEST}: $.generated: false: the generation did not finish")
+    m.need_generated(root)
     if answers is None:
         for t in m.tiers:
             if not t.solved:

@@ -73,20 +73,31 @@ def generate_dataset(
     client: Any,
     *,
     per_shard: int | None = None,
+    resume: bool = False,
+    stop_after: int | None = None,
     say: Say = _quiet,
     poll: float = 1.0,
     grace: float = 10.0,
 ) -> Manifest:
     """Write the tiered dataset of ``game`` in ``root`` (an empty or cleared directory, see
     ``prepare_output``) on the cluster of ``client``; ``per_shard``: positions per shard
-    (default: from the workers' memory limits). ``poll``, ``grace``: ``gather_tier``'s."""
+    (default: from the workers' memory limits). ``resume``: ``root`` holds a generation that
+    stopped (its manifest lists the tiers finished): continue after the last of them, with
+    its shard size. ``stop_after``: stop once that tier is written (tests use it to stand for
+    a run that died there). ``poll``, ``grace``: ``gather_tier``'s."""
     workers = set(cluster_workers(client))  # the run fails if one of them leaves
-    per_shard = per_shard or positions_per_shard(worker_bytes(client))
-    m = Manifest(game.name, game.parameters(), game.root(), per_shard)
-    start = np.array([game.root()], dtype=np.uint64)
-    m.tiers.append(TierEntry(0, [ShardEntry(0, 1, write_codes(root, 0, 0, start))]))
-    m.save(root)
-    for k in range(game.tiers - 1):
+    if resume:
+        m = _resumable(root, game)
+        if m.generated:
+            return m
+    else:
+        per_shard = per_shard or positions_per_shard(worker_bytes(client))
+        m = Manifest(game.name, game.parameters(), game.root(), per_shard)
+        start = np.array([game.root()], dtype=np.uint64)
+        m.tiers.append(TierEntry(0, [ShardEntry(0, 1, write_codes(root, 0, 0, start))]))
+        m.save(root)
+    per_shard = m.positions_per_shard
+    for k in range(len(m.tiers) - 1, game.tiers - 1):
         tier = m.tiers[k]
         # distinct children: at most max_moves per position, in practice about half as many
         # after merging (the memory target of a shard leaves a fourfold margin)
@@ -127,9 +138,29 @@ def generate_dataset(
         m.tiers.append(TierEntry(k + 1, entries))
         m.save(root)
         say(f"tier {k + 1}: {m.tiers[-1].positions:,} positions in {shards} shard(s)")
+        if stop_after is not None and k + 1 == stop_after:
+            return m
     shutil.rmtree(root / "tmp", ignore_errors=True)
     m.generated = True
     m.save(root)
+    return m
+
+
+def _resumable(root: Path, game: TierGame) -> Manifest:
+    """The manifest of a generation to continue in ``root`` (the same game), with the files
+    of the tier that was being written when it stopped removed."""
+    m = load_manifest(root)
+    where = root / MANIFEST
+    if (m.game, m.parameters) != (game.name, game.parameters()):
+        raise DatasetError(
+            f"{where}: $.parameters: {m.game} {m.parameters}, not {game.name} "
+            f"{game.parameters()}: --resume continues the same game"
+        )
+    if any(t.solved for t in m.tiers) and not m.generated:
+        raise DatasetError(f"{where}: $.tiers: solved tiers in an unfinished generation")
+    if not m.generated:
+        shutil.rmtree(root / "tmp", ignore_errors=True)
+        shutil.rmtree(root / f"tier={len(m.tiers)}", ignore_errors=True)
     return m
 
 
@@ -169,8 +200,7 @@ def solve_dataset(
     ``gather_tier``'s."""
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
-    if not m.generated:
-        raise DatasetError(f"{root / MANIFEST}: $.generated: false: the generation did not finish")
+    m.need_generated(root)
     if m.semantics != game.semantics.value:
         raise DatasetError(
             f"{root / MANIFEST}: $.semantics: {m.semantics!r}: "

@@ -102,6 +102,14 @@ class Manifest:
             "tiers": tiers,
         }
 
+    def need_generated(self, root: Path) -> None:
+        """``DatasetError`` unless every tier is written."""
+        if not self.generated:
+            raise DatasetError(
+                f"{root / MANIFEST}: $.generated: false: the generation did not finish "
+                "(continue it: verifier generate ... -o DIR --engine dask --resume)"
+            )
+
     def save(self, root: Path) -> None:
         """Replace ``root/manifest.json`` whole."""
         path = root / MANIFEST
