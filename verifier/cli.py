@@ -1002,10 +1002,8 @@ def _generate_tiers(
 
     if game != "connect4":
         raise _fail(f"--engine dask generates connect4 (a tiered dataset), not {game!r}")
-    if symmetry:
-        raise _fail("--engine dask: a tiered dataset holds plain positions: drop --symmetry")
     try:
-        tiers = ConnectFourTiers(width or 4, height or 4)
+        tiers = ConnectFourTiers(width or 4, height or 4, symmetric=bool(symmetry))
     except ValueError as e:
         raise _fail(str(e)) from None
     if resume:
@@ -1033,7 +1031,8 @@ def _generate_tiers(
     _err(
         err,
         f"wrote {output}: connect4 {tiers.width}x{tiers.height}, normal, {positions:,} "
-        f"positions in {len(m.tiers)} tiers, {shards} shards",
+        f"{'classes (positions up to the mirror)' if tiers.symmetric else 'positions'} in "
+        f"{len(m.tiers)} tiers, {shards} shards",
     )
 
 

@@ -380,3 +380,29 @@ def test_bad_tables_and_wrong_uses_are_one_line_errors(
 def test_a_table_for_another_game_is_a_dataset_error(client: Any, solved: Path) -> None:
     with pytest.raises(DatasetError, match="a tiered dataset"):
         check_dataset(solved, client, answers=solved)
+
+
+def test_a_dataset_up_to_the_mirror_is_verified_and_takes_either_code(
+    client: Any, tmp_path: Path
+) -> None:
+    root = tmp_path / "sym"
+    prepare_output(root)
+    game = ConnectFourTiers(W, H, symmetric=True)
+    generate_dataset(root, game, client, per_shard=1_000)
+    solve_dataset(root, client)
+    assert not check_dataset(root, client).refuted
+    case = generate(W, H, symmetry=True)
+    sol = api.solve(case, engine="numpy")
+    codes = np.asarray(case.graph.names.codes, dtype=np.uint64)  # type: ignore[attr-defined]
+    rem = sol.columns["remoteness"]
+    # a stranger names each class by either of its codes: here the mirror image's
+    mirrored = Board(W, H).mirror(codes)
+    cols = {
+        "code": mirrored.astype(np.int64),
+        "value": sol.columns["value"].data.astype(np.int64),
+        "remoteness": np.where(rem.given, rem.data, NONE).astype(np.int64),
+    }
+    res = check_dataset(root, client, answers=write_table(tmp_path / "theirs", cols))
+    assert not res.refuted and res.positions == len(codes)
+    cols["value"][pick({**cols, "move": cols["remoteness"]}, 1)] = -1
+    assert check_dataset(root, client, answers=write_table(tmp_path / "bad", cols)).refuted

@@ -85,29 +85,29 @@ def answers_by_code(root: Path) -> Answers:
     return code[order], np.concatenate(labels)[order], np.concatenate(rems)[order]
 
 
-_REFERENCE: dict[tuple[int, int], Answers] = {}
+_REFERENCE: dict[tuple[int, int, bool], Answers] = {}
 
 
-def reference(w: int, h: int) -> Answers:
-    """The in-memory solver's answers on ``connect4.generate(w, h)``, in code order."""
-    if (w, h) not in _REFERENCE:
-        case = generate(w, h)
+def reference(w: int, h: int, symmetry: bool = False) -> Answers:
+    """The in-memory solver's answers on ``connect4.generate(w, h, symmetry)``, in code order."""
+    if (w, h, symmetry) not in _REFERENCE:
+        case = generate(w, h, symmetry=symmetry)
         sol = api.solve(case, engine="numpy")
         codes = case.graph.names.codes  # type: ignore[attr-defined]
         rem = sol.columns["remoteness"]
         order = np.argsort(codes)
-        _REFERENCE[w, h] = (
+        _REFERENCE[w, h, symmetry] = (
             codes[order],
             sol.columns["value"].data.astype(np.int8)[order],
             np.where(rem.given, rem.data, -1).astype(np.int32)[order],
         )
-    return _REFERENCE[w, h]
+    return _REFERENCE[w, h, symmetry]
 
 
-def assert_same_as_in_memory(root: Path, w: int, h: int) -> None:
-    """Same positions, and per position the same label and remoteness; the same counts per
-    tier (stones on the board); the same root value."""
-    got, want = answers_by_code(root), reference(w, h)
+def assert_same_as_in_memory(root: Path, w: int, h: int, symmetry: bool = False) -> None:
+    """Same positions (classes), and per position the same label and remoteness; the same
+    counts per tier (stones on the board); the same root value."""
+    got, want = answers_by_code(root), reference(w, h, symmetry)
     assert np.array_equal(got[0], want[0])
     assert np.array_equal(got[1], want[1])
     assert np.array_equal(got[2], want[2])
@@ -133,6 +133,22 @@ def test_answers_equal_the_in_memory_solver(
     assert (res.root_label, res.root_remoteness) == (int(want[1][at]), int(want[2][at]))
     assert res.tiers_solved == w * h + 1
     assert max(len(t.shards) for t in res.manifest.tiers) > 1  # several shards were joined
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(("w", "h"), [(3, 3), (4, 4)])
+def test_up_to_the_mirror_equals_the_in_memory_symmetric_solver(
+    client: Any, tmp_path: Path, w: int, h: int
+) -> None:
+    root = tmp_path / "ds"
+    prepare_output(root)
+    game = ConnectFourTiers(w, h, symmetric=True)
+    m = generate_dataset(root, game, client, per_shard=5_000)
+    assert m.parameters == {"width": w, "height": h, "symmetric": 1}
+    solve_dataset(root, client)
+    assert_same_as_in_memory(root, w, h, symmetry=True)  # the same classes, the same answers
+    plain = len(reference(w, h)[0])
+    assert sum(t.positions for t in load_manifest(root).tiers) < 0.6 * plain
 
 
 @pytest.mark.slow

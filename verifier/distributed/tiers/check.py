@@ -218,7 +218,7 @@ def route_file(
             if code.dtype == np.int64 and len(code) and code.min() < 0:
                 at = row0 + int(np.flatnonzero(code < 0)[0])
                 raise DatasetError(f"{file}: $.code[{at}]: {int(code[at - row0])}: negative")
-            code = code.astype(np.uint64)
+            code = game.canonical(code.astype(np.uint64))  # either member of a class
             value = _column(file, batch, "value", row0, nulls=None)
             bad = (value < -1) | (value > 1)
             if bad.any():

@@ -13,6 +13,11 @@ from verifier.distributed.tiers.driver import TierSolve
 __all__ = ["check_json", "check_text", "solve_json", "solve_text"]
 
 
+def _units(m: Any) -> str:
+    """What the dataset counts: positions, or classes of positions up to the mirror."""
+    return "classes (positions up to the mirror)" if m.parameters.get("symmetric") else "positions"
+
+
 def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
     """The run as a JSON document (the manifest's counts, the start position's value)."""
     m = res.manifest
@@ -53,8 +58,8 @@ def solve_text(root: Path, res: TierSolve) -> list[str]:
     total = sum(t.positions for t in m.tiers)
     shards = sum(len(t.shards) for t in m.tiers)
     lines = [
-        f"{root}: {m.game} ({params}), {m.semantics}, {total:,} positions in {len(m.tiers)} "
-        f"tiers, {shards} shards; {res.tiers_solved} tier(s) solved by this run",
+        f"{root}: {m.game} ({params}), {m.semantics}, {total:,} {_units(m)} in "
+        f"{len(m.tiers)} tiers, {shards} shards; {res.tiers_solved} tier(s) solved by this run",
         f"value: {res.description}"
         if res.description is not None
         else "value: not known yet (tier 0 is not solved: run again with --resume)",
@@ -122,7 +127,7 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
         )
     lines = [
         head,
-        f"{root}: {m.game} ({params}), {m.semantics}, {res.positions:,} positions in "
+        f"{root}: {m.game} ({params}), {m.semantics}, {res.positions:,} {_units(m)} in "
         f"{len(m.tiers)} tiers, {shards} shards; answers judged: {res.answers}",
     ]
     for c in res.checks:

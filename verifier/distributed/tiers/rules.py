@@ -64,6 +64,11 @@ class TierGame(Protocol):
 
     def expand(self, codes: NDArray[np.uint64], tier: int) -> Expansion: ...
 
+    def canonical(self, codes: NDArray[np.uint64]) -> NDArray[np.uint64]:
+        """The codes under which the dataset stores these positions (itself, or the class
+        representative of a game stored up to symmetry)."""
+        ...
+
     def tier_of(self, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
         """The tier each code would belong to, -1 for a code no position has (a stranger's
         table is routed by it)."""
@@ -88,6 +93,9 @@ class ConnectFourTiers:
 
     width: int
     height: int
+    symmetric: bool = False
+    """Positions up to the left-right mirror: a class is stored under the smaller of its two
+    codes (as ``connect4.generate(symmetry=True)`` names it), every move's target too."""
     name: str = "connect4"
     semantics: Semantics = Semantics.NORMAL
 
@@ -107,7 +115,15 @@ class ConnectFourTiers:
         return self.width
 
     def parameters(self) -> dict[str, int]:
-        return {"width": self.width, "height": self.height}
+        plain = {"width": self.width, "height": self.height}
+        return {**plain, "symmetric": 1} if self.symmetric else plain
+
+    def canonical(self, codes: NDArray[np.uint64]) -> NDArray[np.uint64]:
+        """Each code's class representative: the smaller of it and its mirror image (a code's
+        columns are independent bit groups, so mirroring the code mirrors the board)."""
+        if not self.symmetric:
+            return codes
+        return np.minimum(codes, self.board.mirror(codes))
 
     def root(self) -> int:
         return self.board.bottom  # no stones: a marker bit at the bottom of every column
@@ -123,7 +139,7 @@ class ConnectFourTiers:
             return Expansion(outcome, none, np.zeros(0, dtype=np.intp))
         child_cur, child_mask, parent = board.moves(cur, mask, np.flatnonzero(~lost))
         del cur, mask
-        return Expansion(outcome, board.code(child_cur, child_mask), parent)
+        return Expansion(outcome, self.canonical(board.code(child_cur, child_mask)), parent)
 
     def tier_of(self, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
         """Stones on the board; -1 for a code with bits above the board or a column without
