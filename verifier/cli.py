@@ -981,7 +981,8 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
         print(json.dumps(check_json(path, res), indent=2))
     else:
         print("\n".join(check_text(path, res)))
-    raise typer.Exit(EXIT_REFUTED if res.refuted else EXIT_OK)
+    exits = {"refuted": EXIT_REFUTED, "inconclusive": EXIT_INCONCLUSIVE, "verified": EXIT_OK}
+    raise typer.Exit(exits[res.verdict])
 
 
 def _generate_tiers(

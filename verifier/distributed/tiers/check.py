@@ -21,11 +21,16 @@ joined with their targets' claims in the next tier:
   remoteness r - 1 from a won one, won with r - 1 from a lost one (the longest defence),
   drawn from a drawn one.
 
-Why the local checks are a proof: every move goes from tier K to tier K + 1, so the rules
-decide tier K from tier K + 1 alone, and claims that obey them at every position are, by
-induction from the last tier down, the game's values (there is no cycle for a circular
-justification to hide in). A wrong claim anywhere therefore breaks a rule somewhere: the
-report names the first position where it does.
+Why the local checks are a proof. Where every move goes from tier K to tier K + 1 (``acyclic``),
+the rules decide tier K from tier K + 1 alone, and claims that obey them at every position are,
+by induction from the last tier down, the game's values (there is no cycle for a circular
+justification to hide in). With cycles, claims with a remoteness that passes its check are
+still the values: a claimed win or loss is justified by claims of smaller remoteness, down to
+the ends of the game; a claimed draw that were truly won or lost would, taking the one of least
+true remoteness, need a child claimed drawn that is truly lost or won nearer the end. Labels
+alone on a game with cycles are judged *inconclusive* when they break no rule (a cycle of
+claims can justify itself). A wrong claim therefore breaks a rule somewhere: the report names
+the first position where it does.
 """
 
 from __future__ import annotations
@@ -575,9 +580,22 @@ class TierCheck:
     names: dict[str, str] = field(default_factory=dict)
     """The witnesses' positions in the words of the game (check -> name)."""
 
+    proof: str = "every move leads to a later tier"
+    """Why claims that break no rule are the game's values (the report's words)."""
+    inconclusive: str | None = None
+    """Why claims that break no rule still prove nothing (labels alone on a game with cycles:
+    a cycle of claims can justify itself), else ``None``."""
+
     @property
     def refuted(self) -> bool:
         return any(self.counts.values())
+
+    @property
+    def verdict(self) -> str:
+        """``verified``, ``refuted`` or ``inconclusive``."""
+        if self.refuted:
+            return "refuted"
+        return "inconclusive" if self.inconclusive else "verified"
 
 
 def check_dataset(
@@ -656,6 +674,12 @@ def check_dataset(
     if root_claim is not None:
         desc = game.describe(*root_claim)
     names = {c: game.position_name(w[1]) for c, w in witnesses.items() if w[0] >= 0}
+    unproved = None
+    if not claims.remoteness and not game.acyclic:
+        unproved = (
+            "the labels obey the rules, but the game has cycles and a cycle of claims can "
+            "justify itself: give the remoteness column to prove them"
+        )
     return TierCheck(
         m,
         "answers/ (the dataset's own)" if answers is None else str(answers),
@@ -666,6 +690,10 @@ def check_dataset(
         root_claim,
         desc,
         names,
+        "every move leads to a later tier"
+        if game.acyclic
+        else "each win and loss rests on claims nearer the end (remoteness checked)",
+        unproved,
     )
 
 

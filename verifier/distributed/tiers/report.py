@@ -85,7 +85,8 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
         "parameters": m.parameters,
         "semantics": m.semantics,
         "answers": res.answers,
-        "verdict": "refuted" if res.refuted else "verified",
+        "verdict": res.verdict,
+        "inconclusive": res.inconclusive,
         "positions": res.positions,
         "claimed_root": None
         if res.root_claim is None
@@ -120,10 +121,12 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
     if res.refuted:
         total = sum(res.counts.values())
         head = f"REFUTED: {total:,} violation(s) of the rules of {m.game}; claimed value: {value}"
+    elif res.inconclusive:
+        head = f"INCONCLUSIVE: {res.inconclusive}; claimed value: {value}"
     else:
         head = (
             f"VERIFIED: {value} (every one of the {res.positions:,} claims obeys the rules, "
-            "and every move leads to a later tier: the claims are the game's values)"
+            f"and {res.proof}: the claims are the game's values)"
         )
     lines = [
         head,

@@ -56,6 +56,12 @@ class TierGame(Protocol):
         """At most this many moves per position (sizes the next tier's shards)."""
         ...
 
+    @property
+    def acyclic(self) -> bool:
+        """Every move leads to a later tier (no cycle anywhere): a table of labels that obeys
+        the rules at every position is then the game's values (``check``)."""
+        ...
+
     def parameters(self) -> dict[str, int]: ...
 
     def root(self) -> int:
@@ -109,6 +115,10 @@ class ConnectFourTiers:
     @property
     def tiers(self) -> int:
         return self.width * self.height + 1
+
+    @property
+    def acyclic(self) -> bool:
+        return True  # every move adds a stone
 
     @property
     def max_moves(self) -> int:
