@@ -1,0 +1,131 @@
+"""Solving a tier with cycles on the cluster: retrograde rounds driven from the driver.
+
+``solve_graph_tier`` runs round 0 on every shard of a stored graph's tier, then round after
+round on the shards that were sent messages, until a round decides nothing (``graph_tasks``
+says what a round does); then one task per shard writes its answers from its last state
+(undecided nodes: drawn). The driver sees per task a count and the paths of the messages it
+wrote, never a node; it deletes each round's messages and superseded states once the next
+round has read them. A worker that dies or pauses fails the tier with one line
+(``supervise.gather_tier``); nothing of the tier is kept then (its answers are written only at
+the end), and ``solve --resume`` starts the tier again.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_storage import solve_dir, state_path
+from verifier.distributed.tiers.graph_tasks import (
+    Round,
+    finish_shard,
+    round_shard,
+    start_rounds,
+)
+from verifier.distributed.tiers.graphs import range_bounds, range_owner
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest
+from verifier.distributed.tiers.storage import read_answers, read_codes
+from verifier.distributed.tiers.supervise import gather_tier
+from verifier.distributed.tiers.tasks import SolvedShard
+
+__all__ = ["answer_of", "solve_graph_tier"]
+
+
+def _inbox(results: list[Round]) -> dict[int, list[str]]:
+    """The message files of a round, by the shard they are for."""
+    inbox: dict[int, list[str]] = {}
+    for _, pieces in results:
+        for j, _rows, path in pieces:
+            inbox.setdefault(j, []).append(path)
+    return inbox
+
+
+def solve_graph_tier(
+    root: Path,
+    m: Manifest,
+    k: int,
+    client: Any,
+    *,
+    workers: set[str],
+    poll: float,
+    grace: float,
+    say: Callable[[str], None],
+) -> list[SolvedShard]:
+    """Solve tier ``k`` of a stored graph by retrograde rounds; per shard what
+    ``tasks.solve_shard`` reports (the answers are written)."""
+    tier = m.tiers[k]
+    if k + 1 < len(m.tiers):
+        raise DatasetError(
+            f"{root / MANIFEST}: $.tiers[{k}]: moves of a stored graph into a later tier are "
+            "not supported yet"
+        )
+    if any(s.edges_sha256 is None or s.reverse_sha256 is None for s in tier.shards):
+        raise DatasetError(f"{root / MANIFEST}: $.tiers[{k}]: a shard without its edges")
+    bounds = range_bounds([s.positions for s in tier.shards])
+    work = solve_dir(root, k)
+    shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
+
+    def run(tasks: list[Any]) -> list[Any]:
+        return gather_tier(
+            client, tasks, what=f"solving tier {k}", workers=workers, poll=poll, grace=grace
+        )
+
+    base = str(root)
+    results: list[Round] = run(
+        [client.submit(start_rounds, base, k, s, bounds, None, pure=False) for s in tier.shards]
+    )
+    state = {s.shard: state_path(root, k, s.shard, 0) for s in tier.shards}
+    rnd, inbox = 0, _inbox(results)
+    while inbox:
+        rnd += 1
+        now = sorted(inbox)
+        results = run(
+            [
+                client.submit(
+                    round_shard,
+                    base,
+                    k,
+                    tier.shards[j],
+                    rnd,
+                    str(state[j]),
+                    inbox[j],
+                    bounds,
+                    pure=False,
+                )
+                for j in now
+            ]
+        )
+        for j in now:
+            state[j].unlink(missing_ok=True)
+            state[j] = state_path(root, k, j, rnd)
+        shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+        inbox = _inbox(results)
+        say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
+    solved: list[SolvedShard] = run(
+        [
+            client.submit(finish_shard, base, k, s.shard, str(state[s.shard]), pure=False)
+            for s in tier.shards
+        ]
+    )
+    shutil.rmtree(work, ignore_errors=True)
+    say(f"tier {k}: {rnd + 1} retrograde rounds")
+    return solved
+
+
+def answer_of(root: Path, m: Manifest, code: int) -> tuple[int, int]:
+    """The label and remoteness of node ``code`` of a solved graph's tier 0."""
+    tier = m.tiers[0]
+    bounds = range_bounds([s.positions for s in tier.shards])
+    want = np.array([code], dtype=np.uint64)
+    s = tier.shards[int(range_owner(want, bounds)[0])]
+    codes = read_codes(root, 0, s.shard, s.sha256, s.positions)
+    label, rem = read_answers(root, 0, s.shard, s.answers_sha256, s.positions)
+    at = int(np.searchsorted(codes, want)[0])
+    if at >= len(codes) or codes[at] != want[0]:
+        raise DatasetError(f"{root}: tier 0 has no node {code}")
+    return int(label[at]), int(rem[at])
