@@ -917,7 +917,10 @@ def _generate_tiers(
     from verifier.distributed.tiers.rules import ConnectFourTiers
 
     if game != "connect4":
-        raise _fail(f"--engine dask generates connect4 (a tiered dataset), not {game!r}")
+        raise _fail(
+            f"--engine dask generates connect4, random (normal) or a normal case file's graph "
+            f"(.npz, .json) as a tiered dataset, not {game!r}"
+        )
     if symmetry:
         raise _fail("--engine dask: a tiered dataset holds plain positions: drop --symmetry")
     try:
@@ -1255,8 +1258,10 @@ def generate_cmd(
 ) -> None:
     """Write the game graph of a named game as a case file (or a tiered dataset).
 
-    With --engine dask, Connect Four is written as a directory of sharded tiers, generated on
-    a Dask cluster (docs/distributed.md)."""
+    With --engine dask, Connect Four, a random normal graph (drawn shard by shard on the
+    workers: not the graph --engine memory draws from the same seed) or a normal case file
+    (FILE.npz, FILE.json) is written as a directory of sharded tiers on a Dask cluster
+    (docs/distributed.md)."""
     from verifier.games.generators import generate
     from verifier.games.loader import is_game_spec, parse_params
 
