@@ -11,6 +11,10 @@
                             "answers_sha256": "..."}]},
                ...]}
 
+A stored graph (``"game": "graph"``, ``graphs``) also gives per shard ``edges``,
+``edges_sha256``, ``reverse_edges`` and ``reverse_sha256`` (its moves out and in), and names
+its sharding in its parameters (``"sharding": "node-id range"``).
+
 A tier's ``status`` is ``generated`` (its codes are written) or ``solved`` (its answers too:
 a checkpoint, ``solve --resume`` starts below the lowest solved tier). ``generated`` is true
 once every tier is written. The file is replaced whole (temporary name, rename) after each
