@@ -76,8 +76,18 @@ def solve_graph_tier(
         )
 
     base = str(root)
+    where = sorted(workers)
+
+    def home(j: int) -> dict[str, Any]:
+        """Shard ``j``'s rounds go to one worker when it is free (it keeps the shard's reverse
+        edges: ``graph_tasks._reverse_edges``), to another one else."""
+        return {"workers": [where[j % len(where)]], "allow_other_workers": True, "pure": False}
+
     results: list[Round] = run(
-        [client.submit(start_rounds, base, k, s, bounds, None, pure=False) for s in tier.shards]
+        [
+            client.submit(start_rounds, base, k, s, bounds, None, **home(s.shard))
+            for s in tier.shards
+        ]
     )
     state = {s.shard: state_path(root, k, s.shard, 0) for s in tier.shards}
     rnd, inbox = 0, _inbox(results)
@@ -95,7 +105,7 @@ def solve_graph_tier(
                     str(state[j]),
                     inbox[j],
                     bounds,
-                    pure=False,
+                    **home(j),
                 )
                 for j in now
             ]

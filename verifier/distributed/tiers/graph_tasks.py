@@ -17,6 +17,7 @@ files.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ from numpy.typing import NDArray
 
 from verifier.distributed.tiers.graph_storage import (
     U64,
+    Edges,
     message_path,
     read_edges,
     read_messages,
@@ -31,6 +33,7 @@ from verifier.distributed.tiers.graph_storage import (
     read_piece_edges,
     read_reverse,
     read_state,
+    reverse_path,
     reverse_piece_path,
     state_path,
     write_edges,
@@ -141,6 +144,46 @@ def merge_reverse(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[
     return len(dst), digest
 
 
+_KEPT: dict[tuple[str, str | None], Edges] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+def _keep_budget() -> int:
+    """Bytes of reverse edges a worker keeps between rounds: a quarter of its memory limit
+    (256 MB outside a worker, or without a limit)."""
+    try:
+        from distributed import get_worker
+
+        limit = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):
+        limit = None
+    return int(limit) // 4 if limit else 256 << 20
+
+
+def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
+    """The reverse edges of ``entry``'s shard, kept in the worker process between rounds
+    within ``_keep_budget``: the rounds of a tier read the same files again and again, and the
+    driver sends a shard's rounds to the same worker when it can. One tier's files are kept at
+    a time (reading one drops the others'); when the budget is full a new file is not kept
+    (the rounds visit the shards in a cycle, where dropping the oldest keeps nothing). Keyed
+    by path and sha256, so a file written again is read again; a worker that dies loses only
+    time (the files are the truth)."""
+    path = reverse_path(root, tier, entry.shard)
+    key = (str(path), entry.reverse_sha256)
+    with _KEPT_LOCK:
+        if key in _KEPT:
+            return _KEPT[key]
+    edges = read_reverse(root, tier, entry.shard, entry.reverse_sha256, entry.reverse_edges)
+    budget = _keep_budget()
+    with _KEPT_LOCK:
+        for old in [k for k in _KEPT if Path(k[0]).parent != path.parent]:
+            del _KEPT[old]
+        used = sum(a.nbytes + b.nbytes for a, b in _KEPT.values())
+        if used + edges[0].nbytes + edges[1].nbytes <= budget:
+            _KEPT[key] = edges
+    return edges
+
+
 def _send(
     root: Path,
     tier: int,
@@ -154,9 +197,7 @@ def _send(
     which are lost) that they are: one message per move, written per owner shard."""
     if len(decided) == 0:
         return []
-    rev_dst, rev_src = read_reverse(
-        root, tier, entry.shard, entry.reverse_sha256, entry.reverse_edges
-    )
+    rev_dst, rev_src = _reverse_edges(root, tier, entry)
     start = np.searchsorted(rev_dst, decided, side="left")
     count = np.searchsorted(rev_dst, decided, side="right") - start
     total = int(count.sum())
