@@ -210,6 +210,93 @@ def test_the_comparison_catches_a_wrong_solver(
         assert_same(answers(root), want)
 
 
+# --- several tiers: moves into a later tier answered from its answers -------------------------
+
+
+def answers_by_node(root: Path, tier_of: np.ndarray) -> Answers:
+    """Every node's label and remoteness in global id order (tier ``k`` numbers its nodes
+    from 0 in id order)."""
+    m = load_manifest(root)
+    order = np.argsort(tier_of, kind="stable")
+    label = np.empty(len(tier_of), dtype=np.int8)
+    rem = np.empty(len(tier_of), dtype=np.int32)
+    at = 0
+    for t in m.tiers:
+        for s in t.shards:
+            lab, r = read_answers(root, t.tier, s.shard, s.answers_sha256, s.positions)
+            label[order[at : at + len(lab)]], rem[order[at : at + len(lab)]] = lab, r
+            at += len(lab)
+    assert at == len(tier_of)
+    return label, rem
+
+
+def forward_only(case: Case, tier_of: np.ndarray) -> Case:
+    """``case``'s graph without the moves from a tier back to an earlier one."""
+    g = case.graph
+    src = np.repeat(np.arange(g.n), np.diff(g.succ_ptr))
+    keep = tier_of[g.succ_idx] >= tier_of[src]
+    ptr = np.zeros(g.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=g.n), out=ptr[1:])
+    graph = GameGraph(
+        semantics=Semantics.NORMAL,
+        succ_ptr=ptr,
+        succ_idx=np.asarray(g.succ_idx)[keep],
+        owner=np.full(g.n, -1, dtype=np.int8),
+        value=np.asarray(g.value),
+        target=np.zeros(g.n, dtype=np.bool_),
+    )
+    return Case(graph=graph, id="forward")
+
+
+HAND_TIER_1 = {"c", "e", "f", "g", "w", "x5", "x6", "x7", "x8", "x9"}
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("shards", [1, 3])
+def test_hand_made_graph_in_two_tiers(client: Any, tmp_path: Path, shards: int) -> None:
+    names = [HAND.names[i] for i in range(HAND.n)]
+    tier_of = np.array([int(x in HAND_TIER_1) for x in names])
+    root = tmp_path / "ds"
+    prepare_output(root)
+    m = dataset_from_graph(root, HAND, client, shards=shards, tier_of=tier_of)
+    assert len(m.tiers) == 2 and sum(s.exits or 0 for s in m.tiers[0].shards) == 9
+    res = solve_dataset(root, client)
+    assert res.tiers_solved == 2
+    want = (
+        np.array([BY_HAND[x][0] for x in names], dtype=np.int8),
+        np.array([BY_HAND[x][1] for x in names], dtype=np.int32),
+    )
+    assert_same(answers_by_node(root, tier_of), want)
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(("tiers", "seed", "shards"), [(2, 1, 1), (3, 2, 4), (4, 3, 40)])
+def test_random_tiered_graphs_equal_the_in_memory_solver(
+    client: Any, tmp_path: Path, tiers: int, seed: int, shards: int
+) -> None:
+    case = random_case("normal", 3000, 3.0, seed)
+    tier_of = np.random.default_rng(seed).integers(0, tiers, case.graph.n)
+    case = forward_only(case, tier_of)
+    root = tmp_path / "ds"
+    prepare_output(root)
+    dataset_from_graph(root, case.graph, client, shards=shards, tier_of=tier_of)
+    part = solve_dataset(root, client, stop_after=1)  # a run that stopped after tier 1
+    assert part.tiers_solved == tiers - 1
+    res = solve_dataset(root, client, resume=True)
+    assert res.tiers_solved == 1
+    want = in_memory(case)
+    assert_same(answers_by_node(root, tier_of), want)
+    assert (want[0] != 0).sum() > 300
+
+
+@pytest.mark.dask
+def test_a_move_back_to_an_earlier_tier_is_refused(client: Any, tmp_path: Path) -> None:
+    names = [HAND.names[i] for i in range(HAND.n)]
+    tier_of = np.array([int(x not in {"a", "c"}) for x in names])  # b -> a goes back
+    with pytest.raises(DatasetError, match="from tier 1 back to tier 0"):
+        dataset_from_graph(tmp_path / "ds", HAND, client, shards=2, tier_of=tier_of)
+
+
 # --- generation on the workers --------------------------------------------------------------
 
 

@@ -3,11 +3,12 @@
 ``solve_graph_tier`` runs round 0 on every shard of a stored graph's tier, then round after
 round on the shards that were sent messages, until a round decides nothing (``graph_tasks``
 says what a round does); then one task per shard writes its answers from its last state
-(undecided nodes: drawn). The driver sees per task a count and the paths of the messages it
-wrote, never a node; it deletes each round's messages and superseded states once the next
-round has read them. A worker that dies or pauses fails the tier with one line
-(``supervise.gather_tier``); nothing of the tier is kept then (its answers are written only at
-the end), and ``solve --resume`` starts the tier again.
+(undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and become
+messages for the round after their target's remoteness. The driver sees per task a count and
+the paths of the messages it wrote, never a node; it deletes each round's messages and
+superseded states once the next round has read them. A worker that dies or pauses fails the
+tier with one line (``supervise.gather_tier``); nothing of the tier is kept then (its answers
+are written only at the end), and ``solve --resume`` starts the tier again.
 """
 
 from __future__ import annotations
@@ -36,13 +37,15 @@ from verifier.distributed.tiers.tasks import SolvedShard
 __all__ = ["answer_of", "solve_graph_tier"]
 
 
-def _inbox(results: list[Round]) -> dict[int, list[str]]:
-    """The message files of a round, by the shard they are for."""
-    inbox: dict[int, list[str]] = {}
-    for _, pieces in results:
-        for j, _rows, path in pieces:
-            inbox.setdefault(j, []).append(path)
-    return inbox
+Pending = dict[int, dict[int, list[str]]]
+"""Message files not read yet: round that reads them -> shard -> paths."""
+
+
+def _post(pending: Pending, results: list[Round]) -> None:
+    """File the messages of a round's tasks under the round that reads them."""
+    for _, messages in results:
+        for rnd, j, _rows, path in messages:
+            pending.setdefault(rnd + 1, {}).setdefault(j, []).append(path)
 
 
 def solve_graph_tier(
@@ -56,16 +59,15 @@ def solve_graph_tier(
     grace: float,
     say: Callable[[str], None],
 ) -> list[SolvedShard]:
-    """Solve tier ``k`` of a stored graph by retrograde rounds; per shard what
-    ``tasks.solve_shard`` reports (the answers are written)."""
+    """Solve tier ``k`` of a stored graph by retrograde rounds (the later tiers solved); per
+    shard what ``tasks.solve_shard`` reports (the answers are written)."""
     tier = m.tiers[k]
-    if k + 1 < len(m.tiers):
-        raise DatasetError(
-            f"{root / MANIFEST}: $.tiers[{k}]: moves of a stored graph into a later tier are "
-            "not supported yet"
-        )
     if any(s.edges_sha256 is None or s.reverse_sha256 is None for s in tier.shards):
         raise DatasetError(f"{root / MANIFEST}: $.tiers[{k}]: a shard without its edges")
+    later = {
+        t.tier: [(s.positions, s.sha256, s.answers_sha256) for s in t.shards]
+        for t in m.tiers[k + 1 :]
+    }
     bounds = range_bounds([s.positions for s in tier.shards])
     work = solve_dir(root, k)
     shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
@@ -85,36 +87,36 @@ def solve_graph_tier(
 
     results: list[Round] = run(
         [
-            client.submit(start_rounds, base, k, s, bounds, None, **home(s.shard))
+            client.submit(start_rounds, base, k, s, bounds, later if s.exits else None,
+                          **home(s.shard))
             for s in tier.shards
         ]
-    )
+    )  # fmt: skip
     state = {s.shard: state_path(root, k, s.shard, 0) for s in tier.shards}
-    rnd, inbox = 0, _inbox(results)
-    while inbox:
-        rnd += 1
+    pending: Pending = {}
+    _post(pending, results)
+    rounds = 1
+    # a round that decides nothing sends nothing: the run stops after it, unless moves into a
+    # later tier still have messages for a later round
+    while pending:
+        rnd = min(pending)
+        inbox = pending.pop(rnd)
         now = sorted(inbox)
         results = run(
             [
                 client.submit(
-                    round_shard,
-                    base,
-                    k,
-                    tier.shards[j],
-                    rnd,
-                    str(state[j]),
-                    inbox[j],
-                    bounds,
+                    round_shard, base, k, tier.shards[j], rnd, str(state[j]), inbox[j], bounds,
                     **home(j),
                 )
                 for j in now
             ]
-        )
+        )  # fmt: skip
+        rounds += 1
         for j in now:
             state[j].unlink(missing_ok=True)
             state[j] = state_path(root, k, j, rnd)
         shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
-        inbox = _inbox(results)
+        _post(pending, results)
         say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
     solved: list[SolvedShard] = run(
         [
@@ -123,7 +125,7 @@ def solve_graph_tier(
         ]
     )
     shutil.rmtree(work, ignore_errors=True)
-    say(f"tier {k}: {rnd + 1} retrograde rounds")
+    say(f"tier {k}: {rounds} retrograde rounds")
     return solved
 
 

@@ -9,6 +9,9 @@ Layout (``K``: the tier, ``S``: the shard)::
                                           sorted by (src, dst)
     DIR/reverse/tier=K/shard=S.parquet    dst, src uint64: the moves arriving at the shard's
                                           nodes, sorted by (dst, src), built after generation
+    DIR/exits/tier=K/shard=S.parquet      src uint64, tier int32, dst uint64: the moves from
+                                          the shard's nodes into later tiers (node ``dst`` of
+                                          tier ``tier``), sorted; only when there are some
     DIR/tmp/reverse/...                   the pieces the reverse edges are merged from
     DIR/tmp/solve/tier=K/...              the rounds' state and messages (removed after)
 
@@ -31,8 +34,10 @@ __all__ = [
     "Edges",
     "State",
     "edges_path",
+    "exits_path",
     "message_path",
     "read_edges",
+    "read_exits",
     "read_messages",
     "read_nodes",
     "read_reverse",
@@ -41,6 +46,7 @@ __all__ = [
     "reverse_piece_path",
     "state_path",
     "write_edges",
+    "write_exits",
     "write_messages",
     "write_nodes",
     "write_reverse",
@@ -62,6 +68,10 @@ def reverse_path(root: Path, tier: int, shard: int) -> Path:
     return root / "reverse" / f"tier={tier}" / f"shard={shard}.parquet"
 
 
+def exits_path(root: Path, tier: int, shard: int) -> Path:
+    return root / "exits" / f"tier={tier}" / f"shard={shard}.parquet"
+
+
 def reverse_piece_path(root: Path, tier: int, shard: int, source: int) -> Path:
     """The edges of shard ``source`` whose target shard ``shard`` owns (temporary)."""
     return root / "tmp" / "reverse" / f"tier={tier}" / f"to={shard}" / f"from={source}.parquet"
@@ -76,8 +86,9 @@ def state_path(root: Path, tier: int, shard: int, rnd: int) -> Path:
     return solve_dir(root, tier) / "state" / f"shard={shard}" / f"round={rnd}.parquet"
 
 
-def message_path(root: Path, tier: int, rnd: int, to: int, source: int) -> Path:
-    """What the nodes of shard ``source`` decided in round ``rnd`` tell shard ``to``."""
+def message_path(root: Path, tier: int, rnd: int, to: int, source: int | str) -> Path:
+    """What the nodes of shard ``source`` decided in round ``rnd`` tell shard ``to`` (source
+    ``later``: the moves of ``to`` into later tiers whose targets have remoteness ``rnd``)."""
     return solve_dir(root, tier) / f"round={rnd}" / f"to={to}" / f"from={source}.parquet"
 
 
@@ -111,6 +122,23 @@ def write_edges(root: Path, tier: int, shard: int, src: U64, dst: U64) -> str:
 def read_edges(root: Path, tier: int, shard: int, sha256: str | None, rows: int | None) -> Edges:
     """``(src, dst)`` of the moves leaving a shard."""
     return _read_pair(edges_path(root, tier, shard), sha256, ("src", "dst"), rows)
+
+
+def write_exits(
+    root: Path, tier: int, shard: int, src: U64, to: NDArray[np.int32], dst: U64
+) -> str:
+    return _write(exits_path(root, tier, shard), {"src": src, "tier": to, "dst": dst})
+
+
+def read_exits(
+    root: Path, tier: int, shard: int, sha256: str | None, rows: int | None
+) -> tuple[U64, NDArray[np.int32], U64]:
+    """``(src, tier, dst)`` of the moves from a shard into later tiers."""
+    path = exits_path(root, tier, shard)
+    cols = _read(path, sha256, {"src": "uint64", "tier": "int32", "dst": "uint64"})
+    if rows is not None and len(cols["src"]) != rows:
+        raise DatasetError(f"{path}: {len(cols['src'])} moves, the manifest says {rows}")
+    return cols["src"], cols["tier"], cols["dst"]  # type: ignore[return-value]
 
 
 def write_reverse(root: Path, tier: int, shard: int, dst: U64, src: U64) -> str:

@@ -23,11 +23,14 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_storage import (
     U64,
     Edges,
+    exits_path,
     message_path,
     read_edges,
+    read_exits,
     read_messages,
     read_nodes,
     read_piece_edges,
@@ -43,12 +46,13 @@ from verifier.distributed.tiers.graph_storage import (
     write_reverse,
     write_state,
 )
-from verifier.distributed.tiers.graphs import GraphTiers, range_owner
+from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
 from verifier.distributed.tiers.manifest import ShardEntry
 from verifier.distributed.tiers.storage import write_answers
-from verifier.distributed.tiers.tasks import SolvedShard, _owners
+from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _owners
 
 __all__ = [
+    "Messages",
     "Pieces",
     "Round",
     "draw_shard",
@@ -62,7 +66,9 @@ __all__ = [
 Bounds = NDArray[np.int64]
 Pieces = list[tuple[int, int, str]]
 """Files written for other shards: ``(owner shard, rows, path)``."""
-Round = tuple[int, Pieces]
+Messages = list[tuple[int, int, int, str]]
+"""Messages written: ``(round, owner shard, rows, path)``, read in round ``round + 1``."""
+Round = tuple[int, Messages]
 """What a round reports: nodes decided, messages written."""
 Drawn = tuple[int, str, int, str, Pieces]
 """A drawn shard: positions, codes sha256, edges, edges sha256, reverse pieces."""
@@ -192,7 +198,7 @@ def _send(
     decided: U64,
     lost: NDArray[np.bool_],
     bounds: Bounds,
-) -> Pieces:
+) -> Messages:
     """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids; ``lost``:
     which are lost) that they are: one message per move, written per owner shard."""
     if len(decided) == 0:
@@ -211,22 +217,24 @@ def _send(
     for j, (n, f) in _grouped(node, bounds, [node, flag]):
         path = message_path(root, tier, rnd, j, entry.shard)
         write_messages(path, n, f)  # type: ignore[arg-type]
-        pieces.append((j, len(n), str(path)))
+        pieces.append((rnd, j, len(n), str(path)))
     return pieces
 
 
 def start_rounds(
-    root: str, tier: int, entry: ShardEntry, bounds: Bounds, later: NDArray[np.uint64] | None
+    root: str,
+    tier: int,
+    entry: ShardEntry,
+    bounds: Bounds,
+    later: dict[int, list[ShardRef]] | None,
 ) -> Round:
     """Round 0 of ``entry``'s shard: counters = out-degrees, won and lost dead ends decided at
     remoteness 0 (a drawn one stays undecided), their predecessors told.
 
-    ``later``: moves into a later, solved tier are not stored yet (the one-tier graphs have
-    none); when they are, their answers come from ``tasks._lookup`` here, a lost one deciding
-    its mover won and a won one counted down, each message delivered in the round after its
-    remoteness."""
-    if later is not None:
-        raise NotImplementedError("moves into a later tier of a stored graph")
+    Moves into later tiers (``later``: those tiers' shards, solved) are answered from their
+    answers (``tasks._lookup``): a move to a node decided at remoteness ``r`` becomes a message
+    to this shard for round ``r + 1`` (a lost one wins its mover, a won one counts down), so
+    it is taken in the same order as the moves inside the tier."""
     base = Path(root)
     lo = int(bounds[entry.shard])
     codes, terminal = read_nodes(base, tier, entry.shard, entry.sha256, entry.positions)
@@ -234,6 +242,12 @@ def start_rounds(
     n = len(codes)
     counter = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
     del src
+    delayed: Messages = []
+    if entry.exits:
+        xsrc, xtier, xdst = read_exits(base, tier, entry.shard, entry.exits_sha256, entry.exits)
+        counter += np.bincount((xsrc - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
+        label_x, rem_x = _later_answers(base, tier, entry.shard, xtier, xdst, later or {})
+        delayed = _delayed(base, tier, entry.shard, xsrc, label_x, rem_x)
     dead = counter == 0
     label = np.where(dead, terminal, np.int8(0)).astype(np.int8)
     decided = np.flatnonzero(label != 0)
@@ -241,7 +255,56 @@ def start_rounds(
     remoteness[decided] = 0
     write_state(state_path(base, tier, entry.shard, 0), (label, remoteness, counter))
     msgs = _send(base, tier, entry, 0, codes[decided], label[decided] == -1, bounds)
-    return len(decided), msgs
+    return len(decided), msgs + delayed
+
+
+def _later_answers(
+    root: Path,
+    tier: int,
+    shard: int,
+    to: NDArray[np.int32],
+    dst: U64,
+    later: dict[int, list[ShardRef]],
+) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
+    """The answers of the targets of a shard's moves into later tiers (one later tier's
+    shards read at a time, each grouped by its node-id ranges)."""
+    label = np.zeros(len(dst), dtype=np.int8)
+    remoteness = np.full(len(dst), -1, dtype=np.int32)
+    for j in np.unique(to).tolist():
+        refs = later.get(j)
+        if refs is None:
+            raise DatasetError(
+                f"{exits_path(root, tier, shard)}: a move into tier {j}, not a later solved tier"
+            )
+        sel = np.flatnonzero(to == j)
+        b = range_bounds([r[0] for r in refs])
+        if len(sel) and int(dst[sel].max()) >= int(b[-1]):
+            raise DatasetError(
+                f"{exits_path(root, tier, shard)}: a move to node {int(dst[sel].max())} of "
+                f"tier {j}, which has {int(b[-1])} nodes"
+            )
+        label[sel], remoteness[sel] = _lookup(root, j, dst[sel], refs, range_owner(dst[sel], b))
+    return label, remoteness
+
+
+def _delayed(
+    root: Path,
+    tier: int,
+    shard: int,
+    src: U64,
+    label: NDArray[np.int8],
+    remoteness: NDArray[np.int32],
+) -> Messages:
+    """The messages of a shard's moves into later tiers, to itself: one file per remoteness
+    of a decided target (drawn targets send none: their movers' counters stay above 0)."""
+    out: Messages = []
+    decided = label != 0
+    for r in np.unique(remoteness[decided]).tolist():
+        sel = decided & (remoteness == r)
+        path = message_path(root, tier, r, shard, "later")
+        write_messages(path, src[sel], (label[sel] == -1).astype(np.int8))
+        out.append((r, shard, int(sel.sum()), str(path)))
+    return out
 
 
 def round_shard(

@@ -1,10 +1,13 @@
-"""General game graphs in a tiered dataset: one tier of node ids, moves stored as edges.
+"""General game graphs in a tiered dataset: node ids as codes, moves stored as edges.
 
 A graph without tier structure is stored as a single tier 0 whose position codes are the node
-ids ``0 .. nodes - 1``. Its moves cannot be computed from the codes, so they are stored
-(``graph_storage``): per shard the out-edges of its nodes, sorted by source, and the in-edges
-of its nodes (the reverse edges), sorted by target, that the retrograde rounds
-(``graph_solve``) use to tell a decided node's predecessors.
+ids ``0 .. nodes - 1``; a graph whose nodes fall into tiers (every move stays in its tier or
+goes to a later one: the chess endgames' materials) numbers each tier's nodes from 0. The
+moves cannot be computed from the codes, so they are stored (``graph_storage``): per shard the
+out-edges of its nodes inside the tier, sorted by source, the in-edges of its nodes (the
+reverse edges), sorted by target, that the retrograde rounds (``graph_solve``) use to tell a
+decided node's predecessors, and the moves into later tiers (``exits``), answered from those
+tiers' answers.
 
 Shards hold contiguous *ranges* of node ids (``sharding: "node-id range"`` in the manifest's
 parameters), not the Fibonacci hash of ``storage.shard_of``: a worker then draws or lists its
@@ -47,6 +50,9 @@ class GraphTiers:
 
     nodes: int
     edges: int
+    tiers: int = 1
+    """Tiers: 1 for a graph without tier structure; more when a graph's nodes are split into
+    tiers whose moves lead to the same or a later tier (each tier's node ids from 0)."""
     sharding: str = RANGE
     seed: int | None = None
     degree: float | None = None
@@ -64,18 +70,17 @@ class GraphTiers:
                              f"{self.edges}")  # fmt: skip
 
     @property
-    def tiers(self) -> int:
-        return 1
-
-    @property
     def max_moves(self) -> int:
         return max(1, -(-self.edges // self.nodes))
 
     def parameters(self) -> dict[str, object]:
         """The manifest's ``parameters`` (the fields that are set)."""
-        keys = ("nodes", "edges", "sharding", "seed", "degree", "terminal_fraction",
+        keys = ("nodes", "edges", "tiers", "sharding", "seed", "degree", "terminal_fraction",
                 "terminal_values", "source")  # fmt: skip
-        return {k: getattr(self, k) for k in keys if getattr(self, k) is not None}
+        out = {k: getattr(self, k) for k in keys if getattr(self, k) is not None}
+        if self.tiers == 1:
+            del out["tiers"]
+        return out
 
     def root(self) -> int:
         """Node 0 stands for the start (a graph names none)."""

@@ -12,7 +12,8 @@
                ...]}
 
 A stored graph (``"game": "graph"``, ``graphs``) also gives per shard ``edges``,
-``edges_sha256``, ``reverse_edges`` and ``reverse_sha256`` (its moves out and in), and names
+``edges_sha256``, ``reverse_edges`` and ``reverse_sha256`` (its moves out and in), ``exits``
+and ``exits_sha256`` when some of its moves lead into later tiers, and names
 its sharding in its parameters (``"sharding": "node-id range"``).
 
 A tier's ``status`` is ``generated`` (its codes are written) or ``solved`` (its answers too:
@@ -52,6 +53,9 @@ class ShardEntry:
     reverse_edges: int | None = None
     """... and the moves arriving at them (the reverse edges, grouped by target)."""
     reverse_sha256: str | None = None
+    exits: int | None = None
+    """... and the moves into later tiers (none: no file)."""
+    exits_sha256: str | None = None
 
 
 @dataclass
@@ -156,6 +160,8 @@ _EDGE_FIELDS: dict[str, type] = {
     "edges_sha256": str,
     "reverse_edges": int,
     "reverse_sha256": str,
+    "exits": int,
+    "exits_sha256": str,
 }
 
 
