@@ -170,7 +170,7 @@ def test_hand_made_graph_answers(client: Any, tmp_path: Path, shards: int) -> No
 @pytest.mark.dask
 @pytest.mark.parametrize(
     ("nodes", "degree", "seed", "shards"),
-    [(100, 1.5, 1, 1), (100, 3.0, 2, 150), (1000, 2.0, 3, 3), (2000, 3.0, 4, 7), (5000, 2.0, 5, 4)],
+    [(100, 1.5, 1, 1), (50, 1.0, 6, 64), (1000, 2.0, 3, 3), (2000, 3.0, 4, 7), (5000, 2.0, 5, 4)],
 )
 def test_random_graphs_equal_the_in_memory_solver(
     client: Any, tmp_path: Path, nodes: int, degree: float, seed: int, shards: int
@@ -270,11 +270,11 @@ def test_hand_made_graph_in_two_tiers(client: Any, tmp_path: Path, shards: int) 
 
 
 @pytest.mark.dask
-@pytest.mark.parametrize(("tiers", "seed", "shards"), [(2, 1, 1), (3, 2, 4), (4, 3, 40)])
+@pytest.mark.parametrize(("tiers", "seed", "shards"), [(2, 1, 1), (3, 2, 4), (4, 3, 9)])
 def test_random_tiered_graphs_equal_the_in_memory_solver(
     client: Any, tmp_path: Path, tiers: int, seed: int, shards: int
 ) -> None:
-    case = random_case("normal", 3000, 3.0, seed)
+    case = random_case("normal", 2000, 3.0, seed)
     tier_of = np.random.default_rng(seed).integers(0, tiers, case.graph.n)
     case = forward_only(case, tier_of)
     root = tmp_path / "ds"
@@ -286,7 +286,7 @@ def test_random_tiered_graphs_equal_the_in_memory_solver(
     assert res.tiers_solved == 1
     want = in_memory(case)
     assert_same(answers_by_node(root, tier_of), want)
-    assert (want[0] != 0).sum() > 300
+    assert (want[0] != 0).sum() > 200
 
 
 @pytest.mark.dask
