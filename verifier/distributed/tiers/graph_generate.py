@@ -2,7 +2,8 @@
 
 ``generate_random_graph`` has every worker draw its shard's nodes and their out-edges
 (``graph_tasks.draw_shard``: no process holds the whole graph); ``dataset_from_graph`` writes
-a ``GameGraph`` already in memory (a case file's, for tests and small graphs) from the driver.
+a ``GameGraph`` already in memory (a case file's, for tests and small graphs) from the driver,
+as one tier or in the tiers ``tier_of`` gives (its moves into later tiers stored as exits).
 Both then build the reverse edges on the cluster: each shard's edges are split by the shard
 owning their targets, one task per shard sorts what it was sent. The manifest is written once
 the nodes and edges are, and marked ``generated`` once the reverse edges are.
