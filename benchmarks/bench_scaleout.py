@@ -1,9 +1,10 @@
-"""Connect Four through the sharded route (tiers and shards on Dask) against the in-memory solve.
+"""Connect Four and random graphs through the sharded route (tiers and shards on Dask) against
+the in-memory solve.
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_scaleout.py [--sizes 5x4 4x5] [--workers 2]
-        [--worker-memory 1.5GB] [--write-doc]
+    .venv/bin/python benchmarks/bench_scaleout.py [--sizes 5x4 4x5] [--graphs 1000000]
+        [--workers 2] [--worker-memory 1.5GB] [--write-doc]
 
 Per board, as a user runs it (each command a process of its own):
 
@@ -15,7 +16,11 @@ Per board, as a user runs it (each command a process of its own):
 - ``verifier generate connect4 ... -o case.npz`` then ``verifier solve case.npz``: wall
   seconds and peak memory of the solve (``/usr/bin/time``).
 
-``--write-doc`` puts the Markdown table in docs/distributed.md, section "Tiers and shards".
+Per random graph (``--graphs N ...``: normal, mean degree 3, seed 1), the same with
+``verifier generate random --nodes N --degree 3 --seed 1`` (the sharded route draws another
+graph of the same distribution than the in-memory one), plus the number of retrograde rounds.
+
+``--write-doc`` puts the Markdown tables in docs/distributed.md, section "Tiers and shards".
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from benchtools import load_note, run_cli, write_block
 DOC = Path(__file__).resolve().parent.parent / "docs" / "distributed.md"
 BEGIN = "<!-- bench_scaleout: begin -->"
 END = "<!-- bench_scaleout: end -->"
+GRAPHS_BEGIN = "<!-- bench_scaleout graphs: begin -->"
+GRAPHS_END = "<!-- bench_scaleout graphs: end -->"
 
 
 def _children(pid: int) -> list[int]:
@@ -150,14 +157,82 @@ def measure(w: int, h: int, workers: int, memory: str, tmp: Path) -> str:
     )
 
 
+def measure_graph(nodes: int, workers: int, memory: str, tmp: Path) -> str:
+    """One random graph's table row (normal, degree 3, seed 1)."""
+    ds = tmp / f"g{nodes}"
+    cluster = ["--engine", "dask", "--workers", str(workers), "--worker-memory", memory]
+    spec = ["--nodes", str(nodes), "--degree", "3", "--seed", "1"]
+    gen, gen_s, gen_driver, gen_workers = run_sampled(
+        ["generate", "random", *spec, "-o", str(ds), *cluster]
+    )
+    if gen.returncode:
+        sys.exit(f"generate {nodes} failed: {gen.stderr.strip()[-500:]}")
+    sol, sol_s, sol_driver, sol_workers = run_sampled(["solve", str(ds), *cluster, "--json"])
+    if sol.returncode:
+        sys.exit(f"solve {nodes} failed: {sol.stderr.strip()[-500:]}")
+    doc = json.loads(sol.stdout)
+    tier = doc["tiers"][0]
+    rounds = next(
+        line.split()[-3] for line in sol.stderr.splitlines() if "retrograde rounds" in line
+    )
+    disk = _disk(ds)
+    shutil.rmtree(ds)
+    case = tmp / f"g{nodes}.npz"
+    made, _, _ = run_cli(["generate", "random", *spec, "-o", str(case)])
+    if made.returncode:
+        sys.exit(f"generate {nodes} in memory failed: {made.stderr.strip()[-500:]}")
+    mem, mem_s, mem_kb = run_cli(["solve", str(case), "--max-positions", "2000000000"])
+    mem_note = f"{mem_s:.1f} s, {_mb(mem_kb * 1024)} MB"
+    if mem.returncode:
+        mem_note = f"exit {mem.returncode}"
+    case.unlink()
+    print(f"{nodes}: generate {gen_s:.1f} s, solve {sol_s:.1f} s, in memory {mem_note}", flush=True)
+    return (
+        f"| {nodes:,} | {doc['parameters']['edges']:,} | {tier['shards']} | {_mb(disk)} | "
+        f"{gen_s:.1f} | {_mb(gen_driver)} | {' / '.join(map(_mb, gen_workers))} | "
+        f"{sol_s:.1f} | {rounds} | {_mb(sol_driver)} | {' / '.join(map(_mb, sol_workers))} | "
+        f"{tier['won']:,} / {tier['lost']:,} / {tier['drawn']:,} | {mem_note} |"
+    )
+
+
+def graphs_table(sizes: list[int], workers: int, memory: str, load: str) -> str:
+    """The random graphs' Markdown table."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = [measure_graph(n, workers, memory, Path(tmp)) for n in sizes]
+    return "\n".join(
+        [
+            f"Measured by `benchmarks/bench_scaleout.py --graphs {' '.join(map(str, sizes))}` "
+            f"(random normal graphs, mean degree 3, seed 1; {workers} workers, "
+            f"`--worker-memory {memory}`; load average {load} at the start, on a shared 2-core "
+            "machine). Memory: peak resident MB (VmHWM) per process; seconds include starting "
+            "the LocalCluster; the in-memory column is `verifier solve` of `verifier generate "
+            "random` with the same options (a graph of the same distribution, drawn by other "
+            "random streams).",
+            "",
+            "| nodes | moves | shards | disk MB | generate s | driver MB | workers MB | solve s "
+            "| rounds | driver MB | workers MB | won / lost / drawn | in-memory `solve` |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", nargs="+", default=["5x4", "4x5"])
+    ap.add_argument("--sizes", nargs="*", default=["5x4", "4x5"])
+    ap.add_argument("--graphs", nargs="*", type=int, default=[], help="random graph sizes")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--worker-memory", default="1.5GB")
     ap.add_argument("--write-doc", action="store_true")
     a = ap.parse_args()
     load = load_note()
+    if a.graphs:
+        graphs = graphs_table(a.graphs, a.workers, a.worker_memory, load)
+        print(graphs)
+        if a.write_doc:
+            write_block(DOC, GRAPHS_BEGIN, GRAPHS_END, f"{GRAPHS_BEGIN}\n{graphs}\n{GRAPHS_END}")
+    if not a.sizes:
+        return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for s in a.sizes:

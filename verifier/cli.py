@@ -1002,7 +1002,10 @@ def _generate_tiers(
     from verifier.distributed.tiers.rules import ConnectFourTiers
 
     if game != "connect4":
-        raise _fail(f"--engine dask generates connect4 (a tiered dataset), not {game!r}")
+        raise _fail(
+            f"--engine dask generates connect4, random (normal) or a normal case file's graph "
+            f"(.npz, .json) as a tiered dataset, not {game!r}"
+        )
     try:
         tiers = ConnectFourTiers(width or 4, height or 4, symmetric=bool(symmetry))
     except ValueError as e:
@@ -1034,6 +1037,96 @@ def _generate_tiers(
         f"wrote {output}: connect4 {tiers.width}x{tiers.height}, normal, {positions:,} "
         f"{'classes (positions up to the mirror)' if tiers.symmetric else 'positions'} in "
         f"{len(m.tiers)} tiers, {shards} shards",
+    )
+
+
+class RandomGraph(NamedTuple):
+    """``generate random``'s options as given (``None``: not given)."""
+
+    semantics: str | None
+    nodes: int | None
+    degree: float | None
+    seed: int | None
+    values: str | None
+    terminal_fraction: float | None
+    acyclic: bool | None
+
+
+def _random_graph_tiers(opts: RandomGraph) -> Any:
+    """The ``GraphTiers`` that ``generate random --engine dask`` draws (random_case's
+    defaults), or exit 2 with one line."""
+    from verifier.distributed.tiers.graphs import GraphTiers
+
+    if (opts.semantics or "normal") != "normal":
+        raise _fail(
+            f"--engine dask: a random graph in a tiered dataset is solved by semantics normal "
+            f"only, not {opts.semantics!r} (use --engine memory)"
+        )
+    if opts.acyclic:
+        raise _fail("--engine dask: --acyclic is not supported for a tiered random graph")
+    values = opts.values or "-1,0,1"
+    try:
+        labels = sorted({int(v) for v in values.split(",")})
+    except ValueError:
+        labels = [2]
+    if not set(labels) <= {-1, 0, 1}:
+        raise _fail(f"--terminal-values {values!r}: normal labels must be among -1, 0, 1")
+    return GraphTiers(
+        opts.nodes or 1000,
+        0,
+        seed=opts.seed or 0,
+        degree=3.0 if opts.degree is None else opts.degree,
+        terminal_fraction=0.1 if opts.terminal_fraction is None else opts.terminal_fraction,
+        terminal_values=",".join(map(str, labels)),
+    )
+
+
+def _generate_graph_tiers(
+    game: str, opts: RandomGraph, output: Path, cluster: DaskOptions, per_shard: int | None
+) -> None:
+    """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard)
+    or ``generate FILE.npz -o DIR --engine dask`` (a normal case file's graph, stored)."""
+    import math
+
+    _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
+    from verifier.distributed.tiers.driver import prepare_output
+    from verifier.distributed.tiers.graph_generate import (
+        dataset_from_graph,
+        generate_random_graph,
+    )
+
+    try:
+        case = None if game == "random" else load(Path(game), command="solve")
+    except VerifierError as e:
+        raise _fail(str(e)) from None
+    if case is not None and case.semantics.value != "normal":
+        raise _fail(
+            f"{game}: semantics {case.semantics.value}: a tiered dataset stores graphs of "
+            "semantics normal only (use --engine memory's solve)"
+        )
+    tiers = _random_graph_tiers(opts) if case is None else None
+    _tier_errors(lambda: prepare_output(output))
+    err = Console(emoji=False, stderr=True)
+
+    def say(line: str) -> None:
+        _err(err, f"progress: {output}: {line}")
+
+    def run() -> Any:
+        with _tier_cluster(cluster) as client:
+            if tiers is not None:
+                return generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
+            assert case is not None
+            shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
+            return dataset_from_graph(
+                output, case.graph, client, shards=shards, source=str(game), say=say
+            )
+
+    m = _tier_errors(run)
+    t = m.tiers[0]
+    _err(
+        err,
+        f"wrote {output}: graph, {m.semantics}, {t.positions:,} nodes, "
+        f"{m.parameters['edges']:,} moves in {len(t.shards)} shards",
     )
 
 
@@ -1222,8 +1315,11 @@ def generate_cmd(
     engine: Annotated[
         GenerateEngine,
         typer.Option(
-            help="memory: a case file, in this process; dask: connect4 as a tiered dataset "
-            "(a directory of sharded tiers), generated on a Dask cluster (docs/distributed.md).",
+            help="memory: a case file, in this process; dask: connect4, a random normal graph "
+            "or a normal case file (.npz, .json) as a tiered dataset (a directory of sharded "
+            "tiers), generated on a Dask cluster (docs/distributed.md); a random graph is "
+            "then drawn shard by shard from other random streams than --engine memory's: "
+            "the same options give another graph.",
             rich_help_panel=OUTPUT,
         ),
     ] = GenerateEngine.memory,
@@ -1260,8 +1356,10 @@ def generate_cmd(
 ) -> None:
     """Write the game graph of a named game as a case file (or a tiered dataset).
 
-    With --engine dask, Connect Four is written as a directory of sharded tiers, generated on
-    a Dask cluster (docs/distributed.md)."""
+    With --engine dask, Connect Four, a random normal graph (drawn shard by shard on the
+    workers: not the graph --engine memory draws from the same seed) or a normal case file
+    (FILE.npz, FILE.json) is written as a directory of sharded tiers on a Dask cluster
+    (docs/distributed.md)."""
     from verifier.games.generators import generate
     from verifier.games.loader import is_game_spec, parse_params
 
@@ -1271,6 +1369,13 @@ def generate_cmd(
         _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
         cluster = DaskOptions(scheduler, workers, worker_memory)
+        if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
+            if resume or symmetry:
+                flag = "--resume" if resume else "--symmetry"
+                raise _fail(f"{flag}: for connect4's tiered datasets, not a graph's ({game})")
+            drawn = RandomGraph(semantics, nodes, degree, seed, values, terminal_fraction, acyclic)
+            _generate_graph_tiers(game, drawn, output, cluster, shard_positions)
+            return
         _generate_tiers(game, width, height, symmetry, output, cluster, shard_positions, resume)
         return
     _check_output(output)

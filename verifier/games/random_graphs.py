@@ -51,16 +51,19 @@ def random_edges(
     *,
     self_loops: bool = True,
     acyclic: bool = False,
+    targets: int | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """About ``m`` distinct moves, sorted by (source, target), from the ``inner`` nodes only.
 
     Every inner node gets one move first (so it is not a dead end), the remaining moves start
     at uniformly random inner nodes. Targets are uniform over all nodes (``acyclic``: over the
-    nodes with a higher id).
+    nodes with a higher id). ``targets``: draw the targets among that many nodes instead of
+    ``len(inner)`` (a shard of a larger graph drawing its nodes' moves; self loops and
+    ``acyclic`` then refer to the shard's local ids, so use neither).
     """
-    n = len(inner)
+    n = len(inner) if targets is None else targets
     sources = np.flatnonzero(inner)
-    if len(sources) == 0:
+    if len(sources) == 0 or n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
     extra = max(m - len(sources), 0)

@@ -46,7 +46,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
+from verifier.distributed.tiers.graph_storage import read_edges, read_exits, read_nodes
+from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
 from verifier.distributed.tiers.rules import INNER, TierGame, game_from_manifest
 from verifier.distributed.tiers.storage import (
     _read,
@@ -67,6 +69,22 @@ NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
 CHECKS = ("coverage", "rules", "remoteness", "moves")
 """The checks, in the order the report lists them."""
 WORDS = {1: "won", -1: "lost", 0: "drawn"}
+
+
+@dataclass(frozen=True)
+class Owners:
+    """Which shard of its tier holds a code: the dataset's hash (``storage.shard_of``), or
+    node-id ranges for a stored graph (``graphs.range_owner``)."""
+
+    sizes: tuple[tuple[int, ...], ...]
+    """Per tier, per shard: positions."""
+    ranged: bool
+
+    def of(self, tier: int, codes: NDArray[np.uint64]) -> NDArray[np.intp]:
+        if self.ranged:
+            return range_owner(codes, range_bounds(list(self.sizes[tier])))
+        return shard_of(codes, len(self.sizes[tier]))
+
 
 Witness = tuple[int, int, str] | None
 """A violation named: ``(tier, code, why)``; the first one of a check in a shard."""
@@ -201,7 +219,7 @@ def route_file(
     game: TierGame,
     source: int,
     path: str,
-    shards: Sequence[int],
+    owners: Owners,
     has: tuple[bool, bool],
 ) -> tuple[list[tuple[int, int, str]], int, Witness]:
     """Split file ``source`` of a stranger's table into one piece per (tier, shard) owning its
@@ -213,6 +231,7 @@ def route_file(
     file = Path(path)
     pieces: list[tuple[int, int, str]] = []
     extra, witness = 0, None
+    shards = [len(t) for t in owners.sizes]
     offsets = np.concatenate([[0], np.cumsum(shards)]).astype(np.int64)
     try:
         reader = pq.ParquetFile(file)
@@ -261,7 +280,7 @@ def route_file(
                     )
             keep = np.flatnonzero(~outside)
             t = tier[keep]
-            owner = offsets[t] + _shard_in(code[keep], t, shards)
+            owner = offsets[t] + _shard_in(code[keep], t, owners)
             order = np.argsort(owner, kind="stable")
             keep, owner = keep[order], owner[order]
             cuts = np.flatnonzero(np.diff(owner)) + 1
@@ -292,13 +311,13 @@ def route_file(
 
 
 def _shard_in(
-    codes: NDArray[np.uint64], tiers: NDArray[np.int64], shards: Sequence[int]
+    codes: NDArray[np.uint64], tiers: NDArray[np.int64], owners: Owners
 ) -> NDArray[np.int64]:
-    """The owner shard of each code within its tier (tiers have their own shard counts)."""
+    """The owner shard of each code within its tier (tiers have their own shards)."""
     out = np.empty(len(codes), dtype=np.int64)
     for k in np.unique(tiers):
         at = tiers == k
-        out[at] = shard_of(codes[at], int(shards[int(k)]))
+        out[at] = owners.of(int(k), codes[at])
     return out
 
 
@@ -381,55 +400,102 @@ def align_shard(
 
 
 def _children_claims(
-    root: Path, tier: int, children: NDArray[np.uint64], refs: list[tuple[int, str]], claims: Claims
+    root: Path,
+    children: NDArray[np.uint64],
+    child_tier: NDArray[np.int64],
+    refs: list[list[tuple[int, str]]],
+    claims: Claims,
+    owners: Owners,
 ) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
-    """The claims of ``children`` (codes of tier ``tier``), one successor shard read at a time."""
+    """The claims of ``children`` (codes of tiers ``child_tier``), one shard read at a time."""
     label = np.empty(len(children), dtype=np.int8)
     rem = np.empty(len(children), dtype=np.int32)
-    owner = shard_of(children, len(refs))
-    order = np.argsort(owner, kind="stable")
-    bounds = np.searchsorted(owner[order], np.arange(len(refs) + 1))
-    for j, (positions, sha) in enumerate(refs):
-        idx = order[bounds[j] : bounds[j + 1]]
-        if not len(idx):
-            continue
-        codes = read_codes(root, tier, j, sha, positions)
-        want = children[idx]
-        at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
-        if not len(codes) or (codes[at] != want).any():
-            lost = want[codes[at] != want][0] if len(codes) else want[0]
-            raise DatasetError(
-                f"{shard_path(root, tier, j)}: lacks position code {int(lost)}, a move's "
-                "target: the dataset is incomplete (generate it again)"
-            )
-        lab, r, _ = claims.read(tier, j)
-        label[idx], rem[idx] = lab[at], r[at]
+    for tier in np.unique(child_tier):
+        t = int(tier)
+        if t >= len(refs):
+            raise DatasetError(f"{root / MANIFEST}: a move leads to tier {t}, which is not there")
+        in_tier = np.flatnonzero(child_tier == tier)
+        owner = owners.of(t, children[in_tier])
+        order = np.argsort(owner, kind="stable")
+        bounds = np.searchsorted(owner[order], np.arange(len(refs[t]) + 1))
+        for j, (positions, sha) in enumerate(refs[t]):
+            idx = in_tier[order[bounds[j] : bounds[j + 1]]]
+            if not len(idx):
+                continue
+            codes = read_codes(root, t, j, sha, positions)
+            want = children[idx]
+            at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
+            if not len(codes) or (codes[at] != want).any():
+                lost = want[codes[at] != want][0] if len(codes) else want[0]
+                raise DatasetError(
+                    f"{shard_path(root, t, j)}: lacks position code {int(lost)}, a move's "
+                    "target: the dataset is incomplete (generate it again)"
+                )
+            lab, r, _ = claims.read(t, j)
+            label[idx], rem[idx] = lab[at], r[at]
     return label, rem
+
+
+class ShardMoves(NamedTuple):
+    """A shard's positions and moves, as the checks read them."""
+
+    codes: NDArray[np.uint64]
+    outcome: NDArray[np.int8]
+    """Per position: ``INNER``, or the label of a position where the game is over."""
+    children: NDArray[np.uint64]
+    child_tier: NDArray[np.int64]
+    parent: NDArray[np.intp]
+
+
+def shard_moves(root: Path, game: TierGame, tier: int, entry: ShardEntry) -> ShardMoves:
+    """The moves of a shard: made from the codes (``game.expand``), or read where they are
+    stored (a graph: its edges inside the tier and its exits to later ones)."""
+    if not isinstance(game, GraphTiers):
+        codes = read_codes(root, tier, entry.shard, entry.sha256, entry.positions)
+        exp = game.expand(codes, tier)
+        later = np.full(len(exp.children), tier + 1, dtype=np.int64)
+        return ShardMoves(codes, exp.outcome, exp.children, later, exp.parent)
+    codes, terminal = read_nodes(root, tier, entry.shard, entry.sha256, entry.positions)
+    none = np.zeros(0, np.uint64)
+    src, dst = (
+        read_edges(root, tier, entry.shard, entry.edges_sha256, entry.edges)
+        if entry.edges
+        else (none, none)
+    )
+    to = np.full(len(dst), tier, dtype=np.int64)
+    if entry.exits:
+        x_src, x_tier, x_dst = read_exits(root, tier, entry.shard, entry.exits_sha256, entry.exits)
+        src, dst = np.concatenate([src, x_src]), np.concatenate([dst, x_dst])
+        to = np.concatenate([to, x_tier.astype(np.int64)])
+    parent = np.minimum(np.searchsorted(codes, src), max(len(codes) - 1, 0)).astype(np.intp)
+    if len(src) and (not len(codes) or (codes[parent] != src).any()):
+        raise DatasetError(f"{shard_path(root, tier, entry.shard)}: a move leaves a node not in it")
+    dead = np.bincount(parent, minlength=len(codes)) == 0
+    outcome = np.where(dead, terminal, INNER).astype(np.int8)
+    return ShardMoves(codes, outcome, dst, to, parent)
 
 
 def check_shard(
     root: str,
     game: TierGame,
     tier: int,
-    shard: int,
-    ref: tuple[int, str],
-    succ: list[tuple[int, str]] | None,
+    entry: ShardEntry,
+    refs: list[list[tuple[int, str]]],
     claims: Claims,
+    owners: Owners,
 ) -> ShardFaults:
     """Judge the claims of one shard against the rules, its moves joined with the claims of
-    their targets (tier ``tier + 1``, shards ``succ``)."""
+    their targets (``refs``: every tier's shards, ``(positions, sha256)``)."""
     base = Path(root)
-    codes = read_codes(base, tier, shard, ref[1], ref[0])
-    exp = game.expand(codes, tier)
-    label, rem, move = claims.read(tier, shard)
+    exp = shard_moves(base, game, tier, entry)
+    codes = exp.codes
+    label, rem, move = claims.read(tier, entry.shard)
     n = len(codes)
     claimed = label != NO_CLAIM
     inner = exp.outcome == INNER
     src = exp.parent
     if len(exp.children):
-        if succ is None:
-            raise DatasetError(f"{base / MANIFEST}: tier {tier} has moves but no next tier")
-        c_label, c_rem = _children_claims(base, tier + 1, exp.children, succ, claims)
+        c_label, c_rem = _children_claims(base, exp.children, exp.child_tier, refs, claims, owners)
     else:
         c_label, c_rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
     to_lost = c_label == -1
@@ -445,7 +511,8 @@ def check_shard(
     def why_rule(i: int) -> str:
         said = WORDS[int(label[i])]
         if not inner[i]:
-            end = "lost for the player to move" if exp.outcome[i] == -1 else "a draw"
+            end = {-1: "lost", 1: "won", 0: "drawn"}[int(exp.outcome[i])]
+            end = f"{end} for the player to move" if end != "drawn" else "a draw"
             return f"claimed {said}, but the game is over there: {end}"
         mine = np.flatnonzero(src == i)
         if due[i] == 1:
@@ -492,7 +559,7 @@ def _remoteness(
     most = np.full(n, -1, dtype=np.int64)
     np.maximum.at(most, src, c_rem.astype(np.int64))
     due = np.where(label == 1, least_lost + 1, np.where(label == -1, most + 1, -1))
-    due = np.where((label == -1) & (exp.outcome == -1), 0, due)
+    due = np.where((exp.outcome != INNER) & (label != 0), 0, due)  # the game is over
     wrong = judged & (rem != due)
 
     def why(i: int) -> str:
@@ -502,7 +569,7 @@ def _remoteness(
             return f"claimed drawn with {got}: a draw has none"
         kind = (
             "the end of the game"
-            if exp.outcome[i] == -1
+            if exp.outcome[i] != INNER
             else (
                 "1 + the least remoteness of a move to a position claimed lost"
                 if label[i] == 1
@@ -622,6 +689,10 @@ def check_dataset(
     workers = set(cluster_workers(client))
     run = {"workers": workers, "poll": poll, "grace": grace}
     codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
+    owners = Owners(
+        tuple(tuple(s.positions for s in t.shards) for t in m.tiers),
+        ranged=isinstance(game, GraphTiers),
+    )
     counts = dict.fromkeys(CHECKS, 0)
     witnesses: dict[str, tuple[int, int, str]] = {}
 
@@ -641,7 +712,7 @@ def check_dataset(
                 moves=False,
             )
         else:
-            claims = _align(client, root, scratch, game, m, answers, codes_refs, run, note, say)
+            claims = _align(client, root, scratch, game, m, answers, owners, run, note, say)
         checked = gather_tier(
             client,
             [
@@ -650,10 +721,10 @@ def check_dataset(
                     str(root),
                     game,
                     t.tier,
-                    s.shard,
-                    codes_refs[t.tier][s.shard],
-                    codes_refs[t.tier + 1] if t.tier + 1 < len(m.tiers) else None,
+                    s,
+                    codes_refs,
                     claims,
+                    owners,
                     pure=False,
                 )
                 for t in m.tiers
@@ -665,7 +736,7 @@ def check_dataset(
         for f in checked:
             for c, n, w in zip(CHECKS, f.counts, f.witnesses, strict=True):
                 note(c, n, w)
-        root_claim = _root_claim(m, claims)
+        root_claim = _root_claim(root, m, claims, owners)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     ran = ("coverage",) * (answers is not None) + ("rules",)
@@ -704,7 +775,7 @@ def _align(
     game: TierGame,
     m: Manifest,
     answers: Path,
-    codes_refs: list[list[tuple[int, str]]],
+    owners: Owners,
     run: dict[str, Any],
     note: Any,
     say: Any,
@@ -712,12 +783,12 @@ def _align(
     """Route a stranger's table to the shards and align it (the coverage check)."""
     paths = table_files(answers)
     has = _table_columns(paths)
-    shards = [len(t.shards) for t in m.tiers]
     files = [str(p) for p in paths]
+    codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
     routed = gather_tier(
         client,
         [
-            client.submit(route_file, str(scratch), game, i, f, shards, has, pure=False)
+            client.submit(route_file, str(scratch), game, i, f, owners, has, pure=False)
             for i, f in enumerate(files)
         ],
         what="reading the answers",
@@ -764,12 +835,14 @@ def _align(
     )
 
 
-def _root_claim(m: Manifest, claims: Claims) -> tuple[int, int] | None:
-    """The start position's claim (tier 0), if there is one."""
-    first = m.tiers[0]
+def _root_claim(root: Path, m: Manifest, claims: Claims, owners: Owners) -> tuple[int, int] | None:
+    """The start position's claim (in tier 0), if there is one."""
     start = np.array([m.root_code], dtype=np.uint64)
-    s = int(shard_of(start, len(first.shards))[0])
-    label, rem, _ = claims.read(0, s)  # tier 0 holds the start alone
-    if len(label) != 1 or label[0] == NO_CLAIM:
+    s = int(owners.of(0, start)[0])
+    entry = m.tiers[0].shards[s]
+    codes = read_codes(root, 0, s, entry.sha256, entry.positions)
+    label, rem, _ = claims.read(0, s)
+    at = int(np.searchsorted(codes, start[0]))
+    if at >= len(codes) or codes[at] != start[0] or label[at] == NO_CLAIM:
         return None
-    return int(label[0]), int(rem[0])
+    return int(label[at]), int(rem[at])

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
+from verifier.distributed.tiers.graph_solve import answer_of, solve_graph_tier
+from verifier.distributed.tiers.graphs import GraphTiers
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.manifest import load_manifest as load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
@@ -61,7 +63,9 @@ def prepare_output(root: Path) -> None:
         if not (root / MANIFEST).is_file():
             raise DatasetError(f"{root}: not empty and not a tiered dataset: not overwritten")
         for sub in root.iterdir():
-            if sub.is_dir() and (sub.match("tier=*") or sub.name in ("answers", "tmp")):
+            if sub.is_dir() and (
+                sub.match("tier=*") or sub.name in ("answers", "tmp", "edges", "reverse")
+            ):
                 shutil.rmtree(sub)
         (root / MANIFEST).unlink()
     root.mkdir(parents=True, exist_ok=True)
@@ -217,17 +221,24 @@ def solve_dataset(
             continue
         k = tier.tier
         succ = [_ref(s) for s in m.tiers[k + 1].shards] if k + 1 < len(m.tiers) else None
-        results = gather_tier(
-            client,
-            [
-                client.submit(solve_shard, str(root), game, k, s.shard, _ref(s), succ, pure=False)
-                for s in tier.shards
-            ],
-            what=f"solving tier {k}",
-            poll=poll,
-            grace=grace,
-            workers=workers,
-        )
+        if isinstance(game, GraphTiers):  # moves stored, cycles inside the tier
+            results = solve_graph_tier(
+                root, m, k, client, workers=workers, poll=poll, grace=grace, say=say
+            )
+        else:
+            results = gather_tier(
+                client,
+                [
+                    client.submit(
+                        solve_shard, str(root), game, k, s.shard, _ref(s), succ, pure=False
+                    )
+                    for s in tier.shards
+                ],
+                what=f"solving tier {k}",
+                poll=poll,
+                grace=grace,
+                workers=workers,
+            )
         for s, (_, _, _, _, digest) in zip(tier.shards, results, strict=True):
             s.answers_sha256 = digest
         tier.won, tier.lost, tier.drawn = (sum(r[i] for r in results) for i in range(3))
@@ -257,6 +268,9 @@ def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
     first = m.tiers[0]
     if not first.solved:
         return TierSolve(m, None, None, None, done)
+    if isinstance(game, GraphTiers):
+        value, plies = answer_of(root, m, m.root_code)
+        return TierSolve(m, value, plies, game.describe(value, plies), done)
     start = np.array([m.root_code], dtype=np.uint64)
     shard = first.shards[int(shard_of(start, len(first.shards))[0])]
     label, rem = read_answers(root, 0, shard.shard, shard.answers_sha256, shard.positions)

@@ -11,6 +11,11 @@
                             "answers_sha256": "..."}]},
                ...]}
 
+A stored graph (``"game": "graph"``, ``graphs``) also gives per shard ``edges``,
+``edges_sha256``, ``reverse_edges`` and ``reverse_sha256`` (its moves out and in), ``exits``
+and ``exits_sha256`` when some of its moves lead into later tiers, and names
+its sharding in its parameters (``"sharding": "node-id range"``).
+
 A tier's ``status`` is ``generated`` (its codes are written) or ``solved`` (its answers too:
 a checkpoint, ``solve --resume`` starts below the lowest solved tier). ``generated`` is true
 once every tier is written. The file is replaced whole (temporary name, rename) after each
@@ -42,6 +47,15 @@ class ShardEntry:
     positions: int
     sha256: str
     answers_sha256: str | None = None
+    edges: int | None = None
+    """Games whose moves are stored (``graphs``): the moves leaving the shard's positions."""
+    edges_sha256: str | None = None
+    reverse_edges: int | None = None
+    """... and the moves arriving at them (the reverse edges, grouped by target)."""
+    reverse_sha256: str | None = None
+    exits: int | None = None
+    """... and the moves into later tiers (none: no file)."""
+    exits_sha256: str | None = None
 
 
 @dataclass
@@ -77,7 +91,7 @@ class Manifest:
     """The whole manifest (see the module docstring)."""
 
     game: str
-    parameters: dict[str, int]
+    parameters: dict[str, Any]
     root_code: int
     positions_per_shard: int
     semantics: str = "normal"
@@ -89,6 +103,10 @@ class Manifest:
         for t in self.tiers:
             entry = asdict(t)
             entry["positions"] = t.positions
+            for s in entry["shards"]:  # the edge fields of games whose moves are stored only
+                for key in _EDGE_FIELDS:
+                    if s[key] is None:
+                        del s[key]
             tiers.append(entry)
         return {
             "format": FORMAT,
@@ -145,6 +163,23 @@ def _need(path: Path, obj: Any, key: str, where: str, kind: type | tuple[type, .
     return value
 
 
+_EDGE_FIELDS: dict[str, type] = {
+    "edges": int,
+    "edges_sha256": str,
+    "reverse_edges": int,
+    "reverse_sha256": str,
+    "exits": int,
+    "exits_sha256": str,
+}
+
+
+def _optional(path: Path, obj: Any, key: str, where: str, kind: type) -> Any:
+    """``obj[key]`` of type ``kind`` if present, else ``None``."""
+    if not isinstance(obj, dict) or obj.get(key) is None:
+        return None
+    return _need(path, obj, key, where, kind)
+
+
 def _kind(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(k.__name__ for k in kinds)
@@ -178,6 +213,7 @@ def _parse(path: Path, doc: Any) -> Manifest:
         for j, s in enumerate(_need(path, t, "shards", where, list)):
             at = f"{where}.shards[{j}]"
             answers = s.get("answers_sha256") if isinstance(s, dict) else None
+            edges = {k: _optional(path, s, k, at, _EDGE_FIELDS[k]) for k in _EDGE_FIELDS}
             if tier.solved and not isinstance(answers, str):
                 raise DatasetError(f"{path}: {at}.answers_sha256: missing in a solved tier")
             tier.shards.append(
@@ -186,6 +222,7 @@ def _parse(path: Path, doc: Any) -> Manifest:
                     positions=_need(path, s, "positions", at, int),
                     sha256=_need(path, s, "sha256", at, str),
                     answers_sha256=answers if isinstance(answers, str) else None,
+                    **edges,
                 )
             )
             if tier.shards[-1].shard != j:

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distributed.tiers.graphs import GraphTiers
 from verifier.games.connect4 import Board
 from verifier.model.semantics import Semantics
 
@@ -175,7 +176,7 @@ class ConnectFourTiers:
         return f"{winner} wins in {remoteness} plies"
 
 
-GAMES: dict[str, Any] = {"connect4": ConnectFourTiers}
+GAMES: dict[str, Any] = {"connect4": ConnectFourTiers, "graph": GraphTiers}
 
 
 def game_from_manifest(game: str, parameters: dict[str, int], where: str) -> TierGame:

@@ -37,10 +37,15 @@ SolvedShard = tuple[int, int, int, int, str]
 """What a solved shard reports: won, lost, drawn, max remoteness (-1: none), answers sha256."""
 
 
-def _owners(codes: NDArray[np.uint64], shards: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+def _owners(
+    codes: NDArray[np.uint64], shards: int, owner: NDArray[np.intp] | None = None
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """The indices of ``codes`` grouped by owner shard (stable: sorted codes stay sorted inside
-    a group) and the group bounds: group ``j`` is ``order[bounds[j]:bounds[j + 1]]``."""
-    owner = shard_of(codes, shards)
+    a group) and the group bounds: group ``j`` is ``order[bounds[j]:bounds[j + 1]]``.
+    ``owner``: each code's shard when the tier is not sharded by ``shard_of`` (a graph's
+    node-id ranges)."""
+    if owner is None:
+        owner = shard_of(codes, shards)
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(shards + 1))
     return order, bounds
@@ -77,12 +82,19 @@ def merge_shard(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[in
     return len(codes), digest
 
 
-def _lookup(root: Path, tier: int, children: NDArray[np.uint64], succ: list[ShardRef]) -> Answers:
+def _lookup(
+    root: Path,
+    tier: int,
+    children: NDArray[np.uint64],
+    succ: list[ShardRef],
+    owner: NDArray[np.intp] | None = None,
+) -> Answers:
     """The answers of ``children`` (codes of tier ``tier``), reading one shard of that tier at
-    a time (the children grouped by owner shard, each group found by binary search)."""
+    a time (the children grouped by owner shard, each group found by binary search).
+    ``owner``: the children's shards if that tier is not sharded by hash (``_owners``)."""
     label = np.empty(len(children), dtype=np.int8)
     remoteness = np.empty(len(children), dtype=np.int32)
-    order, bounds = _owners(children, len(succ))
+    order, bounds = _owners(children, len(succ), owner)
     for j, (positions, sha, answers_sha) in enumerate(succ):
         idx = order[bounds[j] : bounds[j + 1]]
         if len(idx) == 0:

@@ -1,0 +1,541 @@
+"""Stored graphs in tiered datasets (``verifier.distributed.tiers.graph_*``): general normal
+graphs written as one tier of node ids with their edges, solved by retrograde rounds on Dask
+workers, against answers worked out by hand and against the in-memory solver, node by node.
+
+Most tests use an in-process cluster (two one-thread workers); killing a worker needs worker
+processes, so that test starts a LocalCluster of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from verifier import api
+from verifier.cli import app
+from verifier.games.random_graphs import random_case
+from verifier.model import Case, GameGraph, Semantics
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+from verifier.distributed.tiers import graph_solve  # noqa: E402
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
+from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
+from verifier.distributed.tiers.graph_generate import (  # noqa: E402
+    dataset_from_graph,
+    generate_random_graph,
+)
+from verifier.distributed.tiers.graph_storage import (  # noqa: E402
+    edges_path,
+    read_edges,
+    read_nodes,
+)
+from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
+from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+from verifier.distributed.tiers.storage import answers_path, read_answers  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+
+Answers = tuple[np.ndarray, np.ndarray]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """Two one-thread workers in this process."""
+    with distributed.Client(
+        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as c:
+        yield c
+
+
+def stored(root: Path, graph: GameGraph, client: Any, shards: int) -> Path:
+    prepare_output(root)
+    dataset_from_graph(root, graph, client, shards=shards)
+    return root
+
+
+def answers(root: Path) -> Answers:
+    """Every node's label and remoteness, in node-id order (shards hold id ranges)."""
+    m = load_manifest(root)
+    got = [read_answers(root, 0, s.shard, s.answers_sha256, s.positions) for s in m.tiers[0].shards]
+    return np.concatenate([g[0] for g in got]), np.concatenate([g[1] for g in got])
+
+
+def in_memory(case: Case) -> Answers:
+    """The in-memory solver's labels and remoteness (-1 where it gives none: the draws)."""
+    sol = api.solve(case, engine="numpy")
+    rem = sol.columns["remoteness"]
+    label = sol.columns["value"].data.astype(np.int8)
+    return label, np.where(rem.given, rem.data, -1).astype(np.int32)
+
+
+def assert_same(got: Answers, want: Answers) -> None:
+    """Label and remoteness equal node by node (the first difference named)."""
+    for name, g, w in (("label", got[0], want[0]), ("remoteness", got[1], want[1])):
+        assert len(g) == len(w)
+        bad = np.flatnonzero(g != w)
+        assert len(bad) == 0, f"node {bad[0]}: {name} {g[bad[0]]}, in memory {w[bad[0]]}"
+
+
+def graph_of(root: Path) -> Case:
+    """The graph a dataset stores, rebuilt in memory (dead ends keep their labels)."""
+    m = load_manifest(root)
+    n = m.tiers[0].positions
+    src, dst, terminal = [], [], []
+    for s in m.tiers[0].shards:
+        terminal.append(read_nodes(root, 0, s.shard, s.sha256, s.positions)[1])
+        e = read_edges(root, 0, s.shard, s.edges_sha256, s.edges)
+        src.append(e[0])
+        dst.append(e[1])
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(np.concatenate(src).astype(np.int64), minlength=n), out=ptr[1:])
+    term = np.concatenate(terminal).astype(np.float64)
+    dead = ptr[1:] == ptr[:-1]
+    graph = GameGraph(
+        semantics=Semantics.NORMAL,
+        succ_ptr=ptr,
+        succ_idx=np.concatenate(dst).astype(np.int64),
+        owner=np.full(n, -1, dtype=np.int8),
+        value=np.where(dead, term, np.nan),
+        target=np.zeros(n, dtype=np.bool_),
+    )
+    return Case(graph=graph, id="stored")
+
+
+# --- hand-made graphs -------------------------------------------------------------------------
+
+HAND = GameGraph.from_successors(
+    {
+        "a": ["b"],  # a 2-cycle with an exit: b -> c (a dead end) wins, a's only move loses
+        "b": ["a", "c"],
+        "c": [],
+        "d": ["d", "e"],  # a self-loop and an exit to a dead end
+        "e": [],
+        "f": ["f"],  # a self-loop alone: a draw
+        "g": [],  # a dead end on its own
+        "w": [],  # a dead end marked won, and its only predecessor, lost
+        "v": ["w"],
+        "x0": ["x1"],  # a chain x0 -> ... -> x9 crossing the shards
+        **{f"x{i}": [f"x{i + 1}"] for i in range(1, 9)},
+        "x9": [],
+        "u": ["f", "v"],  # a draw and a lost successor: won
+        "t": ["f", "c"],  # a draw and a lost successor at once: won in 1
+        "s": ["f", "w"],  # a draw and a won successor: drawn
+    },
+    semantics=Semantics.NORMAL,
+    value={"w": 1.0},
+)
+"""Node ids in the order of the keys."""
+
+BY_HAND: dict[str, tuple[int, int]] = {
+    "a": (-1, 2), "b": (1, 1), "c": (-1, 0), "d": (1, 1), "e": (-1, 0), "f": (0, -1),
+    "g": (-1, 0), "w": (1, 0), "v": (-1, 1),
+    **{f"x{i}": ((-1 if (9 - i) % 2 == 0 else 1), 9 - i) for i in range(10)},
+    "u": (1, 2), "t": (1, 1), "s": (0, -1),
+}  # fmt: skip
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("shards", [1, 4, 40])
+def test_hand_made_graph_answers(client: Any, tmp_path: Path, shards: int) -> None:
+    root = stored(tmp_path / "ds", HAND, client, shards)
+    res = solve_dataset(root, client)
+    names = [HAND.names[i] for i in range(HAND.n)]
+    want = (
+        np.array([BY_HAND[x][0] for x in names], dtype=np.int8),
+        np.array([BY_HAND[x][1] for x in names], dtype=np.int32),
+    )
+    got = answers(root)
+    assert_same(got, want)
+    assert_same(want, in_memory(Case(graph=HAND, id="hand")))  # the hand agrees with it
+    assert (res.root_label, res.root_remoteness) == BY_HAND["a"]
+    t = res.manifest.tiers[0]
+    assert len(t.shards) == shards and t.max_remoteness == 9
+    assert (t.won, t.lost, t.drawn) == tuple(int((want[0] == v).sum()) for v in (1, -1, 0))
+
+
+# --- random graphs against the in-memory solver ---------------------------------------------
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(
+    ("nodes", "degree", "seed", "shards"),
+    [(100, 1.5, 1, 1), (50, 1.0, 6, 64), (1000, 2.0, 3, 3), (2000, 3.0, 4, 7), (5000, 2.0, 5, 4)],
+)
+def test_random_graphs_equal_the_in_memory_solver(
+    client: Any, tmp_path: Path, nodes: int, degree: float, seed: int, shards: int
+) -> None:
+    case = random_case("normal", nodes, degree, seed)
+    root = stored(tmp_path / "ds", case.graph, client, shards)
+    solve_dataset(root, client)
+    want = in_memory(case)
+    assert_same(answers(root), want)
+    assert (want[0] != 0).sum() > nodes // 10  # enough decided nodes to mean something
+
+
+@pytest.mark.dask
+def test_the_comparison_catches_a_wrong_solver(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = random_case("normal", 1000, 2.0, 3)
+    want = in_memory(case)
+    root = stored(tmp_path / "ds", case.graph, client, 3)
+    solve_dataset(root, client)
+    label, rem = answers(root)
+    off = int(np.flatnonzero(rem > 1)[0])
+    rem[off] += 1  # one remoteness off by one
+    with pytest.raises(AssertionError, match=f"node {off}: remoteness"):
+        assert_same((label, rem), want)
+
+    real = graph_solve.round_shard
+
+    def forgets_lost(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
+        """A broken round: from round 3 on it decides nothing."""
+        decided, msgs = real(root, tier, entry, rnd, *rest)
+        return (decided, msgs) if rnd < 3 else (0, [])
+
+    monkeypatch.setattr(graph_solve, "round_shard", forgets_lost)
+    solve_dataset(root, client)
+    with pytest.raises(AssertionError):
+        assert_same(answers(root), want)
+
+
+# --- several tiers: moves into a later tier answered from its answers -------------------------
+
+
+def answers_by_node(root: Path, tier_of: np.ndarray) -> Answers:
+    """Every node's label and remoteness in global id order (tier ``k`` numbers its nodes
+    from 0 in id order)."""
+    m = load_manifest(root)
+    order = np.argsort(tier_of, kind="stable")
+    label = np.empty(len(tier_of), dtype=np.int8)
+    rem = np.empty(len(tier_of), dtype=np.int32)
+    at = 0
+    for t in m.tiers:
+        for s in t.shards:
+            lab, r = read_answers(root, t.tier, s.shard, s.answers_sha256, s.positions)
+            label[order[at : at + len(lab)]], rem[order[at : at + len(lab)]] = lab, r
+            at += len(lab)
+    assert at == len(tier_of)
+    return label, rem
+
+
+def forward_only(case: Case, tier_of: np.ndarray) -> Case:
+    """``case``'s graph without the moves from a tier back to an earlier one."""
+    g = case.graph
+    src = np.repeat(np.arange(g.n), np.diff(g.succ_ptr))
+    keep = tier_of[g.succ_idx] >= tier_of[src]
+    ptr = np.zeros(g.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=g.n), out=ptr[1:])
+    graph = GameGraph(
+        semantics=Semantics.NORMAL,
+        succ_ptr=ptr,
+        succ_idx=np.asarray(g.succ_idx)[keep],
+        owner=np.full(g.n, -1, dtype=np.int8),
+        value=np.asarray(g.value),
+        target=np.zeros(g.n, dtype=np.bool_),
+    )
+    return Case(graph=graph, id="forward")
+
+
+HAND_TIER_1 = {"c", "e", "f", "g", "w", "x5", "x6", "x7", "x8", "x9"}
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("shards", [1, 3])
+def test_hand_made_graph_in_two_tiers(client: Any, tmp_path: Path, shards: int) -> None:
+    names = [HAND.names[i] for i in range(HAND.n)]
+    tier_of = np.array([int(x in HAND_TIER_1) for x in names])
+    root = tmp_path / "ds"
+    prepare_output(root)
+    m = dataset_from_graph(root, HAND, client, shards=shards, tier_of=tier_of)
+    assert len(m.tiers) == 2 and sum(s.exits or 0 for s in m.tiers[0].shards) == 9
+    res = solve_dataset(root, client)
+    assert res.tiers_solved == 2
+    want = (
+        np.array([BY_HAND[x][0] for x in names], dtype=np.int8),
+        np.array([BY_HAND[x][1] for x in names], dtype=np.int32),
+    )
+    assert_same(answers_by_node(root, tier_of), want)
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(("tiers", "seed", "shards"), [(2, 1, 1), (3, 2, 4), (4, 3, 9)])
+def test_random_tiered_graphs_equal_the_in_memory_solver(
+    client: Any, tmp_path: Path, tiers: int, seed: int, shards: int
+) -> None:
+    case = random_case("normal", 2000, 3.0, seed)
+    tier_of = np.random.default_rng(seed).integers(0, tiers, case.graph.n)
+    case = forward_only(case, tier_of)
+    root = tmp_path / "ds"
+    prepare_output(root)
+    dataset_from_graph(root, case.graph, client, shards=shards, tier_of=tier_of)
+    part = solve_dataset(root, client, stop_after=1)  # a run that stopped after tier 1
+    assert part.tiers_solved == tiers - 1
+    res = solve_dataset(root, client, resume=True)
+    assert res.tiers_solved == 1
+    want = in_memory(case)
+    assert_same(answers_by_node(root, tier_of), want)
+    assert (want[0] != 0).sum() > 200
+
+
+@pytest.mark.dask
+def test_a_move_back_to_an_earlier_tier_is_refused(client: Any, tmp_path: Path) -> None:
+    names = [HAND.names[i] for i in range(HAND.n)]
+    tier_of = np.array([int(x not in {"a", "c"}) for x in names])  # b -> a goes back
+    with pytest.raises(DatasetError, match="from tier 1 back to tier 0"):
+        dataset_from_graph(tmp_path / "ds", HAND, client, shards=2, tier_of=tier_of)
+
+
+# --- generation on the workers --------------------------------------------------------------
+
+
+@pytest.mark.dask
+def test_workers_draw_a_seeded_random_graph(client: Any, tmp_path: Path) -> None:
+    spec = GraphTiers(20_000, 0, seed=7, degree=3.0, terminal_fraction=0.1,
+                      terminal_values="-1,0,1")  # fmt: skip
+    a, b = tmp_path / "a", tmp_path / "b"
+    for root in (a, b):
+        prepare_output(root)
+        generate_random_graph(root, spec, client, per_shard=6_000)
+    ma, mb = load_manifest(a), load_manifest(b)
+    assert ma.generated and len(ma.tiers[0].shards) == 4
+    assert ma.to_json() == mb.to_json()  # same seed and shards, same files (digests)
+    case = graph_of(a)
+    g = case.graph
+    dead = np.diff(g.succ_ptr) == 0
+    assert 0.08 < dead.mean() < 0.12  # random_case's terminal fraction
+    assert 2.9 < g.m / g.n <= 3.0  # degree 3, repeats dropped
+    owner = g.succ_idx * 4 // g.n
+    assert np.bincount(owner, minlength=4).min() > g.m // 5  # targets over all shards
+    src = np.repeat(np.arange(g.n), np.diff(g.succ_ptr))
+    assert (src == g.succ_idx).any()  # self loops kept
+    terminal = g.value[dead]
+    assert set(np.unique(terminal)) == {-1.0, 0.0, 1.0}
+    res = solve_dataset(a, client)
+    assert_same(answers(a), in_memory(case))
+    assert res.manifest.tiers[0].drawn is not None
+
+
+# --- the command line, resume, failures ------------------------------------------------------
+
+
+def run_cli(*args: Any) -> Any:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def one_line_error(r: Any, code: int, *words: str) -> str:
+    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
+    assert r.exit_code == code, r.output
+    assert len(lines) == 1, r.output
+    assert "Traceback" not in r.output
+    for w in words:
+        assert w in lines[0], lines[0]
+    return str(lines[0])
+
+
+@pytest.mark.dask
+def test_cli_generates_and_solves_a_random_graph_then_resumes(client: Any, tmp_path: Path) -> None:
+    root = tmp_path / "g"
+    addr = client.scheduler.address
+    opts = ("--engine", "dask", "--scheduler", addr)
+    r = run_cli("generate", "random", "--nodes", 3000, "--degree", 2, "--seed", 3, "-o", root,
+                *opts, "--shard-positions", 1000)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "3,000 nodes" in r.output and "3 shards" in r.output
+    r = run_cli("solve", root, *opts)
+    assert r.exit_code == 0, r.output
+    assert "value: node 0:" in r.output and "retrograde rounds" in r.output
+    assert_same(answers(root), in_memory(graph_of(root)))
+    r = run_cli("solve", root, *opts, "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output[r.output.index("{") :])
+    assert doc["tiers_solved_now"] == 0 and doc["game"] == "graph"
+    assert doc["parameters"]["sharding"] == "node-id range"
+
+    case = tmp_path / "x.npz"
+    assert run_cli("generate", "random", "--nodes", 500, "--seed", 2, "-o", case).exit_code == 0
+    r = run_cli("generate", case, "-o", tmp_path / "x", *opts, "--shard-positions", 100)
+    assert r.exit_code == 0, r.output
+    r = run_cli("solve", tmp_path / "x", *opts)
+    assert r.exit_code == 0, r.output
+    assert_same(answers(tmp_path / "x"), in_memory(random_case("normal", 500, 3.0, 2)))
+
+
+@pytest.mark.dask
+def test_bad_input_is_one_line(client: Any, tmp_path: Path) -> None:
+    addr = client.scheduler.address
+    opts = ("--engine", "dask", "--scheduler", addr)
+    r = run_cli("generate", "random", "--semantics", "minimax", "-o", tmp_path / "m", *opts)
+    one_line_error(r, 2, "semantics normal only", "minimax")
+    case = tmp_path / "r.npz"
+    run_cli("generate", "random", "--semantics", "reachability", "--nodes", 50, "-o", case)
+    one_line_error(run_cli("generate", case, "-o", tmp_path / "r", *opts), 2, "reachability")
+    one_line_error(run_cli("generate", tmp_path / "no.npz", "-o", tmp_path / "n", *opts), 2,
+                   "no.npz")  # fmt: skip
+
+    root = stored(tmp_path / "ds", HAND, client, 3)
+    path = edges_path(root, 0, 1)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    one_line_error(run_cli("solve", root, *opts), 2, str(path), "corrupt", "sha256")
+    manifest = root / "manifest.json"
+    doc = json.loads(manifest.read_text())
+    doc["game"] = "hex"
+    manifest.write_text(json.dumps(doc))
+    one_line_error(run_cli("solve", root, *opts), 2, "manifest.json", "'hex'", "graph")
+    with pytest.raises(DatasetError, match="semantics minimax"):
+        dataset_from_graph(tmp_path / "mm", random_case("minimax", 20, 2.0, 1).graph, client,
+                           shards=2)  # fmt: skip
+
+
+@pytest.mark.dask
+def test_a_worker_killed_mid_solve_fails_the_run_then_resume_finishes(tmp_path: Path) -> None:
+    case = random_case("normal", 5000, 2.0, 5)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None, memory_limit="1GB",
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):  # fmt: skip
+        root = stored(tmp_path / "ds", case.graph, c, 6)
+        pid = next(iter(c.run(os.getpid).values()))
+
+        def kill_at(line: str) -> None:
+            if line.startswith("tier 0: round 2:"):  # between two rounds of the tier
+                os.kill(pid, signal.SIGKILL)
+
+        t0 = time.monotonic()
+        with pytest.raises(
+            RunFailed, match=r"worker tcp://\S+ left the cluster while solving tier 0"
+        ):
+            solve_dataset(root, c, say=kill_at, poll=0.2)
+        assert time.monotonic() - t0 < 30
+        assert not load_manifest(root).tiers[0].solved
+        assert not answers_path(root, 0, 0).exists()
+        c.wait_for_workers(2, timeout=30)  # the nanny restarts the killed worker
+        r = run_cli("solve", root, "--engine", "dask", "--scheduler", cluster.scheduler_address,
+                    "--resume")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "1 tier(s) solved by this run" in r.output
+    assert_same(answers(root), in_memory(case))
+
+
+# --- judging the answers of a stored graph (verify DIR --engine dask) -------------------------
+
+
+def table_of(folder: Path, node: np.ndarray, cols: dict[str, np.ndarray]) -> Path:
+    """A stranger's table keyed by node id, in two files, -1 written as null."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, rows in enumerate(np.array_split(np.arange(len(node)), 2)):
+        out = {"code": pa.array(node[rows])}
+        for name, col in cols.items():
+            part = col[rows]
+            out[name] = pa.array(part, mask=part == -1) if name != "value" else pa.array(part)
+        pq.write_table(pa.table(out), folder / f"part-{k}.parquet")
+    return folder
+
+
+@pytest.mark.dask
+def test_a_stored_graphs_answers_are_judged(client: Any, tmp_path: Path) -> None:
+    from verifier.distributed.tiers.check import check_dataset
+
+    case = random_case("normal", 3000, 2.0, 5)
+    root = stored(tmp_path / "ds", case.graph, client, shards=5)
+    solve_dataset(root, client)
+    res = check_dataset(root, client)
+    assert res.verdict == "verified" and "remoteness checked" in res.proof
+    # the dataset's own answers rewritten wrong (the digest updated, so only the check can tell)
+    from verifier.distributed.tiers.storage import write_answers
+
+    m = load_manifest(root)
+    entry = m.tiers[0].shards[2]
+    own = read_answers(root, 0, 2, entry.answers_sha256, entry.positions)
+    for flip in ("label", "remoteness"):
+        lab, r = own[0].copy(), own[1].copy()
+        i = int(np.flatnonzero(lab == -1)[1])
+        if flip == "label":
+            lab[i] = 0
+        else:
+            r[i] += 1
+        entry.answers_sha256 = write_answers(root, 0, 2, (lab, r))
+        m.save(root)
+        assert check_dataset(root, client).verdict == "refuted", flip
+    entry.answers_sha256 = write_answers(root, 0, 2, own)
+    m.save(root)
+    label, rem = in_memory(case)
+    node = np.arange(case.graph.n, dtype=np.int64)
+    full = {"value": label.astype(np.int64), "remoteness": rem.astype(np.int64)}
+    assert check_dataset(root, client, answers=table_of(tmp_path / "t", node, full)).verdict == (
+        "verified"
+    )
+    # labels alone on a graph with cycles prove nothing when they break no rule
+    alone = check_dataset(
+        root, client, answers=table_of(tmp_path / "l", node, {"value": full["value"]})
+    )
+    assert alone.verdict == "inconclusive" and "cycle" in (alone.inconclusive or "")
+    for what, i, into in (("value", np.flatnonzero(label == 1)[3], 0),
+                          ("remoteness", np.flatnonzero(label == -1)[4], 9)):  # fmt: skip
+        bad = {k: v.copy() for k, v in full.items()}
+        bad[what][i] = into
+        res = check_dataset(root, client, answers=table_of(tmp_path / what, node, bad))
+        assert res.verdict == "refuted", what
+
+
+@pytest.mark.dask
+def test_a_cycle_that_justifies_itself_is_inconclusive_without_remoteness(
+    client: Any, tmp_path: Path
+) -> None:
+    """a <-> b alone: both drawn. Claimed a won, b lost, every rule holds (a reaches b, lost;
+    b's only move reaches a, won): the labels cannot be told from the truth; the remoteness the
+    claim needs (a: 1 + b's, b: 1 + a's) cannot be given, so any is refuted."""
+    from verifier.distributed.tiers.check import check_dataset
+
+    cyc = GameGraph.from_successors({"a": ["b"], "b": ["a"]}, semantics=Semantics.NORMAL)
+    root = stored(tmp_path / "ds", cyc, client, shards=2)
+    solve_dataset(root, client)
+    assert check_dataset(root, client).verdict == "verified"  # both drawn
+    node = np.array([0, 1], dtype=np.int64)
+    lie = {"value": np.array([1, -1], dtype=np.int64)}
+    res = check_dataset(root, client, answers=table_of(tmp_path / "lie", node, lie))
+    assert res.verdict == "inconclusive"
+    for rems in ([1, 0], [3, 2], [1, 2]):
+        told = {**lie, "remoteness": np.array(rems, dtype=np.int64)}
+        res = check_dataset(root, client, answers=table_of(tmp_path / f"r{rems}", node, told))
+        assert res.verdict == "refuted", rems
+
+
+@pytest.mark.dask
+def test_a_graph_in_several_tiers_is_judged_across_them(client: Any, tmp_path: Path) -> None:
+    from verifier.distributed.tiers.check import check_dataset
+
+    names = [HAND.names[i] for i in range(HAND.n)]
+    tier_of = np.array([int(x in HAND_TIER_1) for x in names])
+    root = tmp_path / "ds"
+    prepare_output(root)
+    dataset_from_graph(root, HAND, client, shards=3, tier_of=tier_of)
+    solve_dataset(root, client)
+    assert check_dataset(root, client).verdict == "verified"
+    r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert r.exit_code == 0 and "VERIFIED: node 0: lost" in r.output, r.output
+    with pytest.raises(DatasetError, match="cannot say which tier"):
+        check_dataset(
+            root,
+            client,
+            answers=table_of(tmp_path / "t", np.arange(3), {"value": np.zeros(3, np.int64)}),
+        )

@@ -1,0 +1,240 @@
+"""Writing a stored graph's tiered dataset: drawn on the workers, or from an in-memory graph.
+
+``generate_random_graph`` has every worker draw its shard's nodes and their out-edges
+(``graph_tasks.draw_shard``: no process holds the whole graph); ``dataset_from_graph`` writes
+a ``GameGraph`` already in memory (a case file's, for tests and small graphs) from the driver,
+as one tier or in the tiers ``tier_of`` gives (its moves into later tiers stored as exits).
+Both then build the reverse edges on the cluster: each shard's edges are split by the shard
+owning their targets, one task per shard sorts what it was sent. The manifest is written once
+the nodes and edges are, and marked ``generated`` once the reverse edges are.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.driver import worker_bytes
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_storage import write_edges, write_exits, write_nodes
+from verifier.distributed.tiers.graph_tasks import (
+    draw_shard,
+    merge_reverse,
+    split_shard,
+)
+from verifier.distributed.tiers.graphs import (
+    GraphTiers,
+    range_bounds,
+    range_owner,
+    split_range,
+    terminal_labels,
+)
+from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
+from verifier.distributed.tiers.storage import positions_per_shard, shards_for
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
+from verifier.model import GameGraph, Semantics
+
+__all__ = ["dataset_from_graph", "generate_random_graph"]
+
+Say = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    """Say nothing."""
+
+
+def generate_random_graph(
+    root: Path,
+    game: GraphTiers,
+    client: Any,
+    *,
+    per_shard: int | None = None,
+    say: Say = _quiet,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> Manifest:
+    """Draw the seeded random graph ``game`` (``seed``, ``degree``, ``terminal_fraction``,
+    ``terminal_values`` set) into ``root`` (empty or cleared: ``driver.prepare_output``), one
+    task per shard of at most ``per_shard`` nodes (default: from the workers' memory)."""
+    workers = set(cluster_workers(client))
+    per_shard = per_shard or positions_per_shard(worker_bytes(client))
+    shards = shards_for(game.nodes, per_shard, len(workers))
+    bounds = split_range(game.nodes, shards)
+    drawn = gather_tier(
+        client,
+        [client.submit(draw_shard, str(root), game, s, bounds, pure=False) for s in range(shards)],
+        what="drawing the graph",
+        workers=workers,
+        poll=poll,
+        grace=grace,
+    )
+    entries = [
+        ShardEntry(s, n, sha, edges=e, edges_sha256=esha)
+        for s, (n, sha, e, esha, _) in enumerate(drawn)
+    ]
+    game = replace(game, edges=sum(e.edges or 0 for e in entries))
+    say(f"drew {game.nodes:,} nodes and {game.edges:,} moves in {shards} shard(s)")
+    pieces = [(0, j, rows, path) for *_, ps in drawn for j, rows, path in ps]
+    return _finish(root, game, [entries], pieces, per_shard, client, workers, poll, grace, say)
+
+
+def dataset_from_graph(
+    root: Path,
+    graph: GameGraph,
+    client: Any,
+    *,
+    shards: int,
+    tier_of: NDArray[np.integer] | None = None,
+    source: str | None = None,
+    say: Say = _quiet,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> Manifest:
+    """Write ``graph`` (semantics ``normal``) into ``root``, each tier as ``shards`` node-id
+    ranges (some empty when there are more shards than nodes). ``tier_of``: each node's tier
+    (default: one tier); a move may stay in its tier or go to a later one, and each tier's
+    nodes are numbered from 0 in the order of their ids. The driver writes the nodes and
+    edges (it holds the graph anyway); the workers build the reverse edges."""
+    where = source or "the graph"
+    if graph.semantics is not Semantics.NORMAL:
+        raise DatasetError(
+            f"{where}: semantics {graph.semantics.value}: a tiered dataset solves stored graphs "
+            "of semantics normal only"
+        )
+    n = graph.n
+    ptr = np.asarray(graph.succ_ptr, dtype=np.int64)
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
+    dst = np.asarray(graph.succ_idx, dtype=np.int64)
+    of = np.zeros(n, dtype=np.int64) if tier_of is None else np.asarray(tier_of, dtype=np.int64)
+    back = np.flatnonzero(of[dst] < of[src])
+    if len(back):
+        e = int(back[0])
+        raise DatasetError(
+            f"{where}: the move {int(src[e])} -> {int(dst[e])} goes from tier {int(of[src[e]])} "
+            f"back to tier {int(of[dst[e]])}"
+        )
+    tiers = int(of.max()) + 1 if n else 1
+    order = np.argsort(of, kind="stable")  # the nodes tier by tier, in id order
+    first = np.searchsorted(of[order], np.arange(tiers + 1))
+    local = np.empty(n, dtype=np.int64)
+    local[order] = np.arange(n) - first[of[order]]
+    dead = ptr[1:] == ptr[:-1]
+    terminal = np.where(dead, terminal_labels(np.asarray(graph.value)), 0).astype(np.int8)
+    workers = set(cluster_workers(client))
+    entries: list[list[ShardEntry]] = []
+    for k in range(tiers):
+        ids = order[first[k] : first[k + 1]]
+        bounds = split_range(len(ids), shards)
+        out = np.flatnonzero(of[src] == k)
+        owner = range_owner(local[src[out]].astype(np.uint64), bounds)
+        entries.append(
+            [
+                _write_shard(root, k, s, ids[bounds[s] : bounds[s + 1]], local, terminal, of,
+                             src[out[owner == s]], dst[out[owner == s]])
+                for s in range(shards)
+            ]
+        )  # fmt: skip
+    game = GraphTiers(n, len(dst), tiers=tiers, source=source)
+    split = [(k, e) for k, t in enumerate(entries) for e in t if e.edges]
+    sent = gather_tier(
+        client,
+        [client.submit(split_shard, str(root), k, e, _bounds(entries[k]), pure=False)
+         for k, e in split],
+        what="splitting the edges",
+        workers=workers,
+        poll=poll,
+        grace=grace,
+    )  # fmt: skip
+    pieces = [(k, j, rows, path) for (k, _), ps in zip(split, sent, strict=True)
+              for j, rows, path in ps]  # fmt: skip
+    return _finish(root, game, entries, pieces, n, client, workers, poll, grace, say)
+
+
+def _bounds(entries: list[ShardEntry]) -> NDArray[np.int64]:
+    return range_bounds([e.positions for e in entries])
+
+
+def _write_shard(
+    root: Path,
+    tier: int,
+    shard: int,
+    ids: NDArray[np.int64],
+    local: NDArray[np.int64],
+    terminal: NDArray[np.int8],
+    of: NDArray[np.int64],
+    src: NDArray[np.int64],
+    dst: NDArray[np.int64],
+) -> ShardEntry:
+    """Write one shard of an in-memory graph: its nodes (``ids``, global), the moves leaving
+    them (``src``, ``dst``, global) inside the tier and into later tiers."""
+    codes = local[ids].astype(np.uint64)
+    sha = write_nodes(root, tier, shard, codes, terminal[ids])
+    inside = of[dst] == tier
+    s_in, d_in = local[src[inside]].astype(np.uint64), local[dst[inside]].astype(np.uint64)
+    o = np.lexsort((d_in, s_in))
+    entry = ShardEntry(
+        shard,
+        len(ids),
+        sha,
+        edges=len(o),
+        edges_sha256=write_edges(root, tier, shard, s_in[o], d_in[o]),
+    )
+    if not inside.all():
+        s_x, t_x, d_x = local[src[~inside]], of[dst[~inside]], local[dst[~inside]]
+        o = np.lexsort((d_x, t_x, s_x))
+        entry.exits = len(o)
+        entry.exits_sha256 = write_exits(
+            root, tier, shard, s_x[o].astype(np.uint64), t_x[o].astype(np.int32),
+            d_x[o].astype(np.uint64),
+        )  # fmt: skip
+    return entry
+
+
+def _finish(
+    root: Path,
+    game: GraphTiers,
+    entries: list[list[ShardEntry]],
+    pieces: list[tuple[int, int, int, str]],
+    per_shard: int,
+    client: Any,
+    workers: set[str],
+    poll: float,
+    grace: float,
+    say: Say,
+) -> Manifest:
+    """Write the manifest, merge the reverse pieces (``(tier, shard, rows, path)``) per shard,
+    mark the dataset generated."""
+    m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)
+    m.tiers.extend(TierEntry(k, t) for k, t in enumerate(entries))
+    m.save(root)
+    sent: dict[tuple[int, int], list[str]] = {}
+    for k, j, _rows, path in pieces:
+        sent.setdefault((k, j), []).append(path)
+    merged = gather_tier(
+        client,
+        [
+            client.submit(
+                merge_reverse, str(root), k, e.shard, sent.get((k, e.shard), []), pure=False
+            )
+            for k, t in enumerate(entries)
+            for e in t
+        ],
+        what="building the reverse edges",
+        workers=workers,
+        poll=poll,
+        grace=grace,
+    )
+    for e, (rows, sha) in zip((e for t in entries for e in t), merged, strict=True):
+        e.reverse_edges, e.reverse_sha256 = rows, sha
+    shutil.rmtree(root / "tmp", ignore_errors=True)
+    m.generated = True
+    m.save(root)
+    shards = sum(len(t) for t in entries)
+    say(f"{game.nodes:,} nodes, {game.edges:,} moves in {game.tiers} tier(s), {shards} shard(s)")
+    return m

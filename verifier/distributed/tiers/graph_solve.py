@@ -1,0 +1,143 @@
+"""Solving a tier with cycles on the cluster: retrograde rounds driven from the driver.
+
+``solve_graph_tier`` runs round 0 on every shard of a stored graph's tier, then round after
+round on the shards that were sent messages, until a round decides nothing (``graph_tasks``
+says what a round does); then one task per shard writes its answers from its last state
+(undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and become
+messages for the round after their target's remoteness. The driver sees per task a count and
+the paths of the messages it wrote, never a node; it deletes each round's messages and
+superseded states once the next round has read them. A worker that dies or pauses fails the
+tier with one line (``supervise.gather_tier``); nothing of the tier is kept then (its answers
+are written only at the end), and ``solve --resume`` starts the tier again.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_storage import solve_dir, state_path
+from verifier.distributed.tiers.graph_tasks import (
+    Round,
+    finish_shard,
+    round_shard,
+    start_rounds,
+)
+from verifier.distributed.tiers.graphs import range_bounds, range_owner
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest
+from verifier.distributed.tiers.storage import read_answers, read_codes
+from verifier.distributed.tiers.supervise import gather_tier
+from verifier.distributed.tiers.tasks import SolvedShard
+
+__all__ = ["answer_of", "solve_graph_tier"]
+
+
+Pending = dict[int, dict[int, list[str]]]
+"""Message files not read yet: round that reads them -> shard -> paths."""
+
+
+def _post(pending: Pending, results: list[Round]) -> None:
+    """File the messages of a round's tasks under the round that reads them."""
+    for _, messages in results:
+        for rnd, j, _rows, path in messages:
+            pending.setdefault(rnd + 1, {}).setdefault(j, []).append(path)
+
+
+def solve_graph_tier(
+    root: Path,
+    m: Manifest,
+    k: int,
+    client: Any,
+    *,
+    workers: set[str],
+    poll: float,
+    grace: float,
+    say: Callable[[str], None],
+) -> list[SolvedShard]:
+    """Solve tier ``k`` of a stored graph by retrograde rounds (the later tiers solved); per
+    shard what ``tasks.solve_shard`` reports (the answers are written)."""
+    tier = m.tiers[k]
+    if any(s.edges_sha256 is None or s.reverse_sha256 is None for s in tier.shards):
+        raise DatasetError(f"{root / MANIFEST}: $.tiers[{k}]: a shard without its edges")
+    later = {
+        t.tier: [(s.positions, s.sha256, s.answers_sha256) for s in t.shards]
+        for t in m.tiers[k + 1 :]
+    }
+    bounds = range_bounds([s.positions for s in tier.shards])
+    work = solve_dir(root, k)
+    shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
+
+    def run(tasks: list[Any]) -> list[Any]:
+        return gather_tier(
+            client, tasks, what=f"solving tier {k}", workers=workers, poll=poll, grace=grace
+        )
+
+    base = str(root)
+    where = sorted(workers)
+
+    def home(j: int) -> dict[str, Any]:
+        """Shard ``j``'s rounds go to one worker when it is free (it keeps the shard's reverse
+        edges: ``graph_tasks._reverse_edges``), to another one else."""
+        return {"workers": [where[j % len(where)]], "allow_other_workers": True, "pure": False}
+
+    results: list[Round] = run(
+        [
+            client.submit(start_rounds, base, k, s, bounds, later if s.exits else None,
+                          **home(s.shard))
+            for s in tier.shards
+        ]
+    )  # fmt: skip
+    state = {s.shard: state_path(root, k, s.shard, 0) for s in tier.shards}
+    pending: Pending = {}
+    _post(pending, results)
+    rounds = 1
+    # a round that decides nothing sends nothing: the run stops after it, unless moves into a
+    # later tier still have messages for a later round
+    while pending:
+        rnd = min(pending)
+        inbox = pending.pop(rnd)
+        now = sorted(inbox)
+        results = run(
+            [
+                client.submit(
+                    round_shard, base, k, tier.shards[j], rnd, str(state[j]), inbox[j], bounds,
+                    **home(j),
+                )
+                for j in now
+            ]
+        )  # fmt: skip
+        rounds += 1
+        for j in now:
+            state[j].unlink(missing_ok=True)
+            state[j] = state_path(root, k, j, rnd)
+        shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+        _post(pending, results)
+        say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
+    solved: list[SolvedShard] = run(
+        [
+            client.submit(finish_shard, base, k, s.shard, str(state[s.shard]), pure=False)
+            for s in tier.shards
+        ]
+    )
+    shutil.rmtree(work, ignore_errors=True)
+    say(f"tier {k}: {rounds} retrograde rounds")
+    return solved
+
+
+def answer_of(root: Path, m: Manifest, code: int) -> tuple[int, int]:
+    """The label and remoteness of node ``code`` of a solved graph's tier 0."""
+    tier = m.tiers[0]
+    bounds = range_bounds([s.positions for s in tier.shards])
+    want = np.array([code], dtype=np.uint64)
+    s = tier.shards[int(range_owner(want, bounds)[0])]
+    codes = read_codes(root, 0, s.shard, s.sha256, s.positions)
+    label, rem = read_answers(root, 0, s.shard, s.answers_sha256, s.positions)
+    at = int(np.searchsorted(codes, want)[0])
+    if at >= len(codes) or codes[at] != want[0]:
+        raise DatasetError(f"{root}: tier 0 has no node {code}")
+    return int(label[at]), int(rem[at])

@@ -1,0 +1,179 @@
+"""The files of a stored graph's tier, beside ``storage``'s codes and answers.
+
+Layout (``K``: the tier, ``S``: the shard)::
+
+    DIR/tier=K/shard=S.parquet            code uint64 (the node ids, sorted) and terminal int8:
+                                          the label of a dead end from the mover's view (-1
+                                          lost, 0 drawn, +1 won; 0 on nodes with moves)
+    DIR/edges/tier=K/shard=S.parquet      src, dst uint64: the moves leaving the shard's nodes,
+                                          sorted by (src, dst)
+    DIR/reverse/tier=K/shard=S.parquet    dst, src uint64: the moves arriving at the shard's
+                                          nodes, sorted by (dst, src), built after generation
+    DIR/exits/tier=K/shard=S.parquet      src uint64, tier int32, dst uint64: the moves from
+                                          the shard's nodes into later tiers (node ``dst`` of
+                                          tier ``tier``), sorted; only when there are some
+    DIR/tmp/reverse/...                   the pieces the reverse edges are merged from
+    DIR/tmp/solve/tier=K/...              the rounds' state and messages (removed after)
+
+The codes shard keeps its ``code`` column, so ``storage.read_codes`` reads it as any tier's.
+Edges and reverse edges have their sha256 in the manifest (``ShardEntry.edges_sha256``,
+``reverse_sha256``); the temporary files have none (they live for a round).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.storage import _read, _write, shard_path
+
+__all__ = [
+    "Edges",
+    "State",
+    "edges_path",
+    "exits_path",
+    "message_path",
+    "read_edges",
+    "read_exits",
+    "read_messages",
+    "read_nodes",
+    "read_reverse",
+    "read_state",
+    "reverse_path",
+    "reverse_piece_path",
+    "state_path",
+    "write_edges",
+    "write_exits",
+    "write_messages",
+    "write_nodes",
+    "write_reverse",
+    "write_state",
+]
+
+U64 = NDArray[np.uint64]
+Edges = tuple[U64, U64]
+"""``(src, dst)`` of the edges file, ``(dst, src)`` of the reverse file."""
+State = tuple[NDArray[np.int8], NDArray[np.int32], NDArray[np.int32]]
+"""A shard's retrograde state between rounds: label, remoteness, successors not yet won."""
+
+
+def edges_path(root: Path, tier: int, shard: int) -> Path:
+    return root / "edges" / f"tier={tier}" / f"shard={shard}.parquet"
+
+
+def reverse_path(root: Path, tier: int, shard: int) -> Path:
+    return root / "reverse" / f"tier={tier}" / f"shard={shard}.parquet"
+
+
+def exits_path(root: Path, tier: int, shard: int) -> Path:
+    return root / "exits" / f"tier={tier}" / f"shard={shard}.parquet"
+
+
+def reverse_piece_path(root: Path, tier: int, shard: int, source: int) -> Path:
+    """The edges of shard ``source`` whose target shard ``shard`` owns (temporary)."""
+    return root / "tmp" / "reverse" / f"tier={tier}" / f"to={shard}" / f"from={source}.parquet"
+
+
+def solve_dir(root: Path, tier: int) -> Path:
+    """The work directory of a tier's retrograde rounds."""
+    return root / "tmp" / "solve" / f"tier={tier}"
+
+
+def state_path(root: Path, tier: int, shard: int, rnd: int) -> Path:
+    return solve_dir(root, tier) / "state" / f"shard={shard}" / f"round={rnd}.parquet"
+
+
+def message_path(root: Path, tier: int, rnd: int, to: int, source: int | str) -> Path:
+    """What the nodes of shard ``source`` decided in round ``rnd`` tell shard ``to`` (source
+    ``later``: the moves of ``to`` into later tiers whose targets have remoteness ``rnd``)."""
+    return solve_dir(root, tier) / f"round={rnd}" / f"to={to}" / f"from={source}.parquet"
+
+
+def write_nodes(root: Path, tier: int, shard: int, codes: U64, terminal: NDArray[np.int8]) -> str:
+    """Write a shard's node ids and dead-end labels; their sha256."""
+    return _write(shard_path(root, tier, shard), {"code": codes, "terminal": terminal})
+
+
+def read_nodes(
+    root: Path, tier: int, shard: int, sha256: str | None, positions: int
+) -> tuple[U64, NDArray[np.int8]]:
+    """A shard's node ids and dead-end labels, checked against the manifest."""
+    path = shard_path(root, tier, shard)
+    cols = _read(path, sha256, {"code": "uint64", "terminal": "int8"})
+    if len(cols["code"]) != positions:
+        raise DatasetError(f"{path}: {len(cols['code'])} positions, the manifest says {positions}")
+    return cols["code"], cols["terminal"]  # type: ignore[return-value]
+
+
+def _read_pair(path: Path, sha256: str | None, names: tuple[str, str], rows: int | None) -> Edges:
+    cols = _read(path, sha256, {names[0]: "uint64", names[1]: "uint64"})
+    if rows is not None and len(cols[names[0]]) != rows:
+        raise DatasetError(f"{path}: {len(cols[names[0]])} edges, the manifest says {rows}")
+    return cols[names[0]], cols[names[1]]  # type: ignore[return-value]
+
+
+def write_edges(root: Path, tier: int, shard: int, src: U64, dst: U64) -> str:
+    return _write(edges_path(root, tier, shard), {"src": src, "dst": dst})
+
+
+def read_edges(root: Path, tier: int, shard: int, sha256: str | None, rows: int | None) -> Edges:
+    """``(src, dst)`` of the moves leaving a shard."""
+    return _read_pair(edges_path(root, tier, shard), sha256, ("src", "dst"), rows)
+
+
+def write_exits(
+    root: Path, tier: int, shard: int, src: U64, to: NDArray[np.int32], dst: U64
+) -> str:
+    return _write(exits_path(root, tier, shard), {"src": src, "tier": to, "dst": dst})
+
+
+def read_exits(
+    root: Path, tier: int, shard: int, sha256: str | None, rows: int | None
+) -> tuple[U64, NDArray[np.int32], U64]:
+    """``(src, tier, dst)`` of the moves from a shard into later tiers."""
+    path = exits_path(root, tier, shard)
+    cols = _read(path, sha256, {"src": "uint64", "tier": "int32", "dst": "uint64"})
+    if rows is not None and len(cols["src"]) != rows:
+        raise DatasetError(f"{path}: {len(cols['src'])} moves, the manifest says {rows}")
+    return cols["src"], cols["tier"], cols["dst"]  # type: ignore[return-value]
+
+
+def write_reverse(root: Path, tier: int, shard: int, dst: U64, src: U64) -> str:
+    return _write(reverse_path(root, tier, shard), {"dst": dst, "src": src})
+
+
+def read_reverse(root: Path, tier: int, shard: int, sha256: str | None, rows: int | None) -> Edges:
+    """``(dst, src)`` of the moves arriving at a shard."""
+    return _read_pair(reverse_path(root, tier, shard), sha256, ("dst", "src"), rows)
+
+
+def write_piece_edges(path: Path, dst: U64, src: U64) -> None:
+    _write(path, {"dst": dst, "src": src})
+
+
+def read_piece_edges(path: Path) -> Edges:
+    return _read_pair(path, None, ("dst", "src"), None)
+
+
+def write_state(path: Path, state: State) -> None:
+    label, remoteness, counter = state
+    _write(path, {"label": label, "remoteness": remoteness, "counter": counter})
+
+
+def read_state(path: Path) -> State:
+    """A shard's state, writable (Arrow hands out read-only arrays)."""
+    cols = _read(path, None, {"label": "int8", "remoteness": "int32", "counter": "int32"})
+    return tuple(np.array(cols[k]) for k in ("label", "remoteness", "counter"))  # type: ignore[return-value]
+
+
+def write_messages(path: Path, node: U64, lost: NDArray[np.int8]) -> None:
+    """Per move into a node decided this round: its source and whether the node is lost."""
+    _write(path, {"node": node, "lost": lost})
+
+
+def read_messages(path: Path) -> tuple[U64, NDArray[np.int8]]:
+    cols = _read(path, None, {"node": "uint64", "lost": "int8"})
+    return cols["node"], cols["lost"]  # type: ignore[return-value]

@@ -1,0 +1,345 @@
+"""The work a Dask worker does on a stored graph: draw a shard, build the reverse edges, run a
+retrograde round. One shard per task, files in, files out, counts and digests back.
+
+Retrograde rounds (Knuth's successor counters, level by level): a shard keeps per node its
+label, remoteness and the number of successors not yet known to be won (``counter``) in a state
+file between rounds. Round 0 decides the won and lost dead ends (remoteness 0); in round ``r``
+a shard reads the messages its nodes' successors decided in round ``r - 1`` sent it (one per
+move: the mover's node, and whether the successor is lost), labels won a node with a lost
+successor and lost a node whose counter reaches 0, both at remoteness ``r``, and sends the
+nodes it decided to their predecessors' owner shards (its reverse edges grouped by owner).
+Nodes leave the rounds in non-decreasing remoteness, so a won node's is 1 + the least of its
+lost successors' and a lost node's 1 + the greatest of its won successors', as in the in-memory
+``retrograde`` (whose first-in first-out queue is these rounds run one node at a time).
+Every task writes its outputs under round-numbered names: running one twice writes the same
+files.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_storage import (
+    U64,
+    Edges,
+    exits_path,
+    message_path,
+    read_edges,
+    read_exits,
+    read_messages,
+    read_nodes,
+    read_piece_edges,
+    read_reverse,
+    read_state,
+    reverse_path,
+    reverse_piece_path,
+    state_path,
+    write_edges,
+    write_messages,
+    write_nodes,
+    write_piece_edges,
+    write_reverse,
+    write_state,
+)
+from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
+from verifier.distributed.tiers.manifest import ShardEntry
+from verifier.distributed.tiers.storage import write_answers
+from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _owners
+
+__all__ = [
+    "Messages",
+    "Pieces",
+    "Round",
+    "draw_shard",
+    "finish_shard",
+    "merge_reverse",
+    "round_shard",
+    "split_shard",
+    "start_rounds",
+]
+
+Bounds = NDArray[np.int64]
+Pieces = list[tuple[int, int, str]]
+"""Files written for other shards: ``(owner shard, rows, path)``."""
+Messages = list[tuple[int, int, int, str]]
+"""Messages written: ``(round, owner shard, rows, path)``, read in round ``round + 1``."""
+Round = tuple[int, Messages]
+"""What a round reports: nodes decided, messages written."""
+Drawn = tuple[int, str, int, str, Pieces]
+"""A drawn shard: positions, codes sha256, edges, edges sha256, reverse pieces."""
+
+
+def _grouped(
+    codes: U64, bounds: Bounds, columns: list[NDArray[np.generic]]
+) -> list[tuple[int, list[NDArray[np.generic]]]]:
+    """``columns`` (rows parallel to ``codes``) split by the range shard owning each code."""
+    shards = len(bounds) - 1
+    order, at = _owners(codes, shards, range_owner(codes, bounds))
+    out = []
+    for j in range(shards):
+        if at[j + 1] > at[j]:
+            rows = order[at[j] : at[j + 1]]
+            out.append((j, [c[rows] for c in columns]))
+    return out
+
+
+def _split(root: Path, tier: int, shard: int, src: U64, dst: U64, bounds: Bounds) -> Pieces:
+    """Write the edges of ``shard`` as one reverse piece per shard owning their targets."""
+    pieces = []
+    for j, (d, s) in _grouped(dst, bounds, [dst, src]):
+        path = reverse_piece_path(root, tier, j, shard)
+        write_piece_edges(path, d, s)  # type: ignore[arg-type]
+        pieces.append((j, len(d), str(path)))
+    return pieces
+
+
+def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn:
+    """Draw the out-edges of the nodes of ``shard`` (ids ``bounds[shard] ..``) of a seeded
+    random graph with ``random_case``'s distributions (a ``terminal_fraction`` of dead ends,
+    each other node one move then the rest of its shard's ``degree * nodes`` moves from
+    uniform sources, targets uniform over the whole graph, self loops kept, repeats dropped,
+    dead ends labelled uniformly from ``terminal_values``), from a numpy generator seeded by
+    ``(seed, shard)``: the same seed and shard count give the same graph, a different one from
+    the in-memory ``random_case`` (other random streams). Writes the shard's nodes, edges and
+    reverse pieces."""
+    from verifier.games.random_graphs import random_edges
+
+    base = Path(root)
+    lo, hi = int(bounds[shard]), int(bounds[shard + 1])
+    degree = game.degree or 0.0
+    rng = np.random.default_rng([game.seed or 0, shard])
+    inner = rng.random(hi - lo) >= (game.terminal_fraction or 0.0)
+    moves = round(hi * degree) - round(lo * degree)
+    src, dst = random_edges(rng, inner, moves, targets=game.nodes)
+    dead = np.bincount(src, minlength=hi - lo) == 0
+    values = np.array((game.terminal_values or "-1").split(","), dtype=np.int8)
+    terminal = np.zeros(hi - lo, dtype=np.int8)
+    terminal[dead] = values[rng.integers(0, len(values), int(dead.sum()))]
+    codes = np.arange(lo, hi, dtype=np.uint64)
+    sha = write_nodes(base, 0, shard, codes, terminal)
+    del codes, terminal, inner, dead
+    src_u, dst_u = (src + lo).astype(np.uint64), dst.astype(np.uint64)
+    del src, dst
+    edges_sha = write_edges(base, 0, shard, src_u, dst_u)
+    return hi - lo, sha, len(src_u), edges_sha, _split(base, 0, shard, src_u, dst_u, bounds)
+
+
+def split_shard(root: str, tier: int, entry: ShardEntry, bounds: Bounds) -> Pieces:
+    """Write the reverse pieces of a shard whose edges are already stored."""
+    base = Path(root)
+    src, dst = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
+    return _split(base, tier, entry.shard, src, dst, bounds)
+
+
+def merge_reverse(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[int, str]:
+    """Sort the reverse pieces sent to ``shard`` by (target, source), write its reverse edges,
+    remove the pieces; returns ``(edges, sha256)``."""
+    parts = [read_piece_edges(Path(p)) for p in pieces]
+    dst = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.uint64)
+    src = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.uint64)
+    del parts
+    order = np.lexsort((src, dst))
+    digest = write_reverse(Path(root), tier, shard, dst[order], src[order])
+    for p in pieces:
+        Path(p).unlink(missing_ok=True)
+    return len(dst), digest
+
+
+_KEPT: dict[tuple[str, str | None], Edges] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+def _keep_budget() -> int:
+    """Bytes of reverse edges a worker keeps between rounds: a quarter of its memory limit
+    (256 MB outside a worker, or without a limit)."""
+    try:
+        from distributed import get_worker
+
+        limit = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):
+        limit = None
+    return int(limit) // 4 if limit else 256 << 20
+
+
+def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
+    """The reverse edges of ``entry``'s shard, kept in the worker process between rounds
+    within ``_keep_budget``: the rounds of a tier read the same files again and again, and the
+    driver sends a shard's rounds to the same worker when it can. One tier's files are kept at
+    a time (reading one drops the others'); when the budget is full a new file is not kept
+    (the rounds visit the shards in a cycle, where dropping the oldest keeps nothing). Keyed
+    by path and sha256, so a file written again is read again; a worker that dies loses only
+    time (the files are the truth)."""
+    path = reverse_path(root, tier, entry.shard)
+    key = (str(path), entry.reverse_sha256)
+    with _KEPT_LOCK:
+        if key in _KEPT:
+            return _KEPT[key]
+    edges = read_reverse(root, tier, entry.shard, entry.reverse_sha256, entry.reverse_edges)
+    budget = _keep_budget()
+    with _KEPT_LOCK:
+        for old in [k for k in _KEPT if Path(k[0]).parent != path.parent]:
+            del _KEPT[old]
+        used = sum(a.nbytes + b.nbytes for a, b in _KEPT.values())
+        if used + edges[0].nbytes + edges[1].nbytes <= budget:
+            _KEPT[key] = edges
+    return edges
+
+
+def _send(
+    root: Path,
+    tier: int,
+    entry: ShardEntry,
+    rnd: int,
+    decided: U64,
+    lost: NDArray[np.bool_],
+    bounds: Bounds,
+) -> Messages:
+    """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids; ``lost``:
+    which are lost) that they are: one message per move, written per owner shard."""
+    if len(decided) == 0:
+        return []
+    rev_dst, rev_src = _reverse_edges(root, tier, entry)
+    start = np.searchsorted(rev_dst, decided, side="left")
+    count = np.searchsorted(rev_dst, decided, side="right") - start
+    total = int(count.sum())
+    # the rows start[i] .. start[i] + count[i] - 1 of every decided node, in one array
+    first = np.cumsum(count) - count
+    rows = np.repeat(start - first, count) + np.arange(total)
+    node = rev_src[rows]
+    flag = np.repeat(lost.astype(np.int8), count)
+    del rev_dst, rev_src, rows
+    pieces = []
+    for j, (n, f) in _grouped(node, bounds, [node, flag]):
+        path = message_path(root, tier, rnd, j, entry.shard)
+        write_messages(path, n, f)  # type: ignore[arg-type]
+        pieces.append((rnd, j, len(n), str(path)))
+    return pieces
+
+
+def start_rounds(
+    root: str,
+    tier: int,
+    entry: ShardEntry,
+    bounds: Bounds,
+    later: dict[int, list[ShardRef]] | None,
+) -> Round:
+    """Round 0 of ``entry``'s shard: counters = out-degrees, won and lost dead ends decided at
+    remoteness 0 (a drawn one stays undecided), their predecessors told.
+
+    Moves into later tiers (``later``: those tiers' shards, solved) are answered from their
+    answers (``tasks._lookup``): a move to a node decided at remoteness ``r`` becomes a message
+    to this shard for round ``r + 1`` (a lost one wins its mover, a won one counts down), so
+    it is taken in the same order as the moves inside the tier."""
+    base = Path(root)
+    lo = int(bounds[entry.shard])
+    codes, terminal = read_nodes(base, tier, entry.shard, entry.sha256, entry.positions)
+    src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
+    n = len(codes)
+    counter = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
+    del src
+    delayed: Messages = []
+    if entry.exits:
+        xsrc, xtier, xdst = read_exits(base, tier, entry.shard, entry.exits_sha256, entry.exits)
+        counter += np.bincount((xsrc - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
+        label_x, rem_x = _later_answers(base, tier, entry.shard, xtier, xdst, later or {})
+        delayed = _delayed(base, tier, entry.shard, xsrc, label_x, rem_x)
+    dead = counter == 0
+    label = np.where(dead, terminal, np.int8(0)).astype(np.int8)
+    decided = np.flatnonzero(label != 0)
+    remoteness = np.full(n, -1, dtype=np.int32)
+    remoteness[decided] = 0
+    write_state(state_path(base, tier, entry.shard, 0), (label, remoteness, counter))
+    msgs = _send(base, tier, entry, 0, codes[decided], label[decided] == -1, bounds)
+    return len(decided), msgs + delayed
+
+
+def _later_answers(
+    root: Path,
+    tier: int,
+    shard: int,
+    to: NDArray[np.int32],
+    dst: U64,
+    later: dict[int, list[ShardRef]],
+) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
+    """The answers of the targets of a shard's moves into later tiers (one later tier's
+    shards read at a time, each grouped by its node-id ranges)."""
+    label = np.zeros(len(dst), dtype=np.int8)
+    remoteness = np.full(len(dst), -1, dtype=np.int32)
+    for j in np.unique(to).tolist():
+        refs = later.get(j)
+        if refs is None:
+            raise DatasetError(
+                f"{exits_path(root, tier, shard)}: a move into tier {j}, not a later solved tier"
+            )
+        sel = np.flatnonzero(to == j)
+        b = range_bounds([r[0] for r in refs])
+        if len(sel) and int(dst[sel].max()) >= int(b[-1]):
+            raise DatasetError(
+                f"{exits_path(root, tier, shard)}: a move to node {int(dst[sel].max())} of "
+                f"tier {j}, which has {int(b[-1])} nodes"
+            )
+        label[sel], remoteness[sel] = _lookup(root, j, dst[sel], refs, range_owner(dst[sel], b))
+    return label, remoteness
+
+
+def _delayed(
+    root: Path,
+    tier: int,
+    shard: int,
+    src: U64,
+    label: NDArray[np.int8],
+    remoteness: NDArray[np.int32],
+) -> Messages:
+    """The messages of a shard's moves into later tiers, to itself: one file per remoteness
+    of a decided target (drawn targets send none: their movers' counters stay above 0)."""
+    out: Messages = []
+    decided = label != 0
+    for r in np.unique(remoteness[decided]).tolist():
+        sel = decided & (remoteness == r)
+        path = message_path(root, tier, r, shard, "later")
+        write_messages(path, src[sel], (label[sel] == -1).astype(np.int8))
+        out.append((r, shard, int(sel.sum()), str(path)))
+    return out
+
+
+def round_shard(
+    root: str, tier: int, entry: ShardEntry, rnd: int, state: str, inbox: list[str], bounds: Bounds
+) -> Round:
+    """Round ``rnd`` (>= 1) of ``entry``'s shard: apply the messages of round ``rnd - 1``
+    (``inbox``) to the state read from ``state``, write the new state, tell the predecessors
+    of the nodes decided now."""
+    base = Path(root)
+    lo = int(bounds[entry.shard])
+    label, remoteness, counter = read_state(Path(state))
+    n = len(label)
+    parts = [read_messages(Path(p)) for p in inbox]
+    node = (np.concatenate([p[0] for p in parts]) - np.uint64(lo)).astype(np.intp)
+    lost = np.concatenate([p[1] for p in parts]).astype(np.bool_)
+    del parts
+    won = np.unique(node[lost])
+    won = won[label[won] == 0]  # a successor is lost: won now, unless decided before
+    label[won], remoteness[won] = 1, rnd
+    down = np.bincount(node[~lost], minlength=n).astype(np.int32)
+    counter -= down
+    lost_now = np.flatnonzero((down > 0) & (counter == 0) & (label == 0))
+    label[lost_now], remoteness[lost_now] = -1, rnd  # every successor is won
+    del node, lost, down
+    write_state(state_path(base, tier, entry.shard, rnd), (label, remoteness, counter))
+    decided = np.concatenate([won, lost_now])
+    decided.sort()
+    ids = (decided + lo).astype(np.uint64)
+    return len(decided), _send(base, tier, entry, rnd, ids, label[decided] == -1, bounds)
+
+
+def finish_shard(root: str, tier: int, shard: int, state: str) -> SolvedShard:
+    """Write the answers of a shard from its last state (undecided: drawn, remoteness -1)."""
+    label, remoteness, _ = read_state(Path(state))
+    digest = write_answers(Path(root), tier, shard, (label, remoteness))
+    counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
+    top = int(remoteness.max()) if len(label) else -1
+    return counts[0], counts[1], counts[2], top, digest
