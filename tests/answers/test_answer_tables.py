@@ -313,7 +313,9 @@ def test_parquet_without_pyarrow_is_one_line(
 
 
 @pytest.mark.dask
-@pytest.mark.parametrize("suffix", [".npz", ".parquet"])
+@pytest.mark.parametrize(
+    "suffix", [pytest.param(".npz", marks=pytest.mark.slow), ".parquet"]
+)  # .npz in the slow run: the default run's time goes to the tiered route's tests
 def test_dask_engine_answers_round_trip(suffix: str, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

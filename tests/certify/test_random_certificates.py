@@ -22,7 +22,7 @@ from verifier.model.results import Verdict
 SEMANTICS = ("minimax", "normal", "reachability", "impartial")
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     sem=st.sampled_from(SEMANTICS),
     nodes=st.integers(1, 40),

@@ -99,6 +99,7 @@ def _text(h: dict[str, Any]) -> np.ndarray:
     return np.frombuffer(json.dumps(h).encode(), dtype=np.uint8)
 
 
+@pytest.mark.slow  # 20 s: the answer-file agreement below stays in the default run
 def test_both_paths_agree_on_certificates_and_their_corruptions(tmp_path: Path) -> None:
     rng = random.Random(7)
     judged = rejected = 0

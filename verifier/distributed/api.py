@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import time
+import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -229,21 +230,24 @@ def _client(
         with dd.Client(scheduler) as client:
             yield client
         return
-    with (
-        dd.LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            memory_limit="auto" if memory_limit is None else memory_limit,
-            # a task's error reaches the user once, as the run's one line: the workers' own
-            # "Compute Failed" log records with their tracebacks would repeat it
-            silence_logs=logging.CRITICAL,
-        ) as cluster,
-        dd.Client(cluster) as client,
-    ):
-        yield client
+    with warnings.catch_warnings():
+        # another cluster's dashboard holds port 8787: Dask picks another, no need to say so
+        warnings.filterwarnings("ignore", message=r"Port \d+ is already in use")
+        with (
+            dd.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                memory_limit="auto" if memory_limit is None else memory_limit,
+                # a task's error reaches the user once, as the run's one line: the workers' own
+                # "Compute Failed" log records with their tracebacks would repeat it
+                silence_logs=logging.CRITICAL,
+            ) as cluster,
+            dd.Client(cluster) as client,
+        ):
+            yield client
 
 
 def _run_in_process(
