@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,15 +46,6 @@ from verifier.distributed.tiers.storage import answers_path, read_answers  # noq
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
 Answers = tuple[np.ndarray, np.ndarray]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    """Two one-thread workers in this process."""
-    with distributed.Client(
-        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
-    ) as c:
-        yield c
 
 
 def stored(root: Path, graph: GameGraph, client: Any, shards: int) -> Path:

@@ -11,7 +11,6 @@ answers worked out by the in-memory solver) keeps every test fast.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +40,6 @@ pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is 
 
 W, H = 4, 3
 NONE = -1
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    """Two one-thread workers in this process (so that a test's patches reach the tasks)."""
-    with distributed.Client(
-        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
-    ) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

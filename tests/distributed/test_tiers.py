@@ -12,7 +12,6 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,15 +40,6 @@ from verifier.distributed.tiers.storage import read_answers, read_codes, shard_p
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
 Answers = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    """Two one-thread workers in this process."""
-    with distributed.Client(
-        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
-    ) as c:
-        yield c
 
 
 def processes_cluster() -> Any:

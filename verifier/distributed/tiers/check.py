@@ -475,6 +475,20 @@ def shard_moves(root: Path, game: TierGame, tier: int, entry: ShardEntry) -> Sha
     return ShardMoves(codes, outcome, dst, to, parent)
 
 
+class Judged(NamedTuple):
+    """A shard's claims beside its moves and the claims of the moves' targets."""
+
+    game: TierGame
+    tier: int
+    exp: ShardMoves
+    label: NDArray[np.int8]
+    rem: NDArray[np.int32]
+    move: NDArray[np.uint64] | None
+    c_label: NDArray[np.int8]
+    """Per move: the claim of its target (``NO_CLAIM`` where there is none)."""
+    c_rem: NDArray[np.int32]
+
+
 def check_shard(
     root: str,
     game: TierGame,
@@ -498,6 +512,7 @@ def check_shard(
         c_label, c_rem = _children_claims(base, exp.children, exp.child_tier, refs, claims, owners)
     else:
         c_label, c_rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
+    j = Judged(game, tier, exp, label, rem, move, c_label, c_rem)
     to_lost = c_label == -1
     any_lost = np.zeros(n, dtype=np.bool_)
     any_lost[src[to_lost]] = True
@@ -516,40 +531,28 @@ def check_shard(
             return f"claimed {said}, but the game is over there: {end}"
         mine = np.flatnonzero(src == i)
         if due[i] == 1:
-            j = mine[c_label[mine] == -1][0]
-            to = game.position_name(int(exp.children[j]))
+            k = mine[c_label[mine] == -1][0]
+            to = game.position_name(int(exp.children[k]))
             return f"claimed {said}, but the move to {to} reaches a position claimed lost"
         if due[i] == 0:
-            j = mine[c_label[mine] != 1][0]
-            what = "has no claim" if c_label[j] == NO_CLAIM else "is claimed drawn"
-            to = game.position_name(int(exp.children[j]))
+            k = mine[c_label[mine] != 1][0]
+            what = "has no claim" if c_label[k] == NO_CLAIM else "is claimed drawn"
+            to = game.position_name(int(exp.children[k]))
             return f"claimed {said}, but no move reaches a position claimed lost and {to} {what}"
         return f"claimed {said}, but every move reaches a position claimed won"
 
     found = {"rules": (int(wrong.sum()), _first(tier, codes, wrong, why_rule))}
     if claims.remoteness:
-        found["remoteness"] = _remoteness(
-            game, tier, codes, exp, label, rem, c_label, c_rem, claimed & ~wrong
-        )
+        found["remoteness"] = _remoteness(j, claimed & ~wrong)
     if claims.moves and move is not None:
-        found["moves"] = _moves(
-            game, tier, codes, exp, label, rem, move, c_label, c_rem, claimed, claims.remoteness
-        )
+        found["moves"] = _moves(j, claimed, claims.remoteness)
     return _faults(**found)
 
 
-def _remoteness(
-    game: TierGame,
-    tier: int,
-    codes: NDArray[np.uint64],
-    exp: Any,
-    label: NDArray[np.int8],
-    rem: NDArray[np.int32],
-    c_label: NDArray[np.int8],
-    c_rem: NDArray[np.int32],
-    judged: NDArray[np.bool_],
-) -> tuple[int, Witness]:
+def _remoteness(j: Judged, judged: NDArray[np.bool_]) -> tuple[int, Witness]:
     """Remoteness against the children's claims, where the label obeys the rules."""
+    exp, label, rem, c_label, c_rem = j.exp, j.label, j.rem, j.c_label, j.c_rem
+    codes, tier = exp.codes, j.tier
     n = len(codes)
     src = exp.parent
     big = np.iinfo(np.int64).max
@@ -581,20 +584,11 @@ def _remoteness(
     return int(wrong.sum()), _first(tier, codes, wrong, why)
 
 
-def _moves(
-    game: TierGame,
-    tier: int,
-    codes: NDArray[np.uint64],
-    exp: Any,
-    label: NDArray[np.int8],
-    rem: NDArray[np.int32],
-    move: NDArray[np.uint64],
-    c_label: NDArray[np.int8],
-    c_rem: NDArray[np.int32],
-    claimed: NDArray[np.bool_],
-    timed: bool,
-) -> tuple[int, Witness]:
+def _moves(j: Judged, claimed: NDArray[np.bool_], timed: bool) -> tuple[int, Witness]:
     """Each claimed move: present at every inner position, legal, and optimal for the claim."""
+    exp, label, rem, c_label, c_rem, game = j.exp, j.label, j.rem, j.c_label, j.c_rem, j.game
+    codes, tier, move = exp.codes, j.tier, j.move
+    assert move is not None
     n = len(codes)
     src = exp.parent
     inner = exp.outcome == INNER

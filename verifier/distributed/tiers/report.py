@@ -18,14 +18,27 @@ def _units(m: Any) -> str:
     return "classes (positions up to the mirror)" if m.parameters.get("symmetric") else "positions"
 
 
+def _about(root: Path, m: Any) -> dict[str, Any]:
+    """The dataset a document is about."""
+    return {"dataset": str(root), "game": m.game, "parameters": m.parameters,
+            "semantics": m.semantics}  # fmt: skip
+
+
+def _headline(root: Path, m: Any, positions: int) -> str:
+    """``DIR: game (parameters), semantics, N positions in T tiers, S shards``."""
+    params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
+    shards = sum(len(t.shards) for t in m.tiers)
+    return (
+        f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {_units(m)} in "
+        f"{len(m.tiers)} tiers, {shards} shards"
+    )
+
+
 def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
     """The run as a JSON document (the manifest's counts, the start position's value)."""
     m = res.manifest
     return {
-        "dataset": str(root),
-        "game": m.game,
-        "parameters": m.parameters,
-        "semantics": m.semantics,
+        **_about(root, m),
         "positions": sum(t.positions for t in m.tiers),
         "root": None
         if res.root_label is None
@@ -54,12 +67,9 @@ def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
 def solve_text(root: Path, res: TierSolve) -> list[str]:
     """The run as lines of text: a headline, the value, a table of the tiers."""
     m = res.manifest
-    params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
     total = sum(t.positions for t in m.tiers)
-    shards = sum(len(t.shards) for t in m.tiers)
     lines = [
-        f"{root}: {m.game} ({params}), {m.semantics}, {total:,} {_units(m)} in "
-        f"{len(m.tiers)} tiers, {shards} shards; {res.tiers_solved} tier(s) solved by this run",
+        f"{_headline(root, m, total)}; {res.tiers_solved} tier(s) solved by this run",
         f"value: {res.description}"
         if res.description is not None
         else "value: not known yet (tier 0 is not solved: run again with --resume)",
@@ -80,10 +90,7 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
     """A judgement as one JSON document: the verdict, per check its violations and the first."""
     m = res.manifest
     return {
-        "dataset": str(root),
-        "game": m.game,
-        "parameters": m.parameters,
-        "semantics": m.semantics,
+        **_about(root, m),
         "answers": res.answers,
         "verdict": res.verdict,
         "inconclusive": res.inconclusive,
@@ -115,8 +122,6 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
 def check_text(root: Path, res: TierCheck) -> list[str]:
     """A judgement as lines: the verdict and the claimed value first, then each check."""
     m = res.manifest
-    params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
-    shards = sum(len(t.shards) for t in m.tiers)
     value = res.description or "no claim for the start position"
     if res.refuted:
         total = sum(res.counts.values())
@@ -130,8 +135,7 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
         )
     lines = [
         head,
-        f"{root}: {m.game} ({params}), {m.semantics}, {res.positions:,} {_units(m)} in "
-        f"{len(m.tiers)} tiers, {shards} shards; answers judged: {res.answers}",
+        f"{_headline(root, m, res.positions)}; answers judged: {res.answers}",
     ]
     for c in res.checks:
         n = res.counts[c]
