@@ -219,7 +219,7 @@ def test_cli_reports_the_value_and_the_tiers(client: Any, tmp_path: Path) -> Non
     one_line_error(run_cli("generate", "connect4", "-o", root, "--resume"), 2, "--engine dask")
     r = run_cli("generate", "connect4", "-o", tmp_path / "nothere", "--engine", "dask",
                 "--scheduler", addr, "--resume")  # fmt: skip
-    one_line_error(r, 2, "nothere")
+    one_line_error(r, 2, "nothere: no such file or directory")
 
 
 def one_line_error(r: Any, code: int, *words: str) -> str:

@@ -139,6 +139,8 @@ class Manifest:
 def load_manifest(root: Path) -> Manifest:
     """Read and check ``root/manifest.json`` (``DatasetError`` naming the file and the field)."""
     path = root / MANIFEST
+    if not root.exists():
+        raise DatasetError(f"{root}: no such file or directory")
     if not root.is_dir():
         raise DatasetError(f"{root}: not a directory (a tiered dataset is one)")
     try:
