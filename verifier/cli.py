@@ -1057,9 +1057,10 @@ def _random_graph_tiers(opts: RandomGraph) -> Any:
     defaults), or exit 2 with one line."""
     from verifier.distributed.tiers.graphs import GraphTiers
 
-    if (opts.semantics or "normal") != "normal":
+    only = GraphTiers.semantics.value  # the one semantics stored graphs are solved by
+    if (opts.semantics or only) != only:
         raise _fail(
-            f"--engine dask: a random graph in a tiered dataset is solved by semantics normal "
+            f"--engine dask: a random graph in a tiered dataset is solved by semantics {only} "
             f"only, not {opts.semantics!r} (use --engine memory)"
         )
     if opts.acyclic:
@@ -1094,15 +1095,17 @@ def _generate_graph_tiers(
         dataset_from_graph,
         generate_random_graph,
     )
+    from verifier.distributed.tiers.graphs import GraphTiers
 
     try:
         case = None if game == "random" else load(Path(game), command="solve")
     except VerifierError as e:
         raise _fail(str(e)) from None
-    if case is not None and case.semantics.value != "normal":
+    only = GraphTiers.semantics  # the one semantics stored graphs are solved by
+    if case is not None and case.semantics is not only:
         raise _fail(
             f"{game}: semantics {case.semantics.value}: a tiered dataset stores graphs of "
-            "semantics normal only (use --engine memory's solve)"
+            f"semantics {only.value} only (use --engine memory's solve)"
         )
     tiers = _random_graph_tiers(opts) if case is None else None
     _tier_errors(lambda: prepare_output(output))

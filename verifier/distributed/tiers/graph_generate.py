@@ -38,7 +38,7 @@ from verifier.distributed.tiers.graphs import (
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.storage import positions_per_shard, shards_for
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
-from verifier.model import GameGraph, Semantics
+from verifier.model import GameGraph
 
 __all__ = ["dataset_from_graph", "generate_random_graph"]
 
@@ -102,7 +102,7 @@ def dataset_from_graph(
     nodes are numbered from 0 in the order of their ids. The driver writes the nodes and
     edges (it holds the graph anyway); the workers build the reverse edges."""
     where = source or "the graph"
-    if graph.semantics is not Semantics.NORMAL:
+    if graph.semantics is not GraphTiers.semantics:  # the one semantics it is solved by
         raise DatasetError(
             f"{where}: semantics {graph.semantics.value}: a tiered dataset solves stored graphs "
             "of semantics normal only"
