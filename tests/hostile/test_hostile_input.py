@@ -121,7 +121,10 @@ def fuzz(suffix: str, count: int, tmp_path: Path, answers: bool = False) -> None
     assert kinds == {"case", "error"}, kinds  # the mutations reach both outcomes
 
 
-@pytest.mark.parametrize("suffix", FORMATS)
+@pytest.mark.parametrize(
+    "suffix",
+    [pytest.param(f, marks=pytest.mark.slow) if f in (".graphml", ".gml") else f for f in FORMATS],
+)  # the networkx formats in the slow run: the default run's minutes go to the tiered route
 def test_mutated_files_give_a_case_or_the_one_line_error(suffix: str, tmp_path: Path) -> None:
     fuzz(suffix, CI_EXAMPLES, tmp_path)
 
