@@ -443,21 +443,87 @@ def code_range(k: int, men: np.ndarray) -> int:
     return size
 
 
-@njit(cache=True, parallel=True)
 def tier_positions(k: int, men: np.ndarray, group: int) -> np.ndarray:
     """For every code of a material: 1 if it is a legal position (and, with symmetry, the
     least code of its class), else 0."""
-    total = code_range(k, men)
+    return tier_positions_range(k, men, group, 0, code_range(k, men))
+
+
+@njit(cache=True, parallel=True)
+def tier_positions_range(k: int, men: np.ndarray, group: int, lo: int, hi: int) -> np.ndarray:
+    """``tier_positions`` of the codes ``lo .. hi - 1`` of a material only (entry ``i`` for
+    code ``lo + i``): a material's codes scanned range by range, as the sharded generation
+    does, without the mask of the whole material."""
+    total = max(0, hi - lo)
     keep = np.zeros(total, np.bool_)
     block = 1 << 14
     for b in prange((total + block - 1) // block):
         sq = np.empty(SLOTS, np.int64)
         tmp = np.empty(SLOTS, np.int64)
-        for code in range(b * block, min(total, (b + 1) * block)):
+        for i in range(b * block, min(total, (b + 1) * block)):
+            code = lo + i
             side = decode(code, k, sq)
             if legal(side, k, men, sq) and canonical(side, k, men, sq, group, tmp) == code:
-                keep[code] = True
+                keep[i] = True
     return keep
+
+
+CODE_BITS = 32
+"""``tier_successors`` orders a position's successors by ``tier << CODE_BITS | code`` (a
+material's codes are below ``18 * 64^4 < 2^29``)."""
+
+
+@njit(cache=True, parallel=True)
+def tier_successors(
+    codes: np.ndarray,
+    k: int,
+    men: np.ndarray,
+    tier_of_key: np.ndarray,
+    tier_group: np.ndarray,
+    ptr: np.ndarray,
+    out_tier: np.ndarray,
+    out_code: np.ndarray,
+    terminal: np.ndarray,
+    count_only: bool,
+) -> None:
+    """``tier_moves`` without a node table: with ``count_only`` the number of each position's
+    distinct successors into ``ptr`` and its label as a dead end into ``terminal`` (-1 mated,
+    0 stalemate, dead or a position with moves); else the successors as (tier, canonical code)
+    into ``out_tier`` / ``out_code`` from ``ptr[x]`` on, sorted by (tier, code), repeats
+    (symmetric images) dropped. A dead position has no moves."""
+    block = 1 << 12
+    for b in prange((len(codes) + block - 1) // block):
+        sq = np.empty(SLOTS, np.int64)
+        scratch = np.empty((3, SLOTS), np.int64)
+        c_tier = np.empty(MAX_CHILDREN, np.int64)
+        c_code = np.empty(MAX_CHILDREN, np.int64)
+        c_move = np.empty(MAX_CHILDREN, np.int64)
+        row = np.empty(MAX_CHILDREN, np.int64)
+        for x in range(b * block, min(len(codes), (b + 1) * block)):
+            side = decode(codes[x], k, sq)
+            n = 0
+            is_dead = dead(k, men, sq)
+            if not is_dead:
+                n = children(
+                    side, k, men, sq, tier_of_key, tier_group, scratch, c_tier, c_code, c_move
+                )
+            for c in range(n):
+                row[c] = (c_tier[c] << CODE_BITS) | c_code[c]
+            row[:n].sort()
+            m = 0
+            for c in range(n):
+                if c == 0 or row[c] != row[c - 1]:
+                    row[m] = row[c]
+                    m += 1
+            if count_only:
+                ptr[x] = m
+                occ = occupancy(k, sq)
+                check = attacked(king_square(side, k, men, sq), 1 - side, k, men, sq, occ)
+                terminal[x] = -1 if (check and n == 0 and not is_dead) else 0
+            else:
+                for c in range(m):
+                    out_tier[ptr[x] + c] = row[c] >> CODE_BITS
+                    out_code[ptr[x] + c] = row[c] & ((1 << CODE_BITS) - 1)
 
 
 @njit(cache=True)

@@ -176,7 +176,14 @@ class ConnectFourTiers:
         return f"{winner} wins in {remoteness} plies"
 
 
-GAMES: dict[str, Any] = {"connect4": ConnectFourTiers, "graph": GraphTiers}
+def _chess(**parameters: Any) -> Any:
+    """A chess endgame stored as a graph (``chess_tiers``, imported when one is read)."""
+    from verifier.distributed.tiers.chess_tiers import ChessTiers
+
+    return ChessTiers(**parameters)
+
+
+GAMES: dict[str, Any] = {"connect4": ConnectFourTiers, "graph": GraphTiers, "chess": _chess}
 
 
 def game_from_manifest(game: str, parameters: dict[str, int], where: str) -> TierGame:
