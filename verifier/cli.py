@@ -938,15 +938,29 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool) ->
 
     def run() -> Any:
         with _tier_cluster(cluster) as client:
-            return solve_dataset(
+            res = solve_dataset(
                 path, client, resume=resume, say=lambda s: _err(err, f"progress: {path}: {s}")
             )
+            wins = None
+            if res.manifest.game == "chess":  # per material, the longest wins by FEN
+                from verifier.distributed.tiers.chess_tiers import longest_wins
 
-    res = _tier_errors(run)
+                wins = longest_wins(path, res.manifest, client)
+            return res, wins
+
+    res, wins = _tier_errors(run)
     if fmt is Format.json:
-        print(json.dumps(solve_json(path, res), indent=2))
+        doc = solve_json(path, res)
+        if wins is not None:
+            doc["materials"] = wins
+        print(json.dumps(doc, indent=2))
     else:
-        print("\n".join(solve_text(path, res)))
+        lines = solve_text(path, res)
+        if wins is not None:
+            from verifier.distributed.tiers.chess_tiers import wins_text
+
+            lines += wins_text(wins)
+        print("\n".join(lines))
     raise typer.Exit(EXIT_OK)
 
 
@@ -977,6 +991,10 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
             )
 
     res = _tier_errors(run)
+    if res.manifest.game == "chess":  # a witness's FEN needs its tier, which the report knows
+        from verifier.distributed.tiers.chess_tiers import name_witnesses
+
+        res.names.update(_tier_errors(lambda: name_witnesses(path, res.manifest, res.witnesses)))
     if fmt is Format.json:
         print(json.dumps(check_json(path, res), indent=2))
     else:
@@ -1130,6 +1148,46 @@ def _generate_graph_tiers(
         err,
         f"wrote {output}: graph, {m.semantics}, {t.positions:,} nodes, "
         f"{m.parameters['edges']:,} moves in {len(t.shards)} shards",
+    )
+
+
+def _generate_chess_tiers(
+    game: str, symmetry: bool | None, output: Path, cluster: DaskOptions, per_shard: int | None
+) -> None:
+    """``generate chess:MATERIAL -o DIR --engine dask [--symmetry]``: every material as a tier
+    of a stored graph, generated shard by shard on the workers (``chess_tiers``)."""
+    _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
+    from verifier.distributed.tiers.chess_tiers import generate_chess
+    from verifier.distributed.tiers.driver import prepare_output
+    from verifier.games.chess import parse_material
+
+    material = game.split(":", 1)[1]
+    try:
+        parse_material(material)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    _tier_errors(lambda: prepare_output(output))
+    err = Console(emoji=False, stderr=True)
+
+    def run() -> Any:
+        with _tier_cluster(cluster) as client:
+            return generate_chess(
+                output,
+                material,
+                client,
+                symmetric=bool(symmetry),
+                per_shard=per_shard,
+                say=lambda s: _err(err, f"progress: {output}: {s}"),
+            )
+
+    m = _tier_errors(run)
+    shards = sum(len(t.shards) for t in m.tiers)
+    units = "classes (positions up to the board's symmetries)" if symmetry else "positions"
+    _err(
+        err,
+        f"wrote {output}: chess {m.parameters['material']}, normal, "
+        f"{m.parameters['nodes']:,} {units} and {m.parameters['edges']:,} moves in "
+        f"{len(m.tiers)} tiers (materials), {shards} shards",
     )
 
 
@@ -1318,8 +1376,9 @@ def generate_cmd(
     engine: Annotated[
         GenerateEngine,
         typer.Option(
-            help="memory: a case file, in this process; dask: connect4, a random normal graph "
-            "or a normal case file (.npz, .json) as a tiered dataset (a directory of sharded "
+            help="memory: a case file, in this process; dask: connect4, chess:MATERIAL, a random "
+            "normal graph or a normal case file (.npz, .json) as a tiered dataset (a directory "
+            "of sharded "
             "tiers), generated on a Dask cluster (docs/distributed.md); a random graph is "
             "then drawn shard by shard from other random streams than --engine memory's: "
             "the same options give another graph.",
@@ -1359,8 +1418,9 @@ def generate_cmd(
 ) -> None:
     """Write the game graph of a named game as a case file (or a tiered dataset).
 
-    With --engine dask, Connect Four, a random normal graph (drawn shard by shard on the
-    workers: not the graph --engine memory draws from the same seed) or a normal case file
+    With --engine dask, Connect Four, a chess endgame (chess:MATERIAL, each material a tier),
+    a random normal graph (drawn shard by shard on the workers: not the graph --engine memory
+    draws from the same seed) or a normal case file
     (FILE.npz, FILE.json) is written as a directory of sharded tiers on a Dask cluster
     (docs/distributed.md)."""
     from verifier.games.generators import generate
@@ -1372,6 +1432,11 @@ def generate_cmd(
         _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
         cluster = DaskOptions(scheduler, workers, worker_memory)
+        if game.lower().startswith("chess:"):
+            if resume:
+                raise _fail("--resume: for connect4's tiered datasets, not chess's")
+            _generate_chess_tiers(game, symmetry, output, cluster, shard_positions)
+            return
         if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
             if resume or symmetry:
                 flag = "--resume" if resume else "--symmetry"

@@ -496,3 +496,124 @@ def position_codes(root: Path, m: Manifest, tier: int, shard: int) -> U64:
         where = shard_path(root, tier, shard)
         raise DatasetError(f"{where}: {len(got)} positions, the manifest says {e.positions}")
     return got  # type: ignore[return-value]
+
+
+# --- what solve and verify say about a chess dataset --------------------------------------
+
+Win = tuple[int, int, int] | None
+"""The longest win of one side to move in a shard: ``(plies, positions, material code of the
+first of them)``, ``None`` without a win."""
+
+
+def shard_wins(root: str, game: ChessTiers, tier: int, entry: ShardEntry) -> tuple[Win, Win]:
+    """The longest win with White to move and with Black to move among a shard's positions
+    (its answers and its nodes file's material codes)."""
+    from verifier.distributed.tiers.storage import read_answers
+
+    base = Path(root)
+    t, i = _material(game, tier)
+    got = _read(shard_path(base, tier, entry.shard), entry.sha256, {"position": "uint64"})
+    pos = got["position"].astype(np.int64)
+    label, rem = read_answers(base, tier, entry.shard, entry.answers_sha256, entry.positions)
+    black = ((pos >> (6 * int(t.k[i]))) & 1) == 1
+    out: list[Win] = []
+    for side in (~black, black):
+        won = side & (label == 1)
+        if not won.any():
+            out.append(None)
+            continue
+        r = int(rem[won].max())
+        at = np.flatnonzero(won & (rem == r))
+        out.append((r, len(at), int(pos[at[0]])))
+    return out[0], out[1]
+
+
+def longest_wins(root: Path, m: Manifest, client: Any) -> list[dict[str, Any]]:
+    """Per tier of a solved chess dataset: its material, the counts of ``solve`` and per side
+    to move the longest win (``plies``, ``mate_in``, ``positions``, an ``example`` FEN), from
+    one task per shard."""
+    from verifier.distributed.tiers.rules import game_from_manifest
+    from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
+
+    game = game_from_manifest(m.game, m.parameters, str(root / "manifest.json"))
+    assert isinstance(game, ChessTiers)
+    jobs = [(t.tier, s) for t in m.tiers if t.solved for s in t.shards]
+    wins = gather_tier(
+        client,
+        [client.submit(shard_wins, str(root), game, k, s, pure=False) for k, s in jobs],
+        what="finding the longest wins",
+        workers=set(cluster_workers(client)),
+    )
+    best: dict[tuple[int, int], tuple[int, int, int]] = {}
+    for (k, _), pair in zip(jobs, wins, strict=True):
+        for side, w in enumerate(pair):
+            if w is None:
+                continue
+            old = best.get((k, side))
+            if old is None or w[0] > old[0]:
+                best[(k, side)] = w
+            elif w[0] == old[0]:
+                best[(k, side)] = (old[0], old[1] + w[1], old[2])
+    out = []
+    for t, material in zip(m.tiers, game.materials(), strict=True):
+        row: dict[str, Any] = {"tier": t.tier, "material": material, "positions": t.positions,
+                               "won": t.won, "lost": t.lost, "drawn": t.drawn}  # fmt: skip
+        for side, word in enumerate(("white", "black")):
+            w = best.get((t.tier, side))
+            row[word] = (
+                None
+                if w is None
+                else {
+                    "plies": w[0],
+                    "mate_in": (w[0] + 1) // 2,
+                    "positions": w[1],
+                    "example": game.fens(t.tier, np.array([w[2]], dtype=np.uint64))[0],
+                }
+            )
+        out.append(row)
+    return out
+
+
+def wins_text(rows: list[dict[str, Any]]) -> list[str]:
+    """``longest_wins`` as lines: per material won / lost / drawn and the longest wins."""
+    lines = ["materials (won / lost / drawn for the side to move; longest win in moves to mate):"]
+    for r in rows:
+        if r["won"] is None:
+            lines.append(f"{r['tier']:>5} {r['material']:<6} (not solved)")
+            continue
+        head = (
+            f"{r['tier']:>5} {r['material']:<6} {r['positions']:>12,}: won {r['won']:,}, lost "
+            f"{r['lost']:,}, drawn {r['drawn']:,}"
+        )
+        wins = [
+            f"{side.capitalize()} to move mate in {w['mate_in']} ({w['plies']} plies, "
+            f"{w['positions']:,} position(s), e.g. {w['example']})"
+            for side in ("white", "black")
+            if (w := r[side]) is not None
+        ]
+        lines.append(head + ("; longest win: " + "; ".join(wins) if wins else "; no win"))
+    return lines
+
+
+def name_witnesses(
+    root: Path, m: Manifest, witnesses: dict[str, tuple[int, int, str]]
+) -> dict[str, str]:
+    """The FEN of each witness of a verdict on a chess dataset (a node id and its tier)."""
+    from verifier.distributed.tiers.graphs import range_bounds
+    from verifier.distributed.tiers.rules import game_from_manifest
+
+    game = game_from_manifest(m.game, m.parameters, str(root / "manifest.json"))
+    assert isinstance(game, ChessTiers)
+    names = {}
+    materials = game.materials()
+    for check, (tier, code, _) in witnesses.items():
+        if not 0 <= tier < len(m.tiers):
+            continue
+        bounds = range_bounds([s.positions for s in m.tiers[tier].shards])
+        s = int(range_owner(np.array([code], dtype=np.uint64), bounds)[0])
+        if not 0 <= s < len(m.tiers[tier].shards):
+            continue
+        pos = position_codes(root, m, tier, s)
+        fen = game.fens(tier, pos[code - int(bounds[s]) : code - int(bounds[s]) + 1])[0]
+        names[check] = f"{fen} (node {code} of {materials[tier]})"
+    return names

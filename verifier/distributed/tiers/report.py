@@ -15,7 +15,11 @@ __all__ = ["check_json", "check_text", "solve_json", "solve_text"]
 
 def _units(m: Any) -> str:
     """What the dataset counts: positions, or classes of positions up to the mirror."""
-    return "classes (positions up to the mirror)" if m.parameters.get("symmetric") else "positions"
+    if not m.parameters.get("symmetric"):
+        return "positions"
+    if m.game == "chess":
+        return "classes (positions up to the board's symmetries)"
+    return "classes (positions up to the mirror)"
 
 
 def _about(root: Path, m: Any) -> dict[str, Any]:
