@@ -1,0 +1,179 @@
+"""Chess endgames generated on the workers into a stored-graph tiered dataset
+(``verifier.distributed.tiers.chess_tiers``): solved on the cluster, equal position by position
+(by material code, hence by FEN) to the in-memory ``chess.generate`` and its retrograde solve,
+judged by ``verify DIR --engine dask``, and a corrupted answer refuted with its FEN.
+
+The default run uses KQK up to the board's symmetries (47,061 classes in two tiers, a few
+seconds each); KPK (2 million positions in six tiers, promotions into four of them) runs with
+``-m slow``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from verifier import api
+from verifier.cli import app
+from verifier.games import chess
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+from verifier.distributed.tiers.chess_tiers import (  # noqa: E402
+    dataset_order,
+    generate_chess,
+    position_codes,
+)
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
+from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+from verifier.distributed.tiers.storage import read_answers, write_answers  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+
+Answers = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Global chess codes (sorted), labels, remoteness."""
+
+
+@cache
+def in_memory(material: str, symmetric: bool) -> Answers:
+    """The in-memory case's codes and its solve (remoteness -1 at the draws)."""
+    case = chess.generate(material, symmetry=symmetric)
+    sol = api.solve(case, engine="numpy")
+    rem = sol.columns["remoteness"]
+    label = sol.columns["value"].data.astype(np.int8)
+    codes = np.asarray(case.graph.names.codes).view(np.int64)  # type: ignore[attr-defined]
+    return codes, label, np.where(rem.given, rem.data, -1).astype(np.int32)
+
+
+def sharded(root: Path) -> Answers:
+    """Every node of a solved chess dataset as (global code, label, remoteness), sorted."""
+    m = load_manifest(root)
+    p = m.parameters
+    t = chess.tiers(p["material"], bool(p.get("symmetric")))
+    order = dataset_order(p["material"], bool(p.get("symmetric")))
+    codes, labels, rems = [], [], []
+    for tier in m.tiers:
+        for s in tier.shards:
+            pos = position_codes(root, m, tier.tier, s.shard)
+            codes.append(pos.astype(np.int64) + t.base[order[tier.tier]])
+            lab, rem = read_answers(root, tier.tier, s.shard, s.answers_sha256, s.positions)
+            labels.append(lab)
+            rems.append(rem)
+    code = np.concatenate(codes)
+    o = np.argsort(code)
+    return code[o], np.concatenate(labels)[o], np.concatenate(rems)[o]
+
+
+def assert_same(got: Answers, want: Answers, material: str, symmetric: bool) -> None:
+    """The same positions with the same label and remoteness (the first difference by FEN)."""
+    assert len(got[0]) == len(want[0])
+    assert (got[0] == want[0]).all()
+    t = chess.tiers(material, symmetric)
+    for name, g, w in (("label", got[1], want[1]), ("remoteness", got[2], want[2])):
+        bad = np.flatnonzero(g != w)
+        if len(bad):
+            fen = chess._Namer(t, want[0].astype(np.uint64)).one(int(want[0][bad[0]]))
+            raise AssertionError(f"{fen}: {name} {g[bad[0]]}, in memory {w[bad[0]]}")
+
+
+def generated(root: Path, client: Any, material: str, symmetric: bool, shards: int) -> Path:
+    prepare_output(root)
+    generate_chess(root, material, client, symmetric=symmetric, shards=shards, span=60_000)
+    return root
+
+
+def run_cli(*args: Any) -> Any:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_materials_are_numbered_so_that_moves_go_to_later_tiers() -> None:
+    """A capture or a promotion leads to a later tier (KPKP's BFS order would not do)."""
+    for material in ("KPK", "KQKR", "KPKP", "KRKP"):
+        t = chess.tiers(material)
+        order = dataset_order(material)
+        assert order[0] == 0 and sorted(order) == list(range(len(t.materials)))
+        rank = {t.materials[i]: k for k, i in enumerate(order)}
+        for men, k in rank.items():
+            assert all(rank[m] > k for m in chess._smaller(men)), chess.material_name(men)
+
+
+def test_the_ranged_kernel_cuts_the_material_into_pieces() -> None:
+    from verifier.games import _chess_kernels as ck
+
+    t = chess.tiers("KQK", True)
+    k, men, group = int(t.k[0]), t.men[0], int(t.group[0])
+    whole = ck.tier_positions(k, men, group)
+    cuts = [0, 1, 77_777, 300_001, len(whole)]
+    parts = [ck.tier_positions_range(k, men, group, a, b) for a, b in itertools.pairwise(cuts)]
+    assert (np.concatenate(parts) == whole).all()
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("shards", [pytest.param(1, marks=pytest.mark.slow), 7])
+def test_kqk_up_to_symmetry_equals_in_memory(client: Any, tmp_path: Path, shards: int) -> None:
+    root = generated(tmp_path / "ds", client, "KQK", True, shards)
+    m = load_manifest(root)
+    assert [len(t.shards) for t in m.tiers] == [shards, shards]
+    res = solve_dataset(root, client)
+    assert_same(sharded(root), in_memory("KQK", True), "KQK", True)
+    assert res.description is not None and "White to move wins, mate in" in res.description
+
+
+@pytest.mark.dask
+def test_cli_generates_solves_verifies_and_refutes_kqk(client: Any, tmp_path: Path) -> None:
+    root = tmp_path / "kqk"
+    opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    r = run_cli("generate", "chess:KQK", "-o", root, "--symmetry", *opts,
+                "--shard-positions", 20_000)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "47,061 classes" in r.output and "2 tiers (materials)" in r.output, r.output
+    r = run_cli("solve", root, *opts)
+    assert r.exit_code == 0, r.output
+    assert "KQK 8/8/8/8/8/8/3k4/KQ6 w - - 0 1: White to move wins, mate in 5" in r.output
+    assert "longest win: White to move mate in 10 (19 plies" in r.output, r.output
+    assert_same(sharded(root), in_memory("KQK", True), "KQK", True)
+    r = run_cli("verify", root, *opts)
+    assert r.exit_code == 0 and "VERIFIED: KQK" in r.output, r.output
+
+    m = load_manifest(root)  # claim a won position lost
+    s = m.tiers[0].shards[1]
+    label, rem = (a.copy() for a in read_answers(root, 0, 1, s.answers_sha256, s.positions))
+    i = int(np.flatnonzero(label == 1)[0])
+    label[i] = -1
+    s.answers_sha256 = write_answers(root, 0, 1, (label, rem))
+    m.save(root)
+    r = run_cli("verify", root, *opts)
+    assert r.exit_code == 1 and "REFUTED" in r.output, r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("rules"))
+    named = line.split("first at ")[1]  # "FEN (node N of KQK) in tier 0: ..."
+    node = int(named.split("(node ")[1].split()[0])
+    shard = 0 if node < m.tiers[0].shards[0].positions else 1
+    pos = position_codes(root, m, 0, shard)[node - shard * m.tiers[0].shards[0].positions]
+    fen = chess._Namer(chess.tiers("KQK", True), np.zeros(0, np.uint64)).one(int(pos))
+    assert named.startswith(f"{fen} (node {node} of KQK) in tier 0"), line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("symmetric", "shards"), [(True, 1), (True, 3), (True, 7), (False, 3)])
+def test_kpk_equals_in_memory(client: Any, tmp_path: Path, symmetric: bool, shards: int) -> None:
+    """KPK: a pawn promoting into four materials, captures into KK, cycles in every tier."""
+    from verifier.distributed.tiers.check import check_dataset
+
+    root = generated(tmp_path / "ds", client, "KPK", symmetric, shards)
+    solve_dataset(root, client)
+    assert_same(sharded(root), in_memory("KPK", symmetric), "KPK", symmetric)
+    assert check_dataset(root, client).verdict == "verified"
+
+
+@pytest.mark.slow
+def test_krk_seven_shards_equals_in_memory(client: Any, tmp_path: Path) -> None:
+    root = generated(tmp_path / "ds", client, "KRK", False, 7)
+    solve_dataset(root, client)
+    assert_same(sharded(root), in_memory("KRK", False), "KRK", False)
