@@ -53,13 +53,16 @@ def measure(material: str, symmetry: bool, workers: int, memory: str, tmp: Path)
         ["generate", f"chess:{material}", *sym, "-o", str(ds), *cluster]
     )
     _check(gen, f"generate {material}")
+    print(f"{material}: generate {gen_s:.1f} s ({_mb(gen_driver)}; {gen_workers})", flush=True)
     disk = _disk(ds)
     sol, sol_s, sol_driver, sol_workers = run_sampled(["solve", str(ds), *cluster, "--json"])
     _check(sol, f"solve {material}")
     doc = json.loads(sol.stdout)
+    print(f"{material}: solve {sol_s:.1f} s ({_mb(sol_driver)}; {sol_workers})", flush=True)
     ver, ver_s, ver_driver, ver_workers = run_sampled(["verify", str(ds), *cluster])
     _check(ver, f"verify {material}")
     verdict = ver.stdout.split(":")[0]
+    print(f"{material}: verify {ver_s:.1f} s ({_mb(ver_driver)}; {ver_workers})", flush=True)
     shards = sum(t["shards"] for t in doc["tiers"])
     first = doc["materials"][0]["white"]
     longest = f"mate in {first['mate_in']}" if first else "no win"
@@ -67,6 +70,7 @@ def measure(material: str, symmetry: bool, workers: int, memory: str, tmp: Path)
     case = tmp / f"{material}.npz"
     made, made_s, made_kb = run_cli(["generate", f"chess:{material}", *sym, "-o", str(case)])
     _check(made, f"generate {material} in memory")
+    print(f"{material}: in-memory generate {made_s:.1f} s ({made_kb} KB)", flush=True)
     mem, mem_s, mem_kb = run_cli(["solve", str(case), "--max-positions", "2000000000"])
     _check(mem, f"solve {material} in memory")
     case.unlink()

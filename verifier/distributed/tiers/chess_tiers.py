@@ -199,9 +199,9 @@ def _chunk_codes(root: Path, tier: int, chunk: int) -> U64:
     return _read(_chunk_path(root, tier, chunk), None, {"code": "uint64"})["code"]  # type: ignore[return-value]
 
 
-Routed = tuple[int, str, list[tuple[int, int, str]]]
+Routed = tuple[int, str, list[tuple[int, int, str]], int]
 """An expanded shard: positions, sha256 of its nodes file, the pieces sent to chunks
-``(tier, chunk, path)``."""
+``(tier, chunk, path)``, the material code of its first position (-1: none)."""
 
 
 def expand_shard(
@@ -266,7 +266,7 @@ def expand_shard(
         path = _route_path(base, k2, c, tier, shard)
         _write(path, {"src": src[a:b], "code": code[a:b]})
         pieces.append((k2, c, str(path)))
-    return n, sha, pieces
+    return n, sha, pieces, int(codes[0]) if n else -1
 
 
 Resolved = tuple[list[tuple[int, int, str]], list[tuple[int, str]]]
@@ -438,7 +438,7 @@ def generate_chess(
         "expanding the positions",
     )  # fmt: skip
     sent: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
-    for (k, s), (_, _, pieces) in zip(shard_jobs, expanded, strict=True):
+    for (k, s), (_, _, pieces, _) in zip(shard_jobs, expanded, strict=True):
         for k2, c, path in pieces:
             sent.setdefault((k2, c), []).append((k, s, path))
     # 3. resolve the targets chunk by chunk
@@ -468,14 +468,13 @@ def generate_chess(
         "writing the edges",
     )  # fmt: skip
     entries: list[list[ShardEntry]] = [[] for _ in order]
-    for (k, s), (n, sha, _), (e, esha, x, xsha, r, rsha) in zip(
+    for (k, s), (n, sha, _, _), (e, esha, x, xsha, r, rsha) in zip(
         shard_jobs, expanded, finished, strict=True
     ):
         entries[k].append(ShardEntry(s, n, sha, edges=e, edges_sha256=esha, reverse_edges=r,
                                      reverse_sha256=rsha, exits=x, exits_sha256=xsha))  # fmt: skip
     moves = sum((e.edges or 0) + (e.exits or 0) for t_ in entries for e in t_)
-    first = entries[0][0]
-    start = int(_read(shard_path(root, 0, 0), first.sha256, {"position": "uint64"})["position"][0])
+    start = expanded[0][3]  # node 0 of tier 0 (the requested material has positions)
     game = ChessTiers(sum(totals), moves, tiers=len(order), material=game.material,
                       symmetric=game.symmetric, start=start)  # fmt: skip
     m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)

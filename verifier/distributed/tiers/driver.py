@@ -64,7 +64,7 @@ def prepare_output(root: Path) -> None:
             raise DatasetError(f"{root}: not empty and not a tiered dataset: not overwritten")
         for sub in root.iterdir():
             if sub.is_dir() and (
-                sub.match("tier=*") or sub.name in ("answers", "tmp", "edges", "reverse")
+                sub.match("tier=*") or sub.name in ("answers", "tmp", "edges", "reverse", "exits")
             ):
                 shutil.rmtree(sub)
         (root / MANIFEST).unlink()
