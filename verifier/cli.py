@@ -959,7 +959,7 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool) ->
         if wins is not None:
             from verifier.distributed.tiers.chess_tiers import wins_text
 
-            lines += wins_text(wins)
+            lines += wins_text(wins, bool(res.manifest.parameters.get("symmetric")))
         print("\n".join(lines))
     raise typer.Exit(EXIT_OK)
 

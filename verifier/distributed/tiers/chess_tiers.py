@@ -410,8 +410,9 @@ def generate_chess(
         per_chunk[k].append(n)
     firsts = [np.concatenate([[0], np.cumsum(c)]).astype(np.int64) for c in per_chunk]
     totals = [int(f[-1]) for f in firsts]
+    units = "classes" if symmetric else "positions"
     say(
-        f"{sum(totals):,} positions in {len(order)} materials ("
+        f"{sum(totals):,} {units} in {len(order)} materials ("
         + ", ".join(f"{m} {n:,}" for m, n in zip(names, totals, strict=True))
         + ")"
     )
@@ -482,7 +483,7 @@ def generate_chess(
     shutil.rmtree(root / "tmp", ignore_errors=True)
     m.generated = True
     m.save(root)
-    say(f"{game.nodes:,} positions, {moves:,} moves in {len(order)} tier(s), "
+    say(f"{game.nodes:,} {units}, {moves:,} moves in {len(order)} tier(s), "
         f"{len(shard_jobs)} shard(s)")  # fmt: skip
     return m
 
@@ -573,8 +574,10 @@ def longest_wins(root: Path, m: Manifest, client: Any) -> list[dict[str, Any]]:
     return out
 
 
-def wins_text(rows: list[dict[str, Any]]) -> list[str]:
-    """``longest_wins`` as lines: per material won / lost / drawn and the longest wins."""
+def wins_text(rows: list[dict[str, Any]], symmetric: bool = False) -> list[str]:
+    """``longest_wins`` as lines: per material won / lost / drawn and the longest wins
+    (``symmetric``: the counts are of classes of positions)."""
+    unit = "class(es)" if symmetric else "position(s)"
     lines = ["materials (won / lost / drawn for the side to move; longest win in moves to mate):"]
     for r in rows:
         if r["won"] is None:
@@ -586,7 +589,7 @@ def wins_text(rows: list[dict[str, Any]]) -> list[str]:
         )
         wins = [
             f"{side.capitalize()} to move mate in {w['mate_in']} ({w['plies']} plies, "
-            f"{w['positions']:,} position(s), e.g. {w['example']})"
+            f"{w['positions']:,} {unit}, e.g. {w['example']})"
             for side in ("white", "black")
             if (w := r[side]) is not None
         ]
