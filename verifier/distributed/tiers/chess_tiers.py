@@ -43,10 +43,12 @@ from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_storage import (
+    read_piece_edges,
     reverse_piece_path,
     write_edges,
     write_exits,
     write_piece_edges,
+    write_reverse,
 )
 from verifier.distributed.tiers.graphs import GraphTiers, range_owner, split_range
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
@@ -332,9 +334,8 @@ and theirs."""
 
 def finish_shard(root: str, tier: int, shard: int, back: list[str], reverse: list[str]) -> Finished:
     """Write shard ``shard``'s edges (moves inside the tier, sorted by (src, dst)), exits
-    (moves into later tiers, by (src, tier, dst)) and reverse edges (``merge_reverse``)."""
-    from verifier.distributed.tiers.graph_tasks import merge_reverse
-
+    (moves into later tiers, by (src, tier, dst)) and reverse edges (the pieces sent to it
+    sorted by (dst, src), as ``graph_tasks.merge_reverse`` writes them)."""
     base = Path(root)
     kinds = {"src": "uint64", "tier": "int32", "dst": "uint64"}
     parts = [_read(Path(p), None, kinds) for p in back]
@@ -356,11 +357,32 @@ def finish_shard(root: str, tier: int, shard: int, back: list[str], reverse: lis
         exits_sha = write_exits(base, tier, shard, s_x[o], t_x[o].astype(np.int32), d_x[o])
     for p in back:
         Path(p).unlink(missing_ok=True)
-    rows, rev_sha = merge_reverse(root, tier, shard, reverse)
-    return edges, edges_sha, exits, exits_sha, rows, rev_sha
+    pieces = [read_piece_edges(Path(p)) for p in reverse]
+    r_dst = np.concatenate([p[0] for p in pieces]) if pieces else empty_u
+    r_src = np.concatenate([p[1] for p in pieces]) if pieces else empty_u
+    del pieces
+    o = np.lexsort((r_src, r_dst))
+    rev_sha = write_reverse(base, tier, shard, r_dst[o], r_src[o])
+    for p in reverse:
+        Path(p).unlink(missing_ok=True)
+    return edges, edges_sha, exits, exits_sha, len(o), rev_sha
 
 
 # --- the driver --------------------------------------------------------------------------
+
+
+def _worker_bytes(client: Any) -> int:
+    """The smallest memory limit among the workers (``driver.worker_bytes``, not imported:
+    the driver imports the games, this module among them)."""
+    from verifier.distributed.tiers.errors import RunFailed
+    from verifier.distributed.tiers.supervise import cluster_workers
+    from verifier.io.limits import memory_bytes
+
+    workers = cluster_workers(client)
+    if not workers:
+        raise RunFailed("the Dask cluster has no workers")
+    limits = [int(w.get("memory_limit") or 0) for w in workers.values()]
+    return min(limits) if all(limits) else memory_bytes() // len(workers)
 
 
 def generate_chess(
@@ -381,13 +403,12 @@ def generate_chess(
     ``client``. ``per_shard``: positions per shard (default: from the workers' memory);
     ``shards``: exactly this many shards per tier instead; ``span``: codes per scanned chunk
     (default ``per_shard``)."""
-    from verifier.distributed.tiers.driver import worker_bytes
     from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
     from verifier.games.chess import parse_material, tiers
 
     parse_material(material)  # ValueError before anything runs
     workers = set(cluster_workers(client))
-    per_shard = per_shard or max(1_000, worker_bytes(client) // 4 // BYTES_PER_POSITION)
+    per_shard = per_shard or max(1_000, _worker_bytes(client) // 4 // BYTES_PER_POSITION)
     span = span or per_shard
     t = tiers(material, symmetric)
     order = dataset_order(material, symmetric)
@@ -532,11 +553,9 @@ def longest_wins(root: Path, m: Manifest, client: Any) -> list[dict[str, Any]]:
     """Per tier of a solved chess dataset: its material, the counts of ``solve`` and per side
     to move the longest win (``plies``, ``mate_in``, ``positions``, an ``example`` FEN), from
     one task per shard."""
-    from verifier.distributed.tiers.rules import game_from_manifest
     from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 
-    game = game_from_manifest(m.game, m.parameters, str(root / "manifest.json"))
-    assert isinstance(game, ChessTiers)
+    game = ChessTiers(**m.parameters)
     jobs = [(t.tier, s) for t in m.tiers if t.solved for s in t.shards]
     wins = gather_tier(
         client,
@@ -602,10 +621,8 @@ def name_witnesses(
 ) -> dict[str, str]:
     """The FEN of each witness of a verdict on a chess dataset (a node id and its tier)."""
     from verifier.distributed.tiers.graphs import range_bounds
-    from verifier.distributed.tiers.rules import game_from_manifest
 
-    game = game_from_manifest(m.game, m.parameters, str(root / "manifest.json"))
-    assert isinstance(game, ChessTiers)
+    game = ChessTiers(**m.parameters)
     names = {}
     materials = game.materials()
     for check, (tier, code, _) in witnesses.items():
