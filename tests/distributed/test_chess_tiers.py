@@ -177,3 +177,15 @@ def test_krk_seven_shards_equals_in_memory(client: Any, tmp_path: Path) -> None:
     root = generated(tmp_path / "ds", client, "KRK", False, 7)
     solve_dataset(root, client)
     assert_same(sharded(root), in_memory("KRK", False), "KRK", False)
+
+
+def test_bad_chess_input_is_one_line(tmp_path: Path) -> None:
+    """Refused before a cluster starts, nothing written."""
+    for args, words in (
+        (("chess:KXK",), "unknown piece 'X'"),
+        (("chess:KQK", "--resume"), "--resume"),
+    ):
+        r = run_cli("generate", *args, "-o", tmp_path / "x", "--engine", "dask")
+        assert r.exit_code == 2, r.output
+        assert len(r.output.strip().splitlines()) == 1 and words in r.output, r.output
+        assert not (tmp_path / "x").exists()
