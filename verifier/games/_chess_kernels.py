@@ -473,6 +473,45 @@ CODE_BITS = 32
 material's codes are below ``18 * 64^4 < 2^29``)."""
 
 
+@njit(cache=True)
+def _successor_keys(
+    side: int,
+    k: int,
+    men: np.ndarray,
+    sq: np.ndarray,
+    tier_of_key: np.ndarray,
+    tier_group: np.ndarray,
+    scratch: np.ndarray,
+    c_tier: np.ndarray,
+    c_code: np.ndarray,
+    c_move: np.ndarray,
+    row: np.ndarray,
+) -> int:
+    """The successors of a decoded position as keys ``tier << CODE_BITS | code`` in
+    ``row[:m]``, sorted, repeats (symmetric images) dropped; returns ``m``. A dead position
+    has none. The keys' order is the node ids' (a tier's codes follow the earlier tiers')."""
+    n = 0
+    if not dead(k, men, sq):
+        n = children(side, k, men, sq, tier_of_key, tier_group, scratch, c_tier, c_code, c_move)
+    for c in range(n):
+        row[c] = (c_tier[c] << CODE_BITS) | c_code[c]
+    row[:n].sort()
+    m = 0
+    for c in range(n):
+        if c == 0 or row[c] != row[c - 1]:
+            row[m] = row[c]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _mated(side: int, k: int, men: np.ndarray, sq: np.ndarray, moves: int) -> bool:
+    """A position with ``moves`` successors is mate: none, not dead, the mover in check."""
+    if moves > 0 or dead(k, men, sq):
+        return False
+    return attacked(king_square(side, k, men, sq), 1 - side, k, men, sq, occupancy(k, sq))
+
+
 @njit(cache=True, parallel=True)
 def tier_successors(
     codes: np.ndarray,
@@ -495,56 +534,19 @@ def tier_successors(
     for b in prange((len(codes) + block - 1) // block):
         sq = np.empty(SLOTS, np.int64)
         scratch = np.empty((3, SLOTS), np.int64)
-        c_tier = np.empty(MAX_CHILDREN, np.int64)
-        c_code = np.empty(MAX_CHILDREN, np.int64)
-        c_move = np.empty(MAX_CHILDREN, np.int64)
-        row = np.empty(MAX_CHILDREN, np.int64)
+        buf = np.empty((4, MAX_CHILDREN), np.int64)
+        c_tier, c_code, c_move, row = buf[0], buf[1], buf[2], buf[3]
         for x in range(b * block, min(len(codes), (b + 1) * block)):
             side = decode(codes[x], k, sq)
-            n = 0
-            is_dead = dead(k, men, sq)
-            if not is_dead:
-                n = children(
-                    side, k, men, sq, tier_of_key, tier_group, scratch, c_tier, c_code, c_move
-                )
-            for c in range(n):
-                row[c] = (c_tier[c] << CODE_BITS) | c_code[c]
-            row[:n].sort()
-            m = 0
-            for c in range(n):
-                if c == 0 or row[c] != row[c - 1]:
-                    row[m] = row[c]
-                    m += 1
+            m = _successor_keys(side, k, men, sq, tier_of_key, tier_group, scratch,
+                                c_tier, c_code, c_move, row)  # fmt: skip
             if count_only:
                 ptr[x] = m
-                occ = occupancy(k, sq)
-                check = attacked(king_square(side, k, men, sq), 1 - side, k, men, sq, occ)
-                terminal[x] = -1 if (check and n == 0 and not is_dead) else 0
+                terminal[x] = -1 if _mated(side, k, men, sq, m) else 0
             else:
                 for c in range(m):
                     out_tier[ptr[x] + c] = row[c] >> CODE_BITS
                     out_code[ptr[x] + c] = row[c] & ((1 << CODE_BITS) - 1)
-
-
-@njit(cache=True)
-def _node_ids(
-    tier: np.ndarray,
-    code: np.ndarray,
-    n: int,
-    tier_base: np.ndarray,
-    node_of: np.ndarray,
-    row: np.ndarray,
-) -> int:
-    """Node ids of the ``n`` children, sorted, repeats (symmetric images) dropped; how many."""
-    for c in range(n):
-        row[c] = -1 if tier[c] < 0 else node_of[tier_base[tier[c]] + code[c]]
-    row[:n].sort()
-    m = 0
-    for c in range(n):
-        if c == 0 or row[c] != row[c - 1]:
-            row[m] = row[c]
-            m += 1
-    return m
 
 
 @njit(cache=True, parallel=True)
@@ -563,32 +565,27 @@ def tier_moves(
 ) -> None:
     """One tier's moves: with ``count_only`` the number of each position's successors into
     ``ptr`` and its value as a terminal (-1 mated, 0 stalemate or dead) into ``value``; else
-    the sorted successor ids into ``idx[ptr[x] : ptr[x + 1]]``. A dead position has no moves."""
+    the sorted successor ids into ``idx[ptr[x] : ptr[x + 1]]`` (-1: a successor in no tier).
+    A dead position has no moves."""
     block = 1 << 12
     for b in prange((len(codes) + block - 1) // block):
         sq = np.empty(SLOTS, np.int64)
         scratch = np.empty((3, SLOTS), np.int64)
-        out_tier = np.empty(MAX_CHILDREN, np.int64)
-        out_code = np.empty(MAX_CHILDREN, np.int64)
-        out_move = np.empty(MAX_CHILDREN, np.int64)
-        row = np.empty(MAX_CHILDREN, np.int64)
+        buf = np.empty((4, MAX_CHILDREN), np.int64)
+        c_tier, c_code, c_move, row = buf[0], buf[1], buf[2], buf[3]
         for x in range(b * block, min(len(codes), (b + 1) * block)):
             side = decode(codes[x], k, sq)
-            n = 0
-            is_dead = dead(k, men, sq)
-            if not is_dead:
-                n = children(
-                    side, k, men, sq, tier_of_key, tier_group, scratch, out_tier, out_code, out_move
-                )
-            m = _node_ids(out_tier, out_code, n, tier_base, node_of, row)
+            m = _successor_keys(side, k, men, sq, tier_of_key, tier_group, scratch,
+                                c_tier, c_code, c_move, row)  # fmt: skip
             if count_only:
                 ptr[x] = m
-                occ = occupancy(k, sq)
-                check = attacked(king_square(side, k, men, sq), 1 - side, k, men, sq, occ)
-                value[x] = -1.0 if (check and n == 0 and not is_dead) else 0.0
+                value[x] = -1.0 if _mated(side, k, men, sq, m) else 0.0
             else:
                 for c in range(m):
-                    idx[ptr[x] + c] = row[c]
+                    key = row[c]
+                    t = key >> CODE_BITS
+                    at = node_of[tier_base[t] + (key & ((1 << CODE_BITS) - 1))] if t >= 0 else -1
+                    idx[ptr[x] + c] = at
 
 
 @njit(cache=True)
