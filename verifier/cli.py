@@ -1003,7 +1003,7 @@ def _generate_tiers(
 
     if game != "connect4":
         raise _fail(
-            f"--engine dask generates connect4, random (normal) or a normal case file's graph "
+            f"--engine dask generates connect4, random or a case file's graph "
             f"(.npz, .json) as a tiered dataset, not {game!r}"
         )
     try:
@@ -1055,30 +1055,38 @@ class RandomGraph(NamedTuple):
 def _random_graph_tiers(opts: RandomGraph) -> Any:
     """The ``GraphTiers`` that ``generate random --engine dask`` draws (random_case's
     defaults), or exit 2 with one line."""
-    from verifier.distributed.tiers.graphs import GraphTiers
+    import math
 
-    only = GraphTiers.semantics.value  # the one semantics stored graphs are solved by
-    if (opts.semantics or only) != only:
-        raise _fail(
-            f"--engine dask: a random graph in a tiered dataset is solved by semantics {only} "
-            f"only, not {opts.semantics!r} (use --engine memory)"
-        )
-    if opts.acyclic:
-        raise _fail("--engine dask: --acyclic is not supported for a tiered random graph")
-    values = opts.values or "-1,0,1"
+    from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.model.semantics import Semantics
+
     try:
-        labels = sorted({int(v) for v in values.split(",")})
+        sem = Semantics(opts.semantics or Semantics.NORMAL.value)
     except ValueError:
-        labels = [2]
-    if not set(labels) <= {-1, 0, 1}:
+        raise _fail(
+            f"--semantics {opts.semantics!r}: give one of {', '.join(x.value for x in Semantics)}"
+        ) from None
+    values = opts.values or "-1,0,1"
+    labels: list[float] = []
+    if sem in (Semantics.NORMAL, Semantics.MINIMAX):
+        try:
+            labels = sorted({float(v) for v in values.split(",")})
+        except ValueError:
+            raise _fail(f"--terminal-values {values!r}: give numbers, e.g. -1,0,1") from None
+        if not all(math.isfinite(v) for v in labels):
+            raise _fail(f"--terminal-values {values!r}: the values must be finite")
+    if sem is Semantics.NORMAL and not set(labels) <= {-1, 0, 1}:
         raise _fail(f"--terminal-values {values!r}: normal labels must be among -1, 0, 1")
+    text = ",".join(f"{v:g}" for v in labels) if labels else None
     return GraphTiers(
         opts.nodes or 1000,
         0,
         seed=opts.seed or 0,
         degree=3.0 if opts.degree is None else opts.degree,
         terminal_fraction=0.1 if opts.terminal_fraction is None else opts.terminal_fraction,
-        terminal_values=",".join(map(str, labels)),
+        terminal_values=text,
+        acyclic_moves=True if opts.acyclic else None,
+        semantics=sem,
     )
 
 
@@ -1086,7 +1094,8 @@ def _generate_graph_tiers(
     game: str, opts: RandomGraph, output: Path, cluster: DaskOptions, per_shard: int | None
 ) -> None:
     """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard)
-    or ``generate FILE.npz -o DIR --engine dask`` (a normal case file's graph, stored)."""
+    or ``generate FILE.npz -o DIR --engine dask`` (a case file's graph, stored: any semantics
+    but sums; an impartial graph is solved when acyclic)."""
     import math
 
     _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
@@ -1095,18 +1104,12 @@ def _generate_graph_tiers(
         dataset_from_graph,
         generate_random_graph,
     )
-    from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.model.semantics import Semantics
 
     try:
         case = None if game == "random" else load(Path(game), command="solve")
     except VerifierError as e:
         raise _fail(str(e)) from None
-    only = GraphTiers.semantics  # the one semantics stored graphs are solved by
-    if case is not None and case.semantics is not only:
-        raise _fail(
-            f"{game}: semantics {case.semantics.value}: a tiered dataset stores graphs of "
-            f"semantics {only.value} only (use --engine memory's solve)"
-        )
     tiers = _random_graph_tiers(opts) if case is None else None
     _tier_errors(lambda: prepare_output(output))
     err = Console(emoji=False, stderr=True)
@@ -1120,9 +1123,11 @@ def _generate_graph_tiers(
                 return generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
             assert case is not None
             shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
+            normal = case.semantics is Semantics.NORMAL
             return dataset_from_graph(
-                output, case.graph, client, shards=shards, source=str(game), say=say
-            )
+                output, case.graph, client, shards=shards, source=str(game),
+                start=None if normal else case.root, say=say,
+            )  # fmt: skip
 
     m = _tier_errors(run)
     t = m.tiers[0]
@@ -1318,8 +1323,8 @@ def generate_cmd(
     engine: Annotated[
         GenerateEngine,
         typer.Option(
-            help="memory: a case file, in this process; dask: connect4, a random normal graph "
-            "or a normal case file (.npz, .json) as a tiered dataset (a directory of sharded "
+            help="memory: a case file, in this process; dask: connect4, a random graph "
+            "or a case file (.npz, .json) as a tiered dataset (a directory of sharded "
             "tiers), generated on a Dask cluster (docs/distributed.md); a random graph is "
             "then drawn shard by shard from other random streams than --engine memory's: "
             "the same options give another graph.",
@@ -1359,8 +1364,8 @@ def generate_cmd(
 ) -> None:
     """Write the game graph of a named game as a case file (or a tiered dataset).
 
-    With --engine dask, Connect Four, a random normal graph (drawn shard by shard on the
-    workers: not the graph --engine memory draws from the same seed) or a normal case file
+    With --engine dask, Connect Four, a random graph (drawn shard by shard on the
+    workers: not the graph --engine memory draws from the same seed) or a case file
     (FILE.npz, FILE.json) is written as a directory of sharded tiers on a Dask cluster
     (docs/distributed.md)."""
     from verifier.games.generators import generate

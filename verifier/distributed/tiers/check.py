@@ -673,6 +673,11 @@ def check_dataset(
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
+    if isinstance(game, GraphTiers) and m.semantics != "normal":
+        raise DatasetError(
+            f"{root}: semantics {m.semantics}: verify --engine dask judges stored graphs of "
+            "semantics normal only, not yet this one"
+        )
     if answers is None:
         for t in m.tiers:
             if not t.solved:

@@ -13,6 +13,22 @@ from verifier.distributed.tiers.driver import TierSolve
 __all__ = ["check_json", "check_text", "solve_json", "solve_text"]
 
 
+COUNT_NAMES: dict[str, tuple[str, str, str, str]] = {
+    "normal": ("won", "lost", "drawn", "longest"),
+    "reachability": ("player 0", "player 1", "-", "layers"),
+    "minimax": ("score > 0", "score < 0", "score 0", "-"),
+    "impartial": ("N", "P", "unfinished", "height"),
+}
+"""What a tier's ``won``, ``lost``, ``drawn`` and ``max_remoteness`` count per semantics (a
+stored graph's: ``graph_rules.counts_of``): reachability the nodes player 0 wins from (the
+region), those player 1 wins from, the deepest layer; minimax the nodes of score > 0, < 0, 0;
+impartial the N positions (Grundy value > 0), the P positions (0), and the greatest height."""
+
+
+def _names(m: Any) -> tuple[str, str, str, str]:
+    return COUNT_NAMES.get(m.semantics, COUNT_NAMES["normal"])
+
+
 def _units(m: Any) -> str:
     """What the dataset counts: positions, or classes of positions up to the mirror."""
     return "classes (positions up to the mirror)" if m.parameters.get("symmetric") else "positions"
@@ -40,8 +56,8 @@ def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
     return {
         **_about(root, m),
         "positions": sum(t.positions for t in m.tiers),
-        "root": None
-        if res.root_label is None
+        "root": _rule_root(res)
+        if res.root_answers is not None or res.root_label is None
         else {
             "label": {1: "won", -1: "lost", 0: "drawn"}[res.root_label],
             "remoteness": None if res.root_label == 0 else res.root_remoteness,
@@ -58,28 +74,46 @@ def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
                 "lost": t.lost,
                 "drawn": t.drawn,
                 "max_remoteness": t.max_remoteness,
+                **_named_counts(m, t),
             }
             for t in m.tiers
         ],
     }
 
 
+def _rule_root(res: TierSolve) -> dict[str, Any] | None:
+    """The start's answers of a stored graph of a semantics other than normal."""
+    if res.root_answers is None:
+        return None
+    return {**res.root_answers, "value": res.description}
+
+
+def _named_counts(m: Any, t: Any) -> dict[str, Any]:
+    """A tier's counts under their names (semantics other than normal)."""
+    if m.semantics == "normal" or not t.solved:
+        return {}
+    names = _names(m)
+    values = (t.won, t.lost, t.drawn, t.max_remoteness)
+    return {"counts": {k: v for k, v in zip(names, values, strict=True) if k != "-"}}
+
+
 def solve_text(root: Path, res: TierSolve) -> list[str]:
     """The run as lines of text: a headline, the value, a table of the tiers."""
     m = res.manifest
     total = sum(t.positions for t in m.tiers)
+    won, lost, drawn, longest = _names(m)
     lines = [
         f"{_headline(root, m, total)}; {res.tiers_solved} tier(s) solved by this run",
         f"value: {res.description}"
         if res.description is not None
         else "value: not known yet (tier 0 is not solved: run again with --resume)",
-        f"{'tier':>5} {'shards':>6} {'positions':>14} {'won':>14} {'lost':>14} "
-        f"{'drawn':>14} {'longest':>8}",
+        f"{'tier':>5} {'shards':>6} {'positions':>14} {won:>14} {lost:>14} "
+        f"{drawn:>14} {longest:>8}",
     ]
     for t in m.tiers:
         if t.solved:
-            longest = "-" if t.max_remoteness is None or t.max_remoteness < 0 else t.max_remoteness
-            counts = f"{t.won:>14,} {t.lost:>14,} {t.drawn:>14,} {longest:>8}"
+            top = "-" if t.max_remoteness is None or t.max_remoteness < 0 else t.max_remoteness
+            counts = f"{t.won:>14,} {t.lost:>14,} {t.drawn:>14,} {top:>8}"
         else:
             counts = f"{'(not solved)':>14}"
         lines.append(f"{t.tier:>5} {len(t.shards):>6} {t.positions:>14,} {counts}")
