@@ -384,7 +384,7 @@ def test_bad_input_is_one_line(client: Any, tmp_path: Path) -> None:
     doc["game"] = "hex"
     manifest.write_text(json.dumps(doc))
     one_line_error(run_cli("solve", root, *opts), 2, "manifest.json", "'hex'", "graph")
-    with pytest.raises(DatasetError, match="semantics minimax: .* one tier"):
+    with pytest.raises(DatasetError, match=r"semantics minimax: .* one tier"):
         dataset_from_graph(tmp_path / "mm", random_case("minimax", 20, 2.0, 1).graph, client,
                            shards=2, tier_of=np.zeros(20, dtype=np.int64))  # fmt: skip
 
