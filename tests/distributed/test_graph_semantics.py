@@ -25,6 +25,7 @@ from verifier.model.semantics import MAX, MIN
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.distributed.tiers.check import check_dataset  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
 from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
 from verifier.distributed.tiers.graph_generate import (  # noqa: E402
@@ -35,7 +36,10 @@ from verifier.distributed.tiers.graph_rules import ANSWER_COLUMNS, NODE_COLUMNS 
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns  # noqa: E402
 from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
 from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import read_rule_answers  # noqa: E402
+from verifier.distributed.tiers.storage import (  # noqa: E402
+    read_rule_answers,
+    write_rule_answers,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -162,7 +166,7 @@ NIM_BY_HAND = {"a": (2, 2), "b": (1, 1), "c": (0, 0), "d": (3, 3), "e": (0, 4), 
 
 
 @pytest.mark.dask
-@pytest.mark.parametrize("shards", [1, 4])
+@pytest.mark.parametrize("shards", [1, pytest.param(4, marks=pytest.mark.slow), 9])
 def test_hand_made_graphs_answers(client: Any, tmp_path: Path, shards: int) -> None:
     root = stored(tmp_path / "r", REACH, client, shards)
     solve_dataset(root, client)
@@ -219,6 +223,7 @@ def test_more_random_graphs_equal_the_in_memory_engines(
 
 
 @pytest.mark.dask
+@pytest.mark.slow
 def test_workers_draw_random_graphs_of_each_semantics(client: Any, tmp_path: Path) -> None:
     for sem, values, acyclic in (
         (Semantics.REACHABILITY, None, None),
@@ -260,11 +265,12 @@ def run_cli(*args: Any) -> Any:
 
 
 @pytest.mark.dask
-def test_cli_generates_and_solves_each_semantics(client: Any, tmp_path: Path) -> None:
+def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path: Path) -> None:
     opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    col = {"reachability": "label", "minimax": "score", "impartial": "grundy"}
     for sem, extra, word in (
         ("reachability", (), "value: node 0: won by player "),
-        ("minimax", ("--terminal-values", "-2,0,3"), "value: node 0: score "),
+        ("minimax", ("--terminal-values", "-3,-1,0,2,4"), "value: node 0: score "),
         ("impartial", ("--acyclic",), "value: node 0: Grundy value "),
     ):
         root = tmp_path / sem
@@ -280,8 +286,19 @@ def test_cli_generates_and_solves_each_semantics(client: Any, tmp_path: Path) ->
         doc = json.loads(r.output[r.output.index("{") :])
         assert doc["semantics"] == sem and doc["root"]["value"].startswith("node 0: ")
         assert doc["tiers"][0]["counts"]
+        r = run_cli("verify", root, *opts)
+        assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
+        r = run_cli("verify", root, *opts, "--answers", root / "answers")
+        lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
+        assert r.exit_code == 2 and len(lines) == 1 and "normal" in lines[0], r.output
+        bump = 2 if sem == "reachability" else 1  # -1 -> 1, 1 -> 3: either way wrong
+        corrupt(root, 0, col[sem], answers(root)[col[sem]][0] + bump)
+        r = run_cli("verify", root, *opts, "--json")
+        doc = json.loads(r.output[r.output.index("{") :])
+        assert r.exit_code == 1 and doc["verdict"] == "refuted", r.output
+        assert doc["checks"]["rules"]["first"]["position"] == "node 0"
 
-    # a case file of each semantics, its start named
+    # a case file, its start named
     case = tmp_path / "k.json"
     dump_case(Case(graph=KARS, id="kars-hand", root=KARS.id_of("n")), case)
     r = run_cli("generate", case, "-o", tmp_path / "k", *opts)
@@ -306,3 +323,94 @@ def test_cli_refuses_in_one_line(client: Any, tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="one tier"):
         dataset_from_graph(tmp_path / "t", REACH, client, shards=1,
                            tier_of=np.zeros(REACH.n, dtype=np.int64))  # fmt: skip
+
+
+# --- verify: the dataset's own answers judged, every published field corrupted ----------------
+
+
+def corrupt(root: Path, node: int, column: str, value: Any) -> None:
+    """Set ``column`` of node ``node``'s answer in the dataset's own answers (digest updated)."""
+    m = load_manifest(root)
+    sem = Semantics(m.semantics)
+    bounds = np.cumsum([0, *(s.positions for s in m.tiers[0].shards)])
+    j = int(np.searchsorted(bounds, node, side="right") - 1)
+    s = m.tiers[0].shards[j]
+    cols = read_rule_answers(root, 0, j, s.answers_sha256, s.positions, ANSWER_COLUMNS[sem])
+    cols = {k: np.array(v) for k, v in cols.items()}
+    cols[column][node - bounds[j]] = value
+    s.answers_sha256 = write_rule_answers(root, 0, j, cols)
+    m.save(root)
+
+
+def verdict(root: Path, client: Any) -> tuple[str, dict[str, int]]:
+    res = check_dataset(root, client)
+    return res.verdict, res.counts
+
+
+@pytest.mark.dask
+def test_verify_judges_each_semantics_and_refutes_every_corrupted_field(
+    client: Any, tmp_path: Path
+) -> None:
+    for sem, graph, fields in (
+        (Semantics.REACHABILITY, REACH, {"label": ("a", -1), "remoteness": ("g", 1)}),
+        (Semantics.MINIMAX, KARS, {"score": ("a", 2.0), "rank": ("n", 0)}),
+        (Semantics.IMPARTIAL, NIM, {"grundy": ("d", 2), "remoteness": ("e", 3)}),
+    ):
+        root = stored(tmp_path / sem.value, graph, client, 3)
+        solve_dataset(root, client)
+        assert verdict(root, client)[0] == "verified", sem
+        for column, (name, value) in fields.items():
+            x = graph.id_of(name)
+            before = answers(root)[column][x]
+            corrupt(root, x, column, value)
+            got, counts = verdict(root, client)
+            assert got == "refuted", (sem, column, counts)
+            corrupt(root, x, column, before)
+        assert verdict(root, client)[0] == "verified"
+
+
+@pytest.mark.dask
+def test_a_cycle_of_scores_that_justifies_itself_is_refuted_by_the_ranks(
+    client: Any, tmp_path: Path
+) -> None:
+    root = stored(tmp_path / "k", KARS, client, 2)
+    solve_dataset(root, client)
+    a, c = KARS.id_of("a"), KARS.id_of("c")
+    corrupt(root, a, "score", 2.0)  # a = max(-1, c) and c = min(2, a) hold at a = c = 2 ...
+    corrupt(root, c, "score", 2.0)
+    corrupt(root, a, "rank", 50)
+    corrupt(root, c, "rank", 60)
+    res = check_dataset(root, client)
+    assert res.verdict == "refuted" and res.counts == {"rules": 0, "ranks": 1}  # ... not ranks
+    assert "node" in res.names["ranks"]
+
+
+@pytest.mark.dask
+@pytest.mark.slow
+@pytest.mark.parametrize("semantics", ["reachability", "minimax", "impartial"])
+def test_any_corrupted_value_of_a_random_graph_is_refuted(
+    client: Any, tmp_path: Path, semantics: str
+) -> None:
+    """The checks are complete: each answer below is the only one the rules allow (a minimax
+    rank is a certificate, not unique: only the score is changed there)."""
+    values = (-3, -1, 0, 2, 4) if semantics == "minimax" else (-1, 0, 1)
+    g = random_case(semantics, 500, 2.0, 11, values=values,
+                    acyclic=semantics == "impartial").graph  # fmt: skip
+    root = stored(tmp_path / "g", g, client, 3)
+    solve_dataset(root, client)
+    assert verdict(root, client)[0] == "verified"
+    rng = np.random.default_rng(5)
+    fields = [c for c in ANSWER_COLUMNS[Semantics(semantics)] if c != "rank"]
+    for _ in range(12):
+        x = int(rng.integers(g.n))
+        column = fields[int(rng.integers(len(fields)))]
+        before = answers(root)[column][x]
+        if column == "label":
+            after = -before
+        elif column == "score":
+            after = float(rng.choice([v for v in (*values, 1) if v != before]))
+        else:
+            after = before + int(rng.choice([-1, 1, 2]))
+        corrupt(root, x, column, after)
+        assert verdict(root, client)[0] == "refuted", (x, column, before, after)
+        corrupt(root, x, column, before)

@@ -674,10 +674,12 @@ def check_dataset(
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
     if isinstance(game, GraphTiers) and m.semantics != "normal":
-        raise DatasetError(
-            f"{root}: semantics {m.semantics}: verify --engine dask judges stored graphs of "
-            "semantics normal only, not yet this one"
-        )
+        from verifier.distributed.tiers.graph_check import check_rule_dataset
+        from verifier.distributed.tiers.graphs import with_semantics
+
+        graph = with_semantics(game, m.semantics, str(root / MANIFEST))
+        assert isinstance(graph, GraphTiers)
+        return check_rule_dataset(root, m, graph, client, answers=answers, poll=poll, grace=grace)
     if answers is None:
         for t in m.tiers:
             if not t.solved:

@@ -129,7 +129,7 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
         "verdict": res.verdict,
         "inconclusive": res.inconclusive,
         "positions": res.positions,
-        "claimed_root": None
+        "claimed_root": ({"value": res.description} if res.description else None)
         if res.root_claim is None
         else {
             "label": {1: "won", -1: "lost", 0: "drawn"}[res.root_claim[0]],
