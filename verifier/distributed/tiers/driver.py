@@ -250,10 +250,20 @@ def solve_dataset(
         tier.status = "solved"
         m.save(root)
         done += 1
-        say(f"tier {k}: won {tier.won:,}, lost {tier.lost:,}, drawn {tier.drawn:,}")
+        won, lost, drawn = _COUNT_WORDS.get(m.semantics, _COUNT_WORDS["normal"])
+        say(f"tier {k}: {won} {tier.won:,}, {lost} {tier.lost:,}, {drawn} {tier.drawn:,}")
         if stop_after is not None and k == stop_after:
             break
     return _result(root, m, game, done)
+
+
+_COUNT_WORDS = {
+    "normal": ("won", "lost", "drawn"),
+    "reachability": ("player 0", "player 1", "neither"),
+    "minimax": ("score > 0", "score < 0", "score 0"),
+    "impartial": ("N", "P", "unfinished"),
+}
+"""What a tier's ``won``, ``lost`` and ``drawn`` count per semantics (``report.COUNT_NAMES``)."""
 
 
 def _check_suffix(root: Path, m: Manifest) -> None:

@@ -113,10 +113,11 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     random graph with ``random_case``'s distributions (a ``terminal_fraction`` of dead ends,
     each other node one move then the rest of its shard's ``degree * nodes`` moves from
     uniform sources, targets uniform over the whole graph, self loops kept, repeats dropped,
-    dead ends labelled uniformly from ``terminal_values``), from a numpy generator seeded by
-    ``(seed, shard)``: the same seed and shard count give the same graph, a different one from
-    the in-memory ``random_case`` (other random streams). Writes the shard's nodes, edges and
-    reverse pieces."""
+    dead ends labelled uniformly from ``terminal_values``; the other semantics' columns as
+    ``_drawn_columns`` says; ``acyclic_moves``: targets uniform over the higher ids), from a
+    numpy generator seeded by ``(seed, shard)``: the same seed and shard count give the same
+    graph, a different one from the in-memory ``random_case`` (other random streams). Writes
+    the shard's nodes, edges and reverse pieces."""
     from verifier.games.random_graphs import random_edges
 
     base = Path(root)
