@@ -956,8 +956,9 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     import json
 
     _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
-    from verifier.distributed.tiers.check import check_dataset, table_files
+    from verifier.distributed.tiers.check import table_files
     from verifier.distributed.tiers.driver import load_manifest
+    from verifier.distributed.tiers.graph_check import check_any
     from verifier.distributed.tiers.report import check_json, check_text
 
     if path.is_file():
@@ -972,7 +973,7 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
 
     def run() -> Any:
         with _tier_cluster(cluster) as client:
-            return check_dataset(
+            return check_any(
                 path, client, answers=answers, say=lambda s: _err(err, f"progress: {path}: {s}")
             )
 

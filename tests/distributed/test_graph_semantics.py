@@ -25,9 +25,9 @@ from verifier.model.semantics import MAX, MIN
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers.check import check_dataset  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
 from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
+from verifier.distributed.tiers.graph_check import check_any as check_dataset  # noqa: E402
 from verifier.distributed.tiers.graph_generate import (  # noqa: E402
     dataset_from_graph,
     generate_random_graph,

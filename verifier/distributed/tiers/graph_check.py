@@ -37,18 +37,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.check import TierCheck, Witness
+from verifier.distributed.tiers.check import TierCheck, Witness, check_dataset
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import ANSWER_COLUMNS, NODE_COLUMNS
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns
-from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry
+from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
+from verifier.distributed.tiers.rules import game_from_manifest
 from verifier.distributed.tiers.storage import read_rule_answers, shard_path
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.engine.grundy import mex_rows
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
-__all__ = ["RULE_CHECKS", "check_rule_dataset", "check_rule_shard"]
+__all__ = ["RULE_CHECKS", "check_any", "check_rule_dataset", "check_rule_shard"]
 
 RULE_CHECKS: dict[Semantics, tuple[str, ...]] = {
     Semantics.REACHABILITY: ("rules", "layers"),
@@ -214,6 +215,27 @@ def _impartial(found: Found, codes: NDArray[np.uint64], own: Cols, x: NDArray[np
         return f"Grundy value {int(g[i])}, the mex of its successors' is {int(g_want[i])}"
 
     _note(found, "rules", codes, bad, why)
+
+
+def check_any(
+    root: Path,
+    client: Any,
+    *,
+    answers: Path | None = None,
+    say: Any = None,
+    poll: float = 1.0,
+    grace: float = 10.0,
+) -> TierCheck:
+    """``verify DIR --engine dask``: a stored graph of semantics reachability, minimax or
+    impartial judged here, any other dataset by ``check.check_dataset``."""
+    m = load_manifest(root)
+    game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
+    if not isinstance(game, GraphTiers) or m.semantics == "normal":
+        return check_dataset(root, client, answers=answers, say=say, poll=poll, grace=grace)
+    graph = with_semantics(game, m.semantics, str(root / MANIFEST))
+    assert isinstance(graph, GraphTiers)
+    m.need_generated(root)
+    return check_rule_dataset(root, m, graph, client, answers=answers, poll=poll, grace=grace)
 
 
 def check_rule_dataset(
