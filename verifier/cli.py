@@ -1059,25 +1059,28 @@ def _random_graph_tiers(opts: RandomGraph) -> Any:
     import math
 
     from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.model.describe import describe
     from verifier.model.semantics import Semantics
 
     try:
-        sem = Semantics(opts.semantics or Semantics.NORMAL.value)
+        sem = Semantics(opts.semantics or GraphTiers.semantics.value)
     except ValueError:
         raise _fail(
             f"--semantics {opts.semantics!r}: give one of {', '.join(x.value for x in Semantics)}"
         ) from None
+    d = describe(sem)
     values = opts.values or "-1,0,1"
     labels: list[float] = []
-    if sem in (Semantics.NORMAL, Semantics.MINIMAX):
+    if d.value_field is not None:  # dead ends take a value (a score or a label)
         try:
             labels = sorted({float(v) for v in values.split(",")})
         except ValueError:
             raise _fail(f"--terminal-values {values!r}: give numbers, e.g. -1,0,1") from None
         if not all(math.isfinite(v) for v in labels):
             raise _fail(f"--terminal-values {values!r}: the values must be finite")
-    if sem is Semantics.NORMAL and not set(labels) <= {-1, 0, 1}:
-        raise _fail(f"--terminal-values {values!r}: normal labels must be among -1, 0, 1")
+    if d.words and not set(labels) <= set(d.words):  # labels: their codes only
+        among = ", ".join(map(str, sorted(d.words)))
+        raise _fail(f"--terminal-values {values!r}: {sem.value} labels must be among {among}")
     text = ",".join(f"{v:g}" for v in labels) if labels else None
     return GraphTiers(
         opts.nodes or 1000,
@@ -1105,7 +1108,7 @@ def _generate_graph_tiers(
         dataset_from_graph,
         generate_random_graph,
     )
-    from verifier.model.semantics import Semantics
+    from verifier.distributed.tiers.graph_rules import rule_for
 
     try:
         case = None if game == "random" else load(Path(game), command="solve")
@@ -1124,10 +1127,10 @@ def _generate_graph_tiers(
                 return generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
             assert case is not None
             shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
-            normal = case.semantics is Semantics.NORMAL
+            ruled = rule_for(case.semantics) is not None  # normal keeps node 0 as its start
             return dataset_from_graph(
                 output, case.graph, client, shards=shards, source=str(game),
-                start=None if normal else case.root, say=say,
+                start=case.root if ruled else None, say=say,
             )  # fmt: skip
 
     m = _tier_errors(run)

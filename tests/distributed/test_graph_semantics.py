@@ -32,7 +32,7 @@ from verifier.distributed.tiers.graph_generate import (  # noqa: E402
     dataset_from_graph,
     generate_random_graph,
 )
-from verifier.distributed.tiers.graph_rules import ANSWER_COLUMNS, NODE_COLUMNS  # noqa: E402
+from verifier.distributed.tiers.graph_rules import RULES  # noqa: E402
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns  # noqa: E402
 from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
 from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
@@ -53,7 +53,7 @@ def stored(root: Path, graph: GameGraph, client: Any, shards: int) -> Path:
 def answers(root: Path) -> dict[str, np.ndarray]:
     """Every node's answers (the semantics' columns), in node-id order."""
     m = load_manifest(root)
-    cols = ANSWER_COLUMNS[Semantics(m.semantics)]
+    cols = RULES[Semantics(m.semantics)].answer_columns
     got = [
         read_rule_answers(root, 0, s.shard, s.answers_sha256, s.positions, cols)
         for s in m.tiers[0].shards
@@ -66,13 +66,14 @@ def graph_of(root: Path) -> GameGraph:
     m = load_manifest(root)
     sem = Semantics(m.semantics)
     n = m.tiers[0].positions
+    columns = {"code": "uint64"} | RULES[sem].node_columns
     nodes, src, dst = [], [], []
     for s in m.tiers[0].shards:
-        nodes.append(read_node_columns(root, 0, s.shard, s.sha256, s.positions, NODE_COLUMNS[sem]))
+        nodes.append(read_node_columns(root, 0, s.shard, s.sha256, s.positions, columns))
         e = read_edges(root, 0, s.shard, s.edges_sha256, s.edges)
         src.append(e[0])
         dst.append(e[1])
-    col = {k: np.concatenate([x[k] for x in nodes]) for k in NODE_COLUMNS[sem]}
+    col = {k: np.concatenate([x[k] for x in nodes]) for k in columns}
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(np.concatenate(src).astype(np.int64), minlength=n), out=ptr[1:])
     return GameGraph(
@@ -335,7 +336,7 @@ def corrupt(root: Path, node: int, column: str, value: Any) -> None:
     bounds = np.cumsum([0, *(s.positions for s in m.tiers[0].shards)])
     j = int(np.searchsorted(bounds, node, side="right") - 1)
     s = m.tiers[0].shards[j]
-    cols = read_rule_answers(root, 0, j, s.answers_sha256, s.positions, ANSWER_COLUMNS[sem])
+    cols = read_rule_answers(root, 0, j, s.answers_sha256, s.positions, RULES[sem].answer_columns)
     cols = {k: np.array(v) for k, v in cols.items()}
     cols[column][node - bounds[j]] = value
     s.answers_sha256 = write_rule_answers(root, 0, j, cols)
@@ -400,7 +401,7 @@ def test_any_corrupted_value_of_a_random_graph_is_refuted(
     solve_dataset(root, client)
     assert verdict(root, client)[0] == "verified"
     rng = np.random.default_rng(5)
-    fields = [c for c in ANSWER_COLUMNS[Semantics(semantics)] if c != "rank"]
+    fields = [c for c in RULES[Semantics(semantics)].answer_columns if c != "rank"]
     for _ in range(12):
         x = int(rng.integers(g.n))
         column = fields[int(rng.integers(len(fields)))]

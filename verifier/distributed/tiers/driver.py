@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
+from verifier.distributed.tiers.graph_rules import count_names, rule_for
 from verifier.distributed.tiers.graph_solve import answer_of, rule_answer_of, solve_graph_tier
 from verifier.distributed.tiers.graphs import GraphTiers, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
@@ -187,7 +188,7 @@ class TierSolve:
     """Tiers solved by this run (0 when resuming a finished solve)."""
     root_answers: dict[str, Any] | None = None
     """A stored graph of a semantics other than normal: the start's answers
-    (``graph_rules.ANSWER_COLUMNS``); ``root_label`` and ``root_remoteness`` are ``None``."""
+    (``graph_rules.Rule.answer_columns``); ``root_label`` and ``root_remoteness`` are ``None``."""
 
 
 def solve_dataset(
@@ -250,20 +251,11 @@ def solve_dataset(
         tier.status = "solved"
         m.save(root)
         done += 1
-        won, lost, drawn = _COUNT_WORDS.get(m.semantics, _COUNT_WORDS["normal"])
+        won, lost, drawn, _ = count_names(m.semantics)
         say(f"tier {k}: {won} {tier.won:,}, {lost} {tier.lost:,}, {drawn} {tier.drawn:,}")
         if stop_after is not None and k == stop_after:
             break
     return _result(root, m, game, done)
-
-
-_COUNT_WORDS = {
-    "normal": ("won", "lost", "drawn"),
-    "reachability": ("player 0", "player 1", "neither"),
-    "minimax": ("score > 0", "score < 0", "score 0"),
-    "impartial": ("N", "P", "unfinished"),
-}
-"""What a tier's ``won``, ``lost`` and ``drawn`` count per semantics (``report.COUNT_NAMES``)."""
 
 
 def _check_suffix(root: Path, m: Manifest) -> None:
@@ -282,7 +274,7 @@ def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
     first = m.tiers[0]
     if not first.solved:
         return TierSolve(m, None, None, None, done)
-    if isinstance(game, GraphTiers) and game.semantics.value != "normal":
+    if isinstance(game, GraphTiers) and rule_for(game.semantics) is not None:
         answers = rule_answer_of(root, m, m.root_code)
         return TierSolve(m, None, None, game.describe_answers(m.root_code, answers), done, answers)
     if isinstance(game, GraphTiers):

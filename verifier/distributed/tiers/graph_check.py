@@ -31,6 +31,8 @@ A stranger's table (``--answers``) is judged for semantics normal only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,7 @@ from numpy.typing import NDArray
 
 from verifier.distributed.tiers.check import TierCheck, Witness, check_dataset
 from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_rules import ANSWER_COLUMNS, NODE_COLUMNS
+from verifier.distributed.tiers.graph_rules import RULES, rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
@@ -47,24 +49,10 @@ from verifier.distributed.tiers.rules import game_from_manifest
 from verifier.distributed.tiers.storage import read_rule_answers, shard_path
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.engine.grundy import mex_rows
+from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
-__all__ = ["RULE_CHECKS", "check_any", "check_rule_dataset", "check_rule_shard"]
-
-RULE_CHECKS: dict[Semantics, tuple[str, ...]] = {
-    Semantics.REACHABILITY: ("rules", "layers"),
-    Semantics.MINIMAX: ("rules", "ranks"),
-    Semantics.IMPARTIAL: ("heights", "rules"),
-}
-"""The checks per semantics, in the order the report lists them."""
-
-PROOF: dict[Semantics, str] = {
-    Semantics.REACHABILITY: "the layers found the region on the targets and the rest is a "
-    "trap for player 0",
-    Semantics.MINIMAX: "each non-zero score rests on claims of smaller rank and the (T+MM) "
-    "equations make the rest traps",
-    Semantics.IMPARTIAL: "the heights prove the graph acyclic, where the mex rule has one solution",
-}
+__all__ = ["CHECKERS", "Checker", "check_any", "check_rule_dataset", "check_rule_shard"]
 
 Cols = dict[str, NDArray[Any]]
 Refs = list[tuple[int, str | None]]
@@ -72,12 +60,27 @@ Refs = list[tuple[int, str | None]]
 Found = tuple[dict[str, int], dict[str, Witness]]
 
 
+@dataclass(frozen=True)
+class Checker:
+    """How one semantics' answers are judged (``CHECKERS``)."""
+
+    checks: tuple[str, ...]
+    """The checks, in the order the report lists them."""
+    proof: str
+    """Why answers that pass them are the values (the report's words)."""
+    run: Callable[..., None]
+    """``run(found, codes, nodes, own, x, y, deg)``: note the violations of a shard."""
+
+
+CHECKERS: PerSemantics[Checker] = PerSemantics("sharded check")
+
+
 def _targets(root: Path, sem: Semantics, dst: NDArray[np.uint64], refs: Refs) -> Cols:
     """The answers of the moves' targets, read from the shards owning them."""
     bounds = range_bounds([p for p, _ in refs])
     if len(dst) and int(dst.max()) >= int(bounds[-1]):
         raise DatasetError(f"{root}: a move to node {int(dst.max())}, of {int(bounds[-1])}")
-    cols = ANSWER_COLUMNS[sem]
+    cols = RULES[sem].answer_columns
     out = {k: np.empty(len(dst), dtype=np.dtype(t)) for k, t in cols.items()}
     owner = range_owner(dst, bounds)
     for j in np.unique(owner).tolist():
@@ -103,10 +106,11 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
     """Check the answers of ``entry``'s shard (its ids from ``lo``) against the rules of
     ``sem`` (see the module docstring): violations per check and the first of each."""
     base = Path(root)
+    rule, checker = RULES[sem], CHECKERS[sem]
     nodes = read_node_columns(base, 0, entry.shard, entry.sha256, entry.positions,
-                              NODE_COLUMNS[sem])  # fmt: skip
+                              {"code": "uint64"} | rule.node_columns)  # fmt: skip
     own = read_rule_answers(base, 0, entry.shard, entry.answers_sha256, entry.positions,
-                            ANSWER_COLUMNS[sem])  # fmt: skip
+                            rule.answer_columns)  # fmt: skip
     src, dst = read_edges(base, 0, entry.shard, entry.edges_sha256, entry.edges)
     n = entry.positions
     x = (src - np.uint64(lo)).astype(np.intp)
@@ -115,13 +119,8 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
     y = _targets(base, sem, dst, refs)
     codes: NDArray[np.uint64] = np.asarray(nodes["code"], dtype=np.uint64)
     deg = np.bincount(x, minlength=n)
-    found: Found = ({c: 0 for c in RULE_CHECKS[sem]}, {})
-    if sem is Semantics.REACHABILITY:
-        _reachability(found, codes, nodes, own, x, y, deg)
-    elif sem is Semantics.MINIMAX:
-        _minimax(found, codes, nodes, own, x, y, deg)
-    else:
-        _impartial(found, codes, own, x, y, deg)
+    found: Found = ({c: 0 for c in checker.checks}, {})
+    checker.run(found, codes, nodes, own, x, y, deg)
     return found
 
 
@@ -196,8 +195,8 @@ def _minimax(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
     _note(found, "ranks", codes, bad, why)
 
 
-def _impartial(found: Found, codes: NDArray[np.uint64], own: Cols, x: NDArray[np.intp],
-               y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+def _impartial(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+               x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
     n = len(codes)
     g, h = own["grundy"].astype(np.int64), own["remoteness"].astype(np.int64)
     every = np.ones(len(x), dtype=np.bool_)
@@ -217,6 +216,24 @@ def _impartial(found: Found, codes: NDArray[np.uint64], own: Cols, x: NDArray[np
     _note(found, "rules", codes, bad, why)
 
 
+CHECKERS.register(Semantics.REACHABILITY)(
+    Checker(("rules", "layers"),
+            "the layers found the region on the targets and the rest is a trap for player 0",
+            _reachability)
+)  # fmt: skip
+CHECKERS.register(Semantics.MINIMAX)(
+    Checker(("rules", "ranks"),
+            "each non-zero score rests on claims of smaller rank and the (T+MM) equations make "
+            "the rest traps",
+            _minimax)
+)  # fmt: skip
+CHECKERS.register(Semantics.IMPARTIAL)(
+    Checker(("heights", "rules"),
+            "the heights prove the graph acyclic, where the mex rule has one solution",
+            _impartial)
+)  # fmt: skip
+
+
 def check_any(
     root: Path,
     client: Any,
@@ -230,7 +247,7 @@ def check_any(
     impartial judged here, any other dataset by ``check.check_dataset``."""
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
-    if not isinstance(game, GraphTiers) or m.semantics == "normal":
+    if not isinstance(game, GraphTiers) or rule_named(m.semantics) is None:
         return check_dataset(root, client, answers=answers, say=say, poll=poll, grace=grace)
     graph = with_semantics(game, m.semantics, str(root / MANIFEST))
     assert isinstance(graph, GraphTiers)
@@ -280,7 +297,7 @@ def check_rule_dataset(
         poll=poll,
         grace=grace,
     )  # fmt: skip
-    checks = RULE_CHECKS[sem]
+    checks = CHECKERS[sem].checks
     counts = dict.fromkeys(checks, 0)
     witnesses: dict[str, tuple[int, int, str]] = {}
     for c_counts, c_witnesses in results:
@@ -303,6 +320,6 @@ def check_rule_dataset(
         None,
         desc,
         names,
-        PROOF[sem],
+        CHECKERS[sem].proof,
         None,
     )

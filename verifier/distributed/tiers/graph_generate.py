@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from verifier.distributed.tiers.driver import worker_bytes
 from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_rules import rule_for
 from verifier.distributed.tiers.graph_storage import write_edges, write_exits, write_nodes
 from verifier.distributed.tiers.graph_tasks import (
     draw_shard,
@@ -38,10 +39,7 @@ from verifier.distributed.tiers.graphs import (
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.storage import positions_per_shard, shards_for
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
-from verifier.engine.attractor import attacker_mask
-from verifier.engine.kars import validate_minimax
 from verifier.model import GameGraph
-from verifier.model.semantics import Semantics
 
 __all__ = ["dataset_from_graph", "generate_random_graph"]
 
@@ -101,7 +99,7 @@ def dataset_from_graph(
     grace: float = 10.0,
 ) -> Manifest:
     """Write ``graph`` into ``root`` (semantics ``normal``; the others in one tier, with their
-    nodes' columns: ``graph_rules.NODE_COLUMNS``; ``start``: the root's id, default 0), each
+    nodes' columns: ``graph_rules.Rule.from_graph``; ``start``: the root's id, default 0), each
     tier as ``shards`` node-id
     ranges (some empty when there are more shards than nodes). ``tier_of``: each node's tier
     (default: one tier); a move may stay in its tier or go to a later one, and each tier's
@@ -109,15 +107,13 @@ def dataset_from_graph(
     edges (it holds the graph anyway); the workers build the reverse edges."""
     where = source or "the graph"
     sem = graph.semantics
-    if sem is not Semantics.NORMAL and tier_of is not None:
+    rule = rule_for(sem)  # None: normal
+    if rule is not None and tier_of is not None:
         raise DatasetError(
             f"{where}: semantics {sem.value}: a tiered dataset stores such graphs in one tier"
         )
     try:
-        if sem is Semantics.REACHABILITY:
-            attacker_mask(graph)
-        elif sem is Semantics.MINIMAX:
-            validate_minimax(graph)
+        extra = {} if rule is None else rule.from_graph(graph)
     except ValueError as bad:
         raise DatasetError(f"{where}: {bad}") from None
     n = graph.n
@@ -138,11 +134,10 @@ def dataset_from_graph(
     local = np.empty(n, dtype=np.int64)
     local[order] = np.arange(n) - first[of[order]]
     dead = ptr[1:] == ptr[:-1]
-    if sem is Semantics.NORMAL:
+    if rule is None:
         terminal = np.where(dead, terminal_labels(np.asarray(graph.value)), 0).astype(np.int8)
     else:
         terminal = np.zeros(n, dtype=np.int8)
-    extra = _extra_columns(graph)
     workers = set(cluster_workers(client))
     entries: list[list[ShardEntry]] = []
     for k in range(tiers):
@@ -171,20 +166,6 @@ def dataset_from_graph(
     pieces = [(k, j, rows, path) for (k, _), ps in zip(split, sent, strict=True)
               for j, rows, path in ps]  # fmt: skip
     return _finish(root, game, entries, pieces, n, client, workers, poll, grace, say, start)
-
-
-def _extra_columns(graph: GameGraph) -> dict[str, NDArray[np.generic]]:
-    """The nodes' columns of a semantics other than normal (``graph_rules.NODE_COLUMNS``)."""
-    sem = graph.semantics
-    out: dict[str, NDArray[np.generic]] = {}
-    if sem in (Semantics.REACHABILITY, Semantics.MINIMAX):
-        out["player"] = np.asarray(graph.owner, dtype=np.int8)
-    if sem is Semantics.REACHABILITY:
-        out["target"] = np.asarray(graph.target, dtype=np.int8)
-    if sem is Semantics.MINIMAX:
-        dead = np.diff(np.asarray(graph.succ_ptr)) == 0
-        out["value"] = np.where(dead, np.asarray(graph.value, dtype=np.float64), np.nan)
-    return out
 
 
 def _bounds(entries: list[ShardEntry]) -> NDArray[np.int64]:

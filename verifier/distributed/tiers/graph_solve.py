@@ -69,7 +69,7 @@ def solve_graph_tier(
     tier = m.tiers[k]
     if any(s.edges_sha256 is None or s.reverse_sha256 is None for s in tier.shards):
         raise DatasetError(f"{root / MANIFEST}: $.tiers[{k}]: a shard without its edges")
-    if m.semantics != Semantics.NORMAL.value:  # the rules of graph_rules
+    if graph_rules.rule_for(Semantics(m.semantics)) is not None:  # the rules of graph_rules
         return solve_rule_tier(root, m, k, client, workers=workers, poll=poll, grace=grace, say=say)
     later = {
         t.tier: [(s.positions, s.sha256, s.answers_sha256) for s in t.shards]
@@ -168,6 +168,7 @@ def solve_rule_tier(
     per shard writes its answers. ``impartial``: nodes never decided (a cycle) fail the solve
     with one line."""
     sem = Semantics(m.semantics)
+    rule = graph_rules.RULES[sem]
     tier = m.tiers[k]
     bounds = range_bounds([s.positions for s in tier.shards])
     work = solve_dir(root, k)
@@ -186,7 +187,7 @@ def solve_rule_tier(
     values = run([client.submit(init_rule_shard, base, k, s, bounds, sem, **home(s.shard))
                   for s in tier.shards])  # fmt: skip
     state = {s.shard: state_path(root, k, s.shard, -1) for s in tier.shards}
-    phases = graph_rules.phases(sem, np.array([v for vs in values for v in vs], dtype=np.float64))
+    phases = graph_rules.phases(rule, np.array([v for vs in values for v in vs], dtype=np.float64))
     rnd = 0
     for i, phase in enumerate(phases):
         reset = phase is not None and i > 0 and phase[0] != phases[i - 1][0]  # type: ignore[index]
@@ -235,23 +236,23 @@ def solve_rule_tier(
     )  # fmt: skip
     shutil.rmtree(work, ignore_errors=True)
     say(f"tier {k}: {rnd} rounds")
-    if sem is Semantics.IMPARTIAL and any(r[2] for r in solved):
+    if rule.acyclic_only and any(r[2] for r in solved):
         stuck = sum(r[2] for r in solved)
         j = next(i for i, r in enumerate(solved) if r[2])
         s = tier.shards[j]
-        cols = read_rule_answers(root, k, j, solved[j][4], s.positions,
-                                 graph_rules.ANSWER_COLUMNS[sem])  # fmt: skip
-        x = int(bounds[j]) + int(np.flatnonzero(np.asarray(cols["grundy"]) < 0)[0])
+        cols = read_rule_answers(root, k, j, solved[j][4], s.positions, rule.answer_columns)
+        value = np.asarray(cols[next(iter(rule.answer_columns))])  # -1: never decided
+        x = int(bounds[j]) + int(np.flatnonzero(value < 0)[0])
         raise DatasetError(
             f"{root}: the graph has a cycle: {stuck:,} node(s) never finished (node {x} lies on "
-            "a cycle or leads to one); impartial graphs are solved here when acyclic"
+            f"a cycle or leads to one); {sem.value} graphs are solved here when acyclic"
         )
     return solved
 
 
 def rule_answer_of(root: Path, m: Manifest, code: int) -> dict[str, Any]:
     """The answers of node ``code`` of a solved graph's tier 0 (semantics other than normal:
-    the columns of ``graph_rules.ANSWER_COLUMNS``)."""
+    the columns of ``Rule.answer_columns``)."""
     sem = Semantics(m.semantics)
     tier = m.tiers[0]
     bounds = range_bounds([s.positions for s in tier.shards])
@@ -259,6 +260,6 @@ def rule_answer_of(root: Path, m: Manifest, code: int) -> dict[str, Any]:
         raise DatasetError(f"{root}: tier 0 has no node {code}")
     s = tier.shards[int(range_owner(np.array([code], dtype=np.uint64), bounds)[0])]
     cols = read_rule_answers(root, 0, s.shard, s.answers_sha256, s.positions,
-                             graph_rules.ANSWER_COLUMNS[sem])  # fmt: skip
+                             graph_rules.RULES[sem].answer_columns)  # fmt: skip
     at = code - int(bounds[s.shard])
     return {key: v[at].item() for key, v in cols.items()}

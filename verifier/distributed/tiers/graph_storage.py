@@ -109,7 +109,7 @@ def write_nodes(
     extra: dict[str, NDArray[np.generic]] | None = None,
 ) -> str:
     """Write a shard's node ids and dead-end labels (and the ``extra`` columns of a semantics
-    other than ``normal``: ``graph_rules.NODE_COLUMNS``); their sha256."""
+    other than ``normal``: ``graph_rules.Rule.node_columns``); their sha256."""
     cols: dict[str, NDArray[np.generic]] = {"code": codes, "terminal": terminal}
     return _write(shard_path(root, tier, shard), cols | (extra or {}))
 

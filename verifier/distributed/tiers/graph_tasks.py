@@ -114,7 +114,7 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     each other node one move then the rest of its shard's ``degree * nodes`` moves from
     uniform sources, targets uniform over the whole graph, self loops kept, repeats dropped,
     dead ends labelled uniformly from ``terminal_values``; the other semantics' columns as
-    ``_drawn_columns`` says; ``acyclic_moves``: targets uniform over the higher ids), from a
+    ``graph_rules.Rule.drawn`` says; ``acyclic_moves``: targets uniform over the higher ids), from a
     numpy generator seeded by ``(seed, shard)``: the same seed and shard count give the same
     graph, a different one from the in-memory ``random_case`` (other random streams). Writes
     the shard's nodes, edges and reverse pieces."""
@@ -136,10 +136,13 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
         src, dst = key // game.nodes, key % game.nodes
     dead = np.bincount(src, minlength=hi - lo) == 0
     terminal = np.zeros(hi - lo, dtype=np.int8)
-    extra = _drawn_columns(game, rng, dead)
-    if game.semantics is Semantics.NORMAL:
+    rule = graph_rules.rule_for(game.semantics)
+    extra: dict[str, NDArray[np.generic]] = {}
+    if rule is None:  # normal: dead ends labelled
         values = np.array((game.terminal_values or "-1").split(","), dtype=np.int8)
         terminal[dead] = values[rng.integers(0, len(values), int(dead.sum()))]
+    else:  # the semantics' columns (``Rule.drawn``)
+        extra = rule.drawn(game.terminal_values, game.terminal_fraction or 0.0, rng, dead)
     codes = np.arange(lo, hi, dtype=np.uint64)
     sha = write_nodes(base, 0, shard, codes, terminal, extra)
     del codes, terminal, inner, dead, extra
@@ -147,29 +150,6 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     del src, dst
     edges_sha = write_edges(base, 0, shard, src_u, dst_u)
     return hi - lo, sha, len(src_u), edges_sha, _split(base, 0, shard, src_u, dst_u, bounds)
-
-
-def _drawn_columns(
-    game: GraphTiers, rng: np.random.Generator, dead: NDArray[np.bool_]
-) -> dict[str, NDArray[np.generic]]:
-    """The nodes' columns of a random graph of a semantics other than normal, as
-    ``random_case`` draws them: minimax inner nodes Max or Min with probability 1/2, dead ends
-    a value from ``terminal_values``; reachability a ``terminal_fraction`` of targets, every
-    other node with moves player 0 or 1 with probability 1/2; impartial none."""
-    n = len(dead)
-    sem = game.semantics
-    if sem is Semantics.MINIMAX:
-        values = np.array((game.terminal_values or "-1,0,1").split(","), dtype=np.float64)
-        value = np.full(n, np.nan)
-        value[dead] = values[rng.integers(0, len(values), int(dead.sum()))]
-        player = np.where(rng.random(n) < 0.5, 0, 1).astype(np.int8)
-        return {"player": np.where(dead, -1, player).astype(np.int8), "value": value}
-    if sem is Semantics.REACHABILITY:
-        target = rng.random(n) < (game.terminal_fraction or 0.0)
-        player = np.where(rng.random(n) < 0.5, 0, 1).astype(np.int8)
-        player = np.where(~dead & ~target, player, -1).astype(np.int8)
-        return {"player": player, "target": target.astype(np.int8)}
-    return {}
 
 
 def split_shard(root: str, tier: int, entry: ShardEntry, bounds: Bounds) -> Pieces:
@@ -391,8 +371,8 @@ def finish_shard(root: str, tier: int, shard: int, state: str) -> SolvedShard:
 # --- the semantics other than normal: the same rounds, the update rules of ``graph_rules`` ---
 
 
-def _rule_state_io(sem: Semantics) -> tuple[dict[str, str], bool]:
-    return graph_rules.state_columns(sem), sem is Semantics.IMPARTIAL
+def _rule(sem: Semantics) -> graph_rules.Rule:
+    return graph_rules.RULES[sem]
 
 
 def init_rule_shard(
@@ -407,17 +387,17 @@ def init_rule_shard(
             f"semantics normal only, not {sem.value}"
         )
     lo = int(bounds[entry.shard])
-    nodes = read_node_columns(
-        base, tier, entry.shard, entry.sha256, entry.positions, graph_rules.NODE_COLUMNS[sem]
-    )
+    rule = _rule(sem)
+    columns = {"code": "uint64"} | rule.node_columns
+    nodes = read_node_columns(base, tier, entry.shard, entry.sha256, entry.positions, columns)
     src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
     n = len(nodes["code"])
     degree = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
-    state = graph_rules.initial_state(sem, nodes, degree)
+    state = graph_rules.initial_state(rule, nodes, degree)
     empty = np.zeros(0, dtype=np.int64)
-    seen = (empty, empty) if sem is Semantics.IMPARTIAL else None
+    seen = (empty, empty) if rule.keeps_seen else None
     write_rule_state(state_path(base, tier, entry.shard, -1), state, seen)
-    if sem is not Semantics.MINIMAX:
+    if not rule.phased:
         return []
     return [float(v) for v in graph_rules.leaf_values(state).tolist()]
 
@@ -464,28 +444,28 @@ def rule_round(
     ``graph_rules.step``), write the new state, tell the predecessors of the nodes decided."""
     base = Path(root)
     lo = int(bounds[entry.shard])
-    columns, has_seen = _rule_state_io(sem)
-    st, seen = read_rule_state(Path(state), columns, has_seen)
+    rule = _rule(sem)
+    st, seen = read_rule_state(Path(state), graph_rules.state_columns(rule), rule.keeps_seen)
     if start:
-        decided = graph_rules.seed(sem, st, phase, rnd, reset)
+        decided = graph_rules.seed(rule, st, phase, rnd, reset)
     else:
         parts = [read_value_messages(Path(p)) for p in inbox]
         node = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint64)
         value = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
         del parts
         local = (node - np.uint64(lo)).astype(np.intp)
-        decided, seen = graph_rules.step(sem, st, local, value, phase, rnd, seen)
+        decided, seen = graph_rules.step(rule, st, local, value, phase, rnd, seen)
     write_rule_state(state_path(base, tier, entry.shard, rnd), st, seen)
     ids = (decided + lo).astype(np.uint64)
-    values = graph_rules.message_values(sem, st, decided)
+    values = graph_rules.message_values(st, decided)
     return len(decided), _send_values(base, tier, entry, rnd, ids, values, bounds)
 
 
 def finish_rule_shard(root: str, tier: int, shard: int, state: str, sem: Semantics) -> SolvedShard:
-    """Write the answers of a shard from its last state (``graph_rules.answers_of``)."""
-    columns, has_seen = _rule_state_io(sem)
-    st, _ = read_rule_state(Path(state), columns, has_seen)
-    answers = graph_rules.answers_of(sem, st)
+    """Write the answers of a shard from its last state (``Rule.answers``)."""
+    rule = _rule(sem)
+    st, _ = read_rule_state(Path(state), graph_rules.state_columns(rule), rule.keeps_seen)
+    answers = rule.answers(st)
     digest = write_rule_answers(Path(root), tier, shard, answers)
-    won, lost, drawn, top = graph_rules.counts_of(sem, answers)
+    won, lost, drawn, top = rule.counts(answers)
     return won, lost, drawn, top, digest

@@ -24,6 +24,7 @@ rounds; ``reachability``, ``minimax`` and ``impartial`` (acyclic) in one tier, b
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -114,20 +115,15 @@ class GraphTiers:
     def position_name(self, code: int) -> str:
         return f"node {code}"
 
-    def describe_answers(self, code: int, answers: dict[str, object]) -> str:
-        """Node ``code``'s answers (``graph_rules.ANSWER_COLUMNS``, semantics other than
+    def describe_answers(self, code: int, answers: dict[str, Any]) -> str:
+        """Node ``code``'s answers (``Rule.answer_columns``, semantics other than
         normal) in the words of ``verifier solve CASE``: ``node 0: won by player 0 in 3
         moves``, ``node 0: score 2``, ``node 0: Grundy value 1``."""
+        from verifier.distributed.tiers.graph_rules import RULES
         from verifier.model.describe import describe
 
-        d = describe(self.semantics)
-        if self.semantics is Semantics.REACHABILITY:
-            win = answers["label"] == 1
-            rem = int(answers["remoteness"]) if win else None  # type: ignore[call-overload]
-            return f"node {code}: {d.in_words(0 if win else 1, rem)}"
-        if self.semantics is Semantics.MINIMAX:
-            return f"node {code}: {d.in_words(float(answers['score']))}"  # type: ignore[arg-type]
-        return f"node {code}: {d.in_words(int(answers['grundy']))}"  # type: ignore[call-overload]
+        words = RULES[self.semantics].root_words(describe(self.semantics), answers)
+        return f"node {code}: {words}"
 
     def describe(self, label: int, remoteness: int) -> str:
         if label == 0:

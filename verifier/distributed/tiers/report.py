@@ -9,24 +9,15 @@ from typing import Any
 
 from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
+from verifier.distributed.tiers.graph_rules import count_names, rule_named
 
 __all__ = ["check_json", "check_text", "solve_json", "solve_text"]
 
 
-COUNT_NAMES: dict[str, tuple[str, str, str, str]] = {
-    "normal": ("won", "lost", "drawn", "longest"),
-    "reachability": ("player 0", "player 1", "-", "layers"),
-    "minimax": ("score > 0", "score < 0", "score 0", "-"),
-    "impartial": ("N", "P", "unfinished", "height"),
-}
-"""What a tier's ``won``, ``lost``, ``drawn`` and ``max_remoteness`` count per semantics (a
-stored graph's: ``graph_rules.counts_of``): reachability the nodes player 0 wins from (the
-region), those player 1 wins from, the deepest layer; minimax the nodes of score > 0, < 0, 0;
-impartial the N positions (Grundy value > 0), the P positions (0), and the greatest height."""
-
-
 def _names(m: Any) -> tuple[str, str, str, str]:
-    return COUNT_NAMES.get(m.semantics, COUNT_NAMES["normal"])
+    """What a tier's ``won``, ``lost``, ``drawn`` and ``max_remoteness`` count (a stored
+    graph's semantics: ``graph_rules.Rule.count_names``)."""
+    return count_names(m.semantics)
 
 
 def _units(m: Any) -> str:
@@ -90,7 +81,7 @@ def _rule_root(res: TierSolve) -> dict[str, Any] | None:
 
 def _named_counts(m: Any, t: Any) -> dict[str, Any]:
     """A tier's counts under their names (semantics other than normal)."""
-    if m.semantics == "normal" or not t.solved:
+    if rule_named(m.semantics) is None or not t.solved:
         return {}
     names = _names(m)
     values = (t.won, t.lost, t.drawn, t.max_remoteness)

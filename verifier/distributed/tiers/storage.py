@@ -180,7 +180,7 @@ def write_rule_answers(
     root: Path, tier: int, shard: int, columns: dict[str, NDArray[np.generic]]
 ) -> str:
     """Write a shard's answers under a semantics other than ``normal`` (the columns of
-    ``graph_rules.ANSWER_COLUMNS``); their sha256."""
+    ``graph_rules.Rule.answer_columns``); their sha256."""
     return _write(answers_path(root, tier, shard), columns)
 
 
