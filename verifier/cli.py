@@ -970,8 +970,9 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     import json
 
     _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
-    from verifier.distributed.tiers.check import check_dataset, table_files
+    from verifier.distributed.tiers.check import table_files
     from verifier.distributed.tiers.driver import load_manifest
+    from verifier.distributed.tiers.graph_check import check_any
     from verifier.distributed.tiers.report import check_json, check_text
 
     if path.is_file():
@@ -986,7 +987,7 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
 
     def run() -> Any:
         with _tier_cluster(cluster) as client:
-            return check_dataset(
+            return check_any(
                 path, client, answers=answers, say=lambda s: _err(err, f"progress: {path}: {s}")
             )
 
@@ -1021,7 +1022,7 @@ def _generate_tiers(
 
     if game != "connect4":
         raise _fail(
-            f"--engine dask generates connect4, random (normal) or a normal case file's graph "
+            f"--engine dask generates connect4, random or a case file's graph "
             f"(.npz, .json) as a tiered dataset, not {game!r}"
         )
     try:
@@ -1073,30 +1074,41 @@ class RandomGraph(NamedTuple):
 def _random_graph_tiers(opts: RandomGraph) -> Any:
     """The ``GraphTiers`` that ``generate random --engine dask`` draws (random_case's
     defaults), or exit 2 with one line."""
-    from verifier.distributed.tiers.graphs import GraphTiers
+    import math
 
-    only = GraphTiers.semantics.value  # the one semantics stored graphs are solved by
-    if (opts.semantics or only) != only:
-        raise _fail(
-            f"--engine dask: a random graph in a tiered dataset is solved by semantics {only} "
-            f"only, not {opts.semantics!r} (use --engine memory)"
-        )
-    if opts.acyclic:
-        raise _fail("--engine dask: --acyclic is not supported for a tiered random graph")
-    values = opts.values or "-1,0,1"
+    from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.model.describe import describe
+    from verifier.model.semantics import Semantics
+
     try:
-        labels = sorted({int(v) for v in values.split(",")})
+        sem = Semantics(opts.semantics or GraphTiers.semantics.value)
     except ValueError:
-        labels = [2]
-    if not set(labels) <= {-1, 0, 1}:
-        raise _fail(f"--terminal-values {values!r}: normal labels must be among -1, 0, 1")
+        raise _fail(
+            f"--semantics {opts.semantics!r}: give one of {', '.join(x.value for x in Semantics)}"
+        ) from None
+    d = describe(sem)
+    values = opts.values or "-1,0,1"
+    labels: list[float] = []
+    if d.value_field is not None:  # dead ends take a value (a score or a label)
+        try:
+            labels = sorted({float(v) for v in values.split(",")})
+        except ValueError:
+            raise _fail(f"--terminal-values {values!r}: give numbers, e.g. -1,0,1") from None
+        if not all(math.isfinite(v) for v in labels):
+            raise _fail(f"--terminal-values {values!r}: the values must be finite")
+    if d.words and not set(labels) <= set(d.words):  # labels: their codes only
+        among = ", ".join(map(str, sorted(d.words)))
+        raise _fail(f"--terminal-values {values!r}: {sem.value} labels must be among {among}")
+    text = ",".join(f"{v:g}" for v in labels) if labels else None
     return GraphTiers(
         opts.nodes or 1000,
         0,
         seed=opts.seed or 0,
         degree=3.0 if opts.degree is None else opts.degree,
         terminal_fraction=0.1 if opts.terminal_fraction is None else opts.terminal_fraction,
-        terminal_values=",".join(map(str, labels)),
+        terminal_values=text,
+        acyclic_moves=True if opts.acyclic else None,
+        semantics=sem,
     )
 
 
@@ -1104,7 +1116,8 @@ def _generate_graph_tiers(
     game: str, opts: RandomGraph, output: Path, cluster: DaskOptions, per_shard: int | None
 ) -> None:
     """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard)
-    or ``generate FILE.npz -o DIR --engine dask`` (a normal case file's graph, stored)."""
+    or ``generate FILE.npz -o DIR --engine dask`` (a case file's graph, stored: any semantics
+    but sums; an impartial graph is solved when acyclic)."""
     import math
 
     _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
@@ -1113,18 +1126,12 @@ def _generate_graph_tiers(
         dataset_from_graph,
         generate_random_graph,
     )
-    from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.distributed.tiers.graph_rules import rule_for
 
     try:
         case = None if game == "random" else load(Path(game), command="solve")
     except VerifierError as e:
         raise _fail(str(e)) from None
-    only = GraphTiers.semantics  # the one semantics stored graphs are solved by
-    if case is not None and case.semantics is not only:
-        raise _fail(
-            f"{game}: semantics {case.semantics.value}: a tiered dataset stores graphs of "
-            f"semantics {only.value} only (use --engine memory's solve)"
-        )
     tiers = _random_graph_tiers(opts) if case is None else None
     _tier_errors(lambda: prepare_output(output))
     err = Console(emoji=False, stderr=True)
@@ -1138,9 +1145,11 @@ def _generate_graph_tiers(
                 return generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
             assert case is not None
             shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
+            ruled = rule_for(case.semantics) is not None  # normal keeps node 0 as its start
             return dataset_from_graph(
-                output, case.graph, client, shards=shards, source=str(game), say=say
-            )
+                output, case.graph, client, shards=shards, source=str(game),
+                start=case.root if ruled else None, say=say,
+            )  # fmt: skip
 
     m = _tier_errors(run)
     t = m.tiers[0]
@@ -1377,8 +1386,7 @@ def generate_cmd(
         GenerateEngine,
         typer.Option(
             help="memory: a case file, in this process; dask: connect4, chess:MATERIAL, a random "
-            "normal graph or a normal case file (.npz, .json) as a tiered dataset (a directory "
-            "of sharded "
+            "graph or a case file (.npz, .json) as a tiered dataset (a directory of sharded "
             "tiers), generated on a Dask cluster (docs/distributed.md); a random graph is "
             "then drawn shard by shard from other random streams than --engine memory's: "
             "the same options give another graph.",
@@ -1419,8 +1427,8 @@ def generate_cmd(
     """Write the game graph of a named game as a case file (or a tiered dataset).
 
     With --engine dask, Connect Four, a chess endgame (chess:MATERIAL, each material a tier),
-    a random normal graph (drawn shard by shard on the workers: not the graph --engine memory
-    draws from the same seed) or a normal case file
+    a random graph (drawn shard by shard on the workers: not the graph --engine memory draws
+    from the same seed) or a case file
     (FILE.npz, FILE.json) is written as a directory of sharded tiers on a Dask cluster
     (docs/distributed.md)."""
     from verifier.games.generators import generate

@@ -366,11 +366,10 @@ def test_cli_generates_and_solves_a_random_graph_then_resumes(client: Any, tmp_p
 def test_bad_input_is_one_line(client: Any, tmp_path: Path) -> None:
     addr = client.scheduler.address
     opts = ("--engine", "dask", "--scheduler", addr)
-    r = run_cli("generate", "random", "--semantics", "minimax", "-o", tmp_path / "m", *opts)
-    one_line_error(r, 2, "semantics normal only", "minimax")
-    case = tmp_path / "r.npz"
-    run_cli("generate", "random", "--semantics", "reachability", "--nodes", 50, "-o", case)
-    one_line_error(run_cli("generate", case, "-o", tmp_path / "r", *opts), 2, "reachability")
+    r = run_cli("generate", "random", "--semantics", "misere", "-o", tmp_path / "m", *opts)
+    one_line_error(r, 2, "--semantics 'misere'", "minimax")
+    r = run_cli("generate", "random", "--terminal-values", "2", "-o", tmp_path / "v", *opts)
+    one_line_error(r, 2, "normal labels must be among -1, 0, 1")
     one_line_error(run_cli("generate", tmp_path / "no.npz", "-o", tmp_path / "n", *opts), 2,
                    "no.npz")  # fmt: skip
 
@@ -385,9 +384,9 @@ def test_bad_input_is_one_line(client: Any, tmp_path: Path) -> None:
     doc["game"] = "hex"
     manifest.write_text(json.dumps(doc))
     one_line_error(run_cli("solve", root, *opts), 2, "manifest.json", "'hex'", "graph")
-    with pytest.raises(DatasetError, match="semantics minimax"):
+    with pytest.raises(DatasetError, match=r"semantics minimax: .* one tier"):
         dataset_from_graph(tmp_path / "mm", random_case("minimax", 20, 2.0, 1).graph, client,
-                           shards=2)  # fmt: skip
+                           shards=2, tier_of=np.zeros(20, dtype=np.int64))  # fmt: skip
 
 
 @pytest.mark.dask

@@ -46,6 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_rules import rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_exits, read_nodes
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
@@ -673,6 +674,10 @@ def check_dataset(
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
+    if isinstance(game, GraphTiers) and rule_named(m.semantics) is not None:
+        raise DatasetError(  # graph_check.check_any judges those
+            f"{root / MANIFEST}: $.semantics: {m.semantics!r}: these checks are normal's"
+        )
     if answers is None:
         for t in m.tiers:
             if not t.solved:

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
-from verifier.distributed.tiers.graph_solve import answer_of, solve_graph_tier
-from verifier.distributed.tiers.graphs import GraphTiers
+from verifier.distributed.tiers.graph_rules import count_names, rule_for
+from verifier.distributed.tiers.graph_solve import answer_of, rule_answer_of, solve_graph_tier
+from verifier.distributed.tiers.graphs import GraphTiers, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.manifest import load_manifest as load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
@@ -185,6 +186,9 @@ class TierSolve:
     """The value in the words of the game (``first player (x) wins in 13 plies``)."""
     tiers_solved: int
     """Tiers solved by this run (0 when resuming a finished solve)."""
+    root_answers: dict[str, Any] | None = None
+    """A stored graph of a semantics other than normal: the start's answers
+    (``graph_rules.Rule.answer_columns``); ``root_label`` and ``root_remoteness`` are ``None``."""
 
 
 def solve_dataset(
@@ -204,6 +208,7 @@ def solve_dataset(
     ``gather_tier``'s."""
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
+    game = with_semantics(game, m.semantics, str(root / MANIFEST))  # type: ignore[assignment]
     m.need_generated(root)
     if m.semantics != game.semantics.value:
         raise DatasetError(
@@ -246,7 +251,8 @@ def solve_dataset(
         tier.status = "solved"
         m.save(root)
         done += 1
-        say(f"tier {k}: won {tier.won:,}, lost {tier.lost:,}, drawn {tier.drawn:,}")
+        won, lost, drawn, _ = count_names(m.semantics)
+        say(f"tier {k}: {won} {tier.won:,}, {lost} {tier.lost:,}, {drawn} {tier.drawn:,}")
         if stop_after is not None and k == stop_after:
             break
     return _result(root, m, game, done)
@@ -268,6 +274,9 @@ def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
     first = m.tiers[0]
     if not first.solved:
         return TierSolve(m, None, None, None, done)
+    if isinstance(game, GraphTiers) and rule_for(game.semantics) is not None:
+        answers = rule_answer_of(root, m, m.root_code)
+        return TierSolve(m, None, None, game.describe_answers(m.root_code, answers), done, answers)
     if isinstance(game, GraphTiers):
         value, plies = answer_of(root, m, m.root_code)
         return TierSolve(m, value, plies, game.describe(value, plies), done)

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from verifier.distributed.tiers.driver import worker_bytes
 from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_rules import rule_for
 from verifier.distributed.tiers.graph_storage import write_edges, write_exits, write_nodes
 from verifier.distributed.tiers.graph_tasks import (
     draw_shard,
@@ -92,21 +93,29 @@ def dataset_from_graph(
     shards: int,
     tier_of: NDArray[np.integer] | None = None,
     source: str | None = None,
+    start: int | None = None,
     say: Say = _quiet,
     poll: float = 1.0,
     grace: float = 10.0,
 ) -> Manifest:
-    """Write ``graph`` (semantics ``normal``) into ``root``, each tier as ``shards`` node-id
+    """Write ``graph`` into ``root`` (semantics ``normal``; the others in one tier, with their
+    nodes' columns: ``graph_rules.Rule.from_graph``; ``start``: the root's id, default 0), each
+    tier as ``shards`` node-id
     ranges (some empty when there are more shards than nodes). ``tier_of``: each node's tier
     (default: one tier); a move may stay in its tier or go to a later one, and each tier's
     nodes are numbered from 0 in the order of their ids. The driver writes the nodes and
     edges (it holds the graph anyway); the workers build the reverse edges."""
     where = source or "the graph"
-    if graph.semantics is not GraphTiers.semantics:  # the one semantics it is solved by
+    sem = graph.semantics
+    rule = rule_for(sem)  # None: normal
+    if rule is not None and tier_of is not None:
         raise DatasetError(
-            f"{where}: semantics {graph.semantics.value}: a tiered dataset solves stored graphs "
-            "of semantics normal only"
+            f"{where}: semantics {sem.value}: a tiered dataset stores such graphs in one tier"
         )
+    try:
+        extra = {} if rule is None else rule.from_graph(graph)
+    except ValueError as bad:
+        raise DatasetError(f"{where}: {bad}") from None
     n = graph.n
     ptr = np.asarray(graph.succ_ptr, dtype=np.int64)
     src = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
@@ -125,7 +134,10 @@ def dataset_from_graph(
     local = np.empty(n, dtype=np.int64)
     local[order] = np.arange(n) - first[of[order]]
     dead = ptr[1:] == ptr[:-1]
-    terminal = np.where(dead, terminal_labels(np.asarray(graph.value)), 0).astype(np.int8)
+    if rule is None:
+        terminal = np.where(dead, terminal_labels(np.asarray(graph.value)), 0).astype(np.int8)
+    else:
+        terminal = np.zeros(n, dtype=np.int8)
     workers = set(cluster_workers(client))
     entries: list[list[ShardEntry]] = []
     for k in range(tiers):
@@ -136,11 +148,11 @@ def dataset_from_graph(
         entries.append(
             [
                 _write_shard(root, k, s, ids[bounds[s] : bounds[s + 1]], local, terminal, of,
-                             src[out[owner == s]], dst[out[owner == s]])
+                             src[out[owner == s]], dst[out[owner == s]], extra)
                 for s in range(shards)
             ]
         )  # fmt: skip
-    game = GraphTiers(n, len(dst), tiers=tiers, source=source)
+    game = GraphTiers(n, len(dst), tiers=tiers, source=source, semantics=sem)
     split = [(k, e) for k, t in enumerate(entries) for e in t if e.edges]
     sent = gather_tier(
         client,
@@ -153,7 +165,7 @@ def dataset_from_graph(
     )  # fmt: skip
     pieces = [(k, j, rows, path) for (k, _), ps in zip(split, sent, strict=True)
               for j, rows, path in ps]  # fmt: skip
-    return _finish(root, game, entries, pieces, n, client, workers, poll, grace, say)
+    return _finish(root, game, entries, pieces, n, client, workers, poll, grace, say, start)
 
 
 def _bounds(entries: list[ShardEntry]) -> NDArray[np.int64]:
@@ -170,11 +182,13 @@ def _write_shard(
     of: NDArray[np.int64],
     src: NDArray[np.int64],
     dst: NDArray[np.int64],
+    extra: dict[str, NDArray[np.generic]] | None = None,
 ) -> ShardEntry:
     """Write one shard of an in-memory graph: its nodes (``ids``, global), the moves leaving
     them (``src``, ``dst``, global) inside the tier and into later tiers."""
     codes = local[ids].astype(np.uint64)
-    sha = write_nodes(root, tier, shard, codes, terminal[ids])
+    cols = {k: v[ids] for k, v in (extra or {}).items()}
+    sha = write_nodes(root, tier, shard, codes, terminal[ids], cols)
     inside = of[dst] == tier
     s_in, d_in = local[src[inside]].astype(np.uint64), local[dst[inside]].astype(np.uint64)
     o = np.lexsort((d_in, s_in))
@@ -207,10 +221,12 @@ def _finish(
     poll: float,
     grace: float,
     say: Say,
+    start: int | None = None,
 ) -> Manifest:
     """Write the manifest, merge the reverse pieces (``(tier, shard, rows, path)``) per shard,
-    mark the dataset generated."""
-    m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)
+    mark the dataset generated (``start``: the root's node id, default ``game.root()``)."""
+    root_code = game.root() if start is None else start
+    m = Manifest(game.name, game.parameters(), root_code, per_shard, game.semantics.value)
     m.tiers.extend(TierEntry(k, t) for k, t in enumerate(entries))
     m.save(root)
     sent: dict[tuple[int, int], list[str]] = {}

@@ -4,7 +4,9 @@ Layout (``K``: the tier, ``S``: the shard)::
 
     DIR/tier=K/shard=S.parquet            code uint64 (the node ids, sorted) and terminal int8:
                                           the label of a dead end from the mover's view (-1
-                                          lost, 0 drawn, +1 won; 0 on nodes with moves)
+                                          lost, 0 drawn, +1 won; 0 on nodes with moves); the
+                                          other semantics add their columns (player int8,
+                                          target int8, value float64: ``graph_rules``)
     DIR/edges/tier=K/shard=S.parquet      src, dst uint64: the moves leaving the shard's nodes,
                                           sorted by (src, dst)
     DIR/reverse/tier=K/shard=S.parquet    dst, src uint64: the moves arriving at the shard's
@@ -39,9 +41,13 @@ __all__ = [
     "read_edges",
     "read_exits",
     "read_messages",
+    "read_node_columns",
     "read_nodes",
     "read_reverse",
+    "read_rule_state",
     "read_state",
+    "read_value_messages",
+    "remove_rule_state",
     "reverse_path",
     "reverse_piece_path",
     "state_path",
@@ -50,7 +56,9 @@ __all__ = [
     "write_messages",
     "write_nodes",
     "write_reverse",
+    "write_rule_state",
     "write_state",
+    "write_value_messages",
 ]
 
 U64 = NDArray[np.uint64]
@@ -92,9 +100,29 @@ def message_path(root: Path, tier: int, rnd: int, to: int, source: int | str) ->
     return solve_dir(root, tier) / f"round={rnd}" / f"to={to}" / f"from={source}.parquet"
 
 
-def write_nodes(root: Path, tier: int, shard: int, codes: U64, terminal: NDArray[np.int8]) -> str:
-    """Write a shard's node ids and dead-end labels; their sha256."""
-    return _write(shard_path(root, tier, shard), {"code": codes, "terminal": terminal})
+def write_nodes(
+    root: Path,
+    tier: int,
+    shard: int,
+    codes: U64,
+    terminal: NDArray[np.int8],
+    extra: dict[str, NDArray[np.generic]] | None = None,
+) -> str:
+    """Write a shard's node ids and dead-end labels (and the ``extra`` columns of a semantics
+    other than ``normal``: ``graph_rules.Rule.node_columns``); their sha256."""
+    cols: dict[str, NDArray[np.generic]] = {"code": codes, "terminal": terminal}
+    return _write(shard_path(root, tier, shard), cols | (extra or {}))
+
+
+def read_node_columns(
+    root: Path, tier: int, shard: int, sha256: str | None, positions: int, columns: dict[str, str]
+) -> dict[str, NDArray[np.generic]]:
+    """The ``columns`` of a shard's nodes file, checked against the manifest."""
+    path = shard_path(root, tier, shard)
+    cols = _read(path, sha256, columns)
+    if len(cols["code"]) != positions:
+        raise DatasetError(f"{path}: {len(cols['code'])} positions, the manifest says {positions}")
+    return cols
 
 
 def read_nodes(
@@ -167,6 +195,49 @@ def read_state(path: Path) -> State:
     """A shard's state, writable (Arrow hands out read-only arrays)."""
     cols = _read(path, None, {"label": "int8", "remoteness": "int32", "counter": "int32"})
     return tuple(np.array(cols[k]) for k in ("label", "remoteness", "counter"))  # type: ignore[return-value]
+
+
+def write_rule_state(
+    path: Path,
+    state: dict[str, NDArray[np.generic]],
+    seen: tuple[NDArray[np.int64], NDArray[np.int64]] | None,
+) -> None:
+    """A shard's state under the rules of ``graph_rules`` (and the successor values kept per
+    undecided node, ``impartial``, beside it)."""
+    _write(path, state)
+    if seen is not None:
+        _write(_seen_path(path), {"node": seen[0], "value": seen[1]})
+
+
+def read_rule_state(
+    path: Path, columns: dict[str, str], seen: bool
+) -> tuple[dict[str, NDArray[np.generic]], tuple[NDArray[np.int64], NDArray[np.int64]] | None]:
+    """A shard's state under the rules, writable."""
+    cols = {k: np.array(v) for k, v in _read(path, None, columns).items()}
+    if not seen:
+        return cols, None
+    kept = _read(_seen_path(path), None, {"node": "int64", "value": "int64"})
+    return cols, (np.array(kept["node"]), np.array(kept["value"]))
+
+
+def remove_rule_state(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    _seen_path(path).unlink(missing_ok=True)
+
+
+def _seen_path(path: Path) -> Path:
+    return path.with_name(f"{path.stem}-seen.parquet")
+
+
+def write_value_messages(path: Path, node: U64, value: NDArray[np.float64]) -> None:
+    """Per move into a node decided this round (rules other than ``normal``): its source and
+    the node's value."""
+    _write(path, {"node": node, "value": value})
+
+
+def read_value_messages(path: Path) -> tuple[U64, NDArray[np.float64]]:
+    cols = _read(path, None, {"node": "uint64", "value": "float64"})
+    return cols["node"], cols["value"]  # type: ignore[return-value]
 
 
 def write_messages(path: Path, node: U64, lost: NDArray[np.int8]) -> None:

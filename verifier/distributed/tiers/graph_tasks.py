@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_storage import (
     U64,
@@ -32,10 +33,13 @@ from verifier.distributed.tiers.graph_storage import (
     read_edges,
     read_exits,
     read_messages,
+    read_node_columns,
     read_nodes,
     read_piece_edges,
     read_reverse,
+    read_rule_state,
     read_state,
+    read_value_messages,
     reverse_path,
     reverse_piece_path,
     state_path,
@@ -44,21 +48,27 @@ from verifier.distributed.tiers.graph_storage import (
     write_nodes,
     write_piece_edges,
     write_reverse,
+    write_rule_state,
     write_state,
+    write_value_messages,
 )
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
 from verifier.distributed.tiers.manifest import ShardEntry
-from verifier.distributed.tiers.storage import write_answers
+from verifier.distributed.tiers.storage import write_answers, write_rule_answers
 from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _owners
+from verifier.model.semantics import Semantics
 
 __all__ = [
     "Messages",
     "Pieces",
     "Round",
     "draw_shard",
+    "finish_rule_shard",
     "finish_shard",
+    "init_rule_shard",
     "merge_reverse",
     "round_shard",
+    "rule_round",
     "split_shard",
     "start_rounds",
 ]
@@ -103,10 +113,11 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     random graph with ``random_case``'s distributions (a ``terminal_fraction`` of dead ends,
     each other node one move then the rest of its shard's ``degree * nodes`` moves from
     uniform sources, targets uniform over the whole graph, self loops kept, repeats dropped,
-    dead ends labelled uniformly from ``terminal_values``), from a numpy generator seeded by
-    ``(seed, shard)``: the same seed and shard count give the same graph, a different one from
-    the in-memory ``random_case`` (other random streams). Writes the shard's nodes, edges and
-    reverse pieces."""
+    dead ends labelled uniformly from ``terminal_values``; the other semantics' columns as
+    ``graph_rules.Rule.drawn`` says; ``acyclic_moves``: targets uniform over the higher ids), from a
+    numpy generator seeded by ``(seed, shard)``: the same seed and shard count give the same
+    graph, a different one from the in-memory ``random_case`` (other random streams). Writes
+    the shard's nodes, edges and reverse pieces."""
     from verifier.games.random_graphs import random_edges
 
     base = Path(root)
@@ -114,15 +125,27 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     degree = game.degree or 0.0
     rng = np.random.default_rng([game.seed or 0, shard])
     inner = rng.random(hi - lo) >= (game.terminal_fraction or 0.0)
+    if game.acyclic_moves and hi == game.nodes and hi > lo:
+        inner[-1] = False  # the last node has no higher id to move to
     moves = round(hi * degree) - round(lo * degree)
     src, dst = random_edges(rng, inner, moves, targets=game.nodes)
+    if game.acyclic_moves:  # a target uniform over the higher ids, repeats dropped
+        span = game.nodes - 1 - (src + lo)
+        dst = src + lo + 1 + (rng.random(len(src)) * span).astype(np.int64)
+        key = np.unique(src * game.nodes + dst)
+        src, dst = key // game.nodes, key % game.nodes
     dead = np.bincount(src, minlength=hi - lo) == 0
-    values = np.array((game.terminal_values or "-1").split(","), dtype=np.int8)
     terminal = np.zeros(hi - lo, dtype=np.int8)
-    terminal[dead] = values[rng.integers(0, len(values), int(dead.sum()))]
+    rule = graph_rules.rule_for(game.semantics)
+    extra: dict[str, NDArray[np.generic]] = {}
+    if rule is None:  # normal: dead ends labelled
+        values = np.array((game.terminal_values or "-1").split(","), dtype=np.int8)
+        terminal[dead] = values[rng.integers(0, len(values), int(dead.sum()))]
+    else:  # the semantics' columns (``Rule.drawn``)
+        extra = rule.drawn(game.terminal_values, game.terminal_fraction or 0.0, rng, dead)
     codes = np.arange(lo, hi, dtype=np.uint64)
-    sha = write_nodes(base, 0, shard, codes, terminal)
-    del codes, terminal, inner, dead
+    sha = write_nodes(base, 0, shard, codes, terminal, extra)
+    del codes, terminal, inner, dead, extra
     src_u, dst_u = (src + lo).astype(np.uint64), dst.astype(np.uint64)
     del src, dst
     edges_sha = write_edges(base, 0, shard, src_u, dst_u)
@@ -343,3 +366,106 @@ def finish_shard(root: str, tier: int, shard: int, state: str) -> SolvedShard:
     counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
     top = int(remoteness.max()) if len(label) else -1
     return counts[0], counts[1], counts[2], top, digest
+
+
+# --- the semantics other than normal: the same rounds, the update rules of ``graph_rules`` ---
+
+
+def _rule(sem: Semantics) -> graph_rules.Rule:
+    return graph_rules.RULES[sem]
+
+
+def init_rule_shard(
+    root: str, tier: int, entry: ShardEntry, bounds: Bounds, sem: Semantics
+) -> list[float]:
+    """The state of ``entry``'s shard before round 0 (``graph_rules.initial_state``), written
+    as round -1's; the distinct non-zero values of its leaves (``minimax``: the phases)."""
+    base = Path(root)
+    if entry.exits:
+        raise DatasetError(
+            f"{exits_path(base, tier, entry.shard)}: moves into later tiers are solved for "
+            f"semantics normal only, not {sem.value}"
+        )
+    lo = int(bounds[entry.shard])
+    rule = _rule(sem)
+    columns = {"code": "uint64"} | rule.node_columns
+    nodes = read_node_columns(base, tier, entry.shard, entry.sha256, entry.positions, columns)
+    src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
+    n = len(nodes["code"])
+    degree = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
+    state = graph_rules.initial_state(rule, nodes, degree)
+    empty = np.zeros(0, dtype=np.int64)
+    seen = (empty, empty) if rule.keeps_seen else None
+    write_rule_state(state_path(base, tier, entry.shard, -1), state, seen)
+    if not rule.phased:
+        return []
+    return [float(v) for v in graph_rules.leaf_values(state).tolist()]
+
+
+def _send_values(
+    root: Path,
+    tier: int,
+    entry: ShardEntry,
+    rnd: int,
+    decided: U64,
+    value: NDArray[np.float64],
+    bounds: Bounds,
+) -> Messages:
+    """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids) their
+    ``value``: one message per move, written per owner shard."""
+    if len(decided) == 0:
+        return []
+    rev_dst, rev_src = _reverse_edges(root, tier, entry)
+    rows, which = graph_rules.predecessor_rows(rev_dst, decided)
+    node, val = rev_src[rows], value[which]
+    pieces = []
+    for j, (nd, v) in _grouped(node, bounds, [node, val]):
+        path = message_path(root, tier, rnd, j, entry.shard)
+        write_value_messages(path, nd, v)  # type: ignore[arg-type]
+        pieces.append((rnd, j, len(nd), str(path)))
+    return pieces
+
+
+def rule_round(
+    root: str,
+    tier: int,
+    entry: ShardEntry,
+    rnd: int,
+    state: str,
+    inbox: list[str],
+    bounds: Bounds,
+    sem: Semantics,
+    phase: graph_rules.Phase,
+    start: bool = False,
+    reset: bool = False,
+) -> Round:
+    """Round ``rnd`` of ``entry``'s shard under ``sem``'s rules: seed a phase (``start``:
+    ``graph_rules.seed``) or apply the messages of round ``rnd - 1`` (``inbox``,
+    ``graph_rules.step``), write the new state, tell the predecessors of the nodes decided."""
+    base = Path(root)
+    lo = int(bounds[entry.shard])
+    rule = _rule(sem)
+    st, seen = read_rule_state(Path(state), graph_rules.state_columns(rule), rule.keeps_seen)
+    if start:
+        decided = graph_rules.seed(rule, st, phase, rnd, reset)
+    else:
+        parts = [read_value_messages(Path(p)) for p in inbox]
+        node = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint64)
+        value = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+        del parts
+        local = (node - np.uint64(lo)).astype(np.intp)
+        decided, seen = graph_rules.step(rule, st, local, value, phase, rnd, seen)
+    write_rule_state(state_path(base, tier, entry.shard, rnd), st, seen)
+    ids = (decided + lo).astype(np.uint64)
+    values = graph_rules.message_values(st, decided)
+    return len(decided), _send_values(base, tier, entry, rnd, ids, values, bounds)
+
+
+def finish_rule_shard(root: str, tier: int, shard: int, state: str, sem: Semantics) -> SolvedShard:
+    """Write the answers of a shard from its last state (``Rule.answers``)."""
+    rule = _rule(sem)
+    st, _ = read_rule_state(Path(state), graph_rules.state_columns(rule), rule.keeps_seen)
+    answers = rule.answers(st)
+    digest = write_rule_answers(Path(root), tier, shard, answers)
+    won, lost, drawn, top = rule.counts(answers)
+    return won, lost, drawn, top, digest

@@ -14,14 +14,17 @@ parameters), not the Fibonacci hash of ``storage.shard_of``: a worker then draws
 shard's nodes without looking at the others. The bounds are the running sums of the shards'
 ``positions`` in the manifest (``range_bounds``), so they are never stored twice.
 
-Semantics ``normal`` only (the project's: the mover alternates; a dead end carries a label
-from the mover's view, lost by default, won, or drawn; a node is won if a move reaches a lost
-one, lost if every move reaches a won one, drawn otherwise).
+Semantics ``normal`` (the project's: the mover alternates; a dead end carries a label from
+the mover's view, lost by default, won, or drawn; a node is won if a move reaches a lost one,
+lost if every move reaches a won one, drawn otherwise), solved by ``graph_tasks``' retrograde
+rounds; ``reachability``, ``minimax`` and ``impartial`` (acyclic) in one tier, by the rounds of
+``graph_rules`` (the manifest's ``semantics`` says which).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +38,7 @@ __all__ = [
     "range_owner",
     "split_range",
     "terminal_labels",
+    "with_semantics",
 ]
 
 RANGE = "node-id range"
@@ -59,6 +63,9 @@ class GraphTiers:
     terminal_fraction: float | None = None
     terminal_values: str | None = None
     source: str | None = None
+    acyclic_moves: bool | None = None
+    """A random graph whose every move goes to a higher node id (``generate random
+    --acyclic``)."""
     name: str = "graph"
     semantics: Semantics = Semantics.NORMAL
 
@@ -76,7 +83,7 @@ class GraphTiers:
     def parameters(self) -> dict[str, object]:
         """The manifest's ``parameters`` (the fields that are set)."""
         keys = ("nodes", "edges", "tiers", "sharding", "seed", "degree", "terminal_fraction",
-                "terminal_values", "source")  # fmt: skip
+                "terminal_values", "source", "acyclic_moves")  # fmt: skip
         out = {k: getattr(self, k) for k in keys if getattr(self, k) is not None}
         if self.tiers == 1:
             del out["tiers"]
@@ -108,11 +115,37 @@ class GraphTiers:
     def position_name(self, code: int) -> str:
         return f"node {code}"
 
+    def describe_answers(self, code: int, answers: dict[str, Any]) -> str:
+        """Node ``code``'s answers (``Rule.answer_columns``, semantics other than
+        normal) in the words of ``verifier solve CASE``: ``node 0: won by player 0 in 3
+        moves``, ``node 0: score 2``, ``node 0: Grundy value 1``."""
+        from verifier.distributed.tiers.graph_rules import RULES
+        from verifier.model.describe import describe
+
+        words = RULES[self.semantics].root_words(describe(self.semantics), answers)
+        return f"node {code}: {words}"
+
     def describe(self, label: int, remoteness: int) -> str:
         if label == 0:
             return "node 0: drawn (neither player can force a win)"
         word = "won" if label > 0 else "lost"
         return f"node 0: {word} for the player to move in {remoteness} plies"
+
+
+def with_semantics(game: object, semantics: str, where: str) -> object:
+    """A stored graph (``GraphTiers``) with the manifest's ``semantics``; other games as they
+    are (``DatasetError`` naming ``where`` for a semantics no stored graph is solved by)."""
+    if not isinstance(game, GraphTiers):
+        return game
+    from dataclasses import replace
+
+    from verifier.distributed.tiers.errors import DatasetError
+
+    try:
+        sem = Semantics(semantics)
+    except ValueError:
+        raise DatasetError(f"{where}: $.semantics: {semantics!r}: not a semantics") from None
+    return replace(game, semantics=sem)
 
 
 def split_range(nodes: int, shards: int) -> NDArray[np.int64]:

@@ -9,8 +9,15 @@ from typing import Any
 
 from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
+from verifier.distributed.tiers.graph_rules import count_names, rule_named
 
 __all__ = ["check_json", "check_text", "solve_json", "solve_text"]
+
+
+def _names(m: Any) -> tuple[str, str, str, str]:
+    """What a tier's ``won``, ``lost``, ``drawn`` and ``max_remoteness`` count (a stored
+    graph's semantics: ``graph_rules.Rule.count_names``)."""
+    return count_names(m.semantics)
 
 
 def _units(m: Any) -> str:
@@ -44,8 +51,8 @@ def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
     return {
         **_about(root, m),
         "positions": sum(t.positions for t in m.tiers),
-        "root": None
-        if res.root_label is None
+        "root": _rule_root(res)
+        if res.root_answers is not None or res.root_label is None
         else {
             "label": {1: "won", -1: "lost", 0: "drawn"}[res.root_label],
             "remoteness": None if res.root_label == 0 else res.root_remoteness,
@@ -62,28 +69,46 @@ def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
                 "lost": t.lost,
                 "drawn": t.drawn,
                 "max_remoteness": t.max_remoteness,
+                **_named_counts(m, t),
             }
             for t in m.tiers
         ],
     }
 
 
+def _rule_root(res: TierSolve) -> dict[str, Any] | None:
+    """The start's answers of a stored graph of a semantics other than normal."""
+    if res.root_answers is None:
+        return None
+    return {**res.root_answers, "value": res.description}
+
+
+def _named_counts(m: Any, t: Any) -> dict[str, Any]:
+    """A tier's counts under their names (semantics other than normal)."""
+    if rule_named(m.semantics) is None or not t.solved:
+        return {}
+    names = _names(m)
+    values = (t.won, t.lost, t.drawn, t.max_remoteness)
+    return {"counts": {k: v for k, v in zip(names, values, strict=True) if k != "-"}}
+
+
 def solve_text(root: Path, res: TierSolve) -> list[str]:
     """The run as lines of text: a headline, the value, a table of the tiers."""
     m = res.manifest
     total = sum(t.positions for t in m.tiers)
+    won, lost, drawn, longest = _names(m)
     lines = [
         f"{_headline(root, m, total)}; {res.tiers_solved} tier(s) solved by this run",
         f"value: {res.description}"
         if res.description is not None
         else "value: not known yet (tier 0 is not solved: run again with --resume)",
-        f"{'tier':>5} {'shards':>6} {'positions':>14} {'won':>14} {'lost':>14} "
-        f"{'drawn':>14} {'longest':>8}",
+        f"{'tier':>5} {'shards':>6} {'positions':>14} {won:>14} {lost:>14} "
+        f"{drawn:>14} {longest:>8}",
     ]
     for t in m.tiers:
         if t.solved:
-            longest = "-" if t.max_remoteness is None or t.max_remoteness < 0 else t.max_remoteness
-            counts = f"{t.won:>14,} {t.lost:>14,} {t.drawn:>14,} {longest:>8}"
+            top = "-" if t.max_remoteness is None or t.max_remoteness < 0 else t.max_remoteness
+            counts = f"{t.won:>14,} {t.lost:>14,} {t.drawn:>14,} {top:>8}"
         else:
             counts = f"{'(not solved)':>14}"
         lines.append(f"{t.tier:>5} {len(t.shards):>6} {t.positions:>14,} {counts}")
@@ -99,7 +124,7 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
         "verdict": res.verdict,
         "inconclusive": res.inconclusive,
         "positions": res.positions,
-        "claimed_root": None
+        "claimed_root": ({"value": res.description} if res.description else None)
         if res.root_claim is None
         else {
             "label": {1: "won", -1: "lost", 0: "drawn"}[res.root_claim[0]],

@@ -37,12 +37,14 @@ __all__ = [
     "read_answers",
     "read_codes",
     "read_piece",
+    "read_rule_answers",
     "shard_of",
     "shard_path",
     "shards_for",
     "write_answers",
     "write_codes",
     "write_piece",
+    "write_rule_answers",
 ]
 
 Codes = NDArray[np.uint64]
@@ -172,6 +174,26 @@ def read_answers(root: Path, tier: int, shard: int, sha256: str | None, position
     if len(cols["label"]) != positions:
         raise DatasetError(f"{path}: {len(cols['label'])} answers for {positions} positions")
     return cols["label"], cols["remoteness"]  # type: ignore[return-value]
+
+
+def write_rule_answers(
+    root: Path, tier: int, shard: int, columns: dict[str, NDArray[np.generic]]
+) -> str:
+    """Write a shard's answers under a semantics other than ``normal`` (the columns of
+    ``graph_rules.Rule.answer_columns``); their sha256."""
+    return _write(answers_path(root, tier, shard), columns)
+
+
+def read_rule_answers(
+    root: Path, tier: int, shard: int, sha256: str | None, positions: int, columns: dict[str, str]
+) -> dict[str, NDArray[np.generic]]:
+    """A shard's answers under a semantics other than ``normal``, checked as ``read_answers``."""
+    path = answers_path(root, tier, shard)
+    cols = _read(path, sha256, columns)
+    first = next(iter(cols.values()))
+    if len(first) != positions:
+        raise DatasetError(f"{path}: {len(first)} answers for {positions} positions")
+    return cols
 
 
 def piece_path(root: Path, tier: int, shard: int, source: int) -> Path:

@@ -1,0 +1,417 @@
+"""Stored graphs of the semantics other than normal (``verifier.distributed.tiers.graph_rules``):
+reachability, minimax and impartial graphs in a tiered dataset, solved by rounds on Dask
+workers, against answers worked out by hand and against the in-memory engines, node by node.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from verifier.cli import app
+from verifier.engine.attractor import attractor_numpy
+from verifier.engine.grundy import grundy_numpy
+from verifier.engine.kars import kars_numpy
+from verifier.games.random_graphs import random_case
+from verifier.io.case_json import dump_case
+from verifier.model import Case, GameGraph, Semantics
+from verifier.model.semantics import MAX, MIN
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
+from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
+from verifier.distributed.tiers.graph_check import check_any as check_dataset  # noqa: E402
+from verifier.distributed.tiers.graph_generate import (  # noqa: E402
+    dataset_from_graph,
+    generate_random_graph,
+)
+from verifier.distributed.tiers.graph_rules import RULES  # noqa: E402
+from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns  # noqa: E402
+from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
+from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+from verifier.distributed.tiers.storage import (  # noqa: E402
+    read_rule_answers,
+    write_rule_answers,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+
+
+def stored(root: Path, graph: GameGraph, client: Any, shards: int) -> Path:
+    prepare_output(root)
+    dataset_from_graph(root, graph, client, shards=shards)
+    return root
+
+
+def answers(root: Path) -> dict[str, np.ndarray]:
+    """Every node's answers (the semantics' columns), in node-id order."""
+    m = load_manifest(root)
+    cols = RULES[Semantics(m.semantics)].answer_columns
+    got = [
+        read_rule_answers(root, 0, s.shard, s.answers_sha256, s.positions, cols)
+        for s in m.tiers[0].shards
+    ]
+    return {k: np.concatenate([g[k] for g in got]) for k in cols}
+
+
+def graph_of(root: Path) -> GameGraph:
+    """The graph a dataset stores, rebuilt in memory with its players, targets and values."""
+    m = load_manifest(root)
+    sem = Semantics(m.semantics)
+    n = m.tiers[0].positions
+    columns = {"code": "uint64"} | RULES[sem].node_columns
+    nodes, src, dst = [], [], []
+    for s in m.tiers[0].shards:
+        nodes.append(read_node_columns(root, 0, s.shard, s.sha256, s.positions, columns))
+        e = read_edges(root, 0, s.shard, s.edges_sha256, s.edges)
+        src.append(e[0])
+        dst.append(e[1])
+    col = {k: np.concatenate([x[k] for x in nodes]) for k in columns}
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(np.concatenate(src).astype(np.int64), minlength=n), out=ptr[1:])
+    return GameGraph(
+        semantics=sem,
+        succ_ptr=ptr,
+        succ_idx=np.concatenate(dst).astype(np.int64),
+        owner=col["player"].astype(np.int8) if "player" in col else np.full(n, -1, np.int8),
+        value=col["value"].astype(np.float64) if "value" in col else np.full(n, np.nan),
+        target=col["target"].astype(np.bool_) if "target" in col else np.zeros(n, np.bool_),
+    )
+
+
+def in_memory(g: GameGraph) -> dict[str, np.ndarray]:
+    """The in-memory engine's answers, in the dataset's columns."""
+    if g.semantics is Semantics.REACHABILITY:
+        r = attractor_numpy(g)
+        return {"label": np.where(r.win, 1, -1), "remoteness": r.layer}
+    if g.semantics is Semantics.MINIMAX:
+        return {"score": kars_numpy(g).score}
+    gr = grundy_numpy(g)
+    return {"grundy": gr.value, "remoteness": gr.height}
+
+
+def assert_same(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:
+    for name, w in want.items():
+        g = got[name]
+        assert len(g) == len(w)
+        bad = np.flatnonzero(g != w)
+        assert len(bad) == 0, f"node {bad[0]}: {name} {g[bad[0]]}, in memory {w[bad[0]]}"
+
+
+def by_name(graph: GameGraph, got: dict[str, np.ndarray], names: list[str]) -> dict[str, tuple]:
+    return {x: tuple(got[k][graph.id_of(x)].item() for k in got) for x in names}
+
+
+# --- hand-made graphs, answers worked out by hand ---------------------------------------------
+
+REACH = GameGraph.from_successors(
+    {
+        "a": ["b", "t"],  # player 0, a move to the target: layer 1
+        "b": ["a"],  # player 1, its only move into the region: layer 2
+        "t": [],  # the target: layer 0
+        "c": ["t", "d"],  # player 1 with a move to a dead end off the target: outside
+        "d": [],  # a dead end off the target: player 1's
+        "e": ["t"],  # player 1, one move, to the target: layer 1
+        "f": ["f"],  # player 0 on a self-loop: infinite play is player 1's
+        "g": ["a", "t"],  # player 1, both moves into the region, the last at layer 1: layer 2
+        "h": ["d"],  # a target with a move: layer 0 all the same
+    },
+    semantics=Semantics.REACHABILITY,
+    owner={"a": 0, "b": 1, "c": 1, "e": 1, "f": 0, "g": 1},
+    target=["t", "h"],
+)
+REACH_BY_HAND = {"a": (1, 1), "b": (1, 2), "t": (1, 0), "c": (-1, -1), "d": (-1, -1),
+                 "e": (1, 1), "f": (-1, -1), "g": (1, 2), "h": (1, 0)}  # fmt: skip
+
+KARS = GameGraph.from_successors(
+    {
+        "a": ["b", "c"],  # Kars' Figure 1 (b = -1, d = 2): the cycle a -> c -> a is a draw
+        "c": ["d", "a"],
+        "b": [],
+        "d": [],
+        "e": ["b", "d"],  # Max: 2
+        "f": ["b", "d"],  # Min: -1
+        "g": ["g"],  # a self-loop: 0
+        "h": ["h", "d"],  # Min on a self-loop with an exit to 2: stays on the loop, 0
+        "l": ["m", "b"],  # Max: 3
+        "m": [],
+        "n": ["l", "e"],  # Min over 3 and 2: 2 (joins in the phase of value 2)
+        "o": ["z", "b"],  # Max over a leaf of value 0 and -1: 0
+        "z": [],
+        "p": ["f", "q"],  # Max over -1 and a Min node with a -5 leaf: -1
+        "q": ["r", "p"],  # Min over -5 and p: -5
+        "r": [],
+    },
+    semantics=Semantics.MINIMAX,
+    owner={"a": MAX, "c": MIN, "e": MAX, "f": MIN, "g": MAX, "h": MIN, "l": MAX, "n": MIN,
+           "o": MAX, "p": MAX, "q": MIN},
+    value={"b": -1.0, "d": 2.0, "m": 3.0, "z": 0.0, "r": -5.0},
+)  # fmt: skip
+KARS_BY_HAND = {"a": 0, "c": 0, "b": -1, "d": 2, "e": 2, "f": -1, "g": 0, "h": 0, "l": 3,
+                "m": 3, "n": 2, "o": 0, "z": 0, "p": -1, "q": -5, "r": -5}  # fmt: skip
+
+NIM = GameGraph.from_successors(
+    {"a": ["b", "c"], "b": ["c"], "c": [], "d": ["a", "b", "c"], "e": ["d"], "f": [],
+     "g": ["e", "f"]},
+    semantics=Semantics.IMPARTIAL,
+)  # fmt: skip
+NIM_BY_HAND = {"a": (2, 2), "b": (1, 1), "c": (0, 0), "d": (3, 3), "e": (0, 4), "f": (0, 0),
+               "g": (1, 5)}  # fmt: skip
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("shards", [1, pytest.param(4, marks=pytest.mark.slow), 9])
+def test_hand_made_graphs_answers(client: Any, tmp_path: Path, shards: int) -> None:
+    root = stored(tmp_path / "r", REACH, client, shards)
+    solve_dataset(root, client)
+    assert by_name(REACH, answers(root), list(REACH_BY_HAND)) == REACH_BY_HAND
+    t = load_manifest(root).tiers[0]
+    assert (t.won, t.lost, t.max_remoteness) == (6, 3, 2)
+
+    root = stored(tmp_path / "m", KARS, client, shards)
+    solve_dataset(root, client)
+    got = by_name(KARS, answers(root), list(KARS_BY_HAND))
+    assert {x: v[0] for x, v in got.items()} == KARS_BY_HAND
+    assert got["n"][1] > max(got["l"][1], got["e"][1])  # the rank: after its successors
+
+    root = stored(tmp_path / "i", NIM, client, shards)
+    solve_dataset(root, client)
+    assert by_name(NIM, answers(root), list(NIM_BY_HAND)) == NIM_BY_HAND
+    t = load_manifest(root).tiers[0]
+    assert (t.won, t.lost, t.drawn, t.max_remoteness) == (4, 3, 0, 5)
+
+
+# --- random graphs against the in-memory engines ----------------------------------------------
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(
+    ("semantics", "nodes", "shards", "seed"),
+    [("reachability", 300, 3, 1), ("minimax", 300, 3, 2), ("impartial", 200, 2, 3)],
+)
+def test_random_graphs_equal_the_in_memory_engines(
+    client: Any, tmp_path: Path, semantics: str, nodes: int, shards: int, seed: int
+) -> None:
+    values = (-3, -1, 0, 1, 2, 5) if semantics == "minimax" else (-1, 0, 1)
+    g = random_case(semantics, nodes, 2.0, seed, values=values,
+                    acyclic=semantics == "impartial").graph  # fmt: skip
+    root = stored(tmp_path / "g", g, client, shards)
+    solve_dataset(root, client)
+    assert_same(answers(root), in_memory(g))
+
+
+@pytest.mark.dask
+@pytest.mark.slow
+@pytest.mark.parametrize("semantics", ["reachability", "minimax", "impartial"])
+@pytest.mark.parametrize(("nodes", "shards", "seed"), [(50, 1, 4), (2000, 7, 5), (4000, 8, 6)])
+def test_more_random_graphs_equal_the_in_memory_engines(
+    client: Any, tmp_path: Path, semantics: str, nodes: int, shards: int, seed: int
+) -> None:
+    values = (-4, -2, -1, 0, 1, 3, 7) if semantics == "minimax" else (-1, 0, 1)
+    for degree in (1.0, 3.0):
+        g = random_case(semantics, nodes, degree, seed, values=values,
+                        acyclic=semantics == "impartial").graph  # fmt: skip
+        root = stored(tmp_path / f"g{degree}", g, client, shards)
+        solve_dataset(root, client)
+        assert_same(answers(root), in_memory(g))
+
+
+@pytest.mark.dask
+@pytest.mark.slow
+def test_workers_draw_random_graphs_of_each_semantics(client: Any, tmp_path: Path) -> None:
+    for sem, values, acyclic in (
+        (Semantics.REACHABILITY, None, None),
+        (Semantics.MINIMAX, "-2,0,1,3", None),
+        (Semantics.IMPARTIAL, None, True),
+    ):
+        spec = GraphTiers(1500, 0, seed=4, degree=2.0, terminal_fraction=0.1,
+                          terminal_values=values, acyclic_moves=acyclic, semantics=sem)  # fmt: skip
+        root = tmp_path / sem.value
+        prepare_output(root)
+        generate_random_graph(root, spec, client, per_shard=500)
+        g = graph_of(root)
+        if sem is Semantics.MINIMAX:
+            dead = np.diff(g.succ_ptr) == 0
+            assert set(np.unique(g.value[dead])) == {-2.0, 0.0, 1.0, 3.0}
+            assert set(np.unique(g.owner[~dead])) == {MAX, MIN}
+        if sem is Semantics.REACHABILITY:
+            assert 0.05 < g.target.mean() < 0.15
+        solve_dataset(root, client)
+        assert_same(answers(root), in_memory(g))
+
+
+@pytest.mark.dask
+def test_an_impartial_graph_with_a_cycle_fails_in_one_line(client: Any, tmp_path: Path) -> None:
+    g = GameGraph.from_successors(
+        {"a": ["b"], "b": ["c", "d"], "c": ["b"], "d": []}, semantics=Semantics.IMPARTIAL
+    )
+    root = stored(tmp_path / "c", g, client, 2)
+    with pytest.raises(DatasetError, match=r"a cycle: 3 node\(s\) never finished \(node [012] "):
+        solve_dataset(root, client)
+    assert not load_manifest(root).tiers[0].solved
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def run_cli(*args: Any) -> Any:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.dask
+def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path: Path) -> None:
+    opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    col = {"reachability": "label", "minimax": "score", "impartial": "grundy"}
+    for sem, extra, word in (
+        ("reachability", (), "value: node 0: won by player "),
+        ("minimax", ("--terminal-values", "-3,-1,0,2,4"), "value: node 0: score "),
+        ("impartial", ("--acyclic",), "value: node 0: Grundy value "),
+    ):
+        root = tmp_path / sem
+        r = run_cli("generate", "random", "--semantics", sem, "--nodes", 400, "--seed", 1, "-o",
+                    root, *extra, *opts, "--shard-positions", 200)  # fmt: skip
+        assert r.exit_code == 0, r.output
+        assert f"graph, {sem}, 400 nodes" in r.output
+        r = run_cli("solve", root, *opts)
+        assert r.exit_code == 0, r.output
+        assert word in r.output, r.output
+        assert_same(answers(root), in_memory(graph_of(root)))
+        r = run_cli("solve", root, *opts, "--resume", "--json")
+        doc = json.loads(r.output[r.output.index("{") :])
+        assert doc["semantics"] == sem and doc["root"]["value"].startswith("node 0: ")
+        assert doc["tiers"][0]["counts"]
+        r = run_cli("verify", root, *opts)
+        assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
+        r = run_cli("verify", root, *opts, "--answers", root / "answers")
+        lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
+        assert r.exit_code == 2 and len(lines) == 1 and "normal" in lines[0], r.output
+        bump = 2 if sem == "reachability" else 1  # -1 -> 1, 1 -> 3: either way wrong
+        corrupt(root, 0, col[sem], answers(root)[col[sem]][0] + bump)
+        r = run_cli("verify", root, *opts, "--json")
+        doc = json.loads(r.output[r.output.index("{") :])
+        assert r.exit_code == 1 and doc["verdict"] == "refuted", r.output
+        assert doc["checks"]["rules"]["first"]["position"] == "node 0"
+
+    # a case file, its start named
+    case = tmp_path / "k.json"
+    dump_case(Case(graph=KARS, id="kars-hand", root=KARS.id_of("n")), case)
+    r = run_cli("generate", case, "-o", tmp_path / "k", *opts)
+    assert r.exit_code == 0, r.output
+    r = run_cli("solve", tmp_path / "k", *opts)
+    assert r.exit_code == 0, r.output
+    assert f"value: node {KARS.id_of('n')}: score 2" in r.output
+
+
+@pytest.mark.dask
+def test_cli_refuses_in_one_line(client: Any, tmp_path: Path) -> None:
+    opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    r = run_cli("generate", "random", "--semantics", "chess", "-o", tmp_path / "x", *opts)
+    assert r.exit_code == 2 and "--semantics 'chess'" in r.output
+    root = tmp_path / "cyc"
+    r = run_cli("generate", "random", "--semantics", "impartial", "--nodes", 100, "-o", root,
+                *opts)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = run_cli("solve", root, *opts)
+    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
+    assert r.exit_code == 2 and len(lines) == 1 and "never finished" in lines[0], r.output
+    with pytest.raises(DatasetError, match="one tier"):
+        dataset_from_graph(tmp_path / "t", REACH, client, shards=1,
+                           tier_of=np.zeros(REACH.n, dtype=np.int64))  # fmt: skip
+
+
+# --- verify: the dataset's own answers judged, every published field corrupted ----------------
+
+
+def corrupt(root: Path, node: int, column: str, value: Any) -> None:
+    """Set ``column`` of node ``node``'s answer in the dataset's own answers (digest updated)."""
+    m = load_manifest(root)
+    sem = Semantics(m.semantics)
+    bounds = np.cumsum([0, *(s.positions for s in m.tiers[0].shards)])
+    j = int(np.searchsorted(bounds, node, side="right") - 1)
+    s = m.tiers[0].shards[j]
+    cols = read_rule_answers(root, 0, j, s.answers_sha256, s.positions, RULES[sem].answer_columns)
+    cols = {k: np.array(v) for k, v in cols.items()}
+    cols[column][node - bounds[j]] = value
+    s.answers_sha256 = write_rule_answers(root, 0, j, cols)
+    m.save(root)
+
+
+def verdict(root: Path, client: Any) -> tuple[str, dict[str, int]]:
+    res = check_dataset(root, client)
+    return res.verdict, res.counts
+
+
+@pytest.mark.dask
+def test_verify_judges_each_semantics_and_refutes_every_corrupted_field(
+    client: Any, tmp_path: Path
+) -> None:
+    for sem, graph, fields in (
+        (Semantics.REACHABILITY, REACH, {"label": ("a", -1), "remoteness": ("g", 1)}),
+        (Semantics.MINIMAX, KARS, {"score": ("a", 2.0), "rank": ("n", 0)}),
+        (Semantics.IMPARTIAL, NIM, {"grundy": ("d", 2), "remoteness": ("e", 3)}),
+    ):
+        root = stored(tmp_path / sem.value, graph, client, 3)
+        solve_dataset(root, client)
+        assert verdict(root, client)[0] == "verified", sem
+        for column, (name, value) in fields.items():
+            x = graph.id_of(name)
+            before = answers(root)[column][x]
+            corrupt(root, x, column, value)
+            got, counts = verdict(root, client)
+            assert got == "refuted", (sem, column, counts)
+            corrupt(root, x, column, before)
+        assert verdict(root, client)[0] == "verified"
+
+
+@pytest.mark.dask
+def test_a_cycle_of_scores_that_justifies_itself_is_refuted_by_the_ranks(
+    client: Any, tmp_path: Path
+) -> None:
+    root = stored(tmp_path / "k", KARS, client, 2)
+    solve_dataset(root, client)
+    a, c = KARS.id_of("a"), KARS.id_of("c")
+    corrupt(root, a, "score", 2.0)  # a = max(-1, c) and c = min(2, a) hold at a = c = 2 ...
+    corrupt(root, c, "score", 2.0)
+    corrupt(root, a, "rank", 50)
+    corrupt(root, c, "rank", 60)
+    res = check_dataset(root, client)
+    assert res.verdict == "refuted" and res.counts == {"rules": 0, "ranks": 1}  # ... not ranks
+    assert "node" in res.names["ranks"]
+
+
+@pytest.mark.dask
+@pytest.mark.slow
+@pytest.mark.parametrize("semantics", ["reachability", "minimax", "impartial"])
+def test_any_corrupted_value_of_a_random_graph_is_refuted(
+    client: Any, tmp_path: Path, semantics: str
+) -> None:
+    """The checks are complete: each answer below is the only one the rules allow (a minimax
+    rank is a certificate, not unique: only the score is changed there)."""
+    values = (-3, -1, 0, 2, 4) if semantics == "minimax" else (-1, 0, 1)
+    g = random_case(semantics, 500, 2.0, 11, values=values,
+                    acyclic=semantics == "impartial").graph  # fmt: skip
+    root = stored(tmp_path / "g", g, client, 3)
+    solve_dataset(root, client)
+    assert verdict(root, client)[0] == "verified"
+    rng = np.random.default_rng(5)
+    fields = [c for c in RULES[Semantics(semantics)].answer_columns if c != "rank"]
+    for _ in range(12):
+        x = int(rng.integers(g.n))
+        column = fields[int(rng.integers(len(fields)))]
+        before = answers(root)[column][x]
+        if column == "label":
+            after = -before
+        elif column == "score":
+            after = float(rng.choice([v for v in (*values, 1) if v != before]))
+        else:
+            after = before + int(rng.choice([-1, 1, 2]))
+        corrupt(root, x, column, after)
+        assert verdict(root, client)[0] == "refuted", (x, column, before, after)
+        corrupt(root, x, column, before)

@@ -1,0 +1,418 @@
+"""The round rules of the semantics other than ``normal`` on a stored graph: pure numpy.
+
+A shard's state between rounds is a dict of columns parallel to its nodes (``state_columns``):
+``done`` (decided), ``rank`` (the round it was decided in, -1 before), ``counter`` (successors
+not yet decided, for the AND nodes), ``degree`` (its out-degree, kept to reset the counters),
+``player`` and the semantics' values. A round applies the messages of the round before (one
+per move into a node decided then: the move's source, local, and the decided node's value)
+and returns the nodes decided now; their predecessors are told next (``predecessor_rows``).
+
+- ``reachability`` (the attractor of the targets, ICO notes, as ``engine.attractor``): round
+  0 decides the targets; a player-0 node joins when one successor has joined (OR), any other
+  node when all have (AND, a dead end off the target never). ``rank`` is the layer.
+- ``minimax`` (Kars' score, as ``engine.kars``): one *phase* per non-zero leaf value, the
+  positive ones from the largest down (Max OR, Min AND), then the negative ones from the
+  smallest up (Min OR, Max AND; the counters reset between the sides). A phase seeds the
+  undecided leaves of its value and propagates to exhaustion; the nodes it decides score that
+  value. ``rank`` is the global round: a decided node's witnesses have smaller ranks.
+- ``impartial`` (Sprague-Grundy on an acyclic graph, as ``engine.grundy``): round 0 decides
+  the dead ends (value 0); a node is decided when all its successors are, its value the mex of
+  theirs (kept per node until then: ``seen``). ``rank`` is the height. Nodes never decided lie
+  on a cycle or lead to one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.engine.attractor import attacker_mask
+from verifier.engine.grundy import mex_rows
+from verifier.engine.kars import validate_minimax
+from verifier.errors import NotApplicable
+from verifier.model.describe import Description, PerSemantics
+from verifier.model.graph import GameGraph
+from verifier.model.semantics import MAX, PLAYER0, Semantics
+
+__all__ = [
+    "RULES",
+    "Phase",
+    "Rule",
+    "State",
+    "count_names",
+    "initial_state",
+    "phases",
+    "predecessor_rows",
+    "rule_for",
+    "rule_named",
+    "seed",
+    "step",
+]
+
+State = dict[str, NDArray[Any]]
+Phase = tuple[int, float] | None
+"""A minimax phase: ``(side, value)`` (side +1: Max's, -1: Min's); ``None`` for the others."""
+Seen = tuple[NDArray[np.int64], NDArray[np.int64]]
+"""Impartial: the successor values received per undecided node (node, value)."""
+
+COMMON = {"done": "int8", "rank": "int32", "counter": "int32", "degree": "int32"}
+"""The state columns of every semantics."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How one semantics is stored and solved on the sharded route (``RULES``)."""
+
+    node_columns: dict[str, str]
+    """The nodes file's columns beside ``code`` and ``terminal``: ``player`` the owner code (0
+    / Max, 1 / Min, -1 nobody: ``model.semantics``), ``target`` 1 on a target, ``value`` a
+    leaf's value (NaN on inner nodes)."""
+    answer_columns: dict[str, str]
+    state_columns: dict[str, str]
+    """The state's columns beside ``COMMON`` (the node columns it keeps, its values)."""
+    count_names: tuple[str, str, str, str]
+    """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count."""
+    seed: Callable[[State, Phase], NDArray[np.intp]]
+    """The nodes a phase starts from (decided at its first round)."""
+    ors: Callable[[State, Phase], NDArray[np.bool_]] | None
+    """The nodes that join with one decided successor (the rest need all); ``None``: the
+    values of all successors make the node's (``impartial``)."""
+    answers: Callable[[State], State]
+    counts: Callable[[State], tuple[int, int, int, int]]
+    root_words: Callable[[Description, State], str]
+    """The start's answers in ``describe``'s words (``won by player 0 in 3 moves``)."""
+    from_graph: Callable[[GameGraph], State]
+    """The node columns of an in-memory graph (``ValueError`` on a node without its owner)."""
+    drawn: Callable[[str | None, float, np.random.Generator, NDArray[np.bool_]], State]
+    """The node columns of a random graph's shard (terminal values, fraction, its dead ends)."""
+    phased: bool = False
+    """One phase per non-zero leaf value (``minimax``), else one phase."""
+    keeps_seen: bool = False
+    """A node's value is computed from its successors' (``impartial``: the mex)."""
+    acyclic_only: bool = False
+    """Nodes never decided mean a cycle, which the rule cannot value (``impartial``)."""
+
+
+RULES: PerSemantics[Rule] = PerSemantics(
+    "sharded rule", "semantics {semantics} is solved by the retrograde rounds, not a rule"
+)
+"""The rule of each semantics other than normal (normal: ``graph_tasks``' retrograde rounds)."""
+
+
+def rule_for(sem: Semantics) -> Rule | None:
+    """The rule of ``sem``, ``None`` for normal (the retrograde rounds)."""
+    try:
+        return RULES[sem]
+    except NotApplicable:
+        return None
+
+
+NORMAL_COUNTS = ("won", "lost", "drawn", "longest")
+"""What a tier's counts are for semantics normal (and the games that are not stored graphs)."""
+
+
+def rule_named(semantics: str) -> Rule | None:
+    """The rule of the semantics a manifest names, ``None`` for normal (or a name that is no
+    semantics: the manifest's reader says so)."""
+    try:
+        return rule_for(Semantics(semantics))
+    except ValueError:
+        return None
+
+
+def count_names(semantics: str) -> tuple[str, str, str, str]:
+    """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count for a
+    dataset of ``semantics`` (the manifest's field)."""
+    rule = rule_named(semantics)
+    return NORMAL_COUNTS if rule is None else rule.count_names
+
+
+def initial_state(rule: Rule, nodes: State, degree: NDArray[np.int32]) -> State:
+    """A shard's state before round 0 (nothing decided, counters = out-degrees)."""
+    n = len(degree)
+    state: State = {
+        "done": np.zeros(n, dtype=np.int8),
+        "rank": np.full(n, -1, dtype=np.int32),
+        "counter": degree.astype(np.int32),
+        "degree": degree.astype(np.int32),
+    }
+    for k, t in rule.state_columns.items():
+        if k in rule.node_columns:
+            state[k] = np.asarray(nodes[k], dtype=t)
+    if "score" in rule.state_columns:
+        state["score"] = np.zeros(n, dtype=np.float64)
+    if "grundy" in rule.state_columns:
+        state["grundy"] = np.full(n, -1, dtype=np.int64)
+    return state
+
+
+def state_columns(rule: Rule) -> dict[str, str]:
+    """The columns of a shard's state file."""
+    return COMMON | rule.state_columns
+
+
+def phases(rule: Rule, leaf_values: NDArray[np.float64]) -> list[Phase]:
+    """The phases of a solve: one per non-zero leaf value when ``phased`` (``leaf_values``:
+    the distinct ones over all shards), the positive ones from the largest down, then the
+    negative ones from the smallest up; one phase (``None``) for the others."""
+    if not rule.phased:
+        return [None]
+    v = np.unique(np.asarray(leaf_values, dtype=np.float64))
+    pos = [(1, float(c)) for c in v[v > 0][::-1]]
+    neg = [(-1, float(c)) for c in v[v < 0]]
+    return [*pos, *neg]
+
+
+def leaf_values(state: State) -> NDArray[np.float64]:
+    """The distinct non-zero values of a shard's leaves (``minimax``)."""
+    v = state["value"][(state["degree"] == 0)]
+    v = v[np.isfinite(v) & (v != 0)]
+    out: NDArray[np.float64] = np.unique(v.astype(np.float64))
+    return out
+
+
+def seed(rule: Rule, state: State, phase: Phase, rnd: int, reset: bool) -> NDArray[np.intp]:
+    """Decide the seeds of a phase at round ``rnd`` (reachability: the targets; minimax: the
+    leaves of the phase's value, after resetting the counters when a side starts; impartial:
+    the dead ends, value 0); the nodes decided (local, sorted)."""
+    if reset:
+        state["counter"][:] = state["degree"]
+    now = rule.seed(state, phase)
+    state["done"][now] = 1
+    state["rank"][now] = rnd
+    return now
+
+
+def step(
+    rule: Rule,
+    state: State,
+    node: NDArray[np.intp],
+    value: NDArray[np.float64],
+    phase: Phase,
+    rnd: int,
+    seen: Seen | None = None,
+) -> tuple[NDArray[np.intp], Seen | None]:
+    """Round ``rnd`` (>= 1): apply the messages ``(node, value)`` (local sources; the decided
+    successor's value) to ``state``; the nodes decided now (sorted) and, when the rule
+    ``keeps_seen``, the successor values still kept per undecided node."""
+    n = len(state["done"])
+    done = state["done"]
+    down = np.bincount(node, minlength=n).astype(np.int32)
+    state["counter"] -= down
+    fresh = (down > 0) & (done == 0)
+    if rule.ors is None:
+        now = np.flatnonzero(fresh & (state["counter"] == 0))
+        seen = _mex_of(state, now, node, value, seen)
+    else:
+        now = np.flatnonzero(fresh & (rule.ors(state, phase) | (state["counter"] == 0)))
+        if phase is not None:
+            state["score"][now] = phase[1]
+    done[now] = 1
+    state["rank"][now] = rnd
+    return now, seen
+
+
+def _mex_of(
+    state: State,
+    now: NDArray[np.intp],
+    node: NDArray[np.intp],
+    value: NDArray[np.float64],
+    seen: Seen | None,
+) -> Seen:
+    """Give the nodes ``now`` the mex of their successors' values (kept and just received);
+    the values still kept for the others."""
+    old_n, old_v = seen if seen is not None else (np.zeros(0, np.int64),) * 2
+    all_n = np.concatenate([old_n, node.astype(np.int64)])
+    all_v = np.concatenate([old_v, value.astype(np.int64)])
+    pick = np.isin(all_n, now)
+    order = np.argsort(all_n[pick], kind="stable")
+    rows_n, rows_v = all_n[pick][order], all_v[pick][order]
+    counts = np.bincount(np.searchsorted(now, rows_n), minlength=len(now))
+    state["grundy"][now] = mex_rows(rows_v, counts.astype(np.int64))
+    return all_n[~pick], all_v[~pick]
+
+
+def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[np.float64]:
+    """What the decided nodes tell their predecessors: the Grundy value (``impartial``), else
+    nothing that matters (0)."""
+    if "grundy" in state:
+        return state["grundy"][decided].astype(np.float64)
+    return np.zeros(len(decided), dtype=np.float64)
+
+
+def predecessor_rows(
+    rev_dst: NDArray[np.uint64], decided: NDArray[np.uint64]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The rows of the reverse edges (sorted by ``rev_dst``) of the moves into the ``decided``
+    nodes (sorted ids), and per row the index of its node in ``decided``."""
+    start = np.searchsorted(rev_dst, decided, side="left")
+    count = np.searchsorted(rev_dst, decided, side="right") - start
+    first = np.cumsum(count) - count
+    rows = np.repeat(start - first, count) + np.arange(int(count.sum()))
+    which = np.repeat(np.arange(len(decided)), count)
+    return rows.astype(np.intp), which.astype(np.intp)
+
+
+def _rank(state: State) -> NDArray[np.int32]:
+    return np.where(state["done"] != 0, state["rank"], -1).astype(np.int32)
+
+
+def _top(rem: NDArray[Any]) -> int:
+    return int(rem.max()) if len(rem) else -1
+
+
+# --- reachability -----------------------------------------------------------------------------
+
+
+def _reach_answers(state: State) -> State:
+    done = state["done"] != 0
+    return {"label": np.where(done, 1, -1).astype(np.int8), "remoteness": _rank(state)}
+
+
+def _reach_counts(a: State) -> tuple[int, int, int, int]:
+    return int((a["label"] == 1).sum()), int((a["label"] == -1).sum()), 0, _top(a["remoteness"])
+
+
+def _reach_words(d: Description, a: State) -> str:
+    win = a["label"] == 1
+    return d.in_words(0 if win else 1, int(a["remoteness"]) if win else None)
+
+
+def _reach_graph(g: GameGraph) -> State:
+    attacker_mask(g)  # a node with moves off the target has an owner
+    return {"player": np.asarray(g.owner, dtype=np.int8),
+            "target": np.asarray(g.target, dtype=np.int8)}  # fmt: skip
+
+
+def _reach_draw(
+    values: str | None, fraction: float, rng: np.random.Generator, dead: NDArray[np.bool_]
+) -> State:
+    """``random_case``'s: a ``fraction`` of targets, every other node with moves player 0 or 1
+    with probability 1/2."""
+    n = len(dead)
+    target = rng.random(n) < fraction
+    player = np.where(rng.random(n) < 0.5, 0, 1).astype(np.int8)
+    player = np.where(~dead & ~target, player, -1).astype(np.int8)
+    return {"player": player, "target": target.astype(np.int8)}
+
+
+RULES.register(Semantics.REACHABILITY)(
+    Rule(
+        node_columns={"player": "int8", "target": "int8"},
+        answer_columns={"label": "int8", "remoteness": "int32"},
+        state_columns={"player": "int8", "target": "int8"},
+        count_names=("player 0", "player 1", "-", "layers"),
+        seed=lambda st, _: np.flatnonzero((st["target"] != 0) & (st["done"] == 0)),
+        ors=lambda st, _: st["player"] == PLAYER0,
+        answers=_reach_answers,
+        counts=_reach_counts,
+        root_words=_reach_words,
+        from_graph=_reach_graph,
+        drawn=_reach_draw,
+    )
+)
+"""Reachability (the attractor of the targets, as ``engine.attractor``): answers ``label`` +1
+where player 0 wins (the region), -1 where player 1 does; ``remoteness`` the layer, -1 outside.
+Counts: player 0's region, player 1's, 0, the deepest layer."""
+
+
+# --- minimax ----------------------------------------------------------------------------------
+
+
+def _kars_seed(st: State, phase: Phase) -> NDArray[np.intp]:
+    assert phase is not None
+    leaf = (st["degree"] == 0) & (st["done"] == 0)
+    now = np.flatnonzero(leaf & (st["value"] == phase[1]))
+    st["score"][now] = phase[1]
+    return now
+
+
+def _kars_ors(st: State, phase: Phase) -> NDArray[np.bool_]:
+    assert phase is not None
+    out: NDArray[np.bool_] = st["player"] == MAX if phase[0] > 0 else st["player"] != MAX
+    return out
+
+
+def _kars_counts(a: State) -> tuple[int, int, int, int]:
+    s = a["score"]
+    return int((s > 0).sum()), int((s < 0).sum()), int((s == 0).sum()), -1
+
+
+def _kars_graph(g: GameGraph) -> State:
+    validate_minimax(g)
+    dead = np.diff(np.asarray(g.succ_ptr)) == 0
+    return {"player": np.asarray(g.owner, dtype=np.int8),
+            "value": np.where(dead, np.asarray(g.value, dtype=np.float64), np.nan)}  # fmt: skip
+
+
+def _kars_draw(
+    values: str | None, fraction: float, rng: np.random.Generator, dead: NDArray[np.bool_]
+) -> State:
+    """``random_case``'s: inner nodes Max or Min with probability 1/2, dead ends a value drawn
+    from ``values``."""
+    n = len(dead)
+    vals = np.array((values or "-1,0,1").split(","), dtype=np.float64)
+    value = np.full(n, np.nan)
+    value[dead] = vals[rng.integers(0, len(vals), int(dead.sum()))]
+    player = np.where(rng.random(n) < 0.5, 0, 1).astype(np.int8)
+    return {"player": np.where(dead, -1, player).astype(np.int8), "value": value}
+
+
+RULES.register(Semantics.MINIMAX)(
+    Rule(
+        node_columns={"player": "int8", "value": "float64"},
+        answer_columns={"score": "float64", "rank": "int32"},
+        state_columns={"player": "int8", "value": "float64", "score": "float64"},
+        count_names=("score > 0", "score < 0", "score 0", "-"),
+        seed=_kars_seed,
+        ors=_kars_ors,
+        answers=lambda st: {"score": st["score"].astype(np.float64), "rank": _rank(st)},
+        counts=_kars_counts,
+        root_words=lambda d, a: d.in_words(float(a["score"])),
+        from_graph=_kars_graph,
+        drawn=_kars_draw,
+        phased=True,
+    )
+)
+"""Minimax (Kars' score, as ``engine.kars``): answers ``score`` and ``rank``, the global round
+the node was decided in (-1 at score 0). Counts: scores > 0, < 0, = 0."""
+
+
+# --- impartial --------------------------------------------------------------------------------
+
+
+def _nim_seed(st: State, _: Phase) -> NDArray[np.intp]:
+    now = np.flatnonzero((st["degree"] == 0) & (st["done"] == 0))
+    st["grundy"][now] = 0
+    return now
+
+
+def _nim_counts(a: State) -> tuple[int, int, int, int]:
+    g = a["grundy"]
+    return int((g > 0).sum()), int((g == 0).sum()), int((g < 0).sum()), _top(a["remoteness"])
+
+
+RULES.register(Semantics.IMPARTIAL)(
+    Rule(
+        node_columns={},
+        answer_columns={"grundy": "int64", "remoteness": "int32"},
+        state_columns={"grundy": "int64"},
+        count_names=("N", "P", "unfinished", "height"),
+        seed=_nim_seed,
+        ors=None,
+        answers=lambda st: {"grundy": st["grundy"].astype(np.int64), "remoteness": _rank(st)},
+        counts=_nim_counts,
+        root_words=lambda d, a: d.in_words(int(a["grundy"])),
+        from_graph=lambda g: {},
+        drawn=lambda values, fraction, rng, dead: {},
+        keeps_seen=True,
+        acyclic_only=True,
+    )
+)
+"""Impartial (Sprague-Grundy on an acyclic graph, as ``engine.grundy``): answers ``grundy`` and
+``remoteness``, the height. Counts: N positions (value > 0), P positions, nodes never decided
+(on a cycle or leading to one), the greatest height."""
