@@ -4,16 +4,21 @@
 round on the shards that were sent messages, until a round decides nothing (``graph_tasks``
 says what a round does); then one task per shard writes its answers from its last state
 (undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and become
-messages for the round after their target's remoteness. The driver sees per task a count and
-the paths of the messages it wrote, never a node; it deletes each round's messages and
-superseded states once the next round has read them. A worker that dies or pauses fails the
-tier with one line (``supervise.gather_tier``); nothing of the tier is kept then (its answers
-are written only at the end), and ``solve --resume`` starts the tier again.
+messages for the round after their target's remoteness. Each shard's rounds run on one worker
+(pinned: ``home``), which keeps the shard's state in memory between rounds under a run id
+drawn afresh for every run, so no run reads another's. The driver sees per task a count and
+the paths of the messages it wrote to other workers, never a node; it deletes each round's
+files once the next round has read them. A worker that dies or pauses fails the tier with one
+line (``supervise.gather_tier``); nothing of the tier is kept then (its answers are written
+only at the end, the workers' states of the run are dropped), and ``solve --resume`` starts the
+tier again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,10 +26,11 @@ from typing import Any
 import numpy as np
 
 from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_storage import solve_dir, state_path
+from verifier.distributed.tiers.graph_storage import solve_dir
 from verifier.distributed.tiers.graph_tasks import (
     Round,
     finish_shard,
+    forget_run,
     round_shard,
     start_rounds,
 )
@@ -38,14 +44,24 @@ __all__ = ["answer_of", "solve_graph_tier"]
 
 
 Pending = dict[int, dict[int, list[str]]]
-"""Message files not read yet: round that reads them -> shard -> paths."""
+"""Messages not read yet: round that reads them -> shard -> paths of files (a shard with an
+empty list was left its messages in its worker's memory)."""
 
 
 def _post(pending: Pending, results: list[Round]) -> None:
     """File the messages of a round's tasks under the round that reads them."""
     for _, messages in results:
         for rnd, j, _rows, path in messages:
-            pending.setdefault(rnd + 1, {}).setdefault(j, []).append(path)
+            paths = pending.setdefault(rnd + 1, {}).setdefault(j, [])
+            if path is not None:
+                paths.append(path)
+
+
+def _forget(client: Any, run: str | None, root: str | None = None) -> None:
+    """Drop the shard states of run ``run`` (and of any run on ``root``) from every worker;
+    a worker that does not answer is left alone (one that left took them with it)."""
+    with contextlib.suppress(Exception):  # best effort, on the way out of a failed run too
+        client.run(forget_run, run, root, on_error="ignore")
 
 
 def solve_graph_tier(
@@ -79,51 +95,52 @@ def solve_graph_tier(
 
     base = str(root)
     where = sorted(workers)
+    run_id = uuid.uuid4().hex
 
     def home(j: int) -> dict[str, Any]:
-        """Shard ``j``'s rounds go to one worker when it is free (it keeps the shard's reverse
-        edges: ``graph_tasks._reverse_edges``), to another one else."""
-        return {"workers": [where[j % len(where)]], "allow_other_workers": True, "pure": False}
+        """Shard ``j``'s rounds run on one worker, which keeps its state (and its reverse
+        edges: ``graph_tasks._reverse_edges``) between rounds."""
+        return {"workers": [where[j % len(where)]], "allow_other_workers": False, "pure": False}
 
-    results: list[Round] = run(
-        [
-            client.submit(start_rounds, base, k, s, bounds, later if s.exits else None,
-                          **home(s.shard))
-            for s in tier.shards
-        ]
-    )  # fmt: skip
-    state = {s.shard: state_path(root, k, s.shard, 0) for s in tier.shards}
-    pending: Pending = {}
-    _post(pending, results)
-    rounds = 1
-    # a round that decides nothing sends nothing: the run stops after it, unless moves into a
-    # later tier still have messages for a later round
-    while pending:
-        rnd = min(pending)
-        inbox = pending.pop(rnd)
-        now = sorted(inbox)
-        results = run(
+    _forget(client, None, base)  # states an earlier run on this dataset may have left
+    try:
+        results: list[Round] = run(
             [
-                client.submit(
-                    round_shard, base, k, tier.shards[j], rnd, str(state[j]), inbox[j], bounds,
-                    **home(j),
-                )
-                for j in now
+                client.submit(start_rounds, base, run_id, k, s, bounds,
+                              later if s.exits else None, **home(s.shard))
+                for s in tier.shards
             ]
         )  # fmt: skip
-        rounds += 1
-        for j in now:
-            state[j].unlink(missing_ok=True)
-            state[j] = state_path(root, k, j, rnd)
-        shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+        pending: Pending = {}
         _post(pending, results)
-        say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
-    solved: list[SolvedShard] = run(
-        [
-            client.submit(finish_shard, base, k, s.shard, str(state[s.shard]), pure=False)
-            for s in tier.shards
-        ]
-    )
+        rounds = 1
+        # a round that decides nothing sends nothing: the run stops after it, unless moves into
+        # a later tier still have messages for a later round
+        while pending:
+            rnd = min(pending)
+            inbox = pending.pop(rnd)
+            now = sorted(inbox)
+            results = run(
+                [
+                    client.submit(
+                        round_shard, base, k, tier.shards[j], rnd, run_id, inbox[j], bounds,
+                        **home(j),
+                    )
+                    for j in now
+                ]
+            )  # fmt: skip
+            rounds += 1
+            shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+            _post(pending, results)
+            say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
+        solved: list[SolvedShard] = run(
+            [
+                client.submit(finish_shard, base, k, s.shard, run_id, **home(s.shard))
+                for s in tier.shards
+            ]
+        )
+    finally:
+        _forget(client, run_id)
     shutil.rmtree(work, ignore_errors=True)
     say(f"tier {k}: {rounds} retrograde rounds")
     return solved

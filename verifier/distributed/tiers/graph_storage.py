@@ -13,15 +13,19 @@ Layout (``K``: the tier, ``S``: the shard)::
                                           the shard's nodes into later tiers (node ``dst`` of
                                           tier ``tier``), sorted; only when there are some
     DIR/tmp/reverse/...                   the pieces the reverse edges are merged from
-    DIR/tmp/solve/tier=K/...              the rounds' state and messages (removed after)
+    DIR/tmp/solve/tier=K/...              the rounds' messages between workers, raw numpy
+                                          (removed after)
 
 The codes shard keeps its ``code`` column, so ``storage.read_codes`` reads it as any tier's.
 Edges and reverse edges have their sha256 in the manifest (``ShardEntry.edges_sha256``,
-``reverse_sha256``); the temporary files have none (they live for a round).
+``reverse_sha256``); the temporary files have none (they live for a round). A shard's
+retrograde state between rounds is not a file: the worker running its rounds keeps it
+(``graph_tasks``).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +36,6 @@ from verifier.distributed.tiers.storage import _read, _write, shard_path
 
 __all__ = [
     "Edges",
-    "State",
     "edges_path",
     "exits_path",
     "message_path",
@@ -41,23 +44,18 @@ __all__ = [
     "read_messages",
     "read_nodes",
     "read_reverse",
-    "read_state",
     "reverse_path",
     "reverse_piece_path",
-    "state_path",
     "write_edges",
     "write_exits",
     "write_messages",
     "write_nodes",
     "write_reverse",
-    "write_state",
 ]
 
 U64 = NDArray[np.uint64]
 Edges = tuple[U64, U64]
 """``(src, dst)`` of the edges file, ``(dst, src)`` of the reverse file."""
-State = tuple[NDArray[np.int8], NDArray[np.int32], NDArray[np.int32]]
-"""A shard's retrograde state between rounds: label, remoteness, successors not yet won."""
 
 
 def edges_path(root: Path, tier: int, shard: int) -> Path:
@@ -82,14 +80,10 @@ def solve_dir(root: Path, tier: int) -> Path:
     return root / "tmp" / "solve" / f"tier={tier}"
 
 
-def state_path(root: Path, tier: int, shard: int, rnd: int) -> Path:
-    return solve_dir(root, tier) / "state" / f"shard={shard}" / f"round={rnd}.parquet"
-
-
 def message_path(root: Path, tier: int, rnd: int, to: int, source: int | str) -> Path:
     """What the nodes of shard ``source`` decided in round ``rnd`` tell shard ``to`` (source
     ``later``: the moves of ``to`` into later tiers whose targets have remoteness ``rnd``)."""
-    return solve_dir(root, tier) / f"round={rnd}" / f"to={to}" / f"from={source}.parquet"
+    return solve_dir(root, tier) / f"round={rnd}" / f"to={to}" / f"from={source}.npy"
 
 
 def write_nodes(root: Path, tier: int, shard: int, codes: U64, terminal: NDArray[np.int8]) -> str:
@@ -158,22 +152,23 @@ def read_piece_edges(path: Path) -> Edges:
     return _read_pair(path, None, ("dst", "src"), None)
 
 
-def write_state(path: Path, state: State) -> None:
-    label, remoteness, counter = state
-    _write(path, {"label": label, "remoteness": remoteness, "counter": counter})
+def write_messages(path: Path, node: NDArray[np.intp], lost: NDArray[np.bool_]) -> None:
+    """Per move into a node decided this round: its source (an index into the receiving
+    shard's nodes) and whether the node is lost. Raw numpy, no digest: the same run reads it
+    once, in the next round, then removes it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("wb") as f:
+        np.save(f, node.astype(np.int64, copy=False))
+        np.save(f, lost.astype(np.bool_, copy=False))
+    os.replace(tmp, path)
 
 
-def read_state(path: Path) -> State:
-    """A shard's state, writable (Arrow hands out read-only arrays)."""
-    cols = _read(path, None, {"label": "int8", "remoteness": "int32", "counter": "int32"})
-    return tuple(np.array(cols[k]) for k in ("label", "remoteness", "counter"))  # type: ignore[return-value]
-
-
-def write_messages(path: Path, node: U64, lost: NDArray[np.int8]) -> None:
-    """Per move into a node decided this round: its source and whether the node is lost."""
-    _write(path, {"node": node, "lost": lost})
-
-
-def read_messages(path: Path) -> tuple[U64, NDArray[np.int8]]:
-    cols = _read(path, None, {"node": "uint64", "lost": "int8"})
-    return cols["node"], cols["lost"]  # type: ignore[return-value]
+def read_messages(path: Path) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+    try:
+        with path.open("rb") as f:
+            node = np.load(f)
+            lost = np.load(f)
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"{path}: cannot read a round's messages: {e}") from None
+    return node.astype(np.intp, copy=False), lost
