@@ -82,7 +82,10 @@ def _grouped(
 ) -> list[tuple[int, list[NDArray[np.generic]]]]:
     """``columns`` (rows parallel to ``codes``) split by the range shard owning each code."""
     shards = len(bounds) - 1
-    order, at = _owners(codes, shards, range_owner(codes, bounds))
+    owner = range_owner(codes, bounds)
+    if shards <= np.iinfo(np.int16).max:
+        owner = owner.astype(np.int16)  # numpy's stable sort is a radix sort on 16 bits
+    order, at = _owners(codes, shards, owner)
     out = []
     for j in range(shards):
         if at[j + 1] > at[j]:
@@ -207,10 +210,16 @@ def apply_round(
     won, one whose counter of successors not yet won reaches 0 lost, both at remoteness
     ``rnd`` (unless decided before). Returns the indices decided now, sorted. Costs time in
     the messages, not in the shard's size."""
-    won = np.unique(node[lost])
+    if len(node) > len(label) // 8:  # many messages: counting beats sorting
+        times = np.bincount(node[~lost], minlength=len(label))
+        down = np.flatnonzero(times)
+        times = times[down]
+        won = np.flatnonzero(np.bincount(node[lost], minlength=len(label)))
+    else:
+        down, times = np.unique(node[~lost], return_counts=True)
+        won = np.unique(node[lost])
     won = won[label[won] == 0]  # a successor is lost: won now, unless decided before
     label[won], remoteness[won] = 1, rnd
-    down, times = np.unique(node[~lost], return_counts=True)
     counter[down] -= times.astype(counter.dtype)
     lost_now = down[(counter[down] == 0) & (label[down] == 0)]  # every successor is won
     label[lost_now], remoteness[lost_now] = -1, rnd

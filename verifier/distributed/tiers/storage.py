@@ -129,13 +129,16 @@ def _read(
                 f"{sha256[:16]}..."
             )
     try:
-        table = pq.read_table(pa.BufferReader(data))
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        names = parquet.schema_arrow.names
+        for name in columns:
+            if name not in names:
+                raise DatasetError(f"{path}: no column {name!r}")
+        table = parquet.read(columns=list(columns))  # only the columns asked for are decoded
     except (pa.ArrowException, OSError) as e:
         raise DatasetError(f"{path}: not a Parquet file: {e}") from None
     out: dict[str, NDArray[np.generic]] = {}
     for name, dtype in columns.items():
-        if name not in table.column_names:
-            raise DatasetError(f"{path}: no column {name!r}")
         col = table.column(name).to_numpy()
         if col.dtype != np.dtype(dtype):
             raise DatasetError(f"{path}: column {name!r} is {col.dtype}, not {dtype}")

@@ -40,6 +40,7 @@ def gather_tier(
     pending = set(futures)
     try:
         _check_workers(client, start, paused, what, grace)  # one lost since the last tier
+        checked = time.monotonic()
         while pending:
             try:
                 done = dd.wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
@@ -48,8 +49,9 @@ def gather_tier(
                     _raise_if_failed(fut, what)
             except TimeoutError:
                 pass
-            if pending:
+            if pending and time.monotonic() - checked >= poll:  # not after every task
                 _check_workers(client, start, paused, what, grace)
+                checked = time.monotonic()
         return list(client.gather(list(futures)))
     except BaseException:
         client.cancel(list(futures))
