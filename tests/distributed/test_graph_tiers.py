@@ -27,7 +27,7 @@ from verifier.model import Case, GameGraph, Semantics
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers import graph_solve  # noqa: E402
+from verifier.distributed.tiers import graph_tasks  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
 from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
 from verifier.distributed.tiers.graph_generate import (  # noqa: E402
@@ -187,14 +187,14 @@ def test_the_comparison_catches_a_wrong_solver(
     with pytest.raises(AssertionError, match=f"node {off}: remoteness"):
         assert_same((label, rem), want)
 
-    real = graph_solve.round_shard
+    real = graph_tasks.round_shard
 
     def forgets_lost(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
         """A broken round: from round 3 on it decides nothing."""
         decided, msgs = real(root, tier, entry, rnd, *rest)
         return (decided, msgs) if rnd < 3 else (0, [])
 
-    monkeypatch.setattr(graph_solve, "round_shard", forgets_lost)
+    monkeypatch.setattr(graph_tasks, "round_shard", forgets_lost)  # workers in this process
     solve_dataset(root, client)
     with pytest.raises(AssertionError):
         assert_same(answers(root), want)
@@ -230,7 +230,6 @@ def test_apply_round_by_hand(many: bool) -> None:
 def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
     client: Any, tmp_path: Path
 ) -> None:
-    from verifier.distributed.tiers import graph_tasks
 
     case = random_case("normal", 1500, 2.0, 8)
     root = stored(tmp_path / "ds", case.graph, client, 5)
@@ -260,17 +259,15 @@ def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
 def test_a_failed_run_drops_its_state(
     client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from verifier.distributed.tiers import graph_tasks
-
     root = stored(tmp_path / "ds", random_case("normal", 1000, 2.0, 3).graph, client, 3)
-    real = graph_solve.round_shard
+    real = graph_tasks.round_shard
 
     def breaks(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
         if rnd == 2:
             raise DatasetError("a round that breaks")
         return real(root, tier, entry, rnd, *rest)
 
-    monkeypatch.setattr(graph_solve, "round_shard", breaks)
+    monkeypatch.setattr(graph_tasks, "round_shard", breaks)
     with pytest.raises(DatasetError, match="a round that breaks"):
         solve_dataset(root, client)
     assert not graph_tasks._HELD
@@ -280,7 +277,6 @@ def test_a_failed_run_drops_its_state(
 def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
     """A round sent to a worker that does not hold the shard's state of the run (it restarted)
     fails; it never starts from nothing."""
-    from verifier.distributed.tiers import graph_tasks
     from verifier.distributed.tiers.manifest import ShardEntry
 
     entry = ShardEntry(0, 3, "0" * 64)
@@ -290,7 +286,6 @@ def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
 
 
 def test_messages_to_a_shard_held_elsewhere_go_through_a_file(tmp_path: Path) -> None:
-    from verifier.distributed.tiers import graph_tasks
 
     node = np.array([4, 0, 4], dtype=np.intp)
     lost = np.array([True, False, False])

@@ -31,11 +31,11 @@ from verifier.distributed.tiers.graph_tasks import (
     Round,
     finish_shard,
     forget_run,
-    round_shard,
+    round_worker,
     start_rounds,
 )
 from verifier.distributed.tiers.graphs import range_bounds, range_owner
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry
 from verifier.distributed.tiers.storage import read_answers, read_codes
 from verifier.distributed.tiers.supervise import gather_tier
 from verifier.distributed.tiers.tasks import SolvedShard
@@ -99,7 +99,8 @@ def solve_graph_tier(
 
     def home(j: int) -> dict[str, Any]:
         """Shard ``j``'s rounds run on one worker, which keeps its state (and its reverse
-        edges: ``graph_tasks._reverse_edges``) between rounds."""
+        edges: ``graph_tasks._reverse_edges``) between rounds; a round is one task per worker
+        (``round_worker``) for the shards it holds."""
         return {"workers": [where[j % len(where)]], "allow_other_workers": False, "pure": False}
 
     _forget(client, None, base)  # states an earlier run on this dataset may have left
@@ -114,23 +115,26 @@ def solve_graph_tier(
         pending: Pending = {}
         _post(pending, results)
         rounds = 1
+        say(f"tier {k}: round 0: {sum(r[0] for r in results):,} decided")
         # a round that decides nothing sends nothing: the run stops after it, unless moves into
         # a later tier still have messages for a later round
         while pending:
             rnd = min(pending)
             inbox = pending.pop(rnd)
-            now = sorted(inbox)
-            results = run(
+            jobs: dict[str, list[tuple[ShardEntry, list[str]]]] = {}
+            for j in sorted(inbox):
+                jobs.setdefault(where[j % len(where)], []).append((tier.shards[j], inbox[j]))
+            done = run(
                 [
-                    client.submit(
-                        round_shard, base, k, tier.shards[j], rnd, run_id, inbox[j], bounds,
-                        **home(j),
-                    )
-                    for j in now
+                    client.submit(round_worker, base, k, rnd, run_id, job, bounds,
+                                  workers=[w], allow_other_workers=False, pure=False)
+                    for w, job in jobs.items()
                 ]
             )  # fmt: skip
+            results = [r for rs in done for r in rs]
             rounds += 1
-            shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+            if any(inbox.values()):
+                shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
             _post(pending, results)
             say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
         solved: list[SolvedShard] = run(

@@ -61,6 +61,7 @@ __all__ = [
     "forget_run",
     "merge_reverse",
     "round_shard",
+    "round_worker",
     "split_shard",
     "start_rounds",
 ]
@@ -451,6 +452,20 @@ def round_shard(
     ids = (decided + held.lo).astype(np.uint64)
     sent = _send(base, run, tier, entry, rnd, ids, held.label[decided] == -1, bounds)
     return len(decided), sent
+
+
+def round_worker(
+    root: str,
+    tier: int,
+    rnd: int,
+    run: str,
+    jobs: list[tuple[ShardEntry, list[str]]],
+    bounds: Bounds,
+) -> list[Round]:
+    """Round ``rnd`` of the shards this worker holds that were sent messages (``jobs``: each
+    shard's entry and message files), one after the other (``round_shard``): one task per
+    worker and round, not per shard, so that a round costs the cluster a few messages."""
+    return [round_shard(root, tier, entry, rnd, run, inbox, bounds) for entry, inbox in jobs]
 
 
 def finish_shard(root: str, tier: int, shard: int, run: str) -> SolvedShard:
