@@ -237,6 +237,7 @@ def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
     first = answers(root)
     digests = [s.answers_sha256 for s in load_manifest(root).tiers[0].shards]
     assert not graph_tasks._HELD  # the run's states dropped at the tier's end
+    assert not [k for k in graph_tasks._KEPT if k[0].startswith(str(root))]  # its reverse edges
     # an earlier run's state left on a worker for this dataset (a driver that died), all won:
     n = load_manifest(root).tiers[0].shards[0].positions
     stale = graph_tasks.Held(str(root), 0, np.ones(n, np.int8), np.zeros(n, np.int32),

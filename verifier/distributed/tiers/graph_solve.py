@@ -144,7 +144,7 @@ def solve_graph_tier(
             ]
         )
     finally:
-        _forget(client, run_id)
+        _forget(client, run_id, base)  # and the reverse edges the workers kept of this tier
     shutil.rmtree(work, ignore_errors=True)
     say(f"tier {k}: {rounds} retrograde rounds")
     return solved

@@ -162,15 +162,17 @@ _KEPT_LOCK = threading.Lock()
 
 
 def _keep_budget() -> int:
-    """Bytes of reverse edges a worker keeps between rounds: a quarter of its memory limit
-    (256 MB outside a worker, or without a limit)."""
+    """Bytes of reverse edges a worker keeps between rounds: half its memory limit (512 MB
+    outside a worker, or without a limit) less the shard states it holds (``Held``)."""
     try:
         from distributed import get_worker
 
         limit = get_worker().memory_manager.memory_limit
     except (ImportError, ValueError, AttributeError):
         limit = None
-    return int(limit) // 4 if limit else 256 << 20
+    with _HELD_LOCK:
+        held = sum(h.nbytes() for h in _HELD.values())
+    return max(0, (int(limit) // 2 if limit else 512 << 20) - held)
 
 
 def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
@@ -246,6 +248,9 @@ class Held:
         self.counter = counter
         self.inbox: dict[int, Mail] = {}
 
+    def nbytes(self) -> int:
+        return self.label.nbytes + self.remoteness.nbytes + self.counter.nbytes
+
 
 _HELD: dict[tuple[str, int, int], Held] = {}
 """The shards whose rounds this worker process runs: ``(run id, tier, shard)`` -> state. The
@@ -258,11 +263,16 @@ _HELD_LOCK = threading.Lock()
 
 def forget_run(run: str | None, root: str | None = None) -> int:
     """Drop the shard states of run ``run`` (``root``: also every run's on that dataset
-    directory) from this worker; how many were dropped (``client.run`` calls it)."""
+    directory) from this worker, and the reverse edges it keeps of their datasets; how many
+    states were dropped (``client.run`` calls it)."""
     with _HELD_LOCK:
         gone = [k for k, h in _HELD.items() if k[0] == run or (root is not None and h.root == root)]
+        roots = {_HELD[k].root for k in gone} | ({root} if root is not None else set())
         for k in gone:
             del _HELD[k]
+    with _KEPT_LOCK:
+        for key in [k for k in _KEPT if any(Path(r) in Path(k[0]).parents for r in roots)]:
+            del _KEPT[key]
     return len(gone)
 
 
