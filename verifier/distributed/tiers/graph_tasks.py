@@ -162,8 +162,10 @@ _KEPT_LOCK = threading.Lock()
 
 
 def _keep_budget() -> int:
-    """Bytes of reverse edges a worker keeps between rounds: half its memory limit (512 MB
-    outside a worker, or without a limit) less the shard states it holds (``Held``)."""
+    """Bytes of reverse edges a worker keeps between rounds: a third of its memory limit
+    (384 MB outside a worker, or without a limit) less the shard states it holds (``Held``,
+    9 bytes per node), so that the two stay within a third of the limit when they can (the
+    rest for a round's temporaries, Dask's own use and the pause threshold at 80%)."""
     try:
         from distributed import get_worker
 
@@ -172,7 +174,7 @@ def _keep_budget() -> int:
         limit = None
     with _HELD_LOCK:
         held = sum(h.nbytes() for h in _HELD.values())
-    return max(0, (int(limit) // 2 if limit else 512 << 20) - held)
+    return max(0, (int(limit) // 3 if limit else 384 << 20) - held)
 
 
 def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
