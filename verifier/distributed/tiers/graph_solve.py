@@ -88,10 +88,9 @@ def solve_graph_tier(
     work = solve_dir(root, k)
     shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
 
-    def run(tasks: list[Any]) -> list[Any]:
-        return gather_tier(
-            client, tasks, what=f"solving tier {k}", workers=workers, poll=poll, grace=grace
-        )
+    def run(tasks: list[Any], check_first: bool = True) -> list[Any]:
+        return gather_tier(client, tasks, what=f"solving tier {k}", workers=workers, poll=poll,
+                           grace=grace, check_first=check_first)  # fmt: skip
 
     base = str(root)
     where = sorted(workers)
@@ -129,7 +128,8 @@ def solve_graph_tier(
                     client.submit(round_worker, base, k, rnd, run_id, job, bounds,
                                   workers=[w], allow_other_workers=False, pure=False)
                     for w, job in jobs.items()
-                ]
+                ],
+                check_first=False,  # a round: the workers asked for while it waits, once a poll
             )  # fmt: skip
             results = [r for rs in done for r in rs]
             rounds += 1
