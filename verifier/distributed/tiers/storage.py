@@ -93,13 +93,13 @@ def answers_path(root: Path, tier: int, shard: int) -> Path:
     return root / "answers" / f"tier={tier}" / f"shard={shard}.parquet"
 
 
-def _write(path: Path, columns: dict[str, NDArray[np.generic]]) -> str:
+def _write(path: Path, columns: dict[str, NDArray[np.generic]], compression: str = "snappy") -> str:
     """Write a Parquet file under a temporary name, rename it; its sha256 (hex)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     sink = pa.BufferOutputStream()
-    pq.write_table(pa.table(columns), sink, use_dictionary=False)
+    pq.write_table(pa.table(columns), sink, use_dictionary=False, compression=compression)
     data = sink.getvalue().to_pybytes()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
