@@ -17,6 +17,7 @@ Layout (``K``: the tier, ``S``: the shard)::
                                           (removed after)
 
 The codes shard keeps its ``code`` column, so ``storage.read_codes`` reads it as any tier's.
+These files are written with the lz4 codec (``GRAPH_CODEC``), read whatever their codec.
 Edges and reverse edges have their sha256 in the manifest (``ShardEntry.edges_sha256``,
 ``reverse_sha256``); the temporary files have none (they live for a round). A shard's
 retrograde state between rounds is not a file: the worker running its rounds keeps it
