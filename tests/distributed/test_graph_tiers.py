@@ -27,7 +27,7 @@ from verifier.model import Case, GameGraph, Semantics
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers import graph_solve  # noqa: E402
+from verifier.distributed.tiers import graph_tasks  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
 from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
 from verifier.distributed.tiers.graph_generate import (  # noqa: E402
@@ -187,17 +187,121 @@ def test_the_comparison_catches_a_wrong_solver(
     with pytest.raises(AssertionError, match=f"node {off}: remoteness"):
         assert_same((label, rem), want)
 
-    real = graph_solve.round_shard
+    real = graph_tasks.round_shard
 
     def forgets_lost(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
         """A broken round: from round 3 on it decides nothing."""
         decided, msgs = real(root, tier, entry, rnd, *rest)
         return (decided, msgs) if rnd < 3 else (0, [])
 
-    monkeypatch.setattr(graph_solve, "round_shard", forgets_lost)
+    monkeypatch.setattr(graph_tasks, "round_shard", forgets_lost)  # workers in this process
     solve_dataset(root, client)
     with pytest.raises(AssertionError):
         assert_same(answers(root), want)
+
+
+# --- the rounds: the update rule, the state the workers keep between rounds -----------------
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_apply_round_by_hand(many: bool) -> None:
+    """Five nodes: 0 undecided with 2 successors, 1 with 1, 2 already won, 3 with 3, 4 with 1.
+    Messages: 0 hears one won successor (counts down to 1), 1 its only won one (lost), 2 a lost
+    one (decided before: stays), 3 a won and a lost one (won), 4 nothing. ``many`` repeats the
+    messages of a node that counts down, so that the counting branch is taken."""
+    from verifier.distributed.tiers.graph_tasks import apply_round
+
+    label = np.array([0, 0, 1, 0, 0], dtype=np.int8)
+    rem = np.array([-1, -1, 3, -1, -1], dtype=np.int32)
+    counter = np.array([2, 1, 1, 3, 1], dtype=np.int32)
+    node = np.array([0, 1, 2, 3, 3], dtype=np.intp)
+    lost = np.array([False, False, True, True, False])
+    if many:
+        counter[0] = 9
+        node, lost = np.append(node, [0] * 7), np.append(lost, [False] * 7)
+    decided = apply_round(label, rem, counter, node, lost, 5)
+    assert decided.tolist() == [1, 3]
+    assert label.tolist() == [0, -1, 1, 1, 0]
+    assert rem.tolist() == [-1, 5, 3, 5, -1]
+    assert counter.tolist() == [1, 0, 1, 2, 1]
+
+
+@pytest.mark.dask
+def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
+    client: Any, tmp_path: Path
+) -> None:
+
+    case = random_case("normal", 1500, 2.0, 8)
+    root = stored(tmp_path / "ds", case.graph, client, 5)
+    solve_dataset(root, client)
+    first = answers(root)
+    digests = [s.answers_sha256 for s in load_manifest(root).tiers[0].shards]
+    assert not graph_tasks._HELD  # the run's states dropped at the tier's end
+    assert not [k for k in graph_tasks._KEPT if k[0].startswith(str(root))]  # its reverse edges
+    # an earlier run's state left on a worker for this dataset (a driver that died), all won:
+    n = load_manifest(root).tiers[0].shards[0].positions
+    stale = graph_tasks.Held(str(root), 0, np.ones(n, np.int8), np.zeros(n, np.int32),
+                             np.zeros(n, np.int32))  # fmt: skip
+    other = graph_tasks.Held(str(tmp_path / "other"), 0, np.ones(1, np.int8),
+                             np.zeros(1, np.int32), np.zeros(1, np.int32))  # fmt: skip
+    graph_tasks._HELD[("old-run", 0, 0)] = stale
+    graph_tasks._HELD[("other-run", 0, 0)] = other
+    try:
+        solve_dataset(root, client)
+        assert set(graph_tasks._HELD) == {("other-run", 0, 0)}  # another dataset's: left
+    finally:
+        graph_tasks._HELD.clear()
+    assert_same(answers(root), first)
+    assert [s.answers_sha256 for s in load_manifest(root).tiers[0].shards] == digests
+    assert_same(first, in_memory(case))
+
+
+@pytest.mark.dask
+def test_a_failed_run_drops_its_state(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = stored(tmp_path / "ds", random_case("normal", 1000, 2.0, 3).graph, client, 3)
+    real = graph_tasks.round_shard
+
+    def breaks(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
+        if rnd == 2:
+            raise DatasetError("a round that breaks")
+        return real(root, tier, entry, rnd, *rest)
+
+    monkeypatch.setattr(graph_tasks, "round_shard", breaks)
+    with pytest.raises(DatasetError, match="a round that breaks"):
+        solve_dataset(root, client)
+    assert not graph_tasks._HELD
+    assert not load_manifest(root).tiers[0].solved
+
+
+def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
+    """A round sent to a worker that does not hold the shard's state of the run (it restarted)
+    fails; it never starts from nothing."""
+    from verifier.distributed.tiers.manifest import ShardEntry
+
+    entry = ShardEntry(0, 3, "0" * 64)
+    with pytest.raises(RunFailed, match=r"shard 0.s state is not on the worker.*--resume"):
+        graph_tasks.round_shard(str(tmp_path), 0, entry, 1, "no-such-run", [],
+                                np.array([0, 3]))  # fmt: skip
+
+
+def test_messages_to_a_shard_held_elsewhere_go_through_a_file(tmp_path: Path) -> None:
+
+    node = np.array([4, 0, 4], dtype=np.intp)
+    lost = np.array([True, False, False])
+    path = graph_tasks._post(tmp_path, "r", 0, 2, 1, 0, node, lost)
+    assert path is not None and Path(path).is_file()
+    got = graph_tasks.read_messages(Path(path))
+    assert got[0].tolist() == node.tolist() and got[1].tolist() == lost.tolist()
+    held = graph_tasks.Held(str(tmp_path), 10, np.zeros(5, np.int8), np.full(5, -1, np.int32),
+                            np.array([1, 1, 1, 1, 2], np.int32))  # fmt: skip
+    graph_tasks._HELD[("r", 0, 1)] = held
+    try:  # the same shard held in this process: its inbox, for round 3
+        assert graph_tasks._post(tmp_path, "r", 0, 2, 1, 0, node, lost) is None
+        assert [len(m[0]) for m in held.inbox[3]] == [3]
+    finally:
+        graph_tasks._HELD.clear()
 
 
 # --- several tiers: moves into a later tier answered from its answers -------------------------

@@ -62,10 +62,15 @@ def generate_random_graph(
 ) -> Manifest:
     """Draw the seeded random graph ``game`` (``seed``, ``degree``, ``terminal_fraction``,
     ``terminal_values`` set) into ``root`` (empty or cleared: ``driver.prepare_output``), one
-    task per shard of at most ``per_shard`` nodes (default: from the workers' memory)."""
+    task per shard of at most ``per_shard`` nodes (default: from the workers' memory, and a
+    multiple of the workers when there are several shards, so that each worker holds as many
+    nodes in the retrograde rounds, whose slowest worker sets the pace)."""
     workers = set(cluster_workers(client))
+    given = per_shard is not None
     per_shard = per_shard or positions_per_shard(worker_bytes(client))
     shards = shards_for(game.nodes, per_shard, len(workers))
+    if not given and shards > 1:
+        shards = -(-shards // len(workers)) * len(workers)
     bounds = split_range(game.nodes, shards)
     drawn = gather_tier(
         client,

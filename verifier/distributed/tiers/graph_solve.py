@@ -4,16 +4,21 @@
 round on the shards that were sent messages, until a round decides nothing (``graph_tasks``
 says what a round does); then one task per shard writes its answers from its last state
 (undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and become
-messages for the round after their target's remoteness. The driver sees per task a count and
-the paths of the messages it wrote, never a node; it deletes each round's messages and
-superseded states once the next round has read them. A worker that dies or pauses fails the
-tier with one line (``supervise.gather_tier``); nothing of the tier is kept then (its answers
-are written only at the end), and ``solve --resume`` starts the tier again.
+messages for the round after their target's remoteness. Each shard's rounds run on one worker
+(pinned: ``home``), which keeps the shard's state in memory between rounds under a run id
+drawn afresh for every run, so no run reads another's. The driver sees per task a count and
+the paths of the messages it wrote to other workers, never a node; it deletes each round's
+files once the next round has read them. A worker that dies or pauses fails the tier with one
+line (``supervise.gather_tier``); nothing of the tier is kept then (its answers are written
+only at the end, the workers' states of the run are dropped), and ``solve --resume`` starts the
+tier again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,13 +32,14 @@ from verifier.distributed.tiers.graph_tasks import (
     Round,
     finish_rule_shard,
     finish_shard,
+    forget_run,
     init_rule_shard,
-    round_shard,
+    round_worker,
     rule_round,
     start_rounds,
 )
 from verifier.distributed.tiers.graphs import range_bounds, range_owner
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry
 from verifier.distributed.tiers.storage import read_answers, read_codes, read_rule_answers
 from verifier.distributed.tiers.supervise import gather_tier
 from verifier.distributed.tiers.tasks import SolvedShard
@@ -43,14 +49,24 @@ __all__ = ["answer_of", "rule_answer_of", "solve_graph_tier", "solve_rule_tier"]
 
 
 Pending = dict[int, dict[int, list[str]]]
-"""Message files not read yet: round that reads them -> shard -> paths."""
+"""Messages not read yet: round that reads them -> shard -> paths of files (a shard with an
+empty list was left its messages in its worker's memory)."""
 
 
 def _post(pending: Pending, results: list[Round]) -> None:
     """File the messages of a round's tasks under the round that reads them."""
     for _, messages in results:
         for rnd, j, _rows, path in messages:
-            pending.setdefault(rnd + 1, {}).setdefault(j, []).append(path)
+            paths = pending.setdefault(rnd + 1, {}).setdefault(j, [])
+            if path is not None:
+                paths.append(path)
+
+
+def _forget(client: Any, run: str | None, root: str | None = None) -> None:
+    """Drop the shard states of run ``run`` (and of any run on ``root``) from every worker;
+    a worker that does not answer is left alone (one that left took them with it)."""
+    with contextlib.suppress(Exception):  # best effort, on the way out of a failed run too
+        client.run(forget_run, run, root, on_error="ignore")
 
 
 def solve_graph_tier(
@@ -79,58 +95,63 @@ def solve_graph_tier(
     work = solve_dir(root, k)
     shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
 
-    def run(tasks: list[Any]) -> list[Any]:
-        return gather_tier(
-            client, tasks, what=f"solving tier {k}", workers=workers, poll=poll, grace=grace
-        )
+    def run(tasks: list[Any], check_first: bool = True) -> list[Any]:
+        return gather_tier(client, tasks, what=f"solving tier {k}", workers=workers, poll=poll,
+                           grace=grace, check_first=check_first)  # fmt: skip
 
     base = str(root)
     where = sorted(workers)
+    run_id = uuid.uuid4().hex
 
     def home(j: int) -> dict[str, Any]:
-        """Shard ``j``'s rounds go to one worker when it is free (it keeps the shard's reverse
-        edges: ``graph_tasks._reverse_edges``), to another one else."""
-        return {"workers": [where[j % len(where)]], "allow_other_workers": True, "pure": False}
+        """Shard ``j``'s rounds run on one worker, which keeps its state (and its reverse
+        edges: ``graph_tasks._reverse_edges``) between rounds; a round is one task per worker
+        (``round_worker``) for the shards it holds."""
+        return {"workers": [where[j % len(where)]], "allow_other_workers": False, "pure": False}
 
-    results: list[Round] = run(
-        [
-            client.submit(start_rounds, base, k, s, bounds, later if s.exits else None,
-                          **home(s.shard))
-            for s in tier.shards
-        ]
-    )  # fmt: skip
-    state = {s.shard: state_path(root, k, s.shard, 0) for s in tier.shards}
-    pending: Pending = {}
-    _post(pending, results)
-    rounds = 1
-    # a round that decides nothing sends nothing: the run stops after it, unless moves into a
-    # later tier still have messages for a later round
-    while pending:
-        rnd = min(pending)
-        inbox = pending.pop(rnd)
-        now = sorted(inbox)
-        results = run(
+    _forget(client, None, base)  # states an earlier run on this dataset may have left
+    try:
+        results: list[Round] = run(
             [
-                client.submit(
-                    round_shard, base, k, tier.shards[j], rnd, str(state[j]), inbox[j], bounds,
-                    **home(j),
-                )
-                for j in now
+                client.submit(start_rounds, base, run_id, k, s, bounds,
+                              later if s.exits else None, **home(s.shard))
+                for s in tier.shards
             ]
         )  # fmt: skip
-        rounds += 1
-        for j in now:
-            state[j].unlink(missing_ok=True)
-            state[j] = state_path(root, k, j, rnd)
-        shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+        pending: Pending = {}
         _post(pending, results)
-        say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
-    solved: list[SolvedShard] = run(
-        [
-            client.submit(finish_shard, base, k, s.shard, str(state[s.shard]), pure=False)
-            for s in tier.shards
-        ]
-    )
+        rounds = 1
+        say(f"tier {k}: round 0: {sum(r[0] for r in results):,} decided")
+        # a round that decides nothing sends nothing: the run stops after it, unless moves into
+        # a later tier still have messages for a later round
+        while pending:
+            rnd = min(pending)
+            inbox = pending.pop(rnd)
+            jobs: dict[str, list[tuple[ShardEntry, list[str]]]] = {}
+            for j in sorted(inbox):
+                jobs.setdefault(where[j % len(where)], []).append((tier.shards[j], inbox[j]))
+            done = run(
+                [
+                    client.submit(round_worker, base, k, rnd, run_id, job, bounds,
+                                  workers=[w], allow_other_workers=False, pure=False)
+                    for w, job in jobs.items()
+                ],
+                check_first=False,  # a round: the workers asked for while it waits, once a poll
+            )  # fmt: skip
+            results = [r for rs in done for r in rs]
+            rounds += 1
+            if any(inbox.values()):
+                shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
+            _post(pending, results)
+            say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
+        solved: list[SolvedShard] = run(
+            [
+                client.submit(finish_shard, base, k, s.shard, run_id, **home(s.shard))
+                for s in tier.shards
+            ]
+        )
+    finally:
+        _forget(client, run_id, base)  # and the reverse edges the workers kept of this tier
     shutil.rmtree(work, ignore_errors=True)
     say(f"tier {k}: {rounds} retrograde rounds")
     return solved

@@ -1,18 +1,20 @@
 """The work a Dask worker does on a stored graph: draw a shard, build the reverse edges, run a
-retrograde round. One shard per task, files in, files out, counts and digests back.
+retrograde round. One shard per task; counts, paths and digests back.
 
 Retrograde rounds (Knuth's successor counters, level by level): a shard keeps per node its
-label, remoteness and the number of successors not yet known to be won (``counter``) in a state
-file between rounds. Round 0 decides the won and lost dead ends (remoteness 0); in round ``r``
-a shard reads the messages its nodes' successors decided in round ``r - 1`` sent it (one per
-move: the mover's node, and whether the successor is lost), labels won a node with a lost
-successor and lost a node whose counter reaches 0, both at remoteness ``r``, and sends the
-nodes it decided to their predecessors' owner shards (its reverse edges grouped by owner).
-Nodes leave the rounds in non-decreasing remoteness, so a won node's is 1 + the least of its
-lost successors' and a lost node's 1 + the greatest of its won successors', as in the in-memory
-``retrograde`` (whose first-in first-out queue is these rounds run one node at a time).
-Every task writes its outputs under round-numbered names: running one twice writes the same
-files.
+label, remoteness and the number of successors not yet known to be won (``counter``) between
+rounds, in the memory of the worker that runs its rounds (``Held``; the driver pins a shard's
+rounds to one worker). Round 0 decides the won and lost dead ends (remoteness 0); in round
+``r`` a shard takes the messages its nodes' successors decided in round ``r - 1`` sent it (one
+per move: the mover's node, and whether the successor is lost), labels won a node with a lost
+successor and lost a node whose counter reaches 0, both at remoteness ``r`` (``apply_round``,
+the update rule, apart from the I/O), and sends the nodes it decided to their predecessors'
+owner shards (its reverse edges grouped by owner): into the owner's inbox when the same
+process holds it, else as a raw numpy file. Nodes leave the rounds in non-decreasing
+remoteness, so a won node's is 1 + the least of its lost successors' and a lost node's 1 + the
+greatest of its won successors', as in the in-memory ``retrograde`` (whose first-in first-out
+queue is these rounds run one node at a time). The state lives only as long as the tier's run:
+a worker that dies takes its shards' state with it, and the tier fails (``graph_solve``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers import graph_rules
-from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.errors import DatasetError, RunFailed
 from verifier.distributed.tiers.graph_storage import (
     U64,
     Edges,
@@ -38,18 +40,17 @@ from verifier.distributed.tiers.graph_storage import (
     read_piece_edges,
     read_reverse,
     read_rule_state,
-    read_state,
     read_value_messages,
     reverse_path,
     reverse_piece_path,
     state_path,
+    value_message_path,
     write_edges,
     write_messages,
     write_nodes,
     write_piece_edges,
     write_reverse,
     write_rule_state,
-    write_state,
     write_value_messages,
 )
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
@@ -59,15 +60,19 @@ from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _ow
 from verifier.model.semantics import Semantics
 
 __all__ = [
+    "Held",
     "Messages",
     "Pieces",
     "Round",
+    "apply_round",
     "draw_shard",
     "finish_rule_shard",
     "finish_shard",
+    "forget_run",
     "init_rule_shard",
     "merge_reverse",
     "round_shard",
+    "round_worker",
     "rule_round",
     "split_shard",
     "start_rounds",
@@ -76,8 +81,9 @@ __all__ = [
 Bounds = NDArray[np.int64]
 Pieces = list[tuple[int, int, str]]
 """Files written for other shards: ``(owner shard, rows, path)``."""
-Messages = list[tuple[int, int, int, str]]
-"""Messages written: ``(round, owner shard, rows, path)``, read in round ``round + 1``."""
+Messages = list[tuple[int, int, int, str | None]]
+"""Messages sent: ``(round, owner shard, rows, path)``, read in round ``round + 1``; path
+``None``: left in the owner's inbox in the sending worker's process."""
 Round = tuple[int, Messages]
 """What a round reports: nodes decided, messages written."""
 Drawn = tuple[int, str, int, str, Pieces]
@@ -89,7 +95,10 @@ def _grouped(
 ) -> list[tuple[int, list[NDArray[np.generic]]]]:
     """``columns`` (rows parallel to ``codes``) split by the range shard owning each code."""
     shards = len(bounds) - 1
-    order, at = _owners(codes, shards, range_owner(codes, bounds))
+    owner = range_owner(codes, bounds)
+    if shards <= np.iinfo(np.int16).max:
+        owner = owner.astype(np.int16)  # numpy's stable sort is a radix sort on 16 bits
+    order, at = _owners(codes, shards, owner)
     out = []
     for j in range(shards):
         if at[j + 1] > at[j]:
@@ -178,15 +187,19 @@ _KEPT_LOCK = threading.Lock()
 
 
 def _keep_budget() -> int:
-    """Bytes of reverse edges a worker keeps between rounds: a quarter of its memory limit
-    (256 MB outside a worker, or without a limit)."""
+    """Bytes of reverse edges a worker keeps between rounds: a third of its memory limit
+    (384 MB outside a worker, or without a limit) less the shard states it holds (``Held``,
+    9 bytes per node), so that the two stay within a third of the limit when they can (the
+    rest for a round's temporaries, Dask's own use and the pause threshold at 80%)."""
     try:
         from distributed import get_worker
 
         limit = get_worker().memory_manager.memory_limit
     except (ImportError, ValueError, AttributeError):
         limit = None
-    return int(limit) // 4 if limit else 256 << 20
+    with _HELD_LOCK:
+        held = sum(h.nbytes() for h in _HELD.values())
+    return max(0, (int(limit) // 3 if limit else 384 << 20) - held)
 
 
 def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
@@ -213,8 +226,97 @@ def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
     return edges
 
 
+def apply_round(
+    label: NDArray[np.int8],
+    remoteness: NDArray[np.int32],
+    counter: NDArray[np.int32],
+    node: NDArray[np.intp],
+    lost: NDArray[np.bool_],
+    rnd: int,
+) -> NDArray[np.intp]:
+    """The update rule of round ``rnd`` (normal play), pure numpy, in place: ``node`` and
+    ``lost`` are the messages received (per move, the mover's index into the shard, and whether
+    the move's target was decided lost in round ``rnd - 1``). A node with a lost successor is
+    won, one whose counter of successors not yet won reaches 0 lost, both at remoteness
+    ``rnd`` (unless decided before). Returns the indices decided now, sorted. Costs time in
+    the messages, not in the shard's size."""
+    if len(node) > len(label) // 8:  # many messages: counting beats sorting
+        times = np.bincount(node[~lost], minlength=len(label))
+        down = np.flatnonzero(times)
+        times = times[down]
+        won = np.flatnonzero(np.bincount(node[lost], minlength=len(label)))
+    else:
+        down, times = np.unique(node[~lost], return_counts=True)
+        won = np.unique(node[lost])
+    won = won[label[won] == 0]  # a successor is lost: won now, unless decided before
+    label[won], remoteness[won] = 1, rnd
+    counter[down] -= times.astype(counter.dtype)
+    lost_now = down[(counter[down] == 0) & (label[down] == 0)]  # every successor is won
+    label[lost_now], remoteness[lost_now] = -1, rnd
+    decided = np.concatenate([won, lost_now])
+    decided.sort()
+    return decided
+
+
+Mail = list[tuple[NDArray[np.intp], NDArray[np.bool_]]]
+
+
+class Held:
+    """A shard's retrograde state between rounds, kept by the worker that runs its rounds
+    (the driver pins them there): label, remoteness, counter per node, and the messages other
+    shards of the same process left for it, by the round that reads them."""
+
+    def __init__(self, root: str, lo: int, label: NDArray[np.int8],
+                 remoteness: NDArray[np.int32], counter: NDArray[np.int32]) -> None:  # fmt: skip
+        self.root = root
+        self.lo = lo
+        self.label = label
+        self.remoteness = remoteness
+        self.counter = counter
+        self.inbox: dict[int, Mail] = {}
+
+    def nbytes(self) -> int:
+        return self.label.nbytes + self.remoteness.nbytes + self.counter.nbytes
+
+
+_HELD: dict[tuple[str, int, int], Held] = {}
+"""The shards whose rounds this worker process runs: ``(run id, tier, shard)`` -> state. The
+run id is drawn afresh by every ``solve_graph_tier``, so a later run, another tier or a run
+again never finds an earlier one's state; the driver removes its run's at the tier's end and
+when it fails (``forget_run``), and ``start_rounds`` drops those of earlier runs on the same
+dataset directory (a driver that died could not)."""
+_HELD_LOCK = threading.Lock()
+
+
+def forget_run(run: str | None, root: str | None = None) -> int:
+    """Drop the shard states of run ``run`` (``root``: also every run's on that dataset
+    directory) from this worker, and the reverse edges it keeps of their datasets; how many
+    states were dropped (``client.run`` calls it)."""
+    with _HELD_LOCK:
+        gone = [k for k, h in _HELD.items() if k[0] == run or (root is not None and h.root == root)]
+        roots = {_HELD[k].root for k in gone} | ({root} if root is not None else set())
+        for k in gone:
+            del _HELD[k]
+    with _KEPT_LOCK:
+        for key in [k for k in _KEPT if any(Path(r) in Path(k[0]).parents for r in roots)]:
+            del _KEPT[key]
+    return len(gone)
+
+
+def _held(run: str, tier: int, shard: int) -> Held:
+    with _HELD_LOCK:
+        held = _HELD.get((run, tier, shard))
+    if held is None:
+        raise RunFailed(
+            f"solving tier {tier}: shard {shard}'s state is not on the worker running its "
+            "rounds (the worker restarted?): run again with --resume"
+        )
+    return held
+
+
 def _send(
     root: Path,
+    run: str,
     tier: int,
     entry: ShardEntry,
     rnd: int,
@@ -223,7 +325,8 @@ def _send(
     bounds: Bounds,
 ) -> Messages:
     """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids; ``lost``:
-    which are lost) that they are: one message per move, written per owner shard."""
+    which are lost) that they are: one message per move, per owner shard left in its inbox
+    when this process holds it (``None`` for a path), else written to a raw numpy file."""
     if len(decided) == 0:
         return []
     rev_dst, rev_src = _reverse_edges(root, tier, entry)
@@ -234,25 +337,48 @@ def _send(
     first = np.cumsum(count) - count
     rows = np.repeat(start - first, count) + np.arange(total)
     node = rev_src[rows]
-    flag = np.repeat(lost.astype(np.int8), count)
+    flag = np.repeat(lost, count)
     del rev_dst, rev_src, rows
-    pieces = []
+    pieces: Messages = []
     for j, (n, f) in _grouped(node, bounds, [node, flag]):
-        path = message_path(root, tier, rnd, j, entry.shard)
-        write_messages(path, n, f)  # type: ignore[arg-type]
-        pieces.append((rnd, j, len(n), str(path)))
+        local = (n - np.uint64(bounds[j])).astype(np.intp)  # type: ignore[operator]
+        pieces.append((rnd, j, len(n), _post(root, run, tier, rnd, j, entry.shard, local, f)))  # type: ignore[arg-type]
     return pieces
+
+
+def _post(
+    root: Path,
+    run: str,
+    tier: int,
+    rnd: int,
+    to: int,
+    source: int | str,
+    node: NDArray[np.intp],
+    lost: NDArray[np.bool_],
+) -> str | None:
+    """Leave messages of round ``rnd`` for shard ``to``: in its inbox when this process holds
+    it (``None``), else in a file (its path)."""
+    with _HELD_LOCK:
+        held = _HELD.get((run, tier, to))
+        if held is not None:
+            held.inbox.setdefault(rnd + 1, []).append((node, lost))
+            return None
+    path = message_path(root, tier, rnd, to, source)
+    write_messages(path, node, lost)
+    return str(path)
 
 
 def start_rounds(
     root: str,
+    run: str,
     tier: int,
     entry: ShardEntry,
     bounds: Bounds,
     later: dict[int, list[ShardRef]] | None,
 ) -> Round:
     """Round 0 of ``entry``'s shard: counters = out-degrees, won and lost dead ends decided at
-    remoteness 0 (a drawn one stays undecided), their predecessors told.
+    remoteness 0 (a drawn one stays undecided), their predecessors told; the state kept in
+    this worker for the rounds of run ``run``.
 
     Moves into later tiers (``later``: those tiers' shards, solved) are answered from their
     answers (``tasks._lookup``): a move to a node decided at remoteness ``r`` becomes a message
@@ -265,19 +391,23 @@ def start_rounds(
     n = len(codes)
     counter = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
     del src
-    delayed: Messages = []
+    exits = None
     if entry.exits:
         xsrc, xtier, xdst = read_exits(base, tier, entry.shard, entry.exits_sha256, entry.exits)
         counter += np.bincount((xsrc - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
         label_x, rem_x = _later_answers(base, tier, entry.shard, xtier, xdst, later or {})
-        delayed = _delayed(base, tier, entry.shard, xsrc, label_x, rem_x)
+        exits = ((xsrc - np.uint64(lo)).astype(np.intp), label_x, rem_x)
     dead = counter == 0
     label = np.where(dead, terminal, np.int8(0)).astype(np.int8)
     decided = np.flatnonzero(label != 0)
     remoteness = np.full(n, -1, dtype=np.int32)
     remoteness[decided] = 0
-    write_state(state_path(base, tier, entry.shard, 0), (label, remoteness, counter))
-    msgs = _send(base, tier, entry, 0, codes[decided], label[decided] == -1, bounds)
+    with _HELD_LOCK:
+        for k in [k for k, h in _HELD.items() if h.root == root and k[0] != run]:
+            del _HELD[k]  # an earlier run's, on the same dataset
+        _HELD[(run, tier, entry.shard)] = Held(root, lo, label, remoteness, counter)
+    delayed = _delayed(base, run, tier, entry.shard, *exits) if exits else []
+    msgs = _send(base, run, tier, entry, 0, codes[decided], label[decided] == -1, bounds)
     return len(decided), msgs + delayed
 
 
@@ -312,59 +442,79 @@ def _later_answers(
 
 def _delayed(
     root: Path,
+    run: str,
     tier: int,
     shard: int,
-    src: U64,
+    src: NDArray[np.intp],
     label: NDArray[np.int8],
     remoteness: NDArray[np.int32],
 ) -> Messages:
-    """The messages of a shard's moves into later tiers, to itself: one file per remoteness
-    of a decided target (drawn targets send none: their movers' counters stay above 0)."""
+    """The messages of a shard's moves into later tiers (``src``: the movers' indices), to
+    itself, one batch per remoteness ``r`` of a decided target, read in round ``r + 1``
+    (drawn targets send none: their movers' counters stay above 0)."""
     out: Messages = []
     decided = label != 0
     for r in np.unique(remoteness[decided]).tolist():
         sel = decided & (remoteness == r)
-        path = message_path(root, tier, r, shard, "later")
-        write_messages(path, src[sel], (label[sel] == -1).astype(np.int8))
-        out.append((r, shard, int(sel.sum()), str(path)))
+        where = _post(root, run, tier, r, shard, shard, src[sel], label[sel] == -1)
+        out.append((r, shard, int(sel.sum()), where))
     return out
 
 
 def round_shard(
-    root: str, tier: int, entry: ShardEntry, rnd: int, state: str, inbox: list[str], bounds: Bounds
+    root: str,
+    tier: int,
+    entry: ShardEntry,
+    rnd: int,
+    run: str,
+    inbox: list[str],
+    bounds: Bounds,
 ) -> Round:
-    """Round ``rnd`` (>= 1) of ``entry``'s shard: apply the messages of round ``rnd - 1``
-    (``inbox``) to the state read from ``state``, write the new state, tell the predecessors
-    of the nodes decided now."""
+    """Round ``rnd`` (>= 1) of ``entry``'s shard in run ``run``: apply the messages of round
+    ``rnd - 1`` (the files ``inbox`` and those left in the shard's inbox in this process) to
+    the state this worker keeps (``apply_round``), tell the predecessors of the nodes decided
+    now."""
     base = Path(root)
-    lo = int(bounds[entry.shard])
-    label, remoteness, counter = read_state(Path(state))
-    n = len(label)
-    parts = [read_messages(Path(p)) for p in inbox]
-    node = (np.concatenate([p[0] for p in parts]) - np.uint64(lo)).astype(np.intp)
-    lost = np.concatenate([p[1] for p in parts]).astype(np.bool_)
-    del parts
-    won = np.unique(node[lost])
-    won = won[label[won] == 0]  # a successor is lost: won now, unless decided before
-    label[won], remoteness[won] = 1, rnd
-    down = np.bincount(node[~lost], minlength=n).astype(np.int32)
-    counter -= down
-    lost_now = np.flatnonzero((down > 0) & (counter == 0) & (label == 0))
-    label[lost_now], remoteness[lost_now] = -1, rnd  # every successor is won
-    del node, lost, down
-    write_state(state_path(base, tier, entry.shard, rnd), (label, remoteness, counter))
-    decided = np.concatenate([won, lost_now])
-    decided.sort()
-    ids = (decided + lo).astype(np.uint64)
-    return len(decided), _send(base, tier, entry, rnd, ids, label[decided] == -1, bounds)
+    held = _held(run, tier, entry.shard)
+    with _HELD_LOCK:
+        mail = held.inbox.pop(rnd, [])
+    mail += [read_messages(Path(p)) for p in inbox]
+    if not mail:
+        return 0, []
+    node = np.concatenate([m[0] for m in mail])
+    lost = np.concatenate([m[1] for m in mail])
+    del mail
+    decided = apply_round(held.label, held.remoteness, held.counter, node, lost, rnd)
+    del node, lost
+    ids = (decided + held.lo).astype(np.uint64)
+    sent = _send(base, run, tier, entry, rnd, ids, held.label[decided] == -1, bounds)
+    return len(decided), sent
 
 
-def finish_shard(root: str, tier: int, shard: int, state: str) -> SolvedShard:
-    """Write the answers of a shard from its last state (undecided: drawn, remoteness -1)."""
-    label, remoteness, _ = read_state(Path(state))
+def round_worker(
+    root: str,
+    tier: int,
+    rnd: int,
+    run: str,
+    jobs: list[tuple[ShardEntry, list[str]]],
+    bounds: Bounds,
+) -> list[Round]:
+    """Round ``rnd`` of the shards this worker holds that were sent messages (``jobs``: each
+    shard's entry and message files), one after the other (``round_shard``): one task per
+    worker and round, not per shard, so that a round costs the cluster a few messages."""
+    return [round_shard(root, tier, entry, rnd, run, inbox, bounds) for entry, inbox in jobs]
+
+
+def finish_shard(root: str, tier: int, shard: int, run: str) -> SolvedShard:
+    """Write the answers of a shard from its last state (undecided: drawn, remoteness -1) and
+    drop the state from this worker."""
+    held = _held(run, tier, shard)
+    label, remoteness = held.label, held.remoteness
     digest = write_answers(Path(root), tier, shard, (label, remoteness))
     counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
     top = int(remoteness.max()) if len(label) else -1
+    with _HELD_LOCK:
+        _HELD.pop((run, tier, shard), None)
     return counts[0], counts[1], counts[2], top, digest
 
 
@@ -418,9 +568,9 @@ def _send_values(
     rev_dst, rev_src = _reverse_edges(root, tier, entry)
     rows, which = graph_rules.predecessor_rows(rev_dst, decided)
     node, val = rev_src[rows], value[which]
-    pieces = []
+    pieces: Messages = []
     for j, (nd, v) in _grouped(node, bounds, [node, val]):
-        path = message_path(root, tier, rnd, j, entry.shard)
+        path = value_message_path(root, tier, rnd, j, entry.shard)
         write_value_messages(path, nd, v)  # type: ignore[arg-type]
         pieces.append((rnd, j, len(nd), str(path)))
     return pieces

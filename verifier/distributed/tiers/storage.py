@@ -95,13 +95,13 @@ def answers_path(root: Path, tier: int, shard: int) -> Path:
     return root / "answers" / f"tier={tier}" / f"shard={shard}.parquet"
 
 
-def _write(path: Path, columns: dict[str, NDArray[np.generic]]) -> str:
+def _write(path: Path, columns: dict[str, NDArray[np.generic]], compression: str = "snappy") -> str:
     """Write a Parquet file under a temporary name, rename it; its sha256 (hex)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     sink = pa.BufferOutputStream()
-    pq.write_table(pa.table(columns), sink, use_dictionary=False)
+    pq.write_table(pa.table(columns), sink, use_dictionary=False, compression=compression)
     data = sink.getvalue().to_pybytes()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -131,13 +131,16 @@ def _read(
                 f"{sha256[:16]}..."
             )
     try:
-        table = pq.read_table(pa.BufferReader(data))
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        names = parquet.schema_arrow.names
+        for name in columns:
+            if name not in names:
+                raise DatasetError(f"{path}: no column {name!r}")
+        table = parquet.read(columns=list(columns))  # only the columns asked for are decoded
     except (pa.ArrowException, OSError) as e:
         raise DatasetError(f"{path}: not a Parquet file: {e}") from None
     out: dict[str, NDArray[np.generic]] = {}
     for name, dtype in columns.items():
-        if name not in table.column_names:
-            raise DatasetError(f"{path}: no column {name!r}")
         col = table.column(name).to_numpy()
         if col.dtype != np.dtype(dtype):
             raise DatasetError(f"{path}: column {name!r} is {col.dtype}, not {dtype}")

@@ -27,11 +27,14 @@ def gather_tier(
     workers: set[str] | None = None,
     poll: float = 1.0,
     grace: float = 10.0,
+    check_first: bool = True,
 ) -> list[Any]:
     """The results of ``futures`` (one tier's tasks, described by ``what``, e.g. ``solving
     tier 7``), or ``RunFailed`` within about ``poll`` seconds of one of ``workers`` (the
     run's, taken at its start; default: the cluster's now) leaving the cluster and ``grace``
-    seconds of one staying paused. A task's ``DatasetError`` is raised as is."""
+    seconds of one staying paused. A task's ``DatasetError`` is raised as is.
+    ``check_first=False``: the workers are not asked for before the first wait (a tier's
+    retrograde rounds, a few milliseconds each, checked once per ``poll`` while they wait)."""
     import distributed
 
     dd: Any = distributed  # only partly typed
@@ -39,7 +42,9 @@ def gather_tier(
     paused: dict[str, float] = {}
     pending = set(futures)
     try:
-        _check_workers(client, start, paused, what, grace)  # one lost since the last tier
+        if check_first:
+            _check_workers(client, start, paused, what, grace)  # one lost since the last tier
+        checked = time.monotonic()
         while pending:
             try:
                 done = dd.wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
@@ -48,8 +53,9 @@ def gather_tier(
                     _raise_if_failed(fut, what)
             except TimeoutError:
                 pass
-            if pending:
+            if pending and time.monotonic() - checked >= poll:  # not after every task
                 _check_workers(client, start, paused, what, grace)
+                checked = time.monotonic()
         return list(client.gather(list(futures)))
     except BaseException:
         client.cancel(list(futures))
