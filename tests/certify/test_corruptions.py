@@ -7,7 +7,7 @@ remoteness (one more, or left out), its move (a position that is no successor, o
 where one is required), the minimax bounds (another value of Kars' chain) and their ranks (0
 at an inner position that needs a smaller one), Fraenkel's counter (0 where an option must
 revert below it), the summary counts, the line of play, the sums, and the uniqueness claim
-and witness. The default run takes a few positions of each case; ``-m slow`` takes many more
+and witness. The default run takes one position of every third case; ``-m slow`` takes many more
 (over 500 corruptions in all, counted by the test).
 """
 
@@ -146,7 +146,8 @@ def _judge(case: Path, cert: Path, tmp: Path, positions: int) -> int:
 def test_every_corruption_is_rejected_naming_the_position(
     corpus_certificates: dict[Path, Path], tmp_path: Path
 ) -> None:
-    n = sum(_judge(case, cert, tmp_path, 1) for case, cert in corpus_certificates.items())
+    every_third = list(corpus_certificates.items())[::3]  # the slow run takes every case
+    n = sum(_judge(case, cert, tmp_path, 1) for case, cert in every_third)
     assert n >= 100, n
     print(f"{n} corruptions rejected")
 

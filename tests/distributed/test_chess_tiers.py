@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from tier_cli import one_line_error, run_cli
 
 from verifier import api
-from verifier.cli import app
 from verifier.games import chess
 
 distributed = pytest.importorskip("distributed")
@@ -87,10 +86,6 @@ def generated(root: Path, client: Any, material: str, symmetric: bool, shards: i
     prepare_output(root)
     generate_chess(root, material, client, symmetric=symmetric, shards=shards, span=60_000)
     return root
-
-
-def run_cli(*args: Any) -> Any:
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_materials_are_numbered_so_that_moves_go_to_later_tiers() -> None:
@@ -186,6 +181,5 @@ def test_bad_chess_input_is_one_line(tmp_path: Path) -> None:
         (("chess:KQK", "--resume"), "--resume"),
     ):
         r = run_cli("generate", *args, "-o", tmp_path / "x", "--engine", "dask")
-        assert r.exit_code == 2, r.output
-        assert len(r.output.strip().splitlines()) == 1 and words in r.output, r.output
+        one_line_error(r, 2, words)
         assert not (tmp_path / "x").exists()

@@ -11,9 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from tier_cli import one_line_error, run_cli
 
-from verifier.cli import app
 from verifier.engine.attractor import attractor_numpy
 from verifier.engine.grundy import grundy_numpy
 from verifier.engine.kars import kars_numpy
@@ -261,10 +260,6 @@ def test_an_impartial_graph_with_a_cycle_fails_in_one_line(client: Any, tmp_path
 # --- the command line ---------------------------------------------------------------------------
 
 
-def run_cli(*args: Any) -> Any:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
 @pytest.mark.dask
 def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path: Path) -> None:
     opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
@@ -289,9 +284,7 @@ def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path:
         assert doc["tiers"][0]["counts"]
         r = run_cli("verify", root, *opts)
         assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
-        r = run_cli("verify", root, *opts, "--answers", root / "answers")
-        lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
-        assert r.exit_code == 2 and len(lines) == 1 and "normal" in lines[0], r.output
+        one_line_error(run_cli("verify", root, *opts, "--answers", root / "answers"), 2, "normal")
         bump = 2 if sem == "reachability" else 1  # -1 -> 1, 1 -> 3: either way wrong
         corrupt(root, 0, col[sem], answers(root)[col[sem]][0] + bump)
         r = run_cli("verify", root, *opts, "--json")
@@ -318,9 +311,7 @@ def test_cli_refuses_in_one_line(client: Any, tmp_path: Path) -> None:
     r = run_cli("generate", "random", "--semantics", "impartial", "--nodes", 100, "-o", root,
                 *opts)  # fmt: skip
     assert r.exit_code == 0, r.output
-    r = run_cli("solve", root, *opts)
-    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
-    assert r.exit_code == 2 and len(lines) == 1 and "never finished" in lines[0], r.output
+    one_line_error(run_cli("solve", root, *opts), 2, "never finished")
     with pytest.raises(DatasetError, match="one tier"):
         dataset_from_graph(tmp_path / "t", REACH, client, shards=1,
                            tier_of=np.zeros(REACH.n, dtype=np.int64))  # fmt: skip

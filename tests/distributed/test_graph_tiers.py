@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from tier_cli import one_line_error, run_cli
 
 from verifier import api
-from verifier.cli import app
 from verifier.games.random_graphs import random_case
 from verifier.model import Case, GameGraph, Semantics
 
@@ -422,20 +421,6 @@ def test_workers_draw_a_seeded_random_graph(client: Any, tmp_path: Path) -> None
 
 
 # --- the command line, resume, failures ------------------------------------------------------
-
-
-def run_cli(*args: Any) -> Any:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r: Any, code: int, *words: str) -> str:
-    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
-    assert r.exit_code == code, r.output
-    assert len(lines) == 1, r.output
-    assert "Traceback" not in r.output
-    for w in words:
-        assert w in lines[0], lines[0]
-    return str(lines[0])
 
 
 @pytest.mark.dask

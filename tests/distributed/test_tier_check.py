@@ -16,10 +16,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from tier_cli import one_line_error, run_cli, stdout
 
 from verifier import api
-from verifier.cli import app
 from verifier.games.connect4 import Board, generate
 
 distributed = pytest.importorskip("distributed")
@@ -281,24 +280,6 @@ def test_the_datasets_own_answers_corrupted_where_the_solver_writes_them(
     assert not check_dataset(root, client).refuted
 
 
-def run_cli(*args: Any) -> Any:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def stdout(r: Any) -> str:
-    """The output without the progress lines (stderr)."""
-    return "\n".join(x for x in r.output.splitlines() if not x.startswith("progress:"))
-
-
-def one_line(r: Any, code: int, *words: str) -> str:
-    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
-    assert r.exit_code == code, r.output
-    assert len(lines) == 1 and "Traceback" not in r.output, r.output
-    for w in words:
-        assert w in lines[0], lines[0]
-    return str(lines[0])
-
-
 def test_cli_verdicts_and_exit_codes(
     client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
 ) -> None:
@@ -333,38 +314,40 @@ def test_bad_tables_and_wrong_uses_are_one_line_errors(
         return write_table(tmp_path / name, {k: v for k, v in cols.items() if v is not None})
 
     dup = {k: np.append(v, v[5]) for k, v in table.items()}
-    one_line(
+    one_line_error(
         run_cli("verify", solved, "--answers", write_table(tmp_path / "dup", dup), *addr),
         2, "duplicate entry for position code", "$.code[",
     )  # fmt: skip
     value = table["value"].copy()
     value[9] = 5
-    one_line(
+    one_line_error(
         run_cli("verify", solved, "--answers", table_with("five", value=value), *addr),
         2, "$.value[", "+1 (won)",
     )  # fmt: skip
-    one_line(
+    one_line_error(
         run_cli("verify", solved, "--answers", table_with("novalue", value=None), *addr),
         2, "$.value: missing column",
     )  # fmt: skip
     mixed = write_table(tmp_path / "mixed", table)
     pq.write_table(pa.table({"code": table["code"][:1], "value": table["value"][:1]}),
                    mixed / "part-9.parquet")  # fmt: skip
-    one_line(run_cli("verify", solved, "--answers", mixed, *addr), 2, "the same columns")
+    one_line_error(run_cli("verify", solved, "--answers", mixed, *addr), 2, "the same columns")
     (tmp_path / "empty").mkdir()
-    one_line(run_cli("verify", solved, "--answers", tmp_path / "empty", *addr), 2, "no .parquet")
+    one_line_error(
+        run_cli("verify", solved, "--answers", tmp_path / "empty", *addr), 2, "no .parquet"
+    )
     (tmp_path / "junk.parquet").write_text("not parquet")
-    one_line(run_cli("verify", solved, "--answers", tmp_path / "junk.parquet", *addr), 2,
+    one_line_error(run_cli("verify", solved, "--answers", tmp_path / "junk.parquet", *addr), 2,
              "junk.parquet")  # fmt: skip
-    one_line(run_cli("verify", solved, "--linear"), 2, "verify it with --engine dask")
-    one_line(run_cli("verify", solved, solved, *addr), 2, "one tiered dataset")
+    one_line_error(run_cli("verify", solved, "--linear"), 2, "verify it with --engine dask")
+    one_line_error(run_cli("verify", solved, solved, *addr), 2, "one tiered dataset")
     case = tmp_path / "c.json"
     case.write_text('{"nodes": {"a": []}, "semantics": "normal"}')
-    one_line(run_cli("verify", case, *addr), 2, "not a tiered dataset")
+    one_line_error(run_cli("verify", case, *addr), 2, "not a tiered dataset")
     unsolved = tmp_path / "unsolved"
     prepare_output(unsolved)
     generate_dataset(unsolved, ConnectFourTiers(3, 3), client, per_shard=1_000)
-    one_line(run_cli("verify", unsolved, *addr), 2, "no answers to judge")
+    one_line_error(run_cli("verify", unsolved, *addr), 2, "no answers to judge")
 
 
 def test_a_table_for_another_game_is_a_dataset_error(client: Any, solved: Path) -> None:

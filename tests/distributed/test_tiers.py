@@ -18,10 +18,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from tier_cli import one_line_error, run_cli
 
 from verifier import api
-from verifier.cli import app
 from verifier.games.connect4 import Board, generate
 
 distributed = pytest.importorskip("distributed")
@@ -186,10 +185,6 @@ def test_a_generation_stopped_mid_way_resumes_to_the_same_files(
         generate_dataset(part, ConnectFourTiers(4, 4), client, resume=True)
 
 
-def run_cli(*args: str) -> Any:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
 @pytest.mark.dask
 def test_cli_reports_the_value_and_the_tiers(client: Any, tmp_path: Path) -> None:
     root = tmp_path / "c43"
@@ -220,16 +215,6 @@ def test_cli_reports_the_value_and_the_tiers(client: Any, tmp_path: Path) -> Non
     r = run_cli("generate", "connect4", "-o", tmp_path / "nothere", "--engine", "dask",
                 "--scheduler", addr, "--resume")  # fmt: skip
     one_line_error(r, 2, "nothere: no such file or directory")
-
-
-def one_line_error(r: Any, code: int, *words: str) -> str:
-    lines = [x for x in r.output.splitlines() if not x.startswith("progress:")]
-    assert r.exit_code == code, r.output
-    assert len(lines) == 1, r.output
-    assert "Traceback" not in r.output
-    for w in words:
-        assert w in lines[0], lines[0]
-    return str(lines[0])
 
 
 @pytest.mark.dask

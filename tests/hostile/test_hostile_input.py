@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 EXTRA_MB = 200
-CI_EXAMPLES = 1000
+CI_EXAMPLES = 500
 SLOW_EXAMPLES = int(os.environ.get("VERIFIER_FUZZ_EXAMPLES", "20000"))
 CLI_SAMPLE = 20
 
