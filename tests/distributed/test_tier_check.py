@@ -379,3 +379,21 @@ def test_a_dataset_up_to_the_mirror_is_verified_and_takes_either_code(
     assert not res.refuted and res.positions == len(codes)
     cols["value"][pick({**cols, "move": cols["remoteness"]}, 1)] = -1
     assert check_dataset(root, client, answers=write_table(tmp_path / "bad", cols)).refuted
+
+
+def test_a_move_into_another_tier_is_named_with_its_tier() -> None:
+    """A stored graph numbers each tier's nodes from 0: a violation's reason names a move's
+    target in another tier with that tier, one in the witness's own tier by its id alone."""
+    from verifier.distributed.tiers.check import ShardMoves, _child_name
+    from verifier.distributed.tiers.graphs import GraphTiers
+
+    exp = ShardMoves(
+        codes=np.array([0], dtype=np.uint64),
+        outcome=np.zeros(1, dtype=np.int8),
+        children=np.array([7, 7], dtype=np.uint64),
+        child_tier=np.array([0, 2], dtype=np.int64),
+        parent=np.zeros(2, dtype=np.intp),
+    )
+    game = GraphTiers(nodes=10, edges=2, tiers=3)
+    assert _child_name(game, exp, 0, 0) == "node 7"
+    assert _child_name(game, exp, 1, 0) == "node 7 of tier 2"

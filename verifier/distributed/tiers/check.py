@@ -448,6 +448,14 @@ class ShardMoves(NamedTuple):
     parent: NDArray[np.intp]
 
 
+def _child_name(game: TierGame, exp: ShardMoves, k: int, tier: int) -> str:
+    """Move ``k``'s target in the game's words, with its tier when that is not ``tier`` (a
+    stored graph numbers each tier's nodes from 0: an id names a node only with its tier)."""
+    name = game.position_name(int(exp.children[k]))
+    there = int(exp.child_tier[k])
+    return name if there == tier else f"{name} of tier {there}"
+
+
 def shard_moves(root: Path, game: TierGame, tier: int, entry: ShardEntry) -> ShardMoves:
     """The moves of a shard: made from the codes (``game.expand``), or read where they are
     stored (a graph: its edges inside the tier and its exits to later ones)."""
@@ -533,12 +541,12 @@ def check_shard(
         mine = np.flatnonzero(src == i)
         if due[i] == 1:
             k = mine[c_label[mine] == -1][0]
-            to = game.position_name(int(exp.children[k]))
+            to = _child_name(game, exp, k, tier)
             return f"claimed {said}, but the move to {to} reaches a position claimed lost"
         if due[i] == 0:
             k = mine[c_label[mine] != 1][0]
             what = "has no claim" if c_label[k] == NO_CLAIM else "is claimed drawn"
-            to = game.position_name(int(exp.children[k]))
+            to = _child_name(game, exp, k, tier)
             return f"claimed {said}, but no move reaches a position claimed lost and {to} {what}"
         return f"claimed {said}, but every move reaches a position claimed won"
 

@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_storage import (
+    GRAPH_CODEC,
     read_piece_edges,
     reverse_piece_path,
     write_edges,
@@ -247,7 +248,7 @@ def expand_shard(
         raise AssertionError(f"{game.material}: a move leads to a material the tiers do not hold")
     ids = np.arange(lo, hi, dtype=np.uint64)
     sha = _write(shard_path(base, tier, shard), {"code": ids, "terminal": terminal,
-                                                 "position": codes})  # fmt: skip
+                                                 "position": codes}, GRAPH_CODEC)  # fmt: skip
     src = np.repeat(ids, np.diff(ptr))
     del ptr, signed, ids
     rank = np.empty(len(t.materials), np.int64)  # a material's index -> its dataset tier
