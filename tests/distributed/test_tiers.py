@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli
+from tier_cli import one_line_error, run_cli, stdout
 
 from verifier import api
 from verifier.games.connect4 import Board, generate
@@ -197,7 +197,10 @@ def test_cli_reports_the_value_and_the_tiers(client: Any, tmp_path: Path) -> Non
     assert "12,031 positions in 13 tiers" in r.output
     r = run_cli("solve", root, "--engine", "dask", "--scheduler", addr)
     assert r.exit_code == 0, r.output
-    assert "value: draw (neither player can force four in a row)" in r.output
+    # the answer first, then the dataset and the tiers
+    first, second = stdout(r).splitlines()[:2]
+    assert first == "value: draw (neither player can force four in a row)", r.output
+    assert second.endswith("12,031 positions in 13 tiers, 54 shards; 13 tier(s) solved by this run")
     assert_same_as_in_memory(root, 4, 3)
     r = run_cli("solve", root, "--engine", "dask", "--scheduler", addr, "--resume", "--json")
     assert r.exit_code == 0, r.output

@@ -93,15 +93,16 @@ def _named_counts(m: Any, t: Any) -> dict[str, Any]:
 
 
 def solve_text(root: Path, res: TierSolve) -> list[str]:
-    """The run as lines of text: a headline, the value, a table of the tiers."""
+    """The run as lines of text: the start's value first, then the dataset, a table of the
+    tiers."""
     m = res.manifest
     total = sum(t.positions for t in m.tiers)
     won, lost, drawn, longest = _names(m)
     lines = [
-        f"{_headline(root, m, total)}; {res.tiers_solved} tier(s) solved by this run",
         f"value: {res.description}"
         if res.description is not None
         else "value: not known yet (tier 0 is not solved: run again with --resume)",
+        f"{_headline(root, m, total)}; {res.tiers_solved} tier(s) solved by this run",
         f"{'tier':>5} {'shards':>6} {'positions':>14} {won:>14} {lost:>14} "
         f"{drawn:>14} {longest:>8}",
     ]
