@@ -995,7 +995,9 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     if res.manifest.game == "chess":  # a witness's FEN needs its tier, which the report knows
         from verifier.distributed.tiers.chess_tiers import name_witnesses
 
-        res.names.update(_tier_errors(lambda: name_witnesses(path, res.manifest, res.witnesses)))
+        names, reasons = _tier_errors(lambda: name_witnesses(path, res.manifest, res.witnesses))
+        res.names.update(names)
+        res.witnesses.update(reasons)  # a move's target named by its FEN too
     if fmt is Format.json:
         print(json.dumps(check_json(path, res), indent=2))
     else:

@@ -153,6 +153,10 @@ def test_cli_generates_solves_verifies_and_refutes_kqk(client: Any, tmp_path: Pa
     pos = position_codes(root, m, 0, shard)[node - shard * m.tiers[0].shards[0].positions]
     fen = chess._Namer(chess.tiers("KQK", True), np.zeros(0, np.uint64)).one(int(pos))
     assert named.startswith(f"{fen} (node {node} of KQK) in tier 0"), line
+    # the move's target in the reason is named by its FEN too, not by a bare id
+    to = named.split("the move to ")[1].split(" (node ")[0]
+    assert to.count("/") == 7 and to.split()[1] in "wb", line
+    assert "reaches a position claimed lost" in line and "of KQK)" in named.split("move to")[1]
 
 
 @pytest.mark.slow

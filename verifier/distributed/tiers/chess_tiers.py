@@ -31,10 +31,11 @@ bounds the running sums of the chunk counts.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,12 @@ __all__ = [
 U64 = NDArray[np.uint64]
 Say = Callable[[str], None]
 
-BYTES_PER_POSITION = 1024
+BYTES_PER_POSITION = 2048
 """Worker bytes per position of a shard being expanded: about 16 moves, each a target tier,
-code and source (24 bytes) and their grouping by chunk (as much again), and the chunk's
-incoming moves when it is resolved. Shards and chunks are sized from it."""
+code and source (24 bytes) and their grouping by chunk (as much again), the chunk's incoming
+moves when it is resolved, and the kernels' and Arrow's buffers. Measured: KPK's generation
+peaked at 755 MB per worker for shards of 366,000 positions (about 2 KB a position, twice the
+1 KB first assumed). Shards and chunks are sized from it."""
 
 
 def _quiet(_: str) -> None:
@@ -617,23 +620,41 @@ def wins_text(rows: list[dict[str, Any]], symmetric: bool = False) -> list[str]:
     return lines
 
 
+NODE_IN_REASON = re.compile(r"node (\d+)(?: of tier (\d+))?")
+"""A node named in a violation's reason (``check._child_name``): its id, and its tier when
+that is not the witness's."""
+
+
 def name_witnesses(
     root: Path, m: Manifest, witnesses: dict[str, tuple[int, int, str]]
-) -> dict[str, str]:
-    """The FEN of each witness of a verdict on a chess dataset (a node id and its tier)."""
+) -> tuple[dict[str, str], dict[str, tuple[int, int, str]]]:
+    """The FEN of each witness of a verdict on a chess dataset (a node id and its tier), and
+    the witnesses with the nodes their reasons name (a move's target) written as FENs."""
     from verifier.distributed.tiers.graphs import range_bounds
 
     game = ChessTiers(**m.parameters)
-    names = {}
     materials = game.materials()
-    for check, (tier, code, _) in witnesses.items():
+
+    def fen(tier: int, code: int) -> str | None:
         if not 0 <= tier < len(m.tiers):
-            continue
+            return None
         bounds = range_bounds([s.positions for s in m.tiers[tier].shards])
         s = int(range_owner(np.array([code], dtype=np.uint64), bounds)[0])
-        if not 0 <= s < len(m.tiers[tier].shards):
-            continue
+        if not 0 <= s < len(m.tiers[tier].shards) or code < int(bounds[s]):
+            return None
         pos = position_codes(root, m, tier, s)
-        fen = game.fens(tier, pos[code - int(bounds[s]) : code - int(bounds[s]) + 1])[0]
-        names[check] = f"{fen} (node {code} of {materials[tier]})"
-    return names
+        at = code - int(bounds[s])
+        return game.fens(tier, pos[at : at + 1])[0] if at < len(pos) else None
+
+    def target(tier: int, hit: re.Match[str]) -> str:
+        there = tier if hit[2] is None else int(hit[2])
+        name = fen(there, int(hit[1]))
+        return hit[0] if name is None else f"{name} (node {hit[1]} of {materials[there]})"
+
+    names, reasons = {}, dict(witnesses)
+    for check, (tier, code, why) in witnesses.items():
+        if (own := fen(tier, code)) is None:
+            continue
+        names[check] = f"{own} (node {code} of {materials[tier]})"
+        reasons[check] = (tier, code, NODE_IN_REASON.sub(partial(target, tier), why))
+    return names, reasons
