@@ -1163,10 +1163,17 @@ def _generate_graph_tiers(
 
 
 def _generate_chess_tiers(
-    game: str, symmetry: bool | None, output: Path, cluster: DaskOptions, per_shard: int | None
+    game: str,
+    symmetry: bool | None,
+    output: Path,
+    cluster: DaskOptions,
+    per_shard: int | None,
+    resume: bool,
 ) -> None:
-    """``generate chess:MATERIAL -o DIR --engine dask [--symmetry]``: every material as a tier
-    of a stored graph, generated shard by shard on the workers (``chess_tiers``)."""
+    """``generate chess:MATERIAL -o DIR --engine dask [--symmetry] [--resume]``: every
+    material as a tier of a stored graph, generated shard by shard on the workers
+    (``chess_tiers``); ``--resume`` continues a generation that stopped after its last
+    finished step."""
     _needs(output, "--engine dask", "dask", "dask", "distributed", "pyarrow")
     from verifier.distributed.tiers.chess_tiers import generate_chess
     from verifier.distributed.tiers.driver import prepare_output
@@ -1177,7 +1184,12 @@ def _generate_chess_tiers(
         parse_material(material)
     except ValueError as e:
         raise _fail(str(e)) from None
-    _tier_errors(lambda: prepare_output(output))
+    if not resume:
+        _tier_errors(lambda: prepare_output(output))
+    else:  # a dataset to continue, before a cluster starts
+        from verifier.distributed.tiers.manifest import load_manifest
+
+        _tier_errors(lambda: load_manifest(output))
     err = Console(emoji=False, stderr=True)
 
     def run() -> Any:
@@ -1188,6 +1200,7 @@ def _generate_chess_tiers(
                 client,
                 symmetric=bool(symmetry),
                 per_shard=per_shard,
+                resume=resume,
                 say=lambda s: _err(err, f"progress: {output}: {s}"),
             )
 
@@ -1420,7 +1433,8 @@ def generate_cmd(
         bool,
         typer.Option(
             "--resume",
-            help="--engine dask: continue a generation that stopped, in the same DIR.",
+            help="--engine dask: continue a generation that stopped, in the same DIR "
+            "(connect4 after its last written tier, chess:MATERIAL after its last step).",
             rich_help_panel=OUTPUT,
         ),
     ] = False,
@@ -1443,14 +1457,16 @@ def generate_cmd(
     if engine is GenerateEngine.dask:
         cluster = DaskOptions(scheduler, workers, worker_memory)
         if game.lower().startswith("chess:"):
-            if resume:
-                raise _fail("--resume: for connect4's tiered datasets, not chess's")
-            _generate_chess_tiers(game, symmetry, output, cluster, shard_positions)
+            _generate_chess_tiers(game, symmetry, output, cluster, shard_positions, resume)
             return
         if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
             if resume or symmetry:
                 flag = "--resume" if resume else "--symmetry"
-                raise _fail(f"{flag}: for connect4's tiered datasets, not a graph's ({game})")
+                again = "; a graph's generation that stopped is run again with --force"
+                raise _fail(
+                    f"{flag}: for connect4's and chess's tiered datasets, not a graph's "
+                    f"({game}{again if resume else ''})"
+                )
             drawn = RandomGraph(semantics, nodes, degree, seed, values, terminal_fraction, acyclic)
             _generate_graph_tiers(game, drawn, output, cluster, shard_positions)
             return

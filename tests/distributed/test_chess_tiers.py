@@ -182,8 +182,52 @@ def test_bad_chess_input_is_one_line(tmp_path: Path) -> None:
     """Refused before a cluster starts, nothing written."""
     for args, words in (
         (("chess:KXK",), "unknown piece 'X'"),
-        (("chess:KQK", "--resume"), "--resume"),
+        (("chess:KQK", "--resume"), "x: no such file or directory"),
     ):
         r = run_cli("generate", *args, "-o", tmp_path / "x", "--engine", "dask")
         one_line_error(r, 2, words)
         assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.dask
+def test_a_stopped_generation_resumes_after_its_last_finished_step(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that stops in step 3 leaves a dataset marked unfinished; ``--resume`` keeps the
+    scan and the expansion (they are not run again), takes the stopped run's shard sizes, and
+    writes the same files as a generation that never stopped."""
+    from verifier.distributed.tiers import chess_tiers
+    from verifier.distributed.tiers.errors import DatasetError, RunFailed
+
+    whole = load_manifest(generated(tmp_path / "whole", client, "KQK", True, 3)).to_json()
+    root = tmp_path / "ds"
+    prepare_output(root)
+    real = chess_tiers._step
+
+    def stop_in_step_3(at: Path, steps: dict[str, Any], name: str, make: Any) -> Any:
+        if name == "resolve":
+            raise RunFailed("the run stopped")
+        return real(at, steps, name, make)
+
+    monkeypatch.setattr(chess_tiers, "_step", stop_in_step_3)
+    with pytest.raises(RunFailed):
+        generate_chess(root, "KQK", client, symmetric=True, shards=3, span=60_000)
+    monkeypatch.setattr(chess_tiers, "_step", real)
+    m = load_manifest(root)
+    assert not m.generated and m.tiers == []
+    with pytest.raises(DatasetError, match="the generation did not finish"):
+        m.need_generated(root)
+    with pytest.raises(DatasetError, match="continues the same material"):
+        generate_chess(root, "KRK", client, symmetric=True, resume=True)
+
+    def again(*_: Any) -> Any:
+        raise AssertionError("a kept step ran again")
+
+    monkeypatch.setattr(chess_tiers, "scan_chunk", again)
+    monkeypatch.setattr(chess_tiers, "expand_shard", again)
+    said: list[str] = []
+    got = generate_chess(root, "KQK", client, symmetric=True, resume=True, say=said.append)
+    assert got.to_json() == whole  # every shard's files and digests, 3 shards per tier
+    assert said[0] == "resuming: step(s) scan, expand kept from the run that stopped"
+    assert not (root / "tmp").exists()
+    assert generate_chess(root, "KQK", client, symmetric=True, resume=True).to_json() == whole

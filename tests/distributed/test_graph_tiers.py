@@ -617,3 +617,27 @@ def test_a_graph_in_several_tiers_is_judged_across_them(client: Any, tmp_path: P
             client,
             answers=table_of(tmp_path / "t", np.arange(3), {"value": np.zeros(3, np.int64)}),
         )
+
+
+@pytest.mark.dask
+def test_a_stopped_graph_generation_is_marked_and_run_again(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generation that stops leaves its directory marked as unfinished: ``solve`` says so in
+    one line, and the same command with ``--force`` clears it (not "not a tiered dataset")."""
+    from verifier.distributed.tiers import graph_generate
+
+    def stop(*_: Any) -> Any:
+        raise RunFailed("the run stopped")
+
+    root = tmp_path / "g"
+    opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    make = ("generate", "random", "--semantics", "normal", "--nodes", 3000, "-o", root, *opts)
+    monkeypatch.setattr(graph_generate, "_finish", stop)
+    one_line_error(run_cli(*make), 3, "the run stopped")
+    monkeypatch.undo()
+    one_line_error(run_cli("solve", root, *opts), 2, "generation did not finish", "--force")
+    one_line_error(run_cli(*make, "--resume"), 2, "not a graph's", "run again with --force")
+    r = run_cli(*make, "--force")
+    assert r.exit_code == 0, r.output
+    assert load_manifest(root).generated

@@ -389,6 +389,56 @@ def _worker_bytes(client: Any) -> int:
     return min(limits) if all(limits) else memory_bytes() // len(workers)
 
 
+STEPS = "tmp/steps.json"
+"""A chess generation's checkpoints: its sizes and each finished step's results (counts,
+paths, digests), written after every step; ``--resume`` skips the steps it lists."""
+
+
+def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | None]) -> Any:
+    """The checkpoints of the generation in ``root``: fresh ones (the directory marked as a
+    generation under way), or, with ``resume``, those of the one that stopped there (the same
+    material and symmetry, its sizes kept)."""
+    import json
+
+    from verifier.distributed.tiers.driver import under_way
+    from verifier.distributed.tiers.manifest import MANIFEST, load_manifest
+
+    if not resume:
+        under_way(root, game, int(sizes["per_shard"] or 0))
+        return {"sizes": sizes}
+    m = load_manifest(root)
+    mine = {k: game.parameters().get(k) for k in ("material", "symmetric")}
+    theirs = {k: m.parameters.get(k) for k in ("material", "symmetric")}
+    if m.game != "chess" or mine != theirs:
+        raise DatasetError(
+            f"{root / MANIFEST}: $.parameters: {m.game} {m.parameters}, not chess {mine}: "
+            "--resume continues the same material"
+        )
+    if m.generated:
+        return {"done": m}
+    try:
+        steps = json.loads((root / STEPS).read_text())
+    except FileNotFoundError:
+        return {"sizes": sizes}  # stopped before its first step ended: start again
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"{root / STEPS}: not readable: {e} (generate again)") from None
+    return steps
+
+
+def _step(root: Path, steps: dict[str, Any], name: str, make: Callable[[], Any]) -> Any:
+    """Step ``name``'s results: from the checkpoints, or made and checkpointed."""
+    import json
+
+    if name not in steps:
+        steps[name] = json.loads(json.dumps(make(), default=int))  # numpy integers as int
+        path = root / STEPS
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".part")
+        tmp.write_text(json.dumps(steps))
+        tmp.replace(path)
+    return steps[name]
+
+
 def generate_chess(
     root: Path,
     material: str,
@@ -398,6 +448,7 @@ def generate_chess(
     per_shard: int | None = None,
     shards: int | None = None,
     span: int | None = None,
+    resume: bool = False,
     say: Say = _quiet,
     poll: float = 1.0,
     grace: float = 10.0,
@@ -406,18 +457,25 @@ def generate_chess(
     (empty or cleared: ``driver.prepare_output``) as a stored graph, on the cluster of
     ``client``. ``per_shard``: positions per shard (default: from the workers' memory);
     ``shards``: exactly this many shards per tier instead; ``span``: codes per scanned chunk
-    (default ``per_shard``)."""
+    (default ``per_shard``). ``resume``: continue the generation of the same material that
+    stopped in ``root``, skipping its finished steps (``STEPS``), with its sizes."""
     from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
     from verifier.games.chess import parse_material, tiers
 
     parse_material(material)  # ValueError before anything runs
     workers = set(cluster_workers(client))
     per_shard = per_shard or max(1_000, _worker_bytes(client) // 4 // BYTES_PER_POSITION)
-    span = span or per_shard
     t = tiers(material, symmetric)
     order = dataset_order(material, symmetric)
     game = ChessTiers(1, 0, tiers=len(order), material=material.upper(), symmetric=int(symmetric))
     names = game.materials()
+    given = {"per_shard": per_shard, "shards": shards, "span": span or per_shard}
+    steps = _steps(root, game, resume, given)
+    if "done" in steps:
+        return steps["done"]  # type: ignore[no-any-return]
+    per_shard, shards, span = (steps["sizes"][k] for k in ("per_shard", "shards", "span"))
+    if done := [k for k in ("scan", "expand", "resolve", "finish") if k in steps]:
+        say(f"resuming: step(s) {', '.join(done)} kept from the run that stopped")
 
     def run(tasks: list[Any], what: str) -> list[Any]:
         return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace)
@@ -426,10 +484,10 @@ def generate_chess(
     sizes = [int(t.base[i + 1] - t.base[i]) for i in order]
     nchunks = [-(-size // span) for size in sizes]
     jobs = [(k, c) for k in range(len(order)) for c in range(nchunks[k])]
-    counts = run(
+    counts = _step(root, steps, "scan", lambda: run(
         [client.submit(scan_chunk, base, game, k, c, span, pure=False) for k, c in jobs],
         "scanning the materials",
-    )
+    ))  # fmt: skip
     per_chunk: list[list[int]] = [[] for _ in order]
     for (k, _), n in zip(jobs, counts, strict=True):
         per_chunk[k].append(n)
@@ -453,7 +511,7 @@ def generate_chess(
         return [(c, int(f[c]), int(f[c + 1] - f[c])) for c in range(len(f) - 1)
                 if f[c + 1] > lo and f[c] < hi]  # fmt: skip
 
-    expanded: list[Routed] = run(
+    expanded: list[Routed] = _step(root, steps, "expand", lambda: run(
         [
             client.submit(
                 expand_shard, base, game, k, s, int(bounds[k][s]), int(bounds[k][s + 1]),
@@ -462,21 +520,21 @@ def generate_chess(
             for k, s in shard_jobs
         ],
         "expanding the positions",
-    )  # fmt: skip
+    ))  # fmt: skip
     sent: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
     for (k, s), (_, _, pieces, _) in zip(shard_jobs, expanded, strict=True):
         for k2, c, path in pieces:
             sent.setdefault((k2, c), []).append((k, s, path))
     # 3. resolve the targets chunk by chunk
     targets = sorted(sent)
-    resolved: list[Resolved] = run(
+    resolved: list[Resolved] = _step(root, steps, "resolve", lambda: run(
         [
             client.submit(resolve_chunk, base, k, c, int(firsts[k][c]), sent[(k, c)], bounds,
                           pure=False)
             for k, c in targets
         ],
         "numbering the moves' targets",
-    )  # fmt: skip
+    ))  # fmt: skip
     back: dict[tuple[int, int], list[str]] = {}
     rev: dict[tuple[int, int], list[str]] = {}
     for (k, _), (sent_back, sent_rev) in zip(targets, resolved, strict=True):
@@ -485,14 +543,14 @@ def generate_chess(
         for j, path in sent_rev:
             rev.setdefault((k, j), []).append(path)
     # 4. every shard's edges, exits and reverse edges
-    finished: list[Finished] = run(
+    finished: list[Finished] = _step(root, steps, "finish", lambda: run(
         [
             client.submit(finish_shard, base, k, s, back.get((k, s), []), rev.get((k, s), []),
                           pure=False)
             for k, s in shard_jobs
         ],
         "writing the edges",
-    )  # fmt: skip
+    ))  # fmt: skip
     entries: list[list[ShardEntry]] = [[] for _ in order]
     for (k, s), (n, sha, _, _), (e, esha, x, xsha, r, rsha) in zip(
         shard_jobs, expanded, finished, strict=True

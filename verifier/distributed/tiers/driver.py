@@ -32,7 +32,14 @@ from verifier.distributed.tiers.storage import (
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.distributed.tiers.tasks import ShardRef, expand_shard, merge_shard, solve_shard
 
-__all__ = ["TierSolve", "generate_dataset", "prepare_output", "solve_dataset", "worker_bytes"]
+__all__ = [
+    "TierSolve",
+    "generate_dataset",
+    "prepare_output",
+    "solve_dataset",
+    "under_way",
+    "worker_bytes",
+]
 
 Say = Callable[[str], None]
 
@@ -70,6 +77,16 @@ def prepare_output(root: Path) -> None:
                 shutil.rmtree(sub)
         (root / MANIFEST).unlink()
     root.mkdir(parents=True, exist_ok=True)
+
+
+def under_way(root: Path, game: TierGame | GraphTiers, per_shard: int) -> Manifest:
+    """Mark ``root`` (prepared: ``prepare_output``) as a generation under way: a manifest with
+    no tier and ``generated`` false, so that if the run stops ``solve`` says so and the same
+    command clears it (or ``--resume`` continues it) instead of refusing a directory it does
+    not recognise."""
+    m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)
+    m.save(root)
+    return m
 
 
 def generate_dataset(

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.driver import worker_bytes
+from verifier.distributed.tiers.driver import under_way, worker_bytes
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import rule_for
 from verifier.distributed.tiers.graph_storage import write_edges, write_exits, write_nodes
@@ -68,6 +68,7 @@ def generate_random_graph(
     workers = set(cluster_workers(client))
     given = per_shard is not None
     per_shard = per_shard or positions_per_shard(worker_bytes(client))
+    under_way(root, game, per_shard)
     shards = shards_for(game.nodes, per_shard, len(workers))
     if not given and shards > 1:
         shards = -(-shards // len(workers)) * len(workers)
@@ -143,6 +144,8 @@ def dataset_from_graph(
         terminal = np.where(dead, terminal_labels(np.asarray(graph.value)), 0).astype(np.int8)
     else:
         terminal = np.zeros(n, dtype=np.int8)
+    game = GraphTiers(n, len(dst), tiers=tiers, source=source, semantics=sem)
+    under_way(root, game, n)
     workers = set(cluster_workers(client))
     entries: list[list[ShardEntry]] = []
     for k in range(tiers):
@@ -157,7 +160,6 @@ def dataset_from_graph(
                 for s in range(shards)
             ]
         )  # fmt: skip
-    game = GraphTiers(n, len(dst), tiers=tiers, source=source, semantics=sem)
     split = [(k, e) for k, t in enumerate(entries) for e in t if e.edges]
     sent = gather_tier(
         client,

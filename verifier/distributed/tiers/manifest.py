@@ -125,7 +125,8 @@ class Manifest:
         if not self.generated:
             raise DatasetError(
                 f"{root / MANIFEST}: $.generated: false: the generation did not finish "
-                "(continue it: verifier generate ... -o DIR --engine dask --resume)"
+                "(continue it: verifier generate ... -o DIR --engine dask --resume; a "
+                "graph's: run it again with --force)"
             )
 
     def save(self, root: Path) -> None:
