@@ -5,7 +5,9 @@ The claims judged are the dataset's own answers (``answers/``, written by ``solv
 stranger's table: one Parquet file or a directory of them, partitioned any way, with columns
 ``code`` (the position's code, as in the dataset), ``value`` (+1 won, -1 lost, 0 drawn, for the
 player to move), optional ``remoteness`` (plies; null or -1 = none) and ``move`` (the code of
-the position the chosen move leads to; null = none).
+the position the chosen move leads to; null = none). A stored graph of another semantics reads
+its own ``value`` (``TableValues``: ``graph_check`` judges it) through the same routing and
+alignment.
 
 Three steps, each one task per file or shard, nothing but counts and named witnesses back to
 the driver: the stranger's rows are *routed* to the (tier, shard) owning their code; each

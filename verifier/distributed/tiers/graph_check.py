@@ -26,7 +26,32 @@ first violation of each check. The checks are complete, so all of them holding i
   acyclic); *rules*: a node's value is the mex of its successors' values, which on an acyclic
   graph has one solution.
 
-A stranger's table (``--answers``) is judged for semantics normal only.
+A stranger's table (``--answers TABLE``): Parquet, one file or a directory of them, columns
+``code`` (the node id) and ``value`` (reachability: the winner, 0 or 1, as in the in-memory
+answer files; 0 is player 0, stored as the region's label +1, 1 as -1; minimax: Kars' score, a
+number; impartial: the Grundy value, an integer >= 0), for reachability an optional
+``remoteness`` (the layer; null or -1 outside the region). A column that would not be judged
+(``move``; ``remoteness`` under minimax, whose in-memory remoteness counts plies, and impartial)
+and a bad value are refused in one line naming the file and the column, exit 2. The rows are
+routed and aligned as normal's (``check.route_file``, ``check.align_shard``, reading the value
+column as ``Checker.table`` says): *coverage* counts the nodes without a row and the rows of no
+node. The *rules* above are run on the table's values, where it claims. The global part:
+
+- reachability with ``remoteness``: the table carries its certificate, the layers, checked
+  exactly as the dataset's own (*layers*); the dataset need not be solved.
+- otherwise (reachability without it; minimax, a stranger has no rank; impartial, no heights):
+  the certificate is the dataset's own answers. When the dataset is solved, the same run judges
+  them with every check above and compares the table with them node by node (*agreement*: a
+  node whose value differs is a violation, named with both values). Own answers that pass are
+  the values, so a table that agrees everywhere is proved and one that differs is refuted;
+  own answers that fail prove nothing, and the verdict is *inconclusive* (the table's rule and
+  coverage violations still refute it). Borrowing only the ranks for the table's scores would
+  be sound when they pass, but a failure there would not say whether the table or the ranks
+  are wrong.
+- when the dataset is not solved: *inconclusive*, one line saying to solve it first (or give
+  the remoteness), never verified: the rules alone prove nothing on a cycle (player 0 on a
+  self-loop claimed winning, Kars' Figure 1's cycle claimed 2: both obey the rules) nor on a
+  graph not proved acyclic.
 """
 
 from __future__ import annotations
