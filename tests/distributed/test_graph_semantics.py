@@ -284,7 +284,9 @@ def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path:
         assert doc["tiers"][0]["counts"]
         r = run_cli("verify", root, *opts)
         assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
-        one_line_error(run_cli("verify", root, *opts, "--answers", root / "answers"), 2, "normal")
+        table = write_table(tmp_path / f"{sem}.parquet", stranger(answers(root), sem))
+        r = run_cli("verify", root, *opts, "--answers", table)
+        assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
         bump = 2 if sem == "reachability" else 1  # -1 -> 1, 1 -> 3: either way wrong
         corrupt(root, 0, col[sem], answers(root)[col[sem]][0] + bump)
         r = run_cli("verify", root, *opts, "--json")
@@ -406,3 +408,191 @@ def test_any_corrupted_value_of_a_random_graph_is_refuted(
         corrupt(root, x, column, after)
         assert verdict(root, client)[0] == "refuted", (x, column, before, after)
         corrupt(root, x, column, before)
+
+
+# --- verify --answers: a stranger's table of values judged ------------------------------------
+
+
+def stranger(got: dict[str, np.ndarray], semantics: str, *, remoteness: bool = True) -> dict:
+    """Answers (the dataset's columns, node-id order) as a stranger's table: ``code``, ``value``
+    (the winner 0 / 1, the score, the Grundy value) and, for reachability, ``remoteness`` (the
+    layer, null outside the region)."""
+    import pyarrow as pa
+
+    n = len(next(iter(got.values())))
+    cols: dict[str, Any] = {"code": np.arange(n, dtype=np.int64)}
+    if semantics == "reachability":
+        cols["value"] = np.where(got["label"] == 1, 0, 1).astype(np.int64)
+        if remoteness:
+            rem = np.asarray(got["remoteness"], dtype=np.int64)
+            cols["remoteness"] = pa.array(rem, mask=rem < 0)
+    elif semantics == "minimax":
+        cols["value"] = np.asarray(got["score"], dtype=np.float64)
+    else:
+        cols["value"] = np.asarray(got["grundy"], dtype=np.int64)
+    return cols
+
+
+def write_table(path: Path, cols: dict[str, Any]) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table(cols), path)
+    return path
+
+
+def changed(cols: dict[str, Any], node: int, column: str, value: Any) -> dict[str, Any]:
+    """``cols`` with ``column`` of node ``node``'s row set to ``value`` (null: ``None``)."""
+    import pyarrow as pa
+
+    out = dict(cols)
+    vals = pa.array(cols[column]).to_pylist()
+    vals[node] = value
+    out[column] = pa.array(vals, type=pa.array(cols[column]).type)
+    return out
+
+
+def judged(root: Path, client: Any, table: Path) -> Any:
+    return check_dataset(root, client, answers=table)
+
+
+SEMANTICS_CASES = [
+    # semantics, graph, the published fields each corrupted at one node: (name, value, check)
+    ("reachability", REACH, {"value": ("a", 1, "rules"), "remoteness": ("g", 1, "layers")}),
+    ("minimax", KARS, {"value": ("a", 2.0, "rules")}),
+    ("impartial", NIM, {"value": ("d", 2, "rules")}),
+]
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(("semantics", "graph", "fields"), SEMANTICS_CASES)
+def test_a_strangers_table_is_verified_and_every_corrupted_field_refuted(
+    client: Any, tmp_path: Path, semantics: str, graph: GameGraph, fields: dict
+) -> None:
+    root = stored(tmp_path / "g", graph, client, 3)
+    solve_dataset(root, client)
+    cols = stranger(answers(root), semantics)
+    res = judged(root, client, write_table(tmp_path / "t.parquet", cols))
+    assert res.verdict == "verified", res.counts
+    assert res.checks[:2] == ("coverage", "rules") and not any(res.counts.values())
+    for column, (name, value, check) in fields.items():
+        x = graph.id_of(name)
+        table = write_table(tmp_path / f"bad-{column}.parquet", changed(cols, x, column, value))
+        res = judged(root, client, table)
+        assert res.verdict == "refuted" and res.counts[check] > 0, (column, res.counts)
+        assert res.names[check] == f"node {x}", (column, res.witnesses)
+    # a table in a directory of files, one row missing and a code of no node
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    half = len(cols["code"]) // 2
+    write_table(folder / "a.parquet", {k: v[:half] for k, v in cols.items()})
+    rest = {k: v[half + 1 :] for k, v in cols.items()}
+    extra = {"code": np.array([graph.n + 5]), "value": cols["value"][:1]}
+    extra |= {k: v[:1] for k, v in cols.items() if k not in extra}
+    write_table(folder / "b.parquet", {k: _concat(rest[k], extra[k]) for k in cols})
+    res = judged(root, client, folder)
+    assert res.verdict == "refuted" and res.counts["coverage"] == 2, res.counts
+    assert res.checks[0] == "coverage"
+
+
+def _concat(a: Any, b: Any) -> Any:
+    import pyarrow as pa
+
+    return pa.concat_arrays([pa.array(a), pa.array(b, type=pa.array(a).type)])
+
+
+@pytest.mark.dask
+def test_a_strangers_values_without_a_certificate_rest_on_the_dataset_s_own(
+    client: Any, tmp_path: Path
+) -> None:
+    """Values that obey the local rules on a cycle (player 0's self-loop claimed won; Kars'
+    Figure 1's cycle claimed 2) are the dataset's own answers or refuted where they differ,
+    when the dataset is solved; inconclusive when it is not (unless the table's layers prove
+    them)."""
+    f, a, c = REACH.id_of("f"), KARS.id_of("a"), KARS.id_of("c")
+    for sem, graph, bad in (
+        ("reachability", REACH, {f: 0}),
+        ("minimax", KARS, {a: 2.0, c: 2.0}),
+        ("impartial", NIM, {}),
+    ):
+        truth = in_memory(graph)
+        plain = stranger(truth, sem, remoteness=False)
+        wrong = plain
+        for x, v in bad.items():
+            wrong = changed(wrong, x, "value", v)
+        good_t = write_table(tmp_path / f"{sem}-good.parquet", plain)
+        wrong_t = write_table(tmp_path / f"{sem}-wrong.parquet", wrong)
+        root = stored(tmp_path / sem, graph, client, 2)
+        # not solved: nothing proves the values
+        res = judged(root, client, good_t)
+        assert res.verdict == "inconclusive" and "solve the dataset first" in res.inconclusive
+        assert res.checks == ("coverage", "rules")
+        if bad:  # a cycle of claims that justifies itself obeys the rules
+            res = judged(root, client, wrong_t)
+            assert res.verdict == "inconclusive", res.counts
+        solve_dataset(root, client)
+        res = judged(root, client, good_t)
+        assert res.verdict == "verified" and res.checks == ("coverage", "rules", "agreement")
+        assert "dataset's own answers" in res.proof
+        if bad:
+            res = judged(root, client, wrong_t)
+            assert res.verdict == "refuted", res.counts
+            assert res.counts["rules"] == 0 and res.counts["agreement"] == len(bad)
+            x = min(bad)
+            assert res.names["agreement"] == f"node {x}"
+            assert "the dataset's own answer is" in res.witnesses["agreement"][2]
+
+    # the table's layers prove reachability without a solve; and they refute the self-loop
+    root = stored(tmp_path / "r2", REACH, client, 2)
+    table = write_table(tmp_path / "r2.parquet", stranger(in_memory(REACH), "reachability"))
+    assert judged(root, client, table).verdict == "verified"
+    loop = changed(stranger(in_memory(REACH), "reachability"), f, "value", 0)
+    res = judged(root, client, write_table(tmp_path / "r3.parquet", loop))
+    assert res.verdict == "refuted" and res.counts["rules"] == 0 and res.counts["layers"] == 1
+    assert res.names["layers"] == f"node {f}"
+
+    # the dataset's own answers broken: they prove nothing, the table is not refuted by them
+    root = tmp_path / "minimax"
+    corrupt(root, KARS.id_of("n"), "rank", 0)
+    res = judged(root, client, tmp_path / "minimax-good.parquet")
+    assert res.verdict == "inconclusive" and "fail their check" in res.inconclusive
+
+
+@pytest.mark.dask
+def test_cli_judges_a_strangers_table_and_refuses_a_bad_one_in_one_line(
+    client: Any, tmp_path: Path
+) -> None:
+    opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    nim = stored(tmp_path / "i", NIM, client, 2)
+    good = stranger(in_memory(NIM), "impartial")
+    table = write_table(tmp_path / "nim.parquet", good)
+    r = run_cli("verify", nim, *opts, "--answers", table)
+    assert r.exit_code == 3 and "INCONCLUSIVE: " in r.output and "solve" in r.output, r.output
+    solve_dataset(nim, client)
+    r = run_cli("verify", nim, *opts, "--answers", table)
+    assert r.exit_code == 0 and "VERIFIED: node 0: Grundy value 2" in r.output, r.output
+    d = NIM.id_of("d")
+    path = write_table(tmp_path / "bad.parquet", changed(good, d, "value", 0))
+    r = run_cli("verify", nim, *opts, "--answers", path, "--json")
+    doc = json.loads(r.output[r.output.index("{") :])
+    assert r.exit_code == 1 and doc["verdict"] == "refuted", r.output
+    assert doc["checks"]["agreement"]["first"]["position"] == f"node {d}"
+
+    def bad(name: str, cols: dict, *words: str) -> None:
+        path = write_table(tmp_path / name, cols)
+        one_line_error(run_cli("verify", nim, *opts, "--answers", path), 2, str(path), *words)
+
+    bad("float.parquet", good | {"value": good["value"].astype(np.float64)}, "$.value", "double")
+    bad("negative.parquet", changed(good, 1, "value", -1), "$.value[1]", ">= 0")
+    bad("novalue.parquet", {"code": good["code"]}, "$.value", "missing")
+    bad("remote.parquet", good | {"remoteness": good["value"]}, "$.remoteness")
+    reach = stored(tmp_path / "r", REACH, client, 2)
+    cols = stranger(in_memory(REACH), "reachability")
+    path = write_table(tmp_path / "two.parquet", changed(cols, 2, "value", 2))
+    one_line_error(run_cli("verify", reach, *opts, "--answers", path), 2, "$.value[2]", "0 or 1")
+    path = write_table(tmp_path / "mv.parquet", cols | {"move": cols["code"]})
+    one_line_error(run_cli("verify", reach, *opts, "--answers", path), 2, "$.move")
+    kars = stored(tmp_path / "k", KARS, client, 2)
+    path = write_table(tmp_path / "s.parquet", {"code": np.arange(KARS.n),
+                                                "value": np.array(["x"] * KARS.n)})  # fmt: skip
+    one_line_error(run_cli("verify", kars, *opts, "--answers", path), 2, "$.value", "not numbers")

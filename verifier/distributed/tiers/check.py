@@ -5,7 +5,9 @@ The claims judged are the dataset's own answers (``answers/``, written by ``solv
 stranger's table: one Parquet file or a directory of them, partitioned any way, with columns
 ``code`` (the position's code, as in the dataset), ``value`` (+1 won, -1 lost, 0 drawn, for the
 player to move), optional ``remoteness`` (plies; null or -1 = none) and ``move`` (the code of
-the position the chosen move leads to; null = none).
+the position the chosen move leads to; null = none). A stored graph of another semantics reads
+its own ``value`` (``TableValues``: ``graph_check`` judges it) through the same routing and
+alignment.
 
 Three steps, each one task per file or shard, nothing but counts and named witnesses back to
 the driver: the stranger's rows are *routed* to the (tier, shard) owning their code; each
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import shutil
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -61,7 +63,7 @@ from verifier.distributed.tiers.storage import (
 )
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 
-__all__ = ["CHECKS", "TierCheck", "check_dataset", "table_files"]
+__all__ = ["CHECKS", "OUTCOMES", "TableValues", "TierCheck", "check_dataset", "table_files"]
 
 NO_CLAIM = np.int8(2)
 """The aligned label of a position the table has no row for."""
@@ -155,6 +157,47 @@ def _piece_path(scratch: Path, tier: int, shard: int, source: str) -> Path:
 # --- a stranger's table: reading and routing ---------------------------------------------
 
 
+@dataclass(frozen=True)
+class TableValues:
+    """What the ``value`` column of a stranger's table holds under one semantics: how a batch
+    of it is read (a bad value is one line naming the file, the column and the row) and how it
+    is stored aligned with a shard's codes (``label``, in ``dtype``; ``none`` where no row
+    claims the position)."""
+
+    dtype: str
+    none: int | float
+    read: Callable[[Path, Any, int], NDArray[Any]]
+    """``read(file, batch, row0)``: the batch's values, checked, in ``dtype``."""
+    refused: tuple[tuple[str, str], ...] = ()
+    """Optional columns the semantics does not judge, refused with the reason: a claim that
+    is read must be judged."""
+
+    def unclaimed(self, value: NDArray[Any]) -> NDArray[np.bool_]:
+        """Where an aligned column holds no claim."""
+        if isinstance(self.none, float) and np.isnan(self.none):
+            out: NDArray[np.bool_] = np.isnan(value)
+        else:
+            out = np.asarray(value == self.none)
+        return out
+
+
+def _outcomes(path: Path, batch: Any, row0: int) -> NDArray[np.int8]:
+    """Normal's values: +1 won, -1 lost, 0 drawn."""
+    value = _column(path, batch, "value", row0, nulls=None)
+    bad = (value < -1) | (value > 1)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        raise DatasetError(
+            f"{path}: $.value[{row0 + at}]: {int(value[at])}: a value is +1 (won), "
+            "-1 (lost) or 0 (drawn) for the player to move"
+        )
+    return value.astype(np.int8)
+
+
+OUTCOMES = TableValues("int8", int(NO_CLAIM), _outcomes)
+"""Semantics normal's table values."""
+
+
 def table_files(answers: Path) -> list[Path]:
     """The Parquet files of a stranger's table: the file itself, or every ``*.parquet``
     under the directory (sorted), ``DatasetError`` if there is none."""
@@ -173,8 +216,9 @@ def table_files(answers: Path) -> list[Path]:
     return files
 
 
-def _table_columns(files: Sequence[Path]) -> tuple[bool, bool]:
-    """Which optional columns the table has (every file the same), read from the footers."""
+def _table_columns(files: Sequence[Path], values: TableValues = OUTCOMES) -> tuple[bool, bool]:
+    """Which optional columns the table has (every file the same), read from the footers;
+    those ``values`` refuses are one line."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -187,6 +231,9 @@ def _table_columns(files: Sequence[Path]) -> tuple[bool, bool]:
         for need in ("code", "value"):
             if need not in names:
                 raise DatasetError(f"{path}: $.{need}: missing column (code, value needed)")
+        for name, why in values.refused:
+            if name in names:
+                raise DatasetError(f"{path}: $.{name}: {why}")
         has = ("remoteness" in names, "move" in names)
         if seen is not None and has != seen:
             raise DatasetError(
@@ -197,6 +244,15 @@ def _table_columns(files: Sequence[Path]) -> tuple[bool, bool]:
     return seen or (False, False)
 
 
+def _field(path: Path, batch: Any, name: str, row0: int) -> Any:
+    """A column of a record batch, none of it null (else one line naming the first)."""
+    col = batch.column(batch.schema.get_field_index(name))
+    if col.null_count:
+        at = row0 + int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
+        raise DatasetError(f"{path}: $.{name}[{at}]: null")
+    return col
+
+
 def _column(path: Path, batch: Any, name: str, row0: int, *, nulls: int | None) -> NDArray[Any]:
     """An integer column of a record batch as int64 (uint64 codes kept), nulls as ``nulls``
     (``None``: a null is an error)."""
@@ -205,10 +261,9 @@ def _column(path: Path, batch: Any, name: str, row0: int, *, nulls: int | None) 
     col = batch.column(batch.schema.get_field_index(name))
     if not pa.types.is_integer(col.type):
         raise DatasetError(f"{path}: $.{name}: {col.type}, not integers")
-    if col.null_count:
-        if nulls is None:
-            at = row0 + int(np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False))[0])
-            raise DatasetError(f"{path}: $.{name}[{at}]: null")
+    if nulls is None:
+        col = _field(path, batch, name, row0)
+    elif col.null_count:
         col = col.fill_null(nulls)
     if pa.types.is_uint64(col.type):
         return np.asarray(col.to_numpy(zero_copy_only=False), dtype=np.uint64)
@@ -222,10 +277,11 @@ def route_file(
     path: str,
     owners: Owners,
     has: tuple[bool, bool],
+    values: TableValues = OUTCOMES,
 ) -> tuple[list[tuple[int, int, str]], int, Witness]:
     """Split file ``source`` of a stranger's table into one piece per (tier, shard) owning its
-    codes. Returns the pieces ``(tier, shard, path)``, the rows naming no position of the
-    game (a code of no tier) and the first of them."""
+    codes (its values read as ``values`` says). Returns the pieces ``(tier, shard, path)``,
+    the rows naming no position of the game (a code of no tier) and the first of them."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -244,14 +300,7 @@ def route_file(
                 at = row0 + int(np.flatnonzero(code < 0)[0])
                 raise DatasetError(f"{file}: $.code[{at}]: {int(code[at - row0])}: negative")
             code = game.canonical(code.astype(np.uint64))  # either member of a class
-            value = _column(file, batch, "value", row0, nulls=None)
-            bad = (value < -1) | (value > 1)
-            if bad.any():
-                at = int(np.flatnonzero(bad)[0])
-                raise DatasetError(
-                    f"{file}: $.value[{row0 + at}]: {int(value[at])}: a value is +1 (won), "
-                    "-1 (lost) or 0 (drawn) for the player to move"
-                )
+            value = values.read(file, batch, row0)
             rem = (
                 _column(file, batch, "remoteness", row0, nulls=-1)
                 if has[0]
@@ -297,7 +346,7 @@ def route_file(
                     out,
                     {
                         "code": code[rows],
-                        "label": value[rows].astype(np.int8),
+                        "label": value[rows],
                         "remoteness": rem[rows].astype(np.int32),
                         "move": move[rows],
                         "row": (rows + row0).astype(np.int64),
@@ -330,11 +379,13 @@ def align_shard(
     ref: tuple[int, str],
     pieces: list[str],
     files: list[str],
+    values: TableValues = OUTCOMES,
 ) -> tuple[int, int, Witness, Witness, str]:
     """Match the rows routed to one shard with its codes and write them aligned (one row per
-    code, ``NO_CLAIM`` where there is none). Returns the positions without a claim, the rows
-    claiming a code that is in no shard of the dataset (not reachable from the start), the
-    first of each, and the sha256 of the aligned file. Two rows for one position: bad input."""
+    code, ``values.none`` where there is none: ``NO_CLAIM`` for normal). Returns the positions
+    without a claim, the rows claiming a code that is in no shard of the dataset (not
+    reachable from the start), the first of each, and the sha256 of the aligned file. Two
+    rows for one position: bad input."""
     codes = read_codes(Path(root), tier, shard, ref[1], ref[0])
     cols: dict[str, list[NDArray[Any]]] = {
         k: [] for k in ("code", "label", "remoteness", "move", "row", "file")
@@ -345,7 +396,7 @@ def align_shard(
             None,
             {
                 "code": "uint64",
-                "label": "int8",
+                "label": values.dtype,
                 "remoteness": "int32",
                 "move": "uint64",
                 "row": "int64",
@@ -355,7 +406,9 @@ def align_shard(
         for k in cols:
             cols[k].append(got[k])
     rows = {
-        k: np.concatenate(v) if v else np.zeros(0, dtype=ALIGNED.get(k, "int64"))
+        k: np.concatenate(v)
+        if v
+        else np.zeros(0, dtype=values.dtype if k == "label" else ALIGNED.get(k, "int64"))
         for k, v in cols.items()
     }
     rows["code"] = rows["code"].astype(np.uint64)
@@ -373,12 +426,13 @@ def align_shard(
     at = np.minimum(np.searchsorted(codes, claim["code"]), max(n - 1, 0))
     found = (codes[at] == claim["code"]) if n else np.zeros(len(at), dtype=np.bool_)
     extra = ~found
-    label = np.full(n, NO_CLAIM, dtype=np.int8)
+    label = np.full(n, values.none, dtype=np.dtype(values.dtype))
     rem = np.full(n, -1, dtype=np.int32)
     move = np.full(n, NO_MOVE, dtype=np.uint64)
     hit = at[found]
     label[hit], rem[hit], move[hit] = (claim[k][found] for k in ("label", "remoteness", "move"))
-    missing = label == NO_CLAIM
+    missing = np.ones(n, dtype=np.bool_)
+    missing[hit] = False
     first_extra = _first(
         tier,
         claim["code"],
@@ -786,16 +840,18 @@ def _align(
     run: dict[str, Any],
     note: Any,
     say: Any,
+    values: TableValues = OUTCOMES,
 ) -> Claims:
-    """Route a stranger's table to the shards and align it (the coverage check)."""
+    """Route a stranger's table to the shards and align it (the coverage check); its values
+    read and stored as ``values`` says (``Claims.read`` reads normal's)."""
     paths = table_files(answers)
-    has = _table_columns(paths)
+    has = _table_columns(paths, values)
     files = [str(p) for p in paths]
     codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
     routed = gather_tier(
         client,
         [
-            client.submit(route_file, str(scratch), game, i, f, owners, has, pure=False)
+            client.submit(route_file, str(scratch), game, i, f, owners, has, values, pure=False)
             for i, f in enumerate(files)
         ],
         what="reading the answers",
@@ -820,6 +876,7 @@ def _align(
                 codes_refs[t.tier][s.shard],
                 pieces.get((t.tier, s.shard), []),
                 files,
+                values,
                 pure=False,
             )
             for t in m.tiers

@@ -26,38 +26,86 @@ first violation of each check. The checks are complete, so all of them holding i
   acyclic); *rules*: a node's value is the mex of its successors' values, which on an acyclic
   graph has one solution.
 
-A stranger's table (``--answers``) is judged for semantics normal only.
+A stranger's table (``--answers TABLE``): Parquet, one file or a directory of them, columns
+``code`` (the node id) and ``value`` (reachability: the winner, 0 or 1, as in the in-memory
+answer files; 0 is player 0, stored as the region's label +1, 1 as -1; minimax: Kars' score, a
+number; impartial: the Grundy value, an integer >= 0), for reachability an optional
+``remoteness`` (the layer; null or -1 outside the region). A column that would not be judged
+(``move``; ``remoteness`` under minimax, whose in-memory remoteness counts plies, and impartial)
+and a bad value are refused in one line naming the file and the column, exit 2. The rows are
+routed and aligned as normal's (``check.route_file``, ``check.align_shard``, reading the value
+column as ``Checker.table`` says): *coverage* counts the nodes without a row and the rows of no
+node. The *rules* above are run on the table's values, where it claims. The global part:
+
+- reachability with ``remoteness``: the table carries its certificate, the layers, checked
+  exactly as the dataset's own (*layers*); the dataset need not be solved.
+- otherwise (reachability without it; minimax, a stranger has no rank; impartial, no heights):
+  the certificate is the dataset's own answers. When the dataset is solved, the same run judges
+  them with every check above and compares the table with them node by node (*agreement*: a
+  node whose value differs is a violation, named with both values). Own answers that pass are
+  the values, so a table that agrees everywhere is proved and one that differs is refuted;
+  own answers that fail prove nothing, and the verdict is *inconclusive* (the table's rule and
+  coverage violations still refute it). Borrowing only the ranks for the table's scores would
+  be sound when they pass, but a failure there would not say whether the table or the ranks
+  are wrong.
+- when the dataset is not solved: *inconclusive*, one line saying to solve it first (or give
+  the remoteness), never verified: the rules alone prove nothing on a cycle (player 0 on a
+  self-loop claimed winning, Kars' Figure 1's cycle claimed 2: both obey the rules) nor on a
+  graph not proved acyclic.
 """
 
 from __future__ import annotations
 
+import shutil
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.check import TierCheck, Witness, check_dataset
+from verifier.distributed.tiers.check import (
+    NO_CLAIM,
+    Owners,
+    TableValues,
+    TierCheck,
+    Witness,
+    _align,
+    _claims_path,
+    _column,
+    _field,
+    check_dataset,
+)
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import RULES, rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
-from verifier.distributed.tiers.rules import game_from_manifest
-from verifier.distributed.tiers.storage import read_rule_answers, shard_path
+from verifier.distributed.tiers.rules import TierGame, game_from_manifest
+from verifier.distributed.tiers.storage import _read, read_rule_answers, shard_path
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.engine.grundy import mex_rows
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
-__all__ = ["CHECKERS", "Checker", "check_any", "check_rule_dataset", "check_rule_shard"]
+__all__ = ["CHECKERS", "Checker", "Table", "check_any", "check_rule_dataset", "check_rule_shard"]
 
 Cols = dict[str, NDArray[Any]]
 Refs = list[tuple[int, str | None]]
 """Per shard of the tier: positions, answers sha256."""
-Found = tuple[dict[str, int], dict[str, Witness]]
+
+
+@dataclass
+class Found:
+    """What a shard's checks found: violations per check and the first of each; only the
+    nodes in ``judged`` are counted (``None``: all; a stranger's table: the nodes it claims,
+    the others being coverage's)."""
+
+    counts: dict[str, int]
+    witnesses: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    judged: NDArray[np.bool_] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,27 +113,63 @@ class Checker:
     """How one semantics' answers are judged (``CHECKERS``)."""
 
     checks: tuple[str, ...]
-    """The checks, in the order the report lists them."""
+    """The checks, in the order the report lists them: ``rules`` and the certificate's."""
     proof: str
     """Why answers that pass them are the values (the report's words)."""
-    run: Callable[..., None]
-    """``run(found, codes, nodes, own, x, y, deg)``: note the violations of a shard."""
+    rules: Callable[..., None]
+    """``rules(found, codes, nodes, own, x, y, deg)``: note the shard's violations of the local
+    rules (the values only)."""
+    certificate: Callable[..., None]
+    """The same for the certificate's check (layers, ranks, heights)."""
+    value: str
+    """The answer column a table's ``value`` is (``label`` +1 / -1 for the winner 0 / 1)."""
+    table: TableValues
+    """How a stranger's ``value`` column is read."""
+    say: Callable[[Any], str]
+    """A value in words (a witness of the agreement check)."""
+    unproved: str
+    """What the local rules alone leave open (an inconclusive verdict's words)."""
+    certified_by_remoteness: bool = False
+    """A table's ``remoteness`` column is the certificate (reachability's layers)."""
+
+    def run(self, found: Found, *args: Any) -> None:
+        self.rules(found, *args)
+        self.certificate(found, *args)
 
 
 CHECKERS: PerSemantics[Checker] = PerSemantics("sharded check")
 
 
-def _targets(root: Path, sem: Semantics, dst: NDArray[np.uint64], refs: Refs) -> Cols:
-    """The answers of the moves' targets, read from the shards owning them."""
+@dataclass(frozen=True)
+class Table:
+    """A stranger's table aligned with the shards in ``scratch`` (``check._align``), and
+    whether the dataset's own answers are judged beside it and compared (``borrow``: the
+    table carries no certificate and the dataset is solved)."""
+
+    scratch: str
+    shas: tuple[str | None, ...]
+    remoteness: bool
+    borrow: bool
+
+    def read(self, checker: Checker, shard: int) -> Cols:
+        """Shard ``shard``'s claims as the checker's answer columns (and ``remoteness``)."""
+        got = _read(_claims_path(Path(self.scratch), 0, shard), self.shas[shard],
+                    {"label": checker.table.dtype, "remoteness": "int32"})  # fmt: skip
+        return {checker.value: got["label"], "remoteness": got["remoteness"]}
+
+
+def _targets(root: Path, dst: NDArray[np.uint64], refs: Refs, read: Callable[[int], Cols],
+             cols: dict[str, str]) -> Cols:  # fmt: skip
+    """The answers ``cols`` of the moves' targets, read (``read(shard)``) from the shards
+    owning them."""
     bounds = range_bounds([p for p, _ in refs])
     if len(dst) and int(dst.max()) >= int(bounds[-1]):
         raise DatasetError(f"{root}: a move to node {int(dst.max())}, of {int(bounds[-1])}")
-    cols = RULES[sem].answer_columns
     out = {k: np.empty(len(dst), dtype=np.dtype(t)) for k, t in cols.items()}
     owner = range_owner(dst, bounds)
     for j in np.unique(owner).tolist():
         sel = np.flatnonzero(owner == j)
-        got = read_rule_answers(root, 0, j, refs[j][1], refs[j][0], cols)
+        got = read(j)
         at = (dst[sel] - np.uint64(bounds[j])).astype(np.intp)
         for k in cols:
             out[k][sel] = got[k][at]
@@ -94,67 +178,118 @@ def _targets(root: Path, sem: Semantics, dst: NDArray[np.uint64], refs: Refs) ->
 
 def _note(found: Found, check: str, codes: NDArray[np.uint64], bad: NDArray[np.bool_],
           why: Any) -> None:  # fmt: skip
-    counts, witnesses = found
+    if found.judged is not None:
+        bad = bad & found.judged
     hit = np.flatnonzero(bad)
-    counts[check] = counts.get(check, 0) + len(hit)
-    if len(hit) and check not in witnesses:
+    found.counts[check] = found.counts.get(check, 0) + len(hit)
+    if len(hit) and check not in found.witnesses:
         i = int(hit[0])
-        witnesses[check] = (0, int(codes[i]), why(i))
+        found.witnesses[check] = (0, int(codes[i]), why(i))
 
 
-def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, lo: int) -> Found:
+def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, lo: int,
+                     table: Table | None = None) -> tuple[Found, Found | None]:  # fmt: skip
     """Check the answers of ``entry``'s shard (its ids from ``lo``) against the rules of
-    ``sem`` (see the module docstring): violations per check and the first of each."""
+    ``sem`` (see the module docstring): violations per check and the first of each. With a
+    stranger's ``table``, its claims are judged (the certificate's check where it has one),
+    and when it ``borrow``s, the dataset's own answers too (the second result) and the claims
+    are compared with them (``agreement``)."""
     base = Path(root)
     rule, checker = RULES[sem], CHECKERS[sem]
     nodes = read_node_columns(base, 0, entry.shard, entry.sha256, entry.positions,
                               {"code": "uint64"} | rule.node_columns)  # fmt: skip
-    own = read_rule_answers(base, 0, entry.shard, entry.answers_sha256, entry.positions,
-                            rule.answer_columns)  # fmt: skip
     src, dst = read_edges(base, 0, entry.shard, entry.edges_sha256, entry.edges)
     n = entry.positions
     x = (src - np.uint64(lo)).astype(np.intp)
     if len(x) and (x.min() < 0 or x.max() >= n):
         raise DatasetError(f"{shard_path(base, 0, entry.shard)}: a move from another shard")
-    y = _targets(base, sem, dst, refs)
     codes: NDArray[np.uint64] = np.asarray(nodes["code"], dtype=np.uint64)
     deg = np.bincount(x, minlength=n)
-    found: Found = ({c: 0 for c in checker.checks}, {})
-    checker.run(found, codes, nodes, own, x, y, deg)
-    return found
+    cols = rule.answer_columns
+
+    def own_answers(j: int) -> Cols:
+        return read_rule_answers(base, 0, j, refs[j][1], refs[j][0], cols)
+
+    def judge(found: Found, mine: Cols, read: Callable[[int], Cols], want: dict[str, str],
+              run: Callable[..., None]) -> None:  # fmt: skip
+        run(found, codes, nodes, mine, x, _targets(base, dst, refs, read, want), deg)
+
+    if table is None or table.borrow:
+        own_found = Found(dict.fromkeys(checker.checks, 0))
+        own = own_answers(entry.shard)
+        judge(own_found, own, own_answers, cols, checker.run)
+        if table is None:
+            return own_found, None
+    else:
+        own_found = None
+    mine = table.read(checker, entry.shard)
+    claimed = ~checker.table.unclaimed(mine[checker.value])
+    found = Found({"rules": 0}, judged=claimed)
+    want = {checker.value: checker.table.dtype, "remoteness": "int32"}
+    certified = table.remoteness and checker.certified_by_remoteness
+    judge(found, mine, lambda j: table.read(checker, j), want,
+          checker.run if certified else checker.rules)  # fmt: skip
+    if own_found is not None:
+        v, w = mine[checker.value], own[checker.value]
+        _note(found, "agreement", codes, ~(v == w),
+              lambda i: f"claims {checker.say(v[i])}, the dataset's own answer is "
+                        f"{checker.say(w[i])}")  # fmt: skip
+    found.judged = None
+    return found, own_found
 
 
 def _least(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: int,
            empty: float) -> NDArray[np.float64]:  # fmt: skip
     out = np.full(n, empty, dtype=np.float64)
-    np.minimum.at(out, x[mask], v[mask].astype(np.float64))
+    with np.errstate(invalid="ignore"):  # a NaN: a stranger's missing score
+        np.minimum.at(out, x[mask], v[mask].astype(np.float64))
     return out
 
 
 def _greatest(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: int,
               empty: float) -> NDArray[np.float64]:  # fmt: skip
     out = np.full(n, empty, dtype=np.float64)
-    np.maximum.at(out, x[mask], v[mask].astype(np.float64))
+    with np.errstate(invalid="ignore"):  # a NaN: a stranger's missing score
+        np.maximum.at(out, x[mask], v[mask].astype(np.float64))
     return out
 
 
-def _reachability(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
-                  x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
-    n = len(codes)
-    label, layer = own["label"], own["remoteness"].astype(np.int64)
+def _region(nodes: Cols, x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]
+            ) -> NDArray[np.bool_]:  # fmt: skip
+    """Reachability: the region the rules give each node from its successors' labels."""
+    n = len(deg)
     target = nodes["target"] != 0
     p0 = nodes["player"] == PLAYER0
-    dead = deg == 0
-    inw = label == 1
-    y_in = y["label"] == 1
+    in_succ = np.bincount(x[y["label"] == 1], minlength=n)
+    want: NDArray[np.bool_] = np.where(
+        target, True, np.where(deg == 0, False, np.where(p0, in_succ > 0, in_succ == deg))
+    )
+    return want
+
+
+def _reach_rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+                 x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+    label = own["label"]
+    want = _region(nodes, x, y, deg)
+    bad = ~np.isin(label, (1, -1)) | ((label == 1) != want)
+    words = {True: "player 0's (+1, winner 0)", False: "player 1's (-1, winner 1)"}
+
+    def why(i: int) -> str:
+        said = words[bool(label[i] == 1)] if label[i] in (1, -1) else str(int(label[i]))
+        return f"claims {said}, its rule gives {words[bool(want[i])]}"
+
+    _note(found, "rules", codes, bad, why)
+
+
+def _reach_layers(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+                  x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+    n = len(codes)
+    layer = own["remoteness"].astype(np.int64)
+    target = nodes["target"] != 0
+    p0 = nodes["player"] == PLAYER0
+    want = _region(nodes, x, y, deg)
     every = np.ones(len(x), dtype=np.bool_)
-    in_succ = np.bincount(x[y_in], minlength=n)
-    want = np.where(target, True, np.where(dead, False, np.where(p0, in_succ > 0, in_succ == deg)))
-    bad = ~np.isin(label, (1, -1)) | (inw != want)
-    words = {True: "player 0's (+1)", False: "player 1's (-1)"}
-    _note(found, "rules", codes, bad,
-          lambda i: f"claims {int(label[i])}, its rule gives {words[bool(want[i])]}")  # fmt: skip
-    low = _least(x, y["remoteness"], y_in, n, np.inf)
+    low = _least(x, y["remoteness"], y["label"] == 1, n, np.inf)
     high = _greatest(x, y["remoteness"], every, n, -np.inf)
     layer_want = np.where(target, 0.0, np.where(p0, 1 + low, 1 + high))
     layer_want = np.where(want, layer_want, -1.0)
@@ -163,20 +298,27 @@ def _reachability(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Col
           lambda i: f"layer {int(layer[i])}, its successors give {layer_want[i]:g}")  # fmt: skip
 
 
-def _minimax(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
-             x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+def _minimax_rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+                   x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+    n = len(codes)
+    score = own["score"]
+    mx = nodes["player"] == MAX
+    every = np.ones(len(x), dtype=np.bool_)
+    hi = _greatest(x, y["score"], every, n, -np.inf)
+    lo = _least(x, y["score"], every, n, np.inf)
+    want = np.where(deg == 0, nodes["value"], np.where(mx, hi, lo))
+    bad = ~(score == want)
+    _note(found, "rules", codes, bad,
+          lambda i: f"score {score[i]:g}, its rule gives {want[i]:g}")  # fmt: skip
+
+
+def _minimax_ranks(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+                   x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
     n = len(codes)
     score, rank = own["score"], own["rank"].astype(np.int64)
     mx = nodes["player"] == MAX
     dead = deg == 0
-    every = np.ones(len(x), dtype=np.bool_)
     ys, yr = y["score"], y["rank"].astype(np.int64)
-    hi = _greatest(x, ys, every, n, -np.inf)
-    lo = _least(x, ys, every, n, np.inf)
-    want = np.where(dead, nodes["value"], np.where(mx, hi, lo))
-    bad = ~(score == want)
-    _note(found, "rules", codes, bad,
-          lambda i: f"score {score[i]:g}, its rule gives {want[i]:g}")  # fmt: skip
     ahead = ~dead & np.where(score > 0, mx, ~mx) & (score != 0)
     behind = ~dead & ~ahead & (score != 0)
     xs, xr = score[x], rank[x]
@@ -195,16 +337,21 @@ def _minimax(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
     _note(found, "ranks", codes, bad, why)
 
 
-def _impartial(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
-               x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+def _impartial_heights(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+                       x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
     n = len(codes)
-    g, h = own["grundy"].astype(np.int64), own["remoteness"].astype(np.int64)
+    h = own["remoteness"].astype(np.int64)
     every = np.ones(len(x), dtype=np.bool_)
     top = _greatest(x, y["remoteness"], every, n, -1.0)
     h_want = np.where(deg == 0, 0.0, 1 + top)
     bad = (h != h_want) | (h < 0)
     _note(found, "heights", codes, bad,
           lambda i: f"height {int(h[i])}, its successors give {h_want[i]:g}")  # fmt: skip
+
+
+def _impartial_rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+                     x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+    g = own["grundy"].astype(np.int64)
     yg = y["grundy"].astype(np.int64)
     yg = np.where(yg < 0, np.iinfo(np.int64).max, yg)  # not a value: marks nothing
     g_want = mex_rows(yg, deg.astype(np.int64))  # the moves are sorted by source
@@ -216,21 +363,83 @@ def _impartial(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
     _note(found, "rules", codes, bad, why)
 
 
+# --- a stranger's values ------------------------------------------------------------------
+
+NO_MOVES = (
+    "move",
+    "a move is not judged on the sharded route for this semantics: drop the column",
+)
+
+
+def _winners(path: Path, batch: Any, row0: int) -> NDArray[np.int8]:
+    """Reachability: the winner 0 / 1, stored as the region's label +1 / -1."""
+    v = _column(path, batch, "value", row0, nulls=None)
+    bad = (v != 0) & (v != 1)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        raise DatasetError(
+            f"{path}: $.value[{row0 + at}]: {int(v[at])}: a reachability value is the winner, "
+            "0 or 1"
+        )
+    return np.where(v == 0, 1, -1).astype(np.int8)
+
+
+def _scores(path: Path, batch: Any, row0: int) -> NDArray[np.float64]:
+    """Minimax: Kars' score, a number."""
+    import pyarrow as pa
+
+    col = _field(path, batch, "value", row0)
+    if not (pa.types.is_floating(col.type) or pa.types.is_integer(col.type)):
+        raise DatasetError(f"{path}: $.value: {col.type}, not numbers (a score)")
+    v = np.asarray(col.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if np.isnan(v).any():
+        at = int(np.flatnonzero(np.isnan(v))[0])
+        raise DatasetError(f"{path}: $.value[{row0 + at}]: NaN: not a score")
+    return v
+
+
+def _grundy_values(path: Path, batch: Any, row0: int) -> NDArray[np.int64]:
+    """Impartial: a Grundy value, an integer >= 0 (the graph is acyclic: none is infinite)."""
+    v = _column(path, batch, "value", row0, nulls=None)
+    big = v > np.iinfo(np.int64).max if v.dtype == np.uint64 else v < 0
+    if big.any():
+        at = int(np.flatnonzero(big)[0])
+        raise DatasetError(
+            f"{path}: $.value[{row0 + at}]: {int(v[at])}: a Grundy value is an integer >= 0"
+        )
+    return v.astype(np.int64)
+
+
 CHECKERS.register(Semantics.REACHABILITY)(
     Checker(("rules", "layers"),
             "the layers found the region on the targets and the rest is a trap for player 0",
-            _reachability)
+            rules=_reach_rules, certificate=_reach_layers, value="label",
+            table=TableValues("int8", int(NO_CLAIM), _winners, (NO_MOVES,)),
+            say=lambda v: f"winner {0 if v == 1 else 1}",
+            unproved="a cycle of claims can justify itself",
+            certified_by_remoteness=True)
 )  # fmt: skip
 CHECKERS.register(Semantics.MINIMAX)(
     Checker(("rules", "ranks"),
             "each non-zero score rests on claims of smaller rank and the (T+MM) equations make "
             "the rest traps",
-            _minimax)
+            rules=_minimax_rules, certificate=_minimax_ranks, value="score",
+            table=TableValues("float64", float("nan"), _scores,
+                              (("remoteness", "a minimax table's remoteness (plies) is not "
+                                "judged on the sharded route: drop the column"), NO_MOVES)),
+            say=lambda v: f"score {float(v):g}",
+            unproved="on cycles the (T+MM) equations have other solutions than Kars' scores")
 )  # fmt: skip
 CHECKERS.register(Semantics.IMPARTIAL)(
     Checker(("heights", "rules"),
             "the heights prove the graph acyclic, where the mex rule has one solution",
-            _impartial)
+            rules=_impartial_rules, certificate=_impartial_heights, value="grundy",
+            table=TableValues("int64", -1, _grundy_values,
+                              (("remoteness", "an impartial value has no remoteness: drop "
+                                "the column"), NO_MOVES)),
+            say=lambda v: f"Grundy value {int(v)}",
+            unproved="the mex rule has one solution only on an acyclic graph, which nothing "
+                     "proves")
 )  # fmt: skip
 
 
@@ -252,7 +461,9 @@ def check_any(
     graph = with_semantics(game, m.semantics, str(root / MANIFEST))
     assert isinstance(graph, GraphTiers)
     m.need_generated(root)
-    return check_rule_dataset(root, m, graph, client, answers=answers, poll=poll, grace=grace)
+    return check_rule_dataset(
+        root, m, graph, client, answers=answers, say=say, poll=poll, grace=grace
+    )
 
 
 def check_rule_dataset(
@@ -262,64 +473,133 @@ def check_rule_dataset(
     client: Any,
     *,
     answers: Path | None,
+    say: Any = None,
     poll: float,
     grace: float,
 ) -> TierCheck:
     """Judge the own answers of a stored graph of semantics reachability, minimax or
-    impartial (see the module docstring)."""
+    impartial, or a stranger's table of its values (see the module docstring)."""
     sem = game.semantics
-    if answers is not None:
-        raise DatasetError(
-            f"{answers}: --answers: a table of claims is judged for semantics normal; a "
-            f"{sem.value} dataset's own answers are (drop --answers)"
-        )
-    for t in m.tiers:
-        if not t.solved:
-            raise DatasetError(
-                f"{root / MANIFEST}: $.tiers[{t.tier}].status: {t.status!r}: no answers to "
-                "judge (solve it)"
-            )
+    checker = CHECKERS[sem]
     if len(m.tiers) != 1:
         raise DatasetError(f"{root / MANIFEST}: $.tiers: a {sem.value} graph is one tier")
     tier = m.tiers[0]
+    if answers is None and not tier.solved:
+        raise DatasetError(
+            f"{root / MANIFEST}: $.tiers[0].status: {tier.status!r}: no answers to judge "
+            "(solve it, or give --answers)"
+        )
     refs: Refs = [(s.positions, s.answers_sha256) for s in tier.shards]
     bounds = range_bounds([s.positions for s in tier.shards])
-    workers = set(cluster_workers(client))
-    results: list[Found] = gather_tier(
-        client,
-        [
-            client.submit(check_rule_shard, str(root), sem, s, refs, int(bounds[s.shard]),
-                          pure=False)
-            for s in tier.shards
-        ],
-        what="checking the answers",
-        workers=workers,
-        poll=poll,
-        grace=grace,
-    )  # fmt: skip
-    checks = CHECKERS[sem].checks
-    counts = dict.fromkeys(checks, 0)
+    run: dict[str, Any] = {"workers": set(cluster_workers(client)), "poll": poll, "grace": grace}
+    counts: dict[str, int] = {}
     witnesses: dict[str, tuple[int, int, str]] = {}
-    for c_counts, c_witnesses in results:
-        for c in checks:
-            counts[c] += c_counts.get(c, 0)
-            w = c_witnesses.get(c)
-            if w is not None and (c not in witnesses or w[1] < witnesses[c][1]):
-                witnesses[c] = w
-    from verifier.distributed.tiers.graph_solve import rule_answer_of
 
-    desc = game.describe_answers(m.root_code, rule_answer_of(root, m, m.root_code))
-    names = {c: game.position_name(w[1]) for c, w in witnesses.items()}
+    def note(check: str, n: int, w: Witness) -> None:
+        counts[check] = counts.get(check, 0) + n
+        if w is not None and (check not in witnesses or (w[0], w[1]) < witnesses[check][:2]):
+            witnesses[check] = w
+
+    def judge(table: Table | None) -> list[tuple[Found, Found | None]]:
+        return gather_tier(
+            client,
+            [client.submit(check_rule_shard, str(root), sem, s, refs, int(bounds[s.shard]),
+                           table, pure=False)
+             for s in tier.shards],
+            what="checking the answers",
+            **run,
+        )  # fmt: skip
+
+    if answers is None:
+        for found, _ in judge(None):
+            for c, n in found.counts.items():
+                note(c, n, found.witnesses.get(c))
+        from verifier.distributed.tiers.graph_solve import rule_answer_of
+
+        desc = game.describe_answers(m.root_code, rule_answer_of(root, m, m.root_code))
+        return _verdict(m, game, "answers/ (the dataset's own)", checker.checks, counts,
+                        witnesses, desc, checker.proof, None)  # fmt: skip
+
+    scratch = root / "tmp" / f"check-{uuid.uuid4().hex[:12]}"
+    owners = Owners((tuple(s.positions for s in tier.shards),), ranged=True)
+    own: dict[str, int] = {}
+    own_first: dict[str, tuple[int, int, str]] = {}
+    try:
+        note("coverage", 0, None)
+        claims = _align(client, root, scratch, cast("TierGame", game), m, answers, owners, run,
+                        note, say, checker.table)  # fmt: skip
+        certified = claims.remoteness and checker.certified_by_remoteness
+        table = Table(str(scratch), tuple(sha for _, sha in claims.shards[0]), claims.remoteness,
+                      borrow=not certified and tier.solved)  # fmt: skip
+        for found, own_found in judge(table):
+            for c, n in found.counts.items():
+                note(c, n, found.witnesses.get(c))
+            for c, n in (own_found.counts if own_found else {}).items():
+                own[c] = own.get(c, 0) + n
+                w = own_found.witnesses.get(c) if own_found else None
+                if w is not None and (c not in own_first or w[1] < own_first[c][1]):
+                    own_first[c] = w
+        j = int(range_owner(np.array([m.root_code], dtype=np.uint64), bounds)[0])
+        start = {
+            k: v[m.root_code - int(bounds[j])].item() for k, v in table.read(checker, j).items()
+        }
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    claimed = not checker.table.unclaimed(np.array([start[checker.value]]))[0]
+    said = game.describe_answers(m.root_code, start) if claimed else None
+    return _stranger_verdict(m, game, str(answers), certified, tier.solved, counts, witnesses,
+                             own, own_first, said)  # fmt: skip
+
+
+def _stranger_verdict(m: Manifest, game: GraphTiers, answers: str, certified: bool,
+                      solved: bool, counts: dict[str, int],
+                      witnesses: dict[str, tuple[int, int, str]], own: dict[str, int],
+                      own_first: dict[str, tuple[int, int, str]], desc: str | None
+                      ) -> TierCheck:  # fmt: skip
+    """The verdict on a stranger's table: its certificate checked (``certified``), or the
+    dataset's own answers, proved in the same run, the same values (``agreement``), or,
+    without either, inconclusive."""
+    checker = CHECKERS[game.semantics]
+    hint = " or give the remoteness column (the layers)" * checker.certified_by_remoteness
+    if certified:
+        return _verdict(m, game, answers, ("coverage", *checker.checks), counts, witnesses,
+                        desc, checker.proof, None)  # fmt: skip
+    if not solved:
+        why = (f"the values obey the rules, but {checker.unproved}: solve the dataset first "
+               f"(its answers carry the certificate){hint}")  # fmt: skip
+        return _verdict(m, game, answers, ("coverage", "rules"), counts, witnesses, desc, "",
+                        why)  # fmt: skip
+    bad = [c for c in checker.checks if own.get(c)]
+    if bad:
+        c = bad[0]
+        _, code, what = own_first[c]
+        why = (f"the values obey the rules, but {checker.unproved}, and the dataset's own "
+               f"answers, which would prove them, fail their check ({own[c]:,} violation(s) "
+               f"of {c}, first at {game.position_name(code)}: {what}): solve it again"
+               f"{hint}")  # fmt: skip
+        return _verdict(m, game, answers, ("coverage", "rules"), counts, witnesses, desc, "",
+                        why)  # fmt: skip
+    cert = checker.checks[0] if checker.checks[0] != "rules" else checker.checks[1]
+    proof = (f"they are the dataset's own answers, proved in the same run by its {cert}: "
+             f"{checker.proof}")  # fmt: skip
+    return _verdict(m, game, answers, ("coverage", "rules", "agreement"), counts, witnesses,
+                    desc, proof, None)  # fmt: skip
+
+
+def _verdict(m: Manifest, game: GraphTiers, answers: str, checks: tuple[str, ...],
+             counts: dict[str, int], witnesses: dict[str, tuple[int, int, str]],
+             desc: str | None, proof: str, inconclusive: str | None) -> TierCheck:  # fmt: skip
+    names = {c: game.position_name(w[1]) for c, w in witnesses.items() if w[0] >= 0}
     return TierCheck(
         m,
-        "answers/ (the dataset's own)",
-        counts,
-        witnesses,
+        answers,
+        {c: counts.get(c, 0) for c in checks},
+        {c: w for c, w in witnesses.items() if c in checks},
         checks,
-        tier.positions,
+        m.tiers[0].positions,
         None,
         desc,
-        names,
-        CHECKERS[sem].proof,
-        None,
+        {c: x for c, x in names.items() if c in checks},
+        proof,
+        inconclusive,
     )
