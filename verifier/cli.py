@@ -966,12 +966,14 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool) ->
 
 def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions) -> None:
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
-    ``answers``) shard by shard on the cluster; exit 0 verified, 1 refuted."""
+    ``answers``, or another dataset's answers) shard by shard on the cluster; exit 0 verified,
+    1 refuted."""
     import json
 
     _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
     from verifier.distributed.tiers.check import table_files
     from verifier.distributed.tiers.driver import load_manifest
+    from verifier.distributed.tiers.export import is_dataset
     from verifier.distributed.tiers.graph_check import check_any
     from verifier.distributed.tiers.report import check_json, check_text
 
@@ -981,7 +983,9 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
             "generate ... -o DIR --engine dask'; verify a case file with another --engine"
         )
     _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
-    if answers is not None:
+    if answers is not None and is_dataset(answers):  # the same game, solved elsewhere
+        _tier_errors(lambda: load_manifest(answers))
+    elif answers is not None:
         _tier_errors(lambda: table_files(answers))
     err = Console(emoji=False, stderr=True)
 

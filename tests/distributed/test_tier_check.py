@@ -397,3 +397,51 @@ def test_a_move_into_another_tier_is_named_with_its_tier() -> None:
     game = GraphTiers(nodes=10, edges=2, tiers=3)
     assert _child_name(game, exp, 0, 0) == "node 7"
     assert _child_name(game, exp, 1, 0) == "node 7 of tier 2"
+
+
+def test_another_dataset_of_the_game_is_judged_as_a_table(
+    client: Any, solved: Path, tmp_path: Path
+) -> None:
+    """The same board generated and solved again with another shard size stands for a dataset
+    solved elsewhere: verified; each of its published fields corrupted where its solver wrote
+    them (digest updated, so only the check can tell) is refuted; one of another board, or not
+    solved, is one line."""
+    from verifier.distributed.tiers.manifest import load_manifest
+    from verifier.distributed.tiers.storage import read_answers, write_answers
+
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    other = tmp_path / "other"
+    prepare_output(other)
+    generate_dataset(other, ConnectFourTiers(W, H), client, per_shard=3_000)
+    one_line_error(run_cli("verify", solved, "--answers", other, *addr), 2, "solve it first")
+    solve_dataset(other, client)
+    r = run_cli("verify", solved, "--answers", other, *addr)
+    assert r.exit_code == 0, r.output
+    assert stdout(r).startswith("VERIFIED: draw (neither player"), r.output
+    assert f"answers judged: {other} (another dataset's answers" in r.output
+    assert not list((solved / "tmp").glob("export-*"))  # the exported table is removed
+
+    m = load_manifest(other)
+    s = m.tiers[6].shards[0]
+    label, rem = read_answers(other, 6, 0, s.answers_sha256, s.positions)
+    i = int(np.flatnonzero(label == 1)[0])
+    for field, check in (("label", "rules"), ("remoteness", "remoteness")):
+        bad_label, bad_rem = label.copy(), rem.copy()
+        if field == "label":
+            bad_label[i] = -1
+        else:
+            bad_rem[i] += 2
+        s.answers_sha256 = write_answers(other, 6, 0, (bad_label, bad_rem))
+        m.save(other)
+        r = run_cli("verify", solved, "--answers", other, "--json", *addr)
+        doc = json.loads(stdout(r))
+        assert r.exit_code == 1 and doc["verdict"] == "refuted", r.output
+        assert doc["checks"][check]["violations"] >= 1, (field, doc["checks"])
+    s.answers_sha256 = write_answers(other, 6, 0, (label, rem))
+    m.save(other)
+    assert run_cli("verify", solved, "--answers", other, *addr).exit_code == 0
+
+    small = tmp_path / "small"
+    prepare_output(small)
+    generate_dataset(small, ConnectFourTiers(3, 3), client, per_shard=1_000)
+    one_line_error(run_cli("verify", solved, "--answers", small, *addr), 2, "the same game")

@@ -79,6 +79,7 @@ from verifier.distributed.tiers.check import (
     check_dataset,
 )
 from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.export import exported_answers, is_dataset
 from verifier.distributed.tiers.graph_rules import RULES, rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
@@ -453,7 +454,18 @@ def check_any(
     grace: float = 10.0,
 ) -> TierCheck:
     """``verify DIR --engine dask``: a stored graph of semantics reachability, minimax or
-    impartial judged here, any other dataset by ``check.check_dataset``."""
+    impartial judged here, any other dataset by ``check.check_dataset``; ``answers`` another
+    dataset of the same game: its answers judged as a stranger's table (``export``)."""
+    if answers is not None and is_dataset(answers):
+        workers = set(cluster_workers(client))
+
+        def run(tasks: list[Any], what: str) -> list[Any]:
+            return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace)
+
+        with exported_answers(root, answers, client, run) as table:
+            res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace)
+        res.answers = f"{answers} (another dataset's answers, judged as a table)"
+        return res
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     if not isinstance(game, GraphTiers) or rule_named(m.semantics) is None:

@@ -1,0 +1,114 @@
+"""Another tiered dataset as a stranger's table: ``verify DIR --engine dask --answers OTHER``
+where ``OTHER`` is a dataset of the same game solved elsewhere (another cluster, another
+shard size, another version of this tool).
+
+Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER``
+reads its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them
+as a Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
+``check.OUTCOMES``, ``graph_check``'s values per semantics) in a scratch folder of ``DIR``;
+that table is then judged exactly as a table someone handed over (coverage, rules, the
+certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_rules import RULES, rule_named
+from verifier.distributed.tiers.manifest import MANIFEST, ShardEntry, load_manifest
+from verifier.distributed.tiers.storage import _write, read_answers, read_codes, read_rule_answers
+from verifier.model.semantics import Semantics
+
+__all__ = ["exported_answers", "is_dataset"]
+
+Cols = dict[str, NDArray[np.generic]]
+
+
+def is_dataset(answers: Path) -> bool:
+    """Whether ``--answers`` names a tiered dataset (a folder with a manifest)."""
+    return (answers / MANIFEST).is_file()
+
+
+def _values(semantics: str, root: Path, tier: int, e: ShardEntry) -> Cols:
+    """A shard's answers as a stranger's table states them: ``value`` (normal: +1 / -1 / 0;
+    reachability: the winner 0 / 1; minimax: the score; impartial: the Grundy value) and, where
+    the semantics has one, ``remoteness`` (-1 where none: a draw, outside the region)."""
+    if rule_named(semantics) is None:
+        label, rem = read_answers(root, tier, e.shard, e.answers_sha256, e.positions)
+        return {"value": label, "remoteness": np.where(label == 0, -1, rem).astype(np.int32)}
+    sem = Semantics(semantics)
+    got = read_rule_answers(root, tier, e.shard, e.answers_sha256, e.positions,
+                            RULES[sem].answer_columns)  # fmt: skip
+    if sem is Semantics.REACHABILITY:
+        inside = got["label"] == 1
+        layer = np.where(inside, got["remoteness"], -1).astype(np.int32)
+        return {"value": np.where(inside, 0, 1).astype(np.int8), "remoteness": layer}
+    if sem is Semantics.MINIMAX:
+        return {"value": got["score"]}
+    return {"value": got["grundy"]}
+
+
+def export_shard(source: str, semantics: str, tier: int, entry: ShardEntry, into: str) -> str:
+    """Write shard ``entry`` of tier ``tier`` of dataset ``source`` as a table file in
+    ``into``; its path."""
+    root = Path(source)
+    codes = read_codes(root, tier, entry.shard, entry.sha256, entry.positions)
+    path = Path(into) / f"tier={tier}" / f"shard={entry.shard}.parquet"
+    _write(path, {"code": codes, **_values(semantics, root, tier, entry)})
+    return str(path)
+
+
+def _same_game(root: Path, other: Path) -> None:
+    """``DatasetError`` unless ``other`` is a solved dataset of ``root``'s game and semantics."""
+    mine, theirs = load_manifest(root), load_manifest(other)
+    where = other / MANIFEST
+    if (theirs.game, theirs.parameters) != (mine.game, mine.parameters):
+        raise DatasetError(
+            f"{where}: $.parameters: {theirs.game} {theirs.parameters}, not {mine.game} "
+            f"{mine.parameters}: --answers judges a dataset of the same game"
+        )
+    if theirs.semantics != mine.semantics:
+        raise DatasetError(
+            f"{where}: $.semantics: {theirs.semantics!r}, not {mine.semantics!r}: --answers "
+            "judges a dataset of the same game"
+        )
+    for t in theirs.tiers:
+        if not t.solved:
+            raise DatasetError(
+                f"{where}: $.tiers[{t.tier}].status: {t.status!r}: no answers to judge (solve "
+                "it first)"
+            )
+    theirs.need_generated(other)
+
+
+@contextmanager
+def exported_answers(
+    root: Path, other: Path, client: Any, run: Callable[[list[Any], str], list[Any]]
+) -> Iterator[Path]:
+    """The answers of dataset ``other`` written as a stranger's table in a scratch folder of
+    ``root`` (removed on leaving), one task per shard of ``other`` (``run(tasks, what)``)."""
+    _same_game(root, other)
+    theirs = load_manifest(other)
+    into = root / "tmp" / f"export-{uuid.uuid4().hex[:12]}"
+    try:
+        run(
+            [
+                client.submit(export_shard, str(other.resolve()), theirs.semantics, t.tier, s,
+                              str(into), pure=False)
+                for t in theirs.tiers
+                for s in t.shards
+            ],
+            "reading the other dataset's answers",
+        )  # fmt: skip
+        yield into
+    finally:
+        shutil.rmtree(into, ignore_errors=True)
