@@ -1,6 +1,7 @@
 """The round rules of the semantics other than ``normal`` on a stored graph: pure numpy.
 
-A shard's state between rounds is a dict of columns parallel to its nodes (``state_columns``):
+A shard's state between rounds is a dict of columns parallel to its nodes (``COMMON`` and
+``Rule.state_columns``), kept by the worker that runs its rounds (``graph_tasks.Held``):
 ``done`` (decided), ``rank`` (the round it was decided in, -1 before), ``counter`` (successors
 not yet decided, for the AND nodes), ``degree`` (its out-degree, kept to reset the counters),
 ``player`` and the semantics' values. A round applies the messages of the round before (one
@@ -42,6 +43,7 @@ __all__ = [
     "RULES",
     "Phase",
     "Rule",
+    "Seen",
     "State",
     "count_names",
     "initial_state",
@@ -148,11 +150,6 @@ def initial_state(rule: Rule, nodes: State, degree: NDArray[np.int32]) -> State:
     if "grundy" in rule.state_columns:
         state["grundy"] = np.full(n, -1, dtype=np.int64)
     return state
-
-
-def state_columns(rule: Rule) -> dict[str, str]:
-    """The columns of a shard's state file."""
-    return COMMON | rule.state_columns
 
 
 def phases(rule: Rule, leaf_values: NDArray[np.float64]) -> list[Phase]:
