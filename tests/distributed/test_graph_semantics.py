@@ -32,7 +32,7 @@ from verifier.distributed.tiers.graph_generate import (  # noqa: E402
     dataset_from_graph,
     generate_random_graph,
 )
-from verifier.distributed.tiers.graph_rules import RULES, initial_state  # noqa: E402
+from verifier.distributed.tiers.graph_rules import RULES, initial_state, seed, step  # noqa: E402
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns  # noqa: E402
 from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
 from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
@@ -331,6 +331,47 @@ def test_a_failed_run_drops_its_state_and_the_next_starts_afresh(
     monkeypatch.undo()
     solve_dataset(root, client)
     assert_same(answers(root), in_memory(g))
+
+
+def rule_state(semantics: str, degree: list[int], **nodes: list[float]) -> dict[str, np.ndarray]:
+    rule = RULES[Semantics(semantics)]
+    cols = {k: np.asarray(nodes[k], dtype=t) for k, t in rule.node_columns.items()}
+    return initial_state(rule, cols, np.asarray(degree, np.int32))
+
+
+def test_the_rules_update_by_hand() -> None:
+    """One round of each semantics' update rule (``graph_rules.step``, what a worker applies
+    to the state it holds), worked out by hand. Messages: per move, the mover (local) and the
+    decided successor's value."""
+    node = np.array([0, 1, 2, 3], dtype=np.intp)
+    # reachability: 0 player 0 with 2 moves (one joined: OR, joins), 1 player 1 with 2 (one
+    # left), 2 player 1 with 1 (all joined), 3 a target decided in round 0 (stays)
+    st = rule_state("reachability", [2, 2, 1, 1], player=[0, 1, 1, 0], target=[0, 0, 0, 1])
+    assert seed(RULES[Semantics.REACHABILITY], st, None, 0, False).tolist() == [3]
+    now, _ = step(RULES[Semantics.REACHABILITY], st, node, np.zeros(4), None, 5)
+    assert now.tolist() == [0, 2]
+    assert st["rank"].tolist() == [5, -1, 5, 0] and st["counter"].tolist() == [1, 1, 0, 0]
+    # minimax, the phase of value 2 (Max joins with one, Min with all), then of value -1 (the
+    # counters reset when Min's side starts: Min joins with one)
+    st = rule_state("minimax", [2, 2, 1, 0], player=[MAX, MIN, MIN, -1],
+                    value=[np.nan, np.nan, np.nan, 2.0])  # fmt: skip
+    rule = RULES[Semantics.MINIMAX]
+    assert seed(rule, st, (1, 2.0), 0, False).tolist() == [3]
+    now, _ = step(rule, st, node[:3], np.zeros(3), (1, 2.0), 1)
+    assert now.tolist() == [0, 2] and st["score"].tolist() == [2.0, 0.0, 2.0, 2.0]
+    seed(rule, st, (-1, -1.0), 2, True)
+    assert st["counter"].tolist() == [2, 2, 1, 0]  # reset to the out-degrees
+    now, _ = step(rule, st, node[1:2], np.zeros(1), (-1, -1.0), 3)
+    assert now.tolist() == [1] and st["score"][1] == -1.0 and st["rank"].tolist() == [1, 3, 1, 0]
+    # impartial: 0 has heard 0 before and now 1 (its last: mex 2), 1 hears 0 with one
+    # successor left (kept), 2 hears 3 from its only one (mex 0)
+    st = rule_state("impartial", [2, 2, 1, 0])
+    st["counter"][0] = 1
+    kept = (np.array([0]), np.array([0]))
+    now, seen = step(RULES[Semantics.IMPARTIAL], st, node[:3], np.array([1.0, 0.0, 3.0]),
+                     None, 4, kept)  # fmt: skip
+    assert now.tolist() == [0, 2] and st["grundy"].tolist() == [2, -1, 0, -1]
+    assert seen is not None and seen[0].tolist() == [1] and seen[1].tolist() == [0]
 
 
 def test_a_rule_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
