@@ -15,6 +15,11 @@ remoteness, so a won node's is 1 + the least of its lost successors' and a lost 
 greatest of its won successors', as in the in-memory ``retrograde`` (whose first-in first-out
 queue is these rounds run one node at a time). The state lives only as long as the tier's run:
 a worker that dies takes its shards' state with it, and the tier fails (``graph_solve``).
+
+The other semantics run the same rounds with the update rules of ``graph_rules``
+(``init_rule_shard``, ``rule_round``, ``finish_rule_shard``): the same ``Held`` state (their
+columns, impartial's values received so far), the same messages (a value in place of
+``lost``), the same one task per worker and round (``round_worker`` given a ``RuleRound``).
 """
 
 from __future__ import annotations
