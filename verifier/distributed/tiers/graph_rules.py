@@ -188,7 +188,7 @@ def step(
     rule: Rule,
     state: State,
     node: NDArray[np.intp],
-    value: NDArray[np.float64],
+    value: NDArray[Any],
     phase: Phase,
     rnd: int,
     seen: Seen | None = None,
@@ -217,7 +217,7 @@ def _mex_of(
     state: State,
     now: NDArray[np.intp],
     node: NDArray[np.intp],
-    value: NDArray[np.float64],
+    value: NDArray[Any],
     seen: Seen | None,
 ) -> Seen:
     """Give the nodes ``now`` the mex of their successors' values (kept and just received);
@@ -233,12 +233,12 @@ def _mex_of(
     return all_n[~pick], all_v[~pick]
 
 
-def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[np.float64]:
-    """What the decided nodes tell their predecessors: the Grundy value (``impartial``), else
-    nothing that matters (0)."""
+def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[Any]:
+    """What the decided nodes tell their predecessors: the Grundy value (``impartial``,
+    int64), else nothing that matters (0, one byte a move)."""
     if "grundy" in state:
-        return state["grundy"][decided].astype(np.float64)
-    return np.zeros(len(decided), dtype=np.float64)
+        return state["grundy"][decided].astype(np.int64)
+    return np.zeros(len(decided), dtype=np.int8)
 
 
 def predecessor_rows(
