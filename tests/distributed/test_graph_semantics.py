@@ -24,14 +24,15 @@ from verifier.model.semantics import MAX, MIN
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.distributed.tiers import graph_tasks  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
-from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
+from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
 from verifier.distributed.tiers.graph_check import check_any as check_dataset  # noqa: E402
 from verifier.distributed.tiers.graph_generate import (  # noqa: E402
     dataset_from_graph,
     generate_random_graph,
 )
-from verifier.distributed.tiers.graph_rules import RULES  # noqa: E402
+from verifier.distributed.tiers.graph_rules import RULES, initial_state, seed, step  # noqa: E402
 from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns  # noqa: E402
 from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
 from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
@@ -255,6 +256,150 @@ def test_an_impartial_graph_with_a_cycle_fails_in_one_line(client: Any, tmp_path
     with pytest.raises(DatasetError, match=r"a cycle: 3 node\(s\) never finished \(node [012] "):
         solve_dataset(root, client)
     assert not load_manifest(root).tiers[0].solved
+    assert not graph_tasks._HELD  # the run's states dropped all the same
+
+
+# --- the states the workers keep between rounds (as normal's: test_graph_tiers.py) ------------
+
+
+def small_random(semantics: str, seed: int) -> GameGraph:
+    values = (-3, -1, 0, 1, 2, 5) if semantics == "minimax" else (-1, 0, 1)
+    return random_case(semantics, 400, 2.0, seed, values=values,
+                       acyclic=semantics == "impartial").graph  # fmt: skip
+
+
+def digests(root: Path) -> list[str | None]:
+    return [s.answers_sha256 for s in load_manifest(root).tiers[0].shards]
+
+
+def made_up_state(root: Path, semantics: str, n: int) -> graph_tasks.Held:
+    """A shard's state as a run that died could have left it: every node decided in round 0,
+    with values no solve gives (score 7, Grundy value 9)."""
+    rule = RULES[Semantics(semantics)]
+    nodes = {k: np.zeros(n, dtype=t) for k, t in rule.node_columns.items()}
+    state = initial_state(rule, nodes, np.zeros(n, np.int32))
+    state["done"][:], state["rank"][:] = 1, 0
+    for k, v in (("score", 7.0), ("grundy", 9)):
+        if k in state:
+            state[k][:] = v
+    return graph_tasks.Held(str(root), 0, state)
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("semantics", ["reachability", "minimax", "impartial"])
+def test_a_run_again_gives_the_same_answers_and_reads_no_stale_state(
+    client: Any, tmp_path: Path, semantics: str
+) -> None:
+    g = small_random(semantics, 7)
+    root = stored(tmp_path / "g", g, client, 3)
+    solve_dataset(root, client)
+    first, sha = answers(root), digests(root)
+    assert_same(first, in_memory(g))
+    assert not graph_tasks._HELD  # the run's states dropped at the tier's end
+    assert not [k for k in graph_tasks._KEPT if k[0].startswith(str(root))]  # its reverse edges
+    # states other runs left on the workers: this dataset's (a driver that died), another's
+    n = load_manifest(root).tiers[0].shards[0].positions
+    graph_tasks._HELD[("old-run", 0, 0)] = made_up_state(root, semantics, n)
+    graph_tasks._HELD[("other-run", 0, 0)] = made_up_state(tmp_path / "other", semantics, n)
+    try:
+        solve_dataset(root, client)
+        assert set(graph_tasks._HELD) == {("other-run", 0, 0)}  # another dataset's: left
+    finally:
+        graph_tasks._HELD.clear()
+    assert_same(answers(root), first)
+    assert digests(root) == sha
+
+
+@pytest.mark.dask
+def test_a_failed_run_drops_its_state_and_the_next_starts_afresh(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = small_random("minimax", 8)
+    root = stored(tmp_path / "g", g, client, 3)
+    real = graph_tasks.rule_round
+
+    def breaks(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
+        if rnd == 2:
+            raise DatasetError("a round that breaks")
+        return real(root, tier, entry, rnd, *rest)
+
+    monkeypatch.setattr(graph_tasks, "rule_round", breaks)
+    with pytest.raises(DatasetError, match="a round that breaks"):
+        solve_dataset(root, client)
+    assert not graph_tasks._HELD
+    assert not load_manifest(root).tiers[0].solved
+    monkeypatch.undo()
+    solve_dataset(root, client)
+    assert_same(answers(root), in_memory(g))
+
+
+def rule_state(semantics: str, degree: list[int], **nodes: list[float]) -> dict[str, np.ndarray]:
+    rule = RULES[Semantics(semantics)]
+    cols = {k: np.asarray(nodes[k], dtype=t) for k, t in rule.node_columns.items()}
+    return initial_state(rule, cols, np.asarray(degree, np.int32))
+
+
+def test_the_rules_update_by_hand() -> None:
+    """One round of each semantics' update rule (``graph_rules.step``, what a worker applies
+    to the state it holds), worked out by hand. Messages: per move, the mover (local) and the
+    decided successor's value."""
+    node = np.array([0, 1, 2, 3], dtype=np.intp)
+    # reachability: 0 player 0 with 2 moves (one joined: OR, joins), 1 player 1 with 2 (one
+    # left), 2 player 1 with 1 (all joined), 3 a target decided in round 0 (stays)
+    st = rule_state("reachability", [2, 2, 1, 1], player=[0, 1, 1, 0], target=[0, 0, 0, 1])
+    assert seed(RULES[Semantics.REACHABILITY], st, None, 0, False).tolist() == [3]
+    now, _ = step(RULES[Semantics.REACHABILITY], st, node, np.zeros(4), None, 5)
+    assert now.tolist() == [0, 2]
+    assert st["rank"].tolist() == [5, -1, 5, 0] and st["counter"].tolist() == [1, 1, 0, 0]
+    # minimax, the phase of value 2 (Max joins with one, Min with all), then of value -1 (the
+    # counters reset when Min's side starts: Min joins with one)
+    st = rule_state("minimax", [2, 2, 1, 0], player=[MAX, MIN, MIN, -1],
+                    value=[np.nan, np.nan, np.nan, 2.0])  # fmt: skip
+    rule = RULES[Semantics.MINIMAX]
+    assert seed(rule, st, (1, 2.0), 0, False).tolist() == [3]
+    now, _ = step(rule, st, node[:3], np.zeros(3), (1, 2.0), 1)
+    assert now.tolist() == [0, 2] and st["score"].tolist() == [2.0, 0.0, 2.0, 2.0]
+    seed(rule, st, (-1, -1.0), 2, True)
+    assert st["counter"].tolist() == [2, 2, 1, 0]  # reset to the out-degrees
+    now, _ = step(rule, st, node[1:2], np.zeros(1), (-1, -1.0), 3)
+    assert now.tolist() == [1] and st["score"][1] == -1.0 and st["rank"].tolist() == [1, 3, 1, 0]
+    # impartial: 0 has heard 0 before and now 1 (its last: mex 2), 1 hears 0 with one
+    # successor left (kept), 2 hears 3 from its only one (mex 0)
+    st = rule_state("impartial", [2, 2, 1, 0])
+    st["counter"][0] = 1
+    kept = (np.array([0]), np.array([0]))
+    now, seen = step(RULES[Semantics.IMPARTIAL], st, node[:3], np.array([1.0, 0.0, 3.0]),
+                     None, 4, kept)  # fmt: skip
+    assert now.tolist() == [0, 2] and st["grundy"].tolist() == [2, -1, 0, -1]
+    assert seen is not None and seen[0].tolist() == [1] and seen[1].tolist() == [0]
+
+
+def test_a_rule_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
+    from verifier.distributed.tiers.manifest import ShardEntry
+
+    entry = ShardEntry(0, 3, "0" * 64)
+    with pytest.raises(RunFailed, match=r"shard 0.s state is not on the worker.*--resume"):
+        graph_tasks.rule_round(str(tmp_path), 0, entry, 1, "no-such-run", [], np.array([0, 3]),
+                               Semantics.REACHABILITY, None)  # fmt: skip
+
+
+def test_values_to_a_shard_held_elsewhere_go_through_a_raw_file(tmp_path: Path) -> None:
+    """A value message (minimax, impartial) keeps its dtype through the file; to a shard held
+    in the same process it goes to its inbox."""
+    node = np.array([4, 0, 4], dtype=np.intp)
+    value = np.array([2.0, 0.0, 1.0])
+    path = graph_tasks._post(tmp_path, "r", 0, 2, 1, 0, node, value)
+    assert path is not None and path.endswith(".npy")
+    got = graph_tasks.read_messages(Path(path))
+    assert got[0].tolist() == node.tolist() and got[1].tolist() == value.tolist()
+    assert got[1].dtype == np.float64
+    held = made_up_state(tmp_path, "impartial", 5)
+    graph_tasks._HELD[("r", 0, 1)] = held
+    try:
+        assert graph_tasks._post(tmp_path, "r", 0, 2, 1, 0, node, value) is None
+        assert [m[1].tolist() for m in held.inbox[3]] == [value.tolist()]
+    finally:
+        graph_tasks._HELD.clear()
 
 
 # --- the command line ---------------------------------------------------------------------------

@@ -239,10 +239,12 @@ def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
     assert not [k for k in graph_tasks._KEPT if k[0].startswith(str(root))]  # its reverse edges
     # an earlier run's state left on a worker for this dataset (a driver that died), all won:
     n = load_manifest(root).tiers[0].shards[0].positions
-    stale = graph_tasks.Held(str(root), 0, np.ones(n, np.int8), np.zeros(n, np.int32),
-                             np.zeros(n, np.int32))  # fmt: skip
-    other = graph_tasks.Held(str(tmp_path / "other"), 0, np.ones(1, np.int8),
-                             np.zeros(1, np.int32), np.zeros(1, np.int32))  # fmt: skip
+    stale = graph_tasks.Held(str(root), 0, {"label": np.ones(n, np.int8),
+                             "remoteness": np.zeros(n, np.int32),
+                             "counter": np.zeros(n, np.int32)})  # fmt: skip
+    other = graph_tasks.Held(str(tmp_path / "other"), 0, {"label": np.ones(1, np.int8),
+                             "remoteness": np.zeros(1, np.int32),
+                             "counter": np.zeros(1, np.int32)})  # fmt: skip
     graph_tasks._HELD[("old-run", 0, 0)] = stale
     graph_tasks._HELD[("other-run", 0, 0)] = other
     try:
@@ -293,8 +295,9 @@ def test_messages_to_a_shard_held_elsewhere_go_through_a_file(tmp_path: Path) ->
     assert path is not None and Path(path).is_file()
     got = graph_tasks.read_messages(Path(path))
     assert got[0].tolist() == node.tolist() and got[1].tolist() == lost.tolist()
-    held = graph_tasks.Held(str(tmp_path), 10, np.zeros(5, np.int8), np.full(5, -1, np.int32),
-                            np.array([1, 1, 1, 1, 2], np.int32))  # fmt: skip
+    held = graph_tasks.Held(str(tmp_path), 10, {"label": np.zeros(5, np.int8),
+                            "remoteness": np.full(5, -1, np.int32),
+                            "counter": np.array([1, 1, 1, 1, 2], np.int32)})  # fmt: skip
     graph_tasks._HELD[("r", 0, 1)] = held
     try:  # the same shard held in this process: its inbox, for round 3
         assert graph_tasks._post(tmp_path, "r", 0, 2, 1, 0, node, lost) is None

@@ -1,6 +1,7 @@
 """The round rules of the semantics other than ``normal`` on a stored graph: pure numpy.
 
-A shard's state between rounds is a dict of columns parallel to its nodes (``state_columns``):
+A shard's state between rounds is a dict of columns parallel to its nodes (``COMMON`` and
+``Rule.state_columns``), kept by the worker that runs its rounds (``graph_tasks.Held``):
 ``done`` (decided), ``rank`` (the round it was decided in, -1 before), ``counter`` (successors
 not yet decided, for the AND nodes), ``degree`` (its out-degree, kept to reset the counters),
 ``player`` and the semantics' values. A round applies the messages of the round before (one
@@ -42,6 +43,7 @@ __all__ = [
     "RULES",
     "Phase",
     "Rule",
+    "Seen",
     "State",
     "count_names",
     "initial_state",
@@ -150,11 +152,6 @@ def initial_state(rule: Rule, nodes: State, degree: NDArray[np.int32]) -> State:
     return state
 
 
-def state_columns(rule: Rule) -> dict[str, str]:
-    """The columns of a shard's state file."""
-    return COMMON | rule.state_columns
-
-
 def phases(rule: Rule, leaf_values: NDArray[np.float64]) -> list[Phase]:
     """The phases of a solve: one per non-zero leaf value when ``phased`` (``leaf_values``:
     the distinct ones over all shards), the positive ones from the largest down, then the
@@ -191,7 +188,7 @@ def step(
     rule: Rule,
     state: State,
     node: NDArray[np.intp],
-    value: NDArray[np.float64],
+    value: NDArray[Any],
     phase: Phase,
     rnd: int,
     seen: Seen | None = None,
@@ -220,7 +217,7 @@ def _mex_of(
     state: State,
     now: NDArray[np.intp],
     node: NDArray[np.intp],
-    value: NDArray[np.float64],
+    value: NDArray[Any],
     seen: Seen | None,
 ) -> Seen:
     """Give the nodes ``now`` the mex of their successors' values (kept and just received);
@@ -236,12 +233,12 @@ def _mex_of(
     return all_n[~pick], all_v[~pick]
 
 
-def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[np.float64]:
-    """What the decided nodes tell their predecessors: the Grundy value (``impartial``), else
-    nothing that matters (0)."""
+def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[Any]:
+    """What the decided nodes tell their predecessors: the Grundy value (``impartial``,
+    int64), else nothing that matters (0, one byte a move)."""
     if "grundy" in state:
-        return state["grundy"][decided].astype(np.float64)
-    return np.zeros(len(decided), dtype=np.float64)
+        return state["grundy"][decided].astype(np.int64)
+    return np.zeros(len(decided), dtype=np.int8)
 
 
 def predecessor_rows(

@@ -1,17 +1,18 @@
 """Solving a tier with cycles on the cluster: retrograde rounds driven from the driver.
 
-``solve_graph_tier`` runs round 0 on every shard of a stored graph's tier, then round after
-round on the shards that were sent messages, until a round decides nothing (``graph_tasks``
-says what a round does); then one task per shard writes its answers from its last state
-(undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and become
-messages for the round after their target's remoteness. Each shard's rounds run on one worker
-(pinned: ``home``), which keeps the shard's state in memory between rounds under a run id
-drawn afresh for every run, so no run reads another's. The driver sees per task a count and
+``solve_graph_tier`` (semantics normal) runs round 0 on every shard of a stored graph's tier,
+then round after round on the shards that were sent messages, until a round decides nothing
+(``graph_tasks`` says what a round does); then one task per shard writes its answers from its
+last state (undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and
+become messages for the round after their target's remoteness. Each shard's rounds run on one
+worker (pinned: ``home``), which keeps the shard's state in memory between rounds under a run
+id drawn afresh for every run, so no run reads another's. The driver sees per task a count and
 the paths of the messages it wrote to other workers, never a node; it deletes each round's
 files once the next round has read them. A worker that dies or pauses fails the tier with one
 line (``supervise.gather_tier``); nothing of the tier is kept then (its answers are written
 only at the end, the workers' states of the run are dropped), and ``solve --resume`` starts the
-tier again.
+tier again. ``solve_rule_tier`` runs the other semantics' rounds (``graph_rules``) the same way:
+state in the workers, one task per worker and round (``_Rounds``).
 """
 
 from __future__ import annotations
@@ -27,19 +28,19 @@ import numpy as np
 
 from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_storage import remove_rule_state, solve_dir, state_path
+from verifier.distributed.tiers.graph_storage import solve_dir
 from verifier.distributed.tiers.graph_tasks import (
     Round,
+    RuleRound,
     finish_rule_shard,
     finish_shard,
     forget_run,
     init_rule_shard,
     round_worker,
-    rule_round,
     start_rounds,
 )
 from verifier.distributed.tiers.graphs import range_bounds, range_owner
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.storage import read_answers, read_codes, read_rule_answers
 from verifier.distributed.tiers.supervise import gather_tier
 from verifier.distributed.tiers.tasks import SolvedShard
@@ -69,6 +70,81 @@ def _forget(client: Any, run: str | None, root: str | None = None) -> None:
         client.run(forget_run, run, root, on_error="ignore")
 
 
+class _Rounds:
+    """One run of a tier's rounds (any semantics): its run id (drawn afresh, so no run reads
+    another's state), the worker holding each shard's state (``home``), the tasks' gathering
+    (``run``), the rounds on the shards sent messages (``drain``). The tier's work directory
+    is cleared at the start and the end; the workers' states of the dataset are dropped at the
+    start (an earlier run's) and, within ``with``, at the end and on failure."""
+
+    def __init__(self, root: Path, k: int, tier: TierEntry, client: Any, *,
+                 workers: set[str], poll: float, grace: float,
+                 say: Callable[[str], None]) -> None:  # fmt: skip
+        self.k, self.tier, self.client, self.say = k, tier, client, say
+        self.workers, self.poll, self.grace = workers, poll, grace
+        self.base = str(root)
+        self.where = sorted(workers)
+        self.run_id = uuid.uuid4().hex
+        self.bounds = range_bounds([s.positions for s in tier.shards])
+        self.work = solve_dir(root, k)
+
+    def __enter__(self) -> _Rounds:
+        shutil.rmtree(self.work, ignore_errors=True)  # an earlier run's rounds
+        _forget(self.client, None, self.base)  # states an earlier run on this dataset left
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _forget(self.client, self.run_id, self.base)  # and the reverse edges kept of this tier
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def run(self, tasks: list[Any], check_first: bool = True) -> list[Any]:
+        return gather_tier(self.client, tasks, what=f"solving tier {self.k}",
+                           workers=self.workers, poll=self.poll, grace=self.grace,
+                           check_first=check_first)  # fmt: skip
+
+    def home(self, j: int) -> dict[str, Any]:
+        """Shard ``j``'s rounds run on one worker, which keeps its state (and its reverse
+        edges: ``graph_tasks._reverse_edges``) between rounds; a round is one task per worker
+        (``round_worker``) for the shards it holds."""
+        return {"workers": [self.worker(j)], "allow_other_workers": False, "pure": False}
+
+    def worker(self, j: int) -> str:
+        return self.where[j % len(self.where)]
+
+    def round(self, rnd: int, inbox: dict[int, list[str]], rule: RuleRound | None) -> list[Round]:
+        """Round ``rnd`` of the shards of ``inbox`` (shard -> its message files): one
+        ``round_worker`` task per worker, pinned to it; what each shard's round reports."""
+        jobs: dict[str, list[tuple[ShardEntry, list[str]]]] = {}
+        for j in sorted(inbox):
+            jobs.setdefault(self.worker(j), []).append((self.tier.shards[j], inbox[j]))
+        done = self.run(
+            [
+                self.client.submit(round_worker, self.base, self.k, rnd, self.run_id, job,
+                                   self.bounds, rule, workers=[w], allow_other_workers=False,
+                                   pure=False)
+                for w, job in jobs.items()
+            ],
+            check_first=False,  # a round: the workers asked for while it waits, once a poll
+        )  # fmt: skip
+        results = [r for rs in done for r in rs]
+        if any(inbox.values()):
+            shutil.rmtree(self.work / f"round={rnd - 1}", ignore_errors=True)
+        return results
+
+    def drain(self, pending: Pending, rule: RuleRound | None = None) -> tuple[int, int]:
+        """Rounds on the shards sent messages until none are (a round that decides nothing
+        sends nothing: the run stops after it, unless moves into a later tier still have
+        messages for a later round); how many ran and the last (-1: none)."""
+        rounds, rnd = 0, -1
+        while pending:
+            rnd = min(pending)
+            results = self.round(rnd, pending.pop(rnd), rule)
+            rounds += 1
+            _post(pending, results)
+            self.say(f"tier {self.k}: round {rnd}: {sum(r[0] for r in results):,} decided")
+        return rounds, rnd
+
+
 def solve_graph_tier(
     root: Path,
     m: Manifest,
@@ -91,68 +167,24 @@ def solve_graph_tier(
         t.tier: [(s.positions, s.sha256, s.answers_sha256) for s in t.shards]
         for t in m.tiers[k + 1 :]
     }
-    bounds = range_bounds([s.positions for s in tier.shards])
-    work = solve_dir(root, k)
-    shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
-
-    def run(tasks: list[Any], check_first: bool = True) -> list[Any]:
-        return gather_tier(client, tasks, what=f"solving tier {k}", workers=workers, poll=poll,
-                           grace=grace, check_first=check_first)  # fmt: skip
-
-    base = str(root)
-    where = sorted(workers)
-    run_id = uuid.uuid4().hex
-
-    def home(j: int) -> dict[str, Any]:
-        """Shard ``j``'s rounds run on one worker, which keeps its state (and its reverse
-        edges: ``graph_tasks._reverse_edges``) between rounds; a round is one task per worker
-        (``round_worker``) for the shards it holds."""
-        return {"workers": [where[j % len(where)]], "allow_other_workers": False, "pure": False}
-
-    _forget(client, None, base)  # states an earlier run on this dataset may have left
-    try:
-        results: list[Round] = run(
+    with _Rounds(root, k, tier, client, workers=workers, poll=poll, grace=grace, say=say) as r:
+        results: list[Round] = r.run(
             [
-                client.submit(start_rounds, base, run_id, k, s, bounds,
-                              later if s.exits else None, **home(s.shard))
+                client.submit(start_rounds, r.base, r.run_id, k, s, r.bounds,
+                              later if s.exits else None, **r.home(s.shard))
                 for s in tier.shards
             ]
         )  # fmt: skip
         pending: Pending = {}
         _post(pending, results)
-        rounds = 1
-        say(f"tier {k}: round 0: {sum(r[0] for r in results):,} decided")
-        # a round that decides nothing sends nothing: the run stops after it, unless moves into
-        # a later tier still have messages for a later round
-        while pending:
-            rnd = min(pending)
-            inbox = pending.pop(rnd)
-            jobs: dict[str, list[tuple[ShardEntry, list[str]]]] = {}
-            for j in sorted(inbox):
-                jobs.setdefault(where[j % len(where)], []).append((tier.shards[j], inbox[j]))
-            done = run(
-                [
-                    client.submit(round_worker, base, k, rnd, run_id, job, bounds,
-                                  workers=[w], allow_other_workers=False, pure=False)
-                    for w, job in jobs.items()
-                ],
-                check_first=False,  # a round: the workers asked for while it waits, once a poll
-            )  # fmt: skip
-            results = [r for rs in done for r in rs]
-            rounds += 1
-            if any(inbox.values()):
-                shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
-            _post(pending, results)
-            say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
-        solved: list[SolvedShard] = run(
+        say(f"tier {k}: round 0: {sum(x[0] for x in results):,} decided")
+        rounds = 1 + r.drain(pending)[0]
+        solved: list[SolvedShard] = r.run(
             [
-                client.submit(finish_shard, base, k, s.shard, run_id, **home(s.shard))
+                client.submit(finish_shard, r.base, k, s.shard, r.run_id, **r.home(s.shard))
                 for s in tier.shards
             ]
         )
-    finally:
-        _forget(client, run_id, base)  # and the reverse edges the workers kept of this tier
-    shutil.rmtree(work, ignore_errors=True)
     say(f"tier {k}: {rounds} retrograde rounds")
     return solved
 
@@ -183,87 +215,46 @@ def solve_rule_tier(
     say: Callable[[str], None],
 ) -> list[SolvedShard]:
     """Solve tier ``k`` (the only one) of a stored graph of semantics reachability, minimax or
-    impartial by the rounds of ``graph_rules``: one task per shard sets up its state, then
-    phase by phase (minimax: one per non-zero leaf value; else one) a seed round on every
-    shard and rounds on the shards sent messages until a round decides nothing; then one task
-    per shard writes its answers. ``impartial``: nodes never decided (a cycle) fail the solve
-    with one line."""
+    impartial by the rounds of ``graph_rules``, the shards' states kept in the workers as
+    normal's: one task per shard sets up its state, then phase by phase (minimax: one per
+    non-zero leaf value, the counters reset when a side starts; else one) a seed round on
+    every shard and rounds on the shards sent messages until a round decides nothing, one task
+    per worker and round; then one task per shard writes its answers. ``impartial``: nodes
+    never decided (a cycle) fail the solve with one line."""
     sem = Semantics(m.semantics)
     rule = graph_rules.RULES[sem]
     tier = m.tiers[k]
-    bounds = range_bounds([s.positions for s in tier.shards])
-    work = solve_dir(root, k)
-    shutil.rmtree(work, ignore_errors=True)  # an earlier run's rounds
-    base = str(root)
-    where = sorted(workers)
-
-    def run(tasks: list[Any]) -> list[Any]:
-        return gather_tier(
-            client, tasks, what=f"solving tier {k}", workers=workers, poll=poll, grace=grace
-        )
-
-    def home(j: int) -> dict[str, Any]:
-        return {"workers": [where[j % len(where)]], "allow_other_workers": True, "pure": False}
-
-    values = run([client.submit(init_rule_shard, base, k, s, bounds, sem, **home(s.shard))
-                  for s in tier.shards])  # fmt: skip
-    state = {s.shard: state_path(root, k, s.shard, -1) for s in tier.shards}
-    phases = graph_rules.phases(rule, np.array([v for vs in values for v in vs], dtype=np.float64))
-    rnd = 0
-    for i, phase in enumerate(phases):
-        reset = phase is not None and i > 0 and phase[0] != phases[i - 1][0]  # type: ignore[index]
-        results: list[Round] = run(
+    with _Rounds(root, k, tier, client, workers=workers, poll=poll, grace=grace, say=say) as r:
+        values = r.run([client.submit(init_rule_shard, r.base, r.run_id, k, s, r.bounds, sem,
+                                      **r.home(s.shard))
+                        for s in tier.shards])  # fmt: skip
+        leaves = np.array([v for vs in values for v in vs], dtype=np.float64)
+        phases = graph_rules.phases(rule, leaves)
+        everyone: dict[int, list[str]] = {s.shard: [] for s in tier.shards}
+        rnd = 0
+        for i, phase in enumerate(phases):
+            reset = phase is not None and i > 0 and phase[0] != phases[i - 1][0]  # type: ignore[index]
+            results = r.round(rnd, everyone, (sem, phase, True, reset))
+            pending: Pending = {}
+            _post(pending, results)
+            say(f"tier {k}: round {rnd}: {sum(x[0] for x in results):,} decided"
+                + (f" (leaves of value {phase[1]:g})" if phase is not None else ""))  # fmt: skip
+            rnd = max(rnd, r.drain(pending, (sem, phase, False, False))[1]) + 1
+        solved: list[SolvedShard] = r.run(
             [
-                client.submit(
-                    rule_round, base, k, s, rnd, str(state[s.shard]), [], bounds, sem, phase,
-                    True, reset, **home(s.shard),
-                )
+                client.submit(finish_rule_shard, r.base, k, s.shard, r.run_id, sem,
+                              **r.home(s.shard))
                 for s in tier.shards
             ]
         )  # fmt: skip
-        for s in tier.shards:
-            remove_rule_state(state[s.shard])
-            state[s.shard] = state_path(root, k, s.shard, rnd)
-        pending: Pending = {}
-        _post(pending, results)
-        say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided"
-            + (f" (leaves of value {phase[1]:g})" if phase is not None else ""))  # fmt: skip
-        while pending:
-            rnd = min(pending)
-            inbox = pending.pop(rnd)
-            now = sorted(inbox)
-            results = run(
-                [
-                    client.submit(
-                        rule_round, base, k, tier.shards[j], rnd, str(state[j]), inbox[j],
-                        bounds, sem, phase, **home(j),
-                    )
-                    for j in now
-                ]
-            )  # fmt: skip
-            for j in now:
-                remove_rule_state(state[j])
-                state[j] = state_path(root, k, j, rnd)
-            shutil.rmtree(work / f"round={rnd - 1}", ignore_errors=True)
-            _post(pending, results)
-            say(f"tier {k}: round {rnd}: {sum(r[0] for r in results):,} decided")
-        rnd += 1
-    solved: list[SolvedShard] = run(
-        [
-            client.submit(finish_rule_shard, base, k, s.shard, str(state[s.shard]), sem,
-                          pure=False)
-            for s in tier.shards
-        ]
-    )  # fmt: skip
-    shutil.rmtree(work, ignore_errors=True)
     say(f"tier {k}: {rnd} rounds")
-    if rule.acyclic_only and any(r[2] for r in solved):
-        stuck = sum(r[2] for r in solved)
-        j = next(i for i, r in enumerate(solved) if r[2])
+    if rule.acyclic_only and any(x[2] for x in solved):
+        stuck = sum(x[2] for x in solved)
+        j = next(i for i, x in enumerate(solved) if x[2])
         s = tier.shards[j]
         cols = read_rule_answers(root, k, j, solved[j][4], s.positions, rule.answer_columns)
         value = np.asarray(cols[next(iter(rule.answer_columns))])  # -1: never decided
-        x = int(bounds[j]) + int(np.flatnonzero(value < 0)[0])
+        x = int(r.bounds[j]) + int(np.flatnonzero(value < 0)[0])
         raise DatasetError(
             f"{root}: the graph has a cycle: {stuck:,} node(s) never finished (node {x} lies on "
             f"a cycle or leads to one); {sem.value} graphs are solved here when acyclic"

@@ -22,7 +22,7 @@ The codes shard keeps its ``code`` column, so ``storage.read_codes`` reads it as
 These files are written with the lz4 codec (``GRAPH_CODEC``), read whatever their codec.
 Edges and reverse edges have their sha256 in the manifest (``ShardEntry.edges_sha256``,
 ``reverse_sha256``); the temporary files have none (they live for a round). A shard's
-retrograde state between rounds is not a file: the worker running its rounds keeps it
+state between rounds (every semantics) is not a file: the worker running its rounds keeps it
 (``graph_tasks``).
 """
 
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,20 +49,13 @@ __all__ = [
     "read_node_columns",
     "read_nodes",
     "read_reverse",
-    "read_rule_state",
-    "read_value_messages",
-    "remove_rule_state",
     "reverse_path",
     "reverse_piece_path",
-    "state_path",
-    "value_message_path",
     "write_edges",
     "write_exits",
     "write_messages",
     "write_nodes",
     "write_reverse",
-    "write_rule_state",
-    "write_value_messages",
 ]
 
 U64 = NDArray[np.uint64]
@@ -89,12 +83,6 @@ def reverse_piece_path(root: Path, tier: int, shard: int, source: int) -> Path:
 def solve_dir(root: Path, tier: int) -> Path:
     """The work directory of a tier's retrograde rounds."""
     return root / "tmp" / "solve" / f"tier={tier}"
-
-
-def state_path(root: Path, tier: int, shard: int, rnd: int) -> Path:
-    """A shard's state after round ``rnd`` under the rules of ``graph_rules`` (the semantics
-    other than ``normal``, whose rounds keep their state in the workers)."""
-    return solve_dir(root, tier) / "state" / f"shard={shard}" / f"round={rnd}.parquet"
 
 
 def message_path(root: Path, tier: int, rnd: int, to: int, source: int | str) -> Path:
@@ -196,71 +184,24 @@ def read_piece_edges(path: Path) -> Edges:
     return _read_pair(path, None, ("dst", "src"), None)
 
 
-def write_messages(path: Path, node: NDArray[np.intp], lost: NDArray[np.bool_]) -> None:
+def write_messages(path: Path, node: NDArray[np.intp], said: NDArray[Any]) -> None:
     """Per move into a node decided this round: its source (an index into the receiving
-    shard's nodes) and whether the node is lost. Raw numpy, no digest: the same run reads it
+    shard's nodes) and what the node says (normal: whether it is lost, bool; the other
+    semantics: ``graph_rules.message_values``). Raw numpy, no digest: the same run reads it
     once, in the next round, then removes it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with tmp.open("wb") as f:
         np.save(f, node.astype(np.int64, copy=False))
-        np.save(f, lost.astype(np.bool_, copy=False))
+        np.save(f, said)
     os.replace(tmp, path)
 
 
-def write_rule_state(
-    path: Path,
-    state: dict[str, NDArray[np.generic]],
-    seen: tuple[NDArray[np.int64], NDArray[np.int64]] | None,
-) -> None:
-    """A shard's state under the rules of ``graph_rules`` (and the successor values kept per
-    undecided node, ``impartial``, beside it)."""
-    _write(path, state)
-    if seen is not None:
-        _write(_seen_path(path), {"node": seen[0], "value": seen[1]})
-
-
-def read_rule_state(
-    path: Path, columns: dict[str, str], seen: bool
-) -> tuple[dict[str, NDArray[np.generic]], tuple[NDArray[np.int64], NDArray[np.int64]] | None]:
-    """A shard's state under the rules, writable."""
-    cols = {k: np.array(v) for k, v in _read(path, None, columns).items()}
-    if not seen:
-        return cols, None
-    kept = _read(_seen_path(path), None, {"node": "int64", "value": "int64"})
-    return cols, (np.array(kept["node"]), np.array(kept["value"]))
-
-
-def remove_rule_state(path: Path) -> None:
-    path.unlink(missing_ok=True)
-    _seen_path(path).unlink(missing_ok=True)
-
-
-def _seen_path(path: Path) -> Path:
-    return path.with_name(f"{path.stem}-seen.parquet")
-
-
-def value_message_path(root: Path, tier: int, rnd: int, to: int, source: int) -> Path:
-    """``message_path`` of the rules other than ``normal``: their messages carry values."""
-    return message_path(root, tier, rnd, to, source).with_suffix(".parquet")
-
-
-def write_value_messages(path: Path, node: U64, value: NDArray[np.float64]) -> None:
-    """Per move into a node decided this round (rules other than ``normal``): its source and
-    the node's value."""
-    _write(path, {"node": node, "value": value})
-
-
-def read_value_messages(path: Path) -> tuple[U64, NDArray[np.float64]]:
-    cols = _read(path, None, {"node": "uint64", "value": "float64"})
-    return cols["node"], cols["value"]  # type: ignore[return-value]
-
-
-def read_messages(path: Path) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+def read_messages(path: Path) -> tuple[NDArray[np.intp], NDArray[Any]]:
     try:
         with path.open("rb") as f:
             node = np.load(f)
-            lost = np.load(f)
+            said = np.load(f)
     except (OSError, ValueError) as e:
         raise DatasetError(f"{path}: cannot read a round's messages: {e}") from None
-    return node.astype(np.intp, copy=False), lost
+    return node.astype(np.intp, copy=False), said

@@ -15,12 +15,18 @@ remoteness, so a won node's is 1 + the least of its lost successors' and a lost 
 greatest of its won successors', as in the in-memory ``retrograde`` (whose first-in first-out
 queue is these rounds run one node at a time). The state lives only as long as the tier's run:
 a worker that dies takes its shards' state with it, and the tier fails (``graph_solve``).
+
+The other semantics run the same rounds with the update rules of ``graph_rules``
+(``init_rule_shard``, ``rule_round``, ``finish_rule_shard``): the same ``Held`` state (their
+columns, impartial's values received so far), the same messages (a value in place of
+``lost``), the same one task per worker and round (``round_worker`` given a ``RuleRound``).
 """
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,19 +45,13 @@ from verifier.distributed.tiers.graph_storage import (
     read_nodes,
     read_piece_edges,
     read_reverse,
-    read_rule_state,
-    read_value_messages,
     reverse_path,
     reverse_piece_path,
-    state_path,
-    value_message_path,
     write_edges,
     write_messages,
     write_nodes,
     write_piece_edges,
     write_reverse,
-    write_rule_state,
-    write_value_messages,
 )
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
 from verifier.distributed.tiers.manifest import ShardEntry
@@ -64,6 +64,7 @@ __all__ = [
     "Messages",
     "Pieces",
     "Round",
+    "RuleRound",
     "apply_round",
     "draw_shard",
     "finish_rule_shard",
@@ -258,25 +259,27 @@ def apply_round(
     return decided
 
 
-Mail = list[tuple[NDArray[np.intp], NDArray[np.bool_]]]
+Mail = list[tuple[NDArray[np.intp], NDArray[Any]]]
+"""Messages left in a shard's inbox: per move, the mover's index into the shard and what the
+decided successor says (normal: whether it is lost; the other semantics: its value)."""
 
 
 class Held:
-    """A shard's retrograde state between rounds, kept by the worker that runs its rounds
-    (the driver pins them there): label, remoteness, counter per node, and the messages other
-    shards of the same process left for it, by the round that reads them."""
+    """A shard's state between rounds, kept by the worker that runs its rounds (the driver
+    pins them there): its columns per node (normal: ``label``, ``remoteness``, ``counter``;
+    the other semantics: ``graph_rules.initial_state``'s), the successor values kept per
+    undecided node (``seen``, impartial), and the messages other shards of the same process
+    left for it, by the round that reads them."""
 
-    def __init__(self, root: str, lo: int, label: NDArray[np.int8],
-                 remoteness: NDArray[np.int32], counter: NDArray[np.int32]) -> None:  # fmt: skip
+    def __init__(self, root: str, lo: int, state: dict[str, NDArray[Any]]) -> None:
         self.root = root
         self.lo = lo
-        self.label = label
-        self.remoteness = remoteness
-        self.counter = counter
+        self.state = state
+        self.seen: graph_rules.Seen | None = None
         self.inbox: dict[int, Mail] = {}
 
     def nbytes(self) -> int:
-        return self.label.nbytes + self.remoteness.nbytes + self.counter.nbytes
+        return sum(a.nbytes for a in [*self.state.values(), *(self.seen or ())])
 
 
 _HELD: dict[tuple[str, int, int], Held] = {}
@@ -314,6 +317,23 @@ def _held(run: str, tier: int, shard: int) -> Held:
     return held
 
 
+def _hold(run: str, tier: int, shard: int, held: Held) -> None:
+    """Keep ``held`` for the rounds of run ``run``, dropping the states earlier runs left on
+    the same dataset directory."""
+    with _HELD_LOCK:
+        for k in [k for k, h in _HELD.items() if h.root == held.root and k[0] != run]:
+            del _HELD[k]
+        _HELD[(run, tier, shard)] = held
+
+
+def _release(run: str, tier: int, shard: int) -> Held:
+    """The last state of a shard, dropped from this worker (its answers are written next)."""
+    held = _held(run, tier, shard)
+    with _HELD_LOCK:
+        _HELD.pop((run, tier, shard), None)
+    return held
+
+
 def _send(
     root: Path,
     run: str,
@@ -321,28 +341,23 @@ def _send(
     entry: ShardEntry,
     rnd: int,
     decided: U64,
-    lost: NDArray[np.bool_],
+    said: NDArray[Any],
     bounds: Bounds,
 ) -> Messages:
-    """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids; ``lost``:
-    which are lost) that they are: one message per move, per owner shard left in its inbox
-    when this process holds it (``None`` for a path), else written to a raw numpy file."""
+    """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids) what
+    ``said`` says of each (normal: whether it is lost; the other semantics: its value): one
+    message per move, per owner shard left in its inbox when this process holds it (``None``
+    for a path), else written to a raw numpy file."""
     if len(decided) == 0:
         return []
     rev_dst, rev_src = _reverse_edges(root, tier, entry)
-    start = np.searchsorted(rev_dst, decided, side="left")
-    count = np.searchsorted(rev_dst, decided, side="right") - start
-    total = int(count.sum())
-    # the rows start[i] .. start[i] + count[i] - 1 of every decided node, in one array
-    first = np.cumsum(count) - count
-    rows = np.repeat(start - first, count) + np.arange(total)
-    node = rev_src[rows]
-    flag = np.repeat(lost, count)
-    del rev_dst, rev_src, rows
+    rows, which = graph_rules.predecessor_rows(rev_dst, decided)
+    node, what = rev_src[rows], said[which]
+    del rev_dst, rev_src, rows, which
     pieces: Messages = []
-    for j, (n, f) in _grouped(node, bounds, [node, flag]):
+    for j, (n, w) in _grouped(node, bounds, [node, what]):
         local = (n - np.uint64(bounds[j])).astype(np.intp)  # type: ignore[operator]
-        pieces.append((rnd, j, len(n), _post(root, run, tier, rnd, j, entry.shard, local, f)))  # type: ignore[arg-type]
+        pieces.append((rnd, j, len(n), _post(root, run, tier, rnd, j, entry.shard, local, w)))
     return pieces
 
 
@@ -354,17 +369,17 @@ def _post(
     to: int,
     source: int | str,
     node: NDArray[np.intp],
-    lost: NDArray[np.bool_],
+    said: NDArray[Any],
 ) -> str | None:
     """Leave messages of round ``rnd`` for shard ``to``: in its inbox when this process holds
     it (``None``), else in a file (its path)."""
     with _HELD_LOCK:
         held = _HELD.get((run, tier, to))
         if held is not None:
-            held.inbox.setdefault(rnd + 1, []).append((node, lost))
+            held.inbox.setdefault(rnd + 1, []).append((node, said))
             return None
     path = message_path(root, tier, rnd, to, source)
-    write_messages(path, node, lost)
+    write_messages(path, node, said)
     return str(path)
 
 
@@ -402,10 +417,8 @@ def start_rounds(
     decided = np.flatnonzero(label != 0)
     remoteness = np.full(n, -1, dtype=np.int32)
     remoteness[decided] = 0
-    with _HELD_LOCK:
-        for k in [k for k, h in _HELD.items() if h.root == root and k[0] != run]:
-            del _HELD[k]  # an earlier run's, on the same dataset
-        _HELD[(run, tier, entry.shard)] = Held(root, lo, label, remoteness, counter)
+    state: dict[str, NDArray[Any]] = {"label": label, "remoteness": remoteness, "counter": counter}
+    _hold(run, tier, entry.shard, Held(root, lo, state))
     delayed = _delayed(base, run, tier, entry.shard, *exits) if exits else []
     msgs = _send(base, run, tier, entry, 0, codes[decided], label[decided] == -1, bounds)
     return len(decided), msgs + delayed
@@ -461,6 +474,17 @@ def _delayed(
     return out
 
 
+def _mail(held: Held, rnd: int, inbox: list[str]) -> tuple[NDArray[np.intp], NDArray[Any]] | None:
+    """The messages of round ``rnd - 1`` to a shard: those left in its inbox in this process
+    and the files ``inbox``, in one pair of arrays (``None``: none)."""
+    with _HELD_LOCK:
+        mail = held.inbox.pop(rnd, [])
+    mail += [read_messages(Path(p)) for p in inbox]
+    if not mail:
+        return None
+    return np.concatenate([m[0] for m in mail]), np.concatenate([m[1] for m in mail])
+
+
 def round_shard(
     root: str,
     tier: int,
@@ -474,21 +498,22 @@ def round_shard(
     ``rnd - 1`` (the files ``inbox`` and those left in the shard's inbox in this process) to
     the state this worker keeps (``apply_round``), tell the predecessors of the nodes decided
     now."""
-    base = Path(root)
     held = _held(run, tier, entry.shard)
-    with _HELD_LOCK:
-        mail = held.inbox.pop(rnd, [])
-    mail += [read_messages(Path(p)) for p in inbox]
-    if not mail:
+    mail = _mail(held, rnd, inbox)
+    if mail is None:
         return 0, []
-    node = np.concatenate([m[0] for m in mail])
-    lost = np.concatenate([m[1] for m in mail])
+    st = held.state
+    decided = apply_round(st["label"], st["remoteness"], st["counter"], *mail, rnd)
     del mail
-    decided = apply_round(held.label, held.remoteness, held.counter, node, lost, rnd)
-    del node, lost
     ids = (decided + held.lo).astype(np.uint64)
-    sent = _send(base, run, tier, entry, rnd, ids, held.label[decided] == -1, bounds)
+    sent = _send(Path(root), run, tier, entry, rnd, ids, st["label"][decided] == -1, bounds)
     return len(decided), sent
+
+
+RuleRound = tuple[Semantics, graph_rules.Phase, bool, bool]
+"""A round under the rules of ``graph_rules`` (the semantics other than normal): the
+semantics, the phase, whether the round seeds the phase (``start``) and whether the counters
+are reset first (``reset``, a minimax side's first phase)."""
 
 
 def round_worker(
@@ -498,23 +523,25 @@ def round_worker(
     run: str,
     jobs: list[tuple[ShardEntry, list[str]]],
     bounds: Bounds,
+    rule: RuleRound | None = None,
 ) -> list[Round]:
     """Round ``rnd`` of the shards this worker holds that were sent messages (``jobs``: each
-    shard's entry and message files), one after the other (``round_shard``): one task per
-    worker and round, not per shard, so that a round costs the cluster a few messages."""
-    return [round_shard(root, tier, entry, rnd, run, inbox, bounds) for entry, inbox in jobs]
+    shard's entry and message files; a seed round: all its shards), one after the other
+    (``round_shard``; ``rule``: ``rule_round``): one task per worker and round, not per
+    shard, so that a round costs the cluster a few messages."""
+    if rule is None:
+        return [round_shard(root, tier, entry, rnd, run, inbox, bounds) for entry, inbox in jobs]
+    return [rule_round(root, tier, entry, rnd, run, inbox, bounds, *rule) for entry, inbox in jobs]
 
 
 def finish_shard(root: str, tier: int, shard: int, run: str) -> SolvedShard:
     """Write the answers of a shard from its last state (undecided: drawn, remoteness -1) and
     drop the state from this worker."""
-    held = _held(run, tier, shard)
-    label, remoteness = held.label, held.remoteness
+    st = _release(run, tier, shard).state
+    label, remoteness = st["label"], st["remoteness"]
     digest = write_answers(Path(root), tier, shard, (label, remoteness))
     counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
     top = int(remoteness.max()) if len(label) else -1
-    with _HELD_LOCK:
-        _HELD.pop((run, tier, shard), None)
     return counts[0], counts[1], counts[2], top, digest
 
 
@@ -526,10 +553,11 @@ def _rule(sem: Semantics) -> graph_rules.Rule:
 
 
 def init_rule_shard(
-    root: str, tier: int, entry: ShardEntry, bounds: Bounds, sem: Semantics
+    root: str, run: str, tier: int, entry: ShardEntry, bounds: Bounds, sem: Semantics
 ) -> list[float]:
-    """The state of ``entry``'s shard before round 0 (``graph_rules.initial_state``), written
-    as round -1's; the distinct non-zero values of its leaves (``minimax``: the phases)."""
+    """The state of ``entry``'s shard before round 0 (``graph_rules.initial_state``), kept in
+    this worker for the rounds of run ``run`` (as ``start_rounds``'); the distinct non-zero
+    values of its leaves (``minimax``: the phases)."""
     base = Path(root)
     if entry.exits:
         raise DatasetError(
@@ -543,37 +571,15 @@ def init_rule_shard(
     src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
     n = len(nodes["code"])
     degree = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
+    del src
     state = graph_rules.initial_state(rule, nodes, degree)
-    empty = np.zeros(0, dtype=np.int64)
-    seen = (empty, empty) if rule.keeps_seen else None
-    write_rule_state(state_path(base, tier, entry.shard, -1), state, seen)
+    held = Held(root, lo, state)
+    if rule.keeps_seen:
+        held.seen = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    _hold(run, tier, entry.shard, held)
     if not rule.phased:
         return []
     return [float(v) for v in graph_rules.leaf_values(state).tolist()]
-
-
-def _send_values(
-    root: Path,
-    tier: int,
-    entry: ShardEntry,
-    rnd: int,
-    decided: U64,
-    value: NDArray[np.float64],
-    bounds: Bounds,
-) -> Messages:
-    """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids) their
-    ``value``: one message per move, written per owner shard."""
-    if len(decided) == 0:
-        return []
-    rev_dst, rev_src = _reverse_edges(root, tier, entry)
-    rows, which = graph_rules.predecessor_rows(rev_dst, decided)
-    node, val = rev_src[rows], value[which]
-    pieces: Messages = []
-    for j, (nd, v) in _grouped(node, bounds, [node, val]):
-        path = value_message_path(root, tier, rnd, j, entry.shard)
-        write_value_messages(path, nd, v)  # type: ignore[arg-type]
-        pieces.append((rnd, j, len(nd), str(path)))
-    return pieces
 
 
 def rule_round(
@@ -581,7 +587,7 @@ def rule_round(
     tier: int,
     entry: ShardEntry,
     rnd: int,
-    state: str,
+    run: str,
     inbox: list[str],
     bounds: Bounds,
     sem: Semantics,
@@ -589,33 +595,33 @@ def rule_round(
     start: bool = False,
     reset: bool = False,
 ) -> Round:
-    """Round ``rnd`` of ``entry``'s shard under ``sem``'s rules: seed a phase (``start``:
-    ``graph_rules.seed``) or apply the messages of round ``rnd - 1`` (``inbox``,
-    ``graph_rules.step``), write the new state, tell the predecessors of the nodes decided."""
-    base = Path(root)
-    lo = int(bounds[entry.shard])
-    rule = _rule(sem)
-    st, seen = read_rule_state(Path(state), graph_rules.state_columns(rule), rule.keeps_seen)
+    """Round ``rnd`` of ``entry``'s shard in run ``run`` under ``sem``'s rules, on the state
+    this worker keeps: seed a phase (``start``: ``graph_rules.seed``) or apply the messages
+    of round ``rnd - 1`` (the files ``inbox`` and those left in the shard's inbox in this
+    process: ``graph_rules.step``); tell the predecessors of the nodes decided now their
+    values."""
+    held = _held(run, tier, entry.shard)
+    rule, st = _rule(sem), held.state
     if start:
         decided = graph_rules.seed(rule, st, phase, rnd, reset)
     else:
-        parts = [read_value_messages(Path(p)) for p in inbox]
-        node = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.uint64)
-        value = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
-        del parts
-        local = (node - np.uint64(lo)).astype(np.intp)
-        decided, seen = graph_rules.step(rule, st, local, value, phase, rnd, seen)
-    write_rule_state(state_path(base, tier, entry.shard, rnd), st, seen)
-    ids = (decided + lo).astype(np.uint64)
+        mail = _mail(held, rnd, inbox)
+        if mail is None:
+            return 0, []
+        node, value = mail
+        del mail
+        decided, held.seen = graph_rules.step(rule, st, node, value, phase, rnd, held.seen)
+        del node, value
+    ids = (decided + held.lo).astype(np.uint64)
     values = graph_rules.message_values(st, decided)
-    return len(decided), _send_values(base, tier, entry, rnd, ids, values, bounds)
+    return len(decided), _send(Path(root), run, tier, entry, rnd, ids, values, bounds)
 
 
-def finish_rule_shard(root: str, tier: int, shard: int, state: str, sem: Semantics) -> SolvedShard:
-    """Write the answers of a shard from its last state (``Rule.answers``)."""
+def finish_rule_shard(root: str, tier: int, shard: int, run: str, sem: Semantics) -> SolvedShard:
+    """Write the answers of a shard from its last state (``Rule.answers``) and drop the state
+    from this worker."""
     rule = _rule(sem)
-    st, _ = read_rule_state(Path(state), graph_rules.state_columns(rule), rule.keeps_seen)
-    answers = rule.answers(st)
+    answers = rule.answers(_release(run, tier, shard).state)
     digest = write_rule_answers(Path(root), tier, shard, answers)
     won, lost, drawn, top = rule.counts(answers)
     return won, lost, drawn, top, digest
