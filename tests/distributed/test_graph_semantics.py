@@ -310,29 +310,6 @@ def test_a_run_again_gives_the_same_answers_and_reads_no_stale_state(
     assert digests(root) == sha
 
 
-@pytest.mark.dask
-def test_a_failed_run_drops_its_state_and_the_next_starts_afresh(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    g = small_random("minimax", 8)
-    root = stored(tmp_path / "g", g, client, 3)
-    real = graph_tasks.rule_round
-
-    def breaks(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
-        if rnd == 2:
-            raise DatasetError("a round that breaks")
-        return real(root, tier, entry, rnd, *rest)
-
-    monkeypatch.setattr(graph_tasks, "rule_round", breaks)
-    with pytest.raises(DatasetError, match="a round that breaks"):
-        solve_dataset(root, client)
-    assert not graph_tasks._HELD
-    assert not load_manifest(root).tiers[0].solved
-    monkeypatch.undo()
-    solve_dataset(root, client)
-    assert_same(answers(root), in_memory(g))
-
-
 def rule_state(semantics: str, degree: list[int], **nodes: list[float]) -> dict[str, np.ndarray]:
     rule = RULES[Semantics(semantics)]
     cols = {k: np.asarray(nodes[k], dtype=t) for k, t in rule.node_columns.items()}

@@ -258,22 +258,32 @@ def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
 
 
 @pytest.mark.dask
+@pytest.mark.parametrize(
+    ("semantics", "task"), [("normal", "round_shard"), ("minimax", "rule_round")]
+)
 def test_a_failed_run_drops_its_state(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, semantics: str, task: str
 ) -> None:
-    root = stored(tmp_path / "ds", random_case("normal", 1000, 2.0, 3).graph, client, 3)
-    real = graph_tasks.round_shard
+    """A round that fails in a worker: the run fails, no state is left in the workers, the
+    tier is not marked solved, and the next run starts afresh and solves it."""
+    values = (-3, -1, 0, 1, 2, 5) if semantics == "minimax" else (-1, 0, 1)
+    graph = random_case(semantics, 1000, 2.0, 3, values=values).graph
+    root = stored(tmp_path / "ds", graph, client, 3)
+    real = getattr(graph_tasks, task)
 
     def breaks(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
         if rnd == 2:
             raise DatasetError("a round that breaks")
         return real(root, tier, entry, rnd, *rest)
 
-    monkeypatch.setattr(graph_tasks, "round_shard", breaks)
+    monkeypatch.setattr(graph_tasks, task, breaks)
     with pytest.raises(DatasetError, match="a round that breaks"):
         solve_dataset(root, client)
     assert not graph_tasks._HELD
     assert not load_manifest(root).tiers[0].solved
+    monkeypatch.undo()
+    solve_dataset(root, client)
+    assert load_manifest(root).tiers[0].solved and not graph_tasks._HELD
 
 
 def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
