@@ -297,6 +297,17 @@ def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
                                 np.array([0, 3]))  # fmt: skip
 
 
+def test_a_task_still_running_when_its_run_is_forgotten_keeps_nothing(tmp_path: Path) -> None:
+    """A failed run's other tasks finish after the driver dropped the run's states: what they
+    would keep is not kept (it would stay in the worker for good: no later run has its id)."""
+    held = graph_tasks.Held(str(tmp_path), 0, {"label": np.zeros(2, np.int8)})
+    graph_tasks._hold("late", 0, 0, held)
+    assert graph_tasks._HELD.pop(("late", 0, 0)) is held  # kept while the run is on
+    assert graph_tasks.forget_run("late") == 0
+    graph_tasks._hold("late", 0, 1, held)
+    assert ("late", 0, 1) not in graph_tasks._HELD
+
+
 def test_messages_to_a_shard_held_elsewhere_go_through_a_file(tmp_path: Path) -> None:
 
     node = np.array([4, 0, 4], dtype=np.intp)

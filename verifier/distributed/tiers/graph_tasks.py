@@ -289,6 +289,9 @@ again never finds an earlier one's state; the driver removes its run's at the ti
 when it fails (``forget_run``), and ``start_rounds`` drops those of earlier runs on the same
 dataset directory (a driver that died could not)."""
 _HELD_LOCK = threading.Lock()
+_FORGOTTEN: set[str] = set()
+"""Runs whose states the driver dropped: a task of such a run still running then (a failed
+run's other tasks finish after the failure) does not keep its state (``_hold``)."""
 
 
 def forget_run(run: str | None, root: str | None = None) -> int:
@@ -296,6 +299,8 @@ def forget_run(run: str | None, root: str | None = None) -> int:
     directory) from this worker, and the reverse edges it keeps of their datasets; how many
     states were dropped (``client.run`` calls it)."""
     with _HELD_LOCK:
+        if run is not None:
+            _FORGOTTEN.add(run)
         gone = [k for k, h in _HELD.items() if k[0] == run or (root is not None and h.root == root)]
         roots = {_HELD[k].root for k in gone} | ({root} if root is not None else set())
         for k in gone:
@@ -319,8 +324,11 @@ def _held(run: str, tier: int, shard: int) -> Held:
 
 def _hold(run: str, tier: int, shard: int, held: Held) -> None:
     """Keep ``held`` for the rounds of run ``run``, dropping the states earlier runs left on
-    the same dataset directory."""
+    the same dataset directory; nothing when the run was forgotten (it failed or ended while
+    this task ran)."""
     with _HELD_LOCK:
+        if run in _FORGOTTEN:
+            return
         for k in [k for k, h in _HELD.items() if h.root == held.root and k[0] != run]:
             del _HELD[k]
         _HELD[(run, tier, shard)] = held
