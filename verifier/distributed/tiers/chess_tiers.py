@@ -400,8 +400,7 @@ def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | No
     material and symmetry, its sizes kept)."""
     import json
 
-    from verifier.distributed.tiers.driver import under_way
-    from verifier.distributed.tiers.manifest import MANIFEST, load_manifest
+    from verifier.distributed.tiers.manifest import MANIFEST, load_manifest, under_way
 
     if not resume:
         under_way(root, game, int(sizes["per_shard"] or 0))

@@ -37,7 +37,6 @@ __all__ = [
     "generate_dataset",
     "prepare_output",
     "solve_dataset",
-    "under_way",
     "worker_bytes",
 ]
 
@@ -77,16 +76,6 @@ def prepare_output(root: Path) -> None:
                 shutil.rmtree(sub)
         (root / MANIFEST).unlink()
     root.mkdir(parents=True, exist_ok=True)
-
-
-def under_way(root: Path, game: TierGame | GraphTiers, per_shard: int) -> Manifest:
-    """Mark ``root`` (prepared: ``prepare_output``) as a generation under way: a manifest with
-    no tier and ``generated`` false, so that if the run stops ``solve`` says so and the same
-    command clears it (or ``--resume`` continues it) instead of refusing a directory it does
-    not recognise."""
-    m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)
-    m.save(root)
-    return m
 
 
 def generate_dataset(

@@ -26,6 +26,7 @@ from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import RULES, rule_named
 from verifier.distributed.tiers.manifest import MANIFEST, ShardEntry, load_manifest
 from verifier.distributed.tiers.storage import _write, read_answers, read_codes, read_rule_answers
+from verifier.model.describe import PerSemantics
 from verifier.model.semantics import Semantics
 
 __all__ = ["exported_answers", "is_dataset"]
@@ -38,23 +39,40 @@ def is_dataset(answers: Path) -> bool:
     return (answers / MANIFEST).is_file()
 
 
+AS_TABLE: PerSemantics[Callable[[Cols], Cols]] = PerSemantics("answers as a table")
+"""A stored graph's answer columns (``graph_rules.Rule.answer_columns``) as a stranger's
+table states them (``graph_check``'s reading of ``value`` and ``remoteness``)."""
+
+
+@AS_TABLE.register(Semantics.REACHABILITY)
+def _winners(got: Cols) -> Cols:
+    """The winner 0 / 1 (label +1 / -1) and the layer inside the region (-1 outside)."""
+    inside = got["label"] == 1
+    layer = np.where(inside, got["remoteness"], -1).astype(np.int32)
+    return {"value": np.where(inside, 0, 1).astype(np.int8), "remoteness": layer}
+
+
+@AS_TABLE.register(Semantics.MINIMAX)
+def _scores(got: Cols) -> Cols:
+    return {"value": got["score"]}
+
+
+@AS_TABLE.register(Semantics.IMPARTIAL)
+def _grundy(got: Cols) -> Cols:
+    return {"value": got["grundy"]}
+
+
 def _values(semantics: str, root: Path, tier: int, e: ShardEntry) -> Cols:
     """A shard's answers as a stranger's table states them: ``value`` (normal: +1 / -1 / 0;
-    reachability: the winner 0 / 1; minimax: the score; impartial: the Grundy value) and, where
-    the semantics has one, ``remoteness`` (-1 where none: a draw, outside the region)."""
+    the other semantics: ``AS_TABLE``) and, where the semantics has one, ``remoteness`` (-1
+    where none: a draw, outside the region)."""
     if rule_named(semantics) is None:
         label, rem = read_answers(root, tier, e.shard, e.answers_sha256, e.positions)
         return {"value": label, "remoteness": np.where(label == 0, -1, rem).astype(np.int32)}
     sem = Semantics(semantics)
     got = read_rule_answers(root, tier, e.shard, e.answers_sha256, e.positions,
                             RULES[sem].answer_columns)  # fmt: skip
-    if sem is Semantics.REACHABILITY:
-        inside = got["label"] == 1
-        layer = np.where(inside, got["remoteness"], -1).astype(np.int32)
-        return {"value": np.where(inside, 0, 1).astype(np.int8), "remoteness": layer}
-    if sem is Semantics.MINIMAX:
-        return {"value": got["score"]}
-    return {"value": got["grundy"]}
+    return AS_TABLE[sem](got)
 
 
 def export_shard(source: str, semantics: str, tier: int, entry: ShardEntry, into: str) -> str:

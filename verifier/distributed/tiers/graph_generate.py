@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.driver import under_way, worker_bytes
+from verifier.distributed.tiers.driver import worker_bytes
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import rule_for
 from verifier.distributed.tiers.graph_storage import write_edges, write_exits, write_nodes
@@ -36,7 +36,7 @@ from verifier.distributed.tiers.graphs import (
     split_range,
     terminal_labels,
 )
-from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
+from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry, under_way
 from verifier.distributed.tiers.storage import positions_per_shard, shards_for
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.model import GameGraph

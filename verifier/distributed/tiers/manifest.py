@@ -28,7 +28,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from verifier.distributed.tiers.errors import DatasetError
 
@@ -234,4 +234,28 @@ def _parse(path: Path, doc: Any) -> Manifest:
             for key in ("won", "lost", "drawn", "max_remoteness"):
                 setattr(tier, key, _need(path, t, key, where, int))
         m.tiers.append(tier)
+    return m
+
+
+class Describes(Protocol):
+    """What a generation's manifest says of its game (a ``TierGame``, a ``GraphTiers``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def semantics(self) -> Any: ...
+
+    def parameters(self) -> Any: ...
+
+    def root(self) -> int: ...
+
+
+def under_way(root: Path, game: Describes, per_shard: int) -> Manifest:
+    """Mark ``root`` (prepared: ``driver.prepare_output``) as a generation under way: a
+    manifest with no tier and ``generated`` false, so that if the run stops ``solve`` says so
+    and the same command clears it (or ``--resume`` continues it) instead of refusing a
+    directory it does not recognise."""
+    m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)
+    m.save(root)
     return m
