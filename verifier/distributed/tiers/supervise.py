@@ -9,6 +9,7 @@ when one left the cluster or stayed paused longer than ``grace`` seconds.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
 from concurrent.futures import CancelledError
@@ -40,19 +41,25 @@ def gather_tier(
     dd: Any = distributed  # only partly typed
     start = set(cluster_workers(client)) if workers is None else workers
     paused: dict[str, float] = {}
-    pending = set(futures)
+    pending = list(futures)
     try:
         if check_first:
             _check_workers(client, start, paused, what, grace)  # one lost since the last tier
         checked = time.monotonic()
         while pending:
-            try:
-                done = dd.wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
-                pending = set(done.not_done)
-                for fut in done.done:
+            # wait on one pending task, then read every task's status: a wait on all of them
+            # that returns early (the first done, or the poll's timeout) leaves one asyncio
+            # task behind per task still pending (distributed.utils.Any), which grew the
+            # driver by 220 MB a minute while 1,469 shards were checked
+            with contextlib.suppress(TimeoutError):
+                dd.wait(pending[:1], timeout=poll)
+            still = []
+            for fut in pending:
+                if fut.status == "pending":
+                    still.append(fut)
+                else:
                     _raise_if_failed(fut, what)
-            except TimeoutError:
-                pass
+            pending = still
             if pending and time.monotonic() - checked >= poll:  # not after every task
                 _check_workers(client, start, paused, what, grace)
                 checked = time.monotonic()
