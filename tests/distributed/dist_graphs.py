@@ -154,3 +154,19 @@ def assert_same_answer(dist: DistributedResult, case: Case) -> None:
     assert {k: v for k, v in dist.summary.items() if k not in run_keys} == summarize_solution(
         case, mem
     )
+
+
+def solve_beside_stale_states(root: Path, client: Any, mine: Any, theirs: Any) -> None:
+    """Solve the dataset in ``root`` with two states an earlier run left on the workers (as
+    ``graph_tasks.Held``): ``mine`` for this dataset (a driver that died), ``theirs`` for
+    another's; the solve drops ``mine``, never reads it, and leaves ``theirs``."""
+    from verifier.distributed.tiers import graph_tasks
+    from verifier.distributed.tiers.driver import solve_dataset
+
+    graph_tasks._HELD[("old-run", 0, 0)] = mine
+    graph_tasks._HELD[("other-run", 0, 0)] = theirs
+    try:
+        solve_dataset(root, client)
+        assert set(graph_tasks._HELD) == {("other-run", 0, 0)}  # another dataset's: left
+    finally:
+        graph_tasks._HELD.clear()

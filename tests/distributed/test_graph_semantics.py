@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from dist_graphs import solve_beside_stale_states
 from tier_cli import one_line_error, run_cli
 
 from verifier.engine.attractor import attractor_numpy
@@ -299,13 +300,8 @@ def test_a_run_again_gives_the_same_answers_and_reads_no_stale_state(
     assert not [k for k in graph_tasks._KEPT if k[0].startswith(str(root))]  # its reverse edges
     # states other runs left on the workers: this dataset's (a driver that died), another's
     n = load_manifest(root).tiers[0].shards[0].positions
-    graph_tasks._HELD[("old-run", 0, 0)] = made_up_state(root, semantics, n)
-    graph_tasks._HELD[("other-run", 0, 0)] = made_up_state(tmp_path / "other", semantics, n)
-    try:
-        solve_dataset(root, client)
-        assert set(graph_tasks._HELD) == {("other-run", 0, 0)}  # another dataset's: left
-    finally:
-        graph_tasks._HELD.clear()
+    mine, theirs = (made_up_state(r, semantics, n) for r in (root, tmp_path / "other"))
+    solve_beside_stale_states(root, client, mine, theirs)
     assert_same(answers(root), first)
     assert digests(root) == sha
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from dist_graphs import solve_beside_stale_states
 from tier_cli import one_line_error, run_cli
 
 from verifier import api
@@ -245,13 +246,7 @@ def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
     other = graph_tasks.Held(str(tmp_path / "other"), 0, {"label": np.ones(1, np.int8),
                              "remoteness": np.zeros(1, np.int32),
                              "counter": np.zeros(1, np.int32)})  # fmt: skip
-    graph_tasks._HELD[("old-run", 0, 0)] = stale
-    graph_tasks._HELD[("other-run", 0, 0)] = other
-    try:
-        solve_dataset(root, client)
-        assert set(graph_tasks._HELD) == {("other-run", 0, 0)}  # another dataset's: left
-    finally:
-        graph_tasks._HELD.clear()
+    solve_beside_stale_states(root, client, stale, other)
     assert_same(answers(root), first)
     assert [s.answers_sha256 for s in load_manifest(root).tiers[0].shards] == digests
     assert_same(first, in_memory(case))

@@ -11,6 +11,7 @@ answers worked out by the in-memory solver) keeps every test fast.
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,38 @@ def test_the_datasets_own_answers_are_verified(client: Any, solved: Path) -> Non
     assert res.positions == 12_031
     assert res.root_claim == (0, -1)
     assert res.description == "draw (neither player can force four in a row)"
+
+
+class _Recording:
+    """A client whose ``submit`` records the pickled size of each task's arguments (the
+    futures among them count as their key: their values are on the workers already)."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.sizes: dict[str, list[int]] = {}
+
+    def submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        plain = [a.key if isinstance(a, distributed.Future) else a for a in args]
+        self.sizes.setdefault(fn.__name__, []).append(len(pickle.dumps(plain)))
+        return self._client.submit(fn, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+
+def test_no_task_carries_every_shards_list(
+    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    # every shard's task once carried the list of every shard (digests, sizes): the driver
+    # held shards x shards of them, 1.33 GB for Connect Four 6x5's 1,469 shards
+    manifest = json.loads((solved / "manifest.json").read_text())
+    every = [(s["positions"], s["sha256"]) for t in manifest["tiers"] for s in t["shards"]]
+    assert len(every) == 31
+    rec = _Recording(client)
+    assert not check_dataset(solved, rec).refuted
+    assert not check_dataset(solved, rec, answers=write_table(tmp_path / "t", table)).refuted
+    assert set(rec.sizes) >= {"check_shard", "route_file", "align_shard"}
+    assert max(max(v) for v in rec.sizes.values()) < len(pickle.dumps(every))
 
 
 def test_an_independent_solvers_table_with_moves_is_verified(
@@ -441,4 +474,4 @@ def test_another_dataset_of_the_game_is_judged_as_a_table(
     small = tmp_path / "small"
     prepare_output(small)
     generate_dataset(small, ConnectFourTiers(3, 3), client, per_shard=1_000)
-    one_line_error(run_cli("verify", solved, "--answers", small, *addr), 2, "the same game")
+    one_line_error(run_cli("verify", solved, "--answers", small, *addr), 2, "$.parameters")

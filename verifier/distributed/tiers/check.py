@@ -54,16 +54,27 @@ from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_ow
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
 from verifier.distributed.tiers.rules import INNER, TierGame, game_from_manifest
 from verifier.distributed.tiers.storage import (
-    _read,
-    _write,
     read_answers,
     read_codes,
+    read_parquet,
     shard_of,
     shard_path,
+    write_parquet,
 )
-from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 
-__all__ = ["CHECKS", "OUTCOMES", "TableValues", "TierCheck", "check_dataset", "table_files"]
+__all__ = [
+    "CHECKS",
+    "OUTCOMES",
+    "TableValues",
+    "TierCheck",
+    "align_table",
+    "check_dataset",
+    "claims_path",
+    "column_of",
+    "int_column",
+    "table_files",
+]
 
 NO_CLAIM = np.int8(2)
 """The aligned label of a position the table has no row for."""
@@ -138,7 +149,7 @@ class Claims:
         if self.own:
             label, rem = read_answers(Path(self.root), tier, shard, sha, positions)
             return label, rem, None
-        cols = _read(_claims_path(Path(self.root), tier, shard), sha, ALIGNED)
+        cols = read_parquet(claims_path(Path(self.root), tier, shard), sha, ALIGNED)
         move = cols["move"] if self.moves else None
         return cols["label"], cols["remoteness"], move  # type: ignore[return-value]
 
@@ -146,7 +157,7 @@ class Claims:
 ALIGNED = {"label": "int8", "remoteness": "int32", "move": "uint64"}
 
 
-def _claims_path(scratch: Path, tier: int, shard: int) -> Path:
+def claims_path(scratch: Path, tier: int, shard: int) -> Path:
     return scratch / "claims" / f"tier={tier}" / f"shard={shard}.parquet"
 
 
@@ -183,7 +194,7 @@ class TableValues:
 
 def _outcomes(path: Path, batch: Any, row0: int) -> NDArray[np.int8]:
     """Normal's values: +1 won, -1 lost, 0 drawn."""
-    value = _column(path, batch, "value", row0, nulls=None)
+    value = int_column(path, batch, "value", row0, nulls=None)
     bad = (value < -1) | (value > 1)
     if bad.any():
         at = int(np.flatnonzero(bad)[0])
@@ -244,7 +255,7 @@ def _table_columns(files: Sequence[Path], values: TableValues = OUTCOMES) -> tup
     return seen or (False, False)
 
 
-def _field(path: Path, batch: Any, name: str, row0: int) -> Any:
+def column_of(path: Path, batch: Any, name: str, row0: int) -> Any:
     """A column of a record batch, none of it null (else one line naming the first)."""
     col = batch.column(batch.schema.get_field_index(name))
     if col.null_count:
@@ -253,7 +264,7 @@ def _field(path: Path, batch: Any, name: str, row0: int) -> Any:
     return col
 
 
-def _column(path: Path, batch: Any, name: str, row0: int, *, nulls: int | None) -> NDArray[Any]:
+def int_column(path: Path, batch: Any, name: str, row0: int, *, nulls: int | None) -> NDArray[Any]:
     """An integer column of a record batch as int64 (uint64 codes kept), nulls as ``nulls``
     (``None``: a null is an error)."""
     import pyarrow as pa
@@ -262,7 +273,7 @@ def _column(path: Path, batch: Any, name: str, row0: int, *, nulls: int | None) 
     if not pa.types.is_integer(col.type):
         raise DatasetError(f"{path}: $.{name}: {col.type}, not integers")
     if nulls is None:
-        col = _field(path, batch, name, row0)
+        col = column_of(path, batch, name, row0)
     elif col.null_count:
         col = col.fill_null(nulls)
     if pa.types.is_uint64(col.type):
@@ -295,14 +306,14 @@ def route_file(
         batches = reader.iter_batches(batch_size=4_000_000)
         row0 = 0
         for b, batch in enumerate(batches):
-            code = _column(file, batch, "code", row0, nulls=None)
+            code = int_column(file, batch, "code", row0, nulls=None)
             if code.dtype == np.int64 and len(code) and code.min() < 0:
                 at = row0 + int(np.flatnonzero(code < 0)[0])
                 raise DatasetError(f"{file}: $.code[{at}]: {int(code[at - row0])}: negative")
             code = game.canonical(code.astype(np.uint64))  # either member of a class
             value = values.read(file, batch, row0)
             rem = (
-                _column(file, batch, "remoteness", row0, nulls=-1)
+                int_column(file, batch, "remoteness", row0, nulls=-1)
                 if has[0]
                 else np.full(len(code), -1, dtype=np.int64)
             )
@@ -312,7 +323,7 @@ def route_file(
                     f"{file}: $.remoteness[{row0 + at}]: {int(rem[at])}: not a remoteness"
                 )
             move = (
-                _column(file, batch, "move", row0, nulls=-1).astype(np.uint64)
+                int_column(file, batch, "move", row0, nulls=-1).astype(np.uint64)
                 if has[1]
                 else np.full(len(code), NO_MOVE, dtype=np.uint64)
             )
@@ -342,7 +353,7 @@ def route_file(
                 s = g - int(offsets[k])
                 rows = keep[group]
                 out = _piece_path(Path(scratch), k, s, f"f{source}-b{b}")
-                _write(
+                write_parquet(
                     out,
                     {
                         "code": code[rows],
@@ -391,7 +402,7 @@ def align_shard(
         k: [] for k in ("code", "label", "remoteness", "move", "row", "file")
     }
     for p in pieces:
-        got = _read(
+        got = read_parquet(
             Path(p),
             None,
             {
@@ -443,8 +454,8 @@ def align_shard(
         ),
     )
     first_missing = _first(tier, codes, missing, lambda i: "the table has no answer for it")
-    sha = _write(
-        _claims_path(Path(scratch), tier, shard), {"label": label, "remoteness": rem, "move": move}
+    sha = write_parquet(
+        claims_path(Path(scratch), tier, shard), {"label": label, "remoteness": rem, "move": move}
     )
     for p in pieces:
         Path(p).unlink(missing_ok=True)
@@ -773,21 +784,12 @@ def check_dataset(
                 moves=False,
             )
         else:
-            claims = _align(client, root, scratch, game, m, answers, owners, run, note, say)
+            claims = align_table(client, root, scratch, game, m, answers, owners, run, note, say)
+        everyone = [share(client, x) for x in (codes_refs, claims, owners)]
         checked = gather_tier(
             client,
             [
-                client.submit(
-                    check_shard,
-                    str(root),
-                    game,
-                    t.tier,
-                    s,
-                    codes_refs,
-                    claims,
-                    owners,
-                    pure=False,
-                )
+                client.submit(check_shard, str(root), game, t.tier, s, *everyone, pure=False)
                 for t in m.tiers
                 for s in t.shards
             ],
@@ -829,7 +831,7 @@ def check_dataset(
     )
 
 
-def _align(
+def align_table(
     client: Any,
     root: Path,
     scratch: Path,
@@ -848,10 +850,11 @@ def _align(
     has = _table_columns(paths, values)
     files = [str(p) for p in paths]
     codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
+    owned = share(client, owners)
     routed = gather_tier(
         client,
         [
-            client.submit(route_file, str(scratch), game, i, f, owners, has, values, pure=False)
+            client.submit(route_file, str(scratch), game, i, f, owned, has, values, pure=False)
             for i, f in enumerate(files)
         ],
         what="reading the answers",

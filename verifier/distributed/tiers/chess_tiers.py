@@ -54,7 +54,7 @@ from verifier.distributed.tiers.graph_storage import (
 )
 from verifier.distributed.tiers.graphs import GraphTiers, range_owner, split_range
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
-from verifier.distributed.tiers.storage import _read, _write, shard_path
+from verifier.distributed.tiers.storage import read_parquet, shard_path, write_parquet
 
 __all__ = [
     "BYTES_PER_POSITION",
@@ -197,12 +197,12 @@ def scan_chunk(root: str, game: ChessTiers, tier: int, chunk: int, span: int) ->
     lo, hi = chunk * span, min(size, (chunk + 1) * span)
     keep = ck.tier_positions_range(int(t.k[i]), t.men[i], int(t.group[i]), lo, hi)
     codes = (np.flatnonzero(keep) + lo).astype(np.uint64)
-    _write(_chunk_path(Path(root), tier, chunk), {"code": codes})
+    write_parquet(_chunk_path(Path(root), tier, chunk), {"code": codes})
     return len(codes)
 
 
 def _chunk_codes(root: Path, tier: int, chunk: int) -> U64:
-    return _read(_chunk_path(root, tier, chunk), None, {"code": "uint64"})["code"]  # type: ignore[return-value]
+    return read_parquet(_chunk_path(root, tier, chunk), None, {"code": "uint64"})["code"]  # type: ignore[return-value]
 
 
 Routed = tuple[int, str, list[tuple[int, int, str]], int]
@@ -250,7 +250,7 @@ def expand_shard(
     if len(to) and int(to.min()) < 0:
         raise AssertionError(f"{game.material}: a move leads to a material the tiers do not hold")
     ids = np.arange(lo, hi, dtype=np.uint64)
-    sha = _write(shard_path(base, tier, shard), {"code": ids, "terminal": terminal,
+    sha = write_parquet(shard_path(base, tier, shard), {"code": ids, "terminal": terminal,
                                                  "position": codes}, GRAPH_CODEC)  # fmt: skip
     src = np.repeat(ids, np.diff(ptr))
     del ptr, signed, ids
@@ -270,7 +270,7 @@ def expand_shard(
             continue
         k2, c = divmod(int(key[a]), 1 << 40)
         path = _route_path(base, k2, c, tier, shard)
-        _write(path, {"src": src[a:b], "code": code[a:b]})
+        write_parquet(path, {"src": src[a:b], "code": code[a:b]})
         pieces.append((k2, c, str(path)))
     return n, sha, pieces, int(codes[0]) if n else -1
 
@@ -297,7 +297,7 @@ def resolve_chunk(
     back = []
     same_src, same_dst = [], []
     for k, s, path in pieces:
-        cols = _read(Path(path), None, {"src": "uint64", "code": "uint64"})
+        cols = read_parquet(Path(path), None, {"src": "uint64", "code": "uint64"})
         src, want = cols["src"], cols["code"]
         at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
         if len(want) and (not len(codes) or (codes[at] != want).any()):
@@ -307,7 +307,7 @@ def resolve_chunk(
             )
         dst = (at + first).astype(np.uint64)
         out = _back_path(base, k, s, tier, chunk)
-        _write(out, {"src": src, "tier": np.full(len(src), tier, np.int32), "dst": dst})
+        write_parquet(out, {"src": src, "tier": np.full(len(src), tier, np.int32), "dst": dst})
         back.append((k, s, str(out)))
         if k == tier:
             same_src.append(src)
@@ -342,7 +342,7 @@ def finish_shard(root: str, tier: int, shard: int, back: list[str], reverse: lis
     sorted by (dst, src), as ``graph_tasks.merge_reverse`` writes them)."""
     base = Path(root)
     kinds = {"src": "uint64", "tier": "int32", "dst": "uint64"}
-    parts = [_read(Path(p), None, kinds) for p in back]
+    parts = [read_parquet(Path(p), None, kinds) for p in back]
     empty_u, empty_i = np.zeros(0, np.uint64), np.zeros(0, np.int32)
     src = np.concatenate([p["src"] for p in parts]) if parts else empty_u
     to = np.concatenate([p["tier"] for p in parts]) if parts else empty_i
@@ -573,7 +573,7 @@ def generate_chess(
 def position_codes(root: Path, m: Manifest, tier: int, shard: int) -> U64:
     """The material codes of a shard's nodes (the ``position`` column of its nodes file)."""
     e = m.tiers[tier].shards[shard]
-    got = _read(shard_path(root, tier, shard), e.sha256, {"position": "uint64"})["position"]
+    got = read_parquet(shard_path(root, tier, shard), e.sha256, {"position": "uint64"})["position"]
     if len(got) != e.positions:
         where = shard_path(root, tier, shard)
         raise DatasetError(f"{where}: {len(got)} positions, the manifest says {e.positions}")
@@ -594,7 +594,7 @@ def shard_wins(root: str, game: ChessTiers, tier: int, entry: ShardEntry) -> tup
 
     base = Path(root)
     t, i = _material(game, tier)
-    got = _read(shard_path(base, tier, entry.shard), entry.sha256, {"position": "uint64"})
+    got = read_parquet(shard_path(base, tier, entry.shard), entry.sha256, {"position": "uint64"})
     pos = got["position"].astype(np.int64)
     label, rem = read_answers(base, tier, entry.shard, entry.answers_sha256, entry.positions)
     black = ((pos >> (6 * int(t.k[i]))) & 1) == 1

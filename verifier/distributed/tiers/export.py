@@ -25,7 +25,12 @@ from numpy.typing import NDArray
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import RULES, rule_named
 from verifier.distributed.tiers.manifest import MANIFEST, ShardEntry, load_manifest
-from verifier.distributed.tiers.storage import _write, read_answers, read_codes, read_rule_answers
+from verifier.distributed.tiers.storage import (
+    read_answers,
+    read_codes,
+    read_rule_answers,
+    write_parquet,
+)
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import Semantics
 
@@ -81,7 +86,7 @@ def export_shard(source: str, semantics: str, tier: int, entry: ShardEntry, into
     root = Path(source)
     codes = read_codes(root, tier, entry.shard, entry.sha256, entry.positions)
     path = Path(into) / f"tier={tier}" / f"shard={entry.shard}.parquet"
-    _write(path, {"code": codes, **_values(semantics, root, tier, entry)})
+    write_parquet(path, {"code": codes, **_values(semantics, root, tier, entry)})
     return str(path)
 
 
@@ -89,14 +94,19 @@ def _same_game(root: Path, other: Path) -> None:
     """``DatasetError`` unless ``other`` is a solved dataset of ``root``'s game and semantics."""
     mine, theirs = load_manifest(root), load_manifest(other)
     where = other / MANIFEST
-    if (theirs.game, theirs.parameters) != (mine.game, mine.parameters):
+    if theirs.game != mine.game:
         raise DatasetError(
-            f"{where}: $.parameters: {theirs.game} {theirs.parameters}, not {mine.game} "
-            f"{mine.parameters}: --answers judges a dataset of the same game"
+            f"{where}: $.game: {theirs.game!r}, not {mine.game!r}: --answers judges a dataset "
+            "of the same game"
         )
     if theirs.semantics != mine.semantics:
         raise DatasetError(
             f"{where}: $.semantics: {theirs.semantics!r}, not {mine.semantics!r}: --answers "
+            "judges a dataset of the same game"
+        )
+    if theirs.parameters != mine.parameters:
+        raise DatasetError(
+            f"{where}: $.parameters: {theirs.parameters}, not {mine.parameters}: --answers "
             "judges a dataset of the same game"
         )
     for t in theirs.tiers:

@@ -72,11 +72,11 @@ from verifier.distributed.tiers.check import (
     TableValues,
     TierCheck,
     Witness,
-    _align,
-    _claims_path,
-    _column,
-    _field,
+    align_table,
     check_dataset,
+    claims_path,
+    column_of,
+    int_column,
 )
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.export import exported_answers, is_dataset
@@ -85,8 +85,8 @@ from verifier.distributed.tiers.graph_storage import read_edges, read_node_colum
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
-from verifier.distributed.tiers.storage import _read, read_rule_answers, shard_path
-from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
+from verifier.distributed.tiers.storage import read_parquet, read_rule_answers, shard_path
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.engine.grundy import mex_rows
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
@@ -143,7 +143,7 @@ CHECKERS: PerSemantics[Checker] = PerSemantics("sharded check")
 
 @dataclass(frozen=True)
 class Table:
-    """A stranger's table aligned with the shards in ``scratch`` (``check._align``), and
+    """A stranger's table aligned with the shards in ``scratch`` (``check.align_table``), and
     whether the dataset's own answers are judged beside it and compared (``borrow``: the
     table carries no certificate and the dataset is solved)."""
 
@@ -154,7 +154,7 @@ class Table:
 
     def read(self, checker: Checker, shard: int) -> Cols:
         """Shard ``shard``'s claims as the checker's answer columns (and ``remoteness``)."""
-        got = _read(_claims_path(Path(self.scratch), 0, shard), self.shas[shard],
+        got = read_parquet(claims_path(Path(self.scratch), 0, shard), self.shas[shard],
                     {"label": checker.table.dtype, "remoteness": "int32"})  # fmt: skip
         return {checker.value: got["label"], "remoteness": got["remoteness"]}
 
@@ -374,7 +374,7 @@ NO_MOVES = (
 
 def _winners(path: Path, batch: Any, row0: int) -> NDArray[np.int8]:
     """Reachability: the winner 0 / 1, stored as the region's label +1 / -1."""
-    v = _column(path, batch, "value", row0, nulls=None)
+    v = int_column(path, batch, "value", row0, nulls=None)
     bad = (v != 0) & (v != 1)
     if bad.any():
         at = int(np.flatnonzero(bad)[0])
@@ -389,7 +389,7 @@ def _scores(path: Path, batch: Any, row0: int) -> NDArray[np.float64]:
     """Minimax: Kars' score, a number."""
     import pyarrow as pa
 
-    col = _field(path, batch, "value", row0)
+    col = column_of(path, batch, "value", row0)
     if not (pa.types.is_floating(col.type) or pa.types.is_integer(col.type)):
         raise DatasetError(f"{path}: $.value: {col.type}, not numbers (a score)")
     v = np.asarray(col.to_numpy(zero_copy_only=False), dtype=np.float64)
@@ -401,7 +401,7 @@ def _scores(path: Path, batch: Any, row0: int) -> NDArray[np.float64]:
 
 def _grundy_values(path: Path, batch: Any, row0: int) -> NDArray[np.int64]:
     """Impartial: a Grundy value, an integer >= 0 (the graph is acyclic: none is infinite)."""
-    v = _column(path, batch, "value", row0, nulls=None)
+    v = int_column(path, batch, "value", row0, nulls=None)
     big = v > np.iinfo(np.int64).max if v.dtype == np.uint64 else v < 0
     if big.any():
         at = int(np.flatnonzero(big)[0])
@@ -513,9 +513,10 @@ def check_rule_dataset(
             witnesses[check] = w
 
     def judge(table: Table | None) -> list[tuple[Found, Found | None]]:
+        every = share(client, refs)
         return gather_tier(
             client,
-            [client.submit(check_rule_shard, str(root), sem, s, refs, int(bounds[s.shard]),
+            [client.submit(check_rule_shard, str(root), sem, s, every, int(bounds[s.shard]),
                            table, pure=False)
              for s in tier.shards],
             what="checking the answers",
@@ -538,7 +539,7 @@ def check_rule_dataset(
     own_first: dict[str, tuple[int, int, str]] = {}
     try:
         note("coverage", 0, None)
-        claims = _align(client, root, scratch, cast("TierGame", game), m, answers, owners, run,
+        claims = align_table(client, root, scratch, cast("TierGame", game), m, answers, owners, run,
                         note, say, checker.table)  # fmt: skip
         certified = claims.remoteness and checker.certified_by_remoteness
         table = Table(str(scratch), tuple(sha for _, sha in claims.shards[0]), claims.remoteness,

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.storage import _read, _write, shard_path
+from verifier.distributed.tiers.storage import read_parquet, shard_path, write_parquet
 
 __all__ = [
     "Edges",
@@ -108,7 +108,7 @@ def write_nodes(
     """Write a shard's node ids and dead-end labels (and the ``extra`` columns of a semantics
     other than ``normal``: ``graph_rules.Rule.node_columns``); their sha256."""
     cols: dict[str, NDArray[np.generic]] = {"code": codes, "terminal": terminal}
-    return _write(shard_path(root, tier, shard), cols | (extra or {}), GRAPH_CODEC)
+    return write_parquet(shard_path(root, tier, shard), cols | (extra or {}), GRAPH_CODEC)
 
 
 def read_node_columns(
@@ -116,7 +116,7 @@ def read_node_columns(
 ) -> dict[str, NDArray[np.generic]]:
     """The ``columns`` of a shard's nodes file, checked against the manifest."""
     path = shard_path(root, tier, shard)
-    cols = _read(path, sha256, columns)
+    cols = read_parquet(path, sha256, columns)
     if len(cols["code"]) != positions:
         raise DatasetError(f"{path}: {len(cols['code'])} positions, the manifest says {positions}")
     return cols
@@ -127,21 +127,21 @@ def read_nodes(
 ) -> tuple[U64, NDArray[np.int8]]:
     """A shard's node ids and dead-end labels, checked against the manifest."""
     path = shard_path(root, tier, shard)
-    cols = _read(path, sha256, {"code": "uint64", "terminal": "int8"})
+    cols = read_parquet(path, sha256, {"code": "uint64", "terminal": "int8"})
     if len(cols["code"]) != positions:
         raise DatasetError(f"{path}: {len(cols['code'])} positions, the manifest says {positions}")
     return cols["code"], cols["terminal"]  # type: ignore[return-value]
 
 
 def _read_pair(path: Path, sha256: str | None, names: tuple[str, str], rows: int | None) -> Edges:
-    cols = _read(path, sha256, {names[0]: "uint64", names[1]: "uint64"})
+    cols = read_parquet(path, sha256, {names[0]: "uint64", names[1]: "uint64"})
     if rows is not None and len(cols[names[0]]) != rows:
         raise DatasetError(f"{path}: {len(cols[names[0]])} edges, the manifest says {rows}")
     return cols[names[0]], cols[names[1]]  # type: ignore[return-value]
 
 
 def write_edges(root: Path, tier: int, shard: int, src: U64, dst: U64) -> str:
-    return _write(edges_path(root, tier, shard), {"src": src, "dst": dst}, GRAPH_CODEC)
+    return write_parquet(edges_path(root, tier, shard), {"src": src, "dst": dst}, GRAPH_CODEC)
 
 
 def read_edges(root: Path, tier: int, shard: int, sha256: str | None, rows: int | None) -> Edges:
@@ -153,7 +153,7 @@ def write_exits(
     root: Path, tier: int, shard: int, src: U64, to: NDArray[np.int32], dst: U64
 ) -> str:
     cols: dict[str, NDArray[np.generic]] = {"src": src, "tier": to, "dst": dst}
-    return _write(exits_path(root, tier, shard), cols, GRAPH_CODEC)
+    return write_parquet(exits_path(root, tier, shard), cols, GRAPH_CODEC)
 
 
 def read_exits(
@@ -161,14 +161,14 @@ def read_exits(
 ) -> tuple[U64, NDArray[np.int32], U64]:
     """``(src, tier, dst)`` of the moves from a shard into later tiers."""
     path = exits_path(root, tier, shard)
-    cols = _read(path, sha256, {"src": "uint64", "tier": "int32", "dst": "uint64"})
+    cols = read_parquet(path, sha256, {"src": "uint64", "tier": "int32", "dst": "uint64"})
     if rows is not None and len(cols["src"]) != rows:
         raise DatasetError(f"{path}: {len(cols['src'])} moves, the manifest says {rows}")
     return cols["src"], cols["tier"], cols["dst"]  # type: ignore[return-value]
 
 
 def write_reverse(root: Path, tier: int, shard: int, dst: U64, src: U64) -> str:
-    return _write(reverse_path(root, tier, shard), {"dst": dst, "src": src}, GRAPH_CODEC)
+    return write_parquet(reverse_path(root, tier, shard), {"dst": dst, "src": src}, GRAPH_CODEC)
 
 
 def read_reverse(root: Path, tier: int, shard: int, sha256: str | None, rows: int | None) -> Edges:
@@ -177,7 +177,7 @@ def read_reverse(root: Path, tier: int, shard: int, sha256: str | None, rows: in
 
 
 def write_piece_edges(path: Path, dst: U64, src: U64) -> None:
-    _write(path, {"dst": dst, "src": src}, GRAPH_CODEC)
+    write_parquet(path, {"dst": dst, "src": src}, GRAPH_CODEC)
 
 
 def read_piece_edges(path: Path) -> Edges:

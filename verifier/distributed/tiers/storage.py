@@ -36,6 +36,7 @@ __all__ = [
     "positions_per_shard",
     "read_answers",
     "read_codes",
+    "read_parquet",
     "read_piece",
     "read_rule_answers",
     "shard_of",
@@ -43,6 +44,7 @@ __all__ = [
     "shards_for",
     "write_answers",
     "write_codes",
+    "write_parquet",
     "write_piece",
     "write_rule_answers",
 ]
@@ -95,7 +97,9 @@ def answers_path(root: Path, tier: int, shard: int) -> Path:
     return root / "answers" / f"tier={tier}" / f"shard={shard}.parquet"
 
 
-def _write(path: Path, columns: dict[str, NDArray[np.generic]], compression: str = "snappy") -> str:
+def write_parquet(
+    path: Path, columns: dict[str, NDArray[np.generic]], compression: str = "snappy"
+) -> str:
     """Write a Parquet file under a temporary name, rename it; its sha256 (hex)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -110,7 +114,7 @@ def _write(path: Path, columns: dict[str, NDArray[np.generic]], compression: str
     return hashlib.sha256(data).hexdigest()
 
 
-def _read(
+def read_parquet(
     path: Path, sha256: str | None, columns: dict[str, str]
 ) -> dict[str, NDArray[np.generic]]:
     """Read a Parquet file after checking its sha256 (unless ``None``) and column types."""
@@ -150,7 +154,7 @@ def _read(
 
 def write_codes(root: Path, tier: int, shard: int, codes: Codes) -> str:
     """Write a shard's sorted codes; their sha256."""
-    return _write(shard_path(root, tier, shard), {"code": codes})
+    return write_parquet(shard_path(root, tier, shard), {"code": codes})
 
 
 def read_codes(
@@ -158,7 +162,7 @@ def read_codes(
 ) -> Codes:
     """A shard's codes, checked against the manifest's digest and count."""
     path = shard_path(root, tier, shard)
-    codes = _read(path, sha256, {"code": "uint64"})["code"]
+    codes = read_parquet(path, sha256, {"code": "uint64"})["code"]
     if positions is not None and len(codes) != positions:
         raise DatasetError(f"{path}: {len(codes)} positions, the manifest says {positions}")
     return codes  # type: ignore[return-value]
@@ -167,13 +171,15 @@ def read_codes(
 def write_answers(root: Path, tier: int, shard: int, answers: Answers) -> str:
     """Write a shard's answers (rows in the order of its codes); their sha256."""
     label, remoteness = answers
-    return _write(answers_path(root, tier, shard), {"label": label, "remoteness": remoteness})
+    return write_parquet(
+        answers_path(root, tier, shard), {"label": label, "remoteness": remoteness}
+    )
 
 
 def read_answers(root: Path, tier: int, shard: int, sha256: str | None, positions: int) -> Answers:
     """A shard's answers, checked against the manifest's digest and the shard's size."""
     path = answers_path(root, tier, shard)
-    cols = _read(path, sha256, {"label": "int8", "remoteness": "int32"})
+    cols = read_parquet(path, sha256, {"label": "int8", "remoteness": "int32"})
     if len(cols["label"]) != positions:
         raise DatasetError(f"{path}: {len(cols['label'])} answers for {positions} positions")
     return cols["label"], cols["remoteness"]  # type: ignore[return-value]
@@ -184,7 +190,7 @@ def write_rule_answers(
 ) -> str:
     """Write a shard's answers under a semantics other than ``normal`` (the columns of
     ``graph_rules.Rule.answer_columns``); their sha256."""
-    return _write(answers_path(root, tier, shard), columns)
+    return write_parquet(answers_path(root, tier, shard), columns)
 
 
 def read_rule_answers(
@@ -192,7 +198,7 @@ def read_rule_answers(
 ) -> dict[str, NDArray[np.generic]]:
     """A shard's answers under a semantics other than ``normal``, checked as ``read_answers``."""
     path = answers_path(root, tier, shard)
-    cols = _read(path, sha256, columns)
+    cols = read_parquet(path, sha256, columns)
     first = next(iter(cols.values()))
     if len(first) != positions:
         raise DatasetError(f"{path}: {len(first)} answers for {positions} positions")
@@ -207,9 +213,9 @@ def piece_path(root: Path, tier: int, shard: int, source: int) -> Path:
 
 def write_piece(path: Path, codes: Codes) -> None:
     """Write a temporary piece (no digest: it lives only until its shard is merged)."""
-    _write(path, {"code": codes})
+    write_parquet(path, {"code": codes})
 
 
 def read_piece(path: Path) -> Codes:
     """A temporary piece's codes."""
-    return _read(path, None, {"code": "uint64"})["code"]  # type: ignore[return-value]
+    return read_parquet(path, None, {"code": "uint64"})["code"]  # type: ignore[return-value]

@@ -17,7 +17,7 @@ from typing import Any
 
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
 
-__all__ = ["cluster_workers", "gather_tier"]
+__all__ = ["cluster_workers", "gather_tier", "share"]
 
 
 def gather_tier(
@@ -67,6 +67,13 @@ def gather_tier(
     except BaseException:
         client.cancel(list(futures))
         raise
+
+
+def share(client: Any, value: Any) -> Any:
+    """``value`` sent once to every worker, as a future to pass to each task of a run: a
+    task's arguments travel with it, so a list of every shard given to every shard's task
+    grows the driver with shards x shards (1.33 GB for the 1,469 shards of Connect Four 6x5)."""
+    return client.scatter([value], broadcast=True, hash=False)[0]
 
 
 def cluster_workers(client: Any) -> dict[str, Any]:
