@@ -172,6 +172,21 @@ def test_csv_of_a_folder_has_a_case_column(tmp_path: Path) -> None:
     assert [row[1:] for row in rows[1:] if row[0] == "max-a"] == MAX_A_ROWS[1:]
 
 
+def test_csv_of_a_folder_names_a_refuted_case_on_stderr(tmp_path: Path) -> None:
+    """Issue 44 (7): the CSV is the answer, so a refuted case's verdict and first reason go to
+    stderr (it used to exit 1 saying nothing)."""
+    shutil.copy(CASES / "dag-paul-carole.json", tmp_path / "good.json")
+    doc = json.loads((CASES / "dag-paul-carole.json").read_text())
+    doc["expect"]["root_value"] = 5  # the root's value is 4
+    (tmp_path / "wrong.json").write_text(json.dumps(doc))
+    r = runner.invoke(verify_app, [str(tmp_path), "--format", "csv"])
+    assert r.exit_code == 1
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{tmp_path / 'wrong.json'}: REFUTED: expect")
+    assert "expected 5" in lines[0] and "good.json" not in r.stderr
+    assert len(_rows(r.stdout)) == 1 + 2 * 8  # both answers are still written
+
+
 def test_csv_header_without_any_case(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"semantics": "normal", "nodes": 3}')
     r = runner.invoke(verify_app, [str(tmp_path), "--format", "csv"])

@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from rich.console import Console
 
 from verifier.model.report import CaseReport, CaseVerdict
+from verifier.model.results import CheckResult, Verdict
 
 __all__ = [
     "Document",
@@ -18,6 +19,7 @@ __all__ = [
     "Settings",
     "Writer",
     "overall_verdict",
+    "reasons",
     "single_case",
 ]
 
@@ -100,3 +102,13 @@ def overall_verdict(reports: Sequence[CaseReport], errors: int) -> str:
 def single_case(reports: Sequence[CaseReport], errors: Sequence[str]) -> bool:
     """One case was asked for and read: its output stands alone (no folder wrapper)."""
     return len(reports) == 1 and not errors
+
+
+def reasons(report: CaseReport) -> list[CheckResult]:
+    """Why a case is not verified: the refuted checks, root causes first, or else the checks
+    that could not decide; none for a verified (or solved) case."""
+    if report.verdict is CaseVerdict.REFUTED:
+        return [c for f in report.findings for c in (f.check, *f.because)]
+    if report.verdict is CaseVerdict.INCONCLUSIVE:
+        return [c for c in report.checks if c.verdict is Verdict.UNKNOWN]
+    return []

@@ -16,7 +16,7 @@ from verifier.errors import UsageError
 from verifier.model.columns import LOOPY, VALUE, ordered
 from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.writers.base import Document, Records, Settings, single_case
+from verifier.writers.base import Document, Records, Settings, reasons, single_case
 
 __all__ = ["CsvWriter", "case_records", "solution_columns", "solution_records", "write_records"]
 
@@ -79,8 +79,17 @@ class CsvWriter:
         """Nothing yet: the table is written whole by ``finish`` (its columns are their union)."""
 
     def finish(self, reports: Sequence[CaseReport], errors: Sequence[str]) -> None:
-        """Write the answer of the case, or of every case (bad inputs are on standard error)."""
+        """Write the answer of the case, or of every case (bad inputs are on standard error,
+        and so is each case not verified: its verdict and first reason, in one line)."""
         write_records(case_records(reports, errors), sys.stdout)
+        for r in reports:
+            why = reasons(r)
+            if why:
+                first = why[0]
+                where = r.case.path if r.case.path is not None else r.case.id
+                detail = first.detail.splitlines()[0] if first.detail else ""
+                line = f"{where}: {r.verdict.value.upper()}: {first.name}: {detail}"
+                print(line, file=sys.stderr)
 
     def write_document(self, doc: Document) -> None:
         """Write the document's rows."""

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verifier.io.files import write_atomically
-from verifier.model import CheckResult, Verdict
+from verifier.model import CheckResult
 from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.semantics import Semantics
+from verifier.writers.base import reasons
 from verifier.writers.witness import witness_words
 
 __all__ = ["junit_tree", "write_junit"]
@@ -50,11 +51,11 @@ def _testcase(rep: CaseReport) -> ET.Element:
         time=f"{rep.seconds:.3f}",
     )
     if rep.verdict is CaseVerdict.REFUTED:
-        bad = [c for f in rep.findings for c in (f.check, *f.because)]  # root causes first
+        bad = reasons(rep)  # root causes first
         failure = ET.SubElement(el, "failure", type="refuted", message=_line(bad[0]))
         failure.text = _body(bad, rep.case.semantics)
     elif rep.verdict is CaseVerdict.INCONCLUSIVE:
-        open_ = [c for c in rep.checks if c.verdict is Verdict.UNKNOWN]
+        open_ = reasons(rep)
         message = _line(open_[0]) if open_ else "inconclusive"
         error = ET.SubElement(el, "error", type="inconclusive", message=message)
         error.text = _body(open_, rep.case.semantics)
