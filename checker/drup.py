@@ -14,20 +14,24 @@ class BadProof(ValueError):
     """A proof that is not DRUP text (the checker reports the file as unreadable)."""
 
 
-def won_lost_cnf(
-    succ: Sequence[Sequence[int]], leaf: Sequence[int], val: Sequence[int]
-) -> list[list[int]]:
-    """U1: W(x) = 2x+1, L(x) = 2x+2 keep the rules of normal play and differ from ``val``."""
+def won_lost_cnf(succ: Sequence[Sequence[int]], val: Sequence[int]) -> list[list[int]]:
+    """U1: W(x) = 2x+1, L(x) = 2x+2 keep the rules of normal play and differ from ``val``, over
+    the drawn positions only: N2/N3's ranks (checked before) force every won and lost label in
+    every solution, so those are constants here, and every clause they satisfy is left out."""
     cnf: list[list[int]] = []
     differs: list[int] = []
     for x, ys in enumerate(succ):
+        if val[x] != 0:
+            continue
         w, lo = 2 * x + 1, 2 * x + 2
+        drawn = [y for y in ys if val[y] == 0]  # the others are won (N4: none is lost)
+        cnf.append([-w, -lo])
         if ys:
-            cnf += [[-w, -lo], [-w] + [2 * y + 2 for y in ys], [lo] + [-2 * y - 1 for y in ys]]
-            cnf += [[w, -2 * y - 2] for y in ys] + [[-lo, 2 * y + 1] for y in ys]
-        else:  # a terminal: its label
-            cnf += [[-w, -lo], [w if leaf[x] == 1 else -w], [lo if leaf[x] == -1 else -lo]]
-        differs += [-w] if val[x] == 1 else [-lo] if val[x] == -1 else [w, lo]
+            cnf += [[-w] + [2 * y + 2 for y in drawn], [lo] + [-2 * y - 1 for y in drawn]]
+            cnf += [[w, -2 * y - 2] for y in drawn] + [[-lo, 2 * y + 1] for y in drawn]
+        else:  # a drawn terminal: neither
+            cnf += [[-w], [-lo]]
+        differs += [w, lo]
     return [*cnf, differs]
 
 
@@ -124,10 +128,13 @@ def claim_fault(
             raise BadProof("$.uniqueness.claim")
         if proof == "ranks":  # N2/N3's ranks force every won and lost label
             return None if 0 not in val else (None, "by ranks, but some position is drawn")
-        cnf = won_lost_cnf(succ, leaf, val)
+        cnf = won_lost_cnf(succ, val)  # the drawn positions': the others are forced
         if proof == "drup":
             ok = refuted(cnf, u.get("drup"))
             return None if ok else (None, "the DRUP proof does not refute another labelling")
+        moved = next((x for x, v in enumerate(val) if v != 0 and second[x] != v), None)
+        if moved is not None:
+            return moved, "the second labelling changes a label the ranks force"
         k = broken(cnf, second)  # a second labelling keeping every clause; the last: it differs
         at = None if k is None or k == len(cnf) - 1 else (abs(cnf[k][0]) - 1) // 2
         return None if k is None else (at, "the second labelling breaks this rule")

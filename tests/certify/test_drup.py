@@ -44,6 +44,20 @@ def _csr(succ: list[list[int]], leaf: list[int]) -> tuple[np.ndarray, np.ndarray
     return ptr, idx, value
 
 
+def _ranked(succ: list[list[int]], leaf: list[int]) -> tuple[int, ...]:
+    """The labelling retrograde analysis derives (the one with ranks the checker accepts):
+    won and lost only where forced, drawn elsewhere."""
+    lab = [leaf[x] if not ys else 0 for x, ys in enumerate(succ)]
+    changed = True
+    while changed:
+        changed = False
+        for x, ys in enumerate(succ):
+            v = 1 if any(lab[y] == -1 for y in ys) else -1 if all(lab[y] == 1 for y in ys) else 0
+            if ys and not lab[x] and v:
+                lab[x], changed = v, True
+    return tuple(lab)
+
+
 @settings(max_examples=300, deadline=None)
 @given(graphs())
 def test_the_sat_answer_and_its_proof_match_brute_force(
@@ -51,23 +65,26 @@ def test_the_sat_answer_and_its_proof_match_brute_force(
 ) -> None:
     succ, leaf = g
     solutions = _solutions(succ, leaf)
-    assert solutions  # the least fixpoint is always one
-    for labels in solutions:
-        cnf = won_lost_cnf(succ, leaf, labels)
-        ptr, idx, value = _csr(succ, leaf)
-        as_sets = sorted(sorted(c) for c in package_cnf(ptr, idx, value, labels))
-        assert as_sets == sorted(sorted(c) for c in cnf)  # the same formula, built twice
-        found = won_lost_proof(ptr, idx, value, labels)
-        if len(solutions) == 1:
-            assert found.proof is not None and refuted(cnf, found.proof)
-            assert not refuted(cnf, []) or not found.proof  # an empty proof when UP suffices
-        else:
-            assert found.other is not None and tuple(found.other) in solutions
-            assert tuple(found.other) != tuple(labels) and broken(cnf, found.other) is None
-            assert not refuted(cnf, ["0"])  # no proof of a satisfiable formula
-        for other in solutions:  # the clause "differs" is the only one another solution breaks
-            k = broken(cnf, other)
-            assert (k == len(cnf) - 1) if other == labels else k is None
+    labels = _ranked(succ, leaf)
+    assert labels in solutions  # the least fixpoint is always one
+    assert all(o[x] == v for o in solutions for x, v in enumerate(labels) if v)  # forced
+    cnf = won_lost_cnf(succ, list(labels))
+    ptr, idx, _ = _csr(succ, leaf)
+    as_sets = sorted(sorted(c) for c in package_cnf(ptr, idx, labels))
+    assert as_sets == sorted(sorted(c) for c in cnf)  # the same formula, built twice
+    drawn = {v for x, v in enumerate(labels) if not v for v in (2 * x + 1, 2 * x + 2)}
+    assert {abs(b) for c in cnf for b in c} <= drawn  # only the drawn positions' variables
+    found = won_lost_proof(ptr, idx, labels)
+    if len(solutions) == 1:
+        assert found.proof is not None and refuted(cnf, found.proof)
+        assert not refuted(cnf, []) or not found.proof  # an empty proof when UP suffices
+    else:
+        assert found.other is not None and tuple(found.other) in solutions
+        assert tuple(found.other) != labels and broken(cnf, found.other) is None
+        assert not refuted(cnf, ["0"])  # no proof of a satisfiable formula
+    for other in solutions:  # the clause "differs" is the only one another solution breaks
+        k = broken(cnf, other)
+        assert (k == len(cnf) - 1) if other == labels else k is None
 
 
 @st.composite

@@ -195,7 +195,7 @@ def _won_lost_uniqueness(report: CaseReport, claim: str) -> dict[str, Any]:
     labels = [int(v) for v in np.asarray(report.solution.columns[VALUE].data)]
     if claim == "unique" and 0 not in labels:
         return {"claim": claim, "proof": "ranks"}
-    found = won_lost_proof(g.succ_ptr, g.succ_idx, g.value, labels)
+    found = won_lost_proof(g.succ_ptr, g.succ_idx, labels)
     if found.proof is None and found.other is None:
         reason = f"Z3 says {claim}; no DRUP proof: {found.why}"
         return {"claim": claim, "proof": "rests-on-z3", "reason": reason}

@@ -5,11 +5,12 @@ checker replays it by reverse unit propagation.
 
 Position ``x`` (its index in the case file) has two variables, ``W(x) = 2x + 1`` (won) and
 ``L(x) = 2x + 2`` (lost); drawn is neither. The clauses are the rules without ranks, and one
-clause saying the labelling differs from the certified one somewhere:
+clause saying the labelling differs from the certified one somewhere, over the drawn positions
+only (a won and a lost label is forced by its rank). A drawn self-loop 0, a won 1, a lost 2:
 
 >>> import numpy as np
->>> won_lost_cnf(np.array([0, 1, 1]), np.array([1]), np.array([np.nan, np.nan]), [1, -1])
-[[-1, -2], [-1, 4], [-4, 1], [2, -3], [-2, 3], [-3, -4], [-3], [4], [-1, -4]]
+>>> won_lost_cnf(np.array([0, 1, 2, 2]), np.array([0, 2]), [0, 1, -1])
+[[-1, -2], [-1, 2], [2, -1], [1, -2], [-2, 1], [1, 2]]
 """
 
 from __future__ import annotations
@@ -31,27 +32,27 @@ CONFLICT_BUDGET = 1_000_000
 """The SAT solver's conflicts before it gives up (the claim then rests on Z3)."""
 
 
-def won_lost_cnf(
-    ptr: NDArray[Any], idx: NDArray[Any], value: NDArray[np.float64], labels: Sequence[int]
-) -> list[list[int]]:
-    """The rules of normal play over ``W``/``L`` and the clause "differs from ``labels``"."""
+def won_lost_cnf(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) -> list[list[int]]:
+    """The rules of normal play over ``W``/``L`` and the clause "differs from ``labels``", over
+    the drawn positions only: the won and lost labels are forced by their ranks (N2/N3, which
+    the checker checks first), so they are constants and every clause they satisfy is left out;
+    a drawn position's successors outside are won (none is lost)."""
+    lab = np.asarray(labels, dtype=np.int8)
     cnf: list[list[int]] = []
-    for x in range(len(ptr) - 1):
-        w, lo = 2 * x + 1, 2 * x + 2
-        ys = [int(y) for y in idx[ptr[x] : ptr[x + 1]]]
-        cnf.append([-w, -lo])  # not both
-        if not ys:  # a terminal: its label (unlabelled: lost)
-            v = value[x]
-            cnf += [[w if v == 1 else -w], [lo if v != v or v == -1 else -lo]]
-            continue
-        cnf.append([-w, *(2 * y + 2 for y in ys)])  # won only with a lost successor
-        cnf += [[-(2 * y + 2), w] for y in ys]  # a lost successor makes it won
-        cnf.append([lo, *(-(2 * y + 1) for y in ys)])  # every successor won: lost
-        cnf += [[-lo, 2 * y + 1] for y in ys]  # lost only if every successor is won
     differs: list[int] = []
-    for x, v in enumerate(labels):  # won: not W; lost: not L; drawn: W or L
+    for x in np.flatnonzero(lab == 0).tolist():
         w, lo = 2 * x + 1, 2 * x + 2
-        differs += [-w] if v == 1 else [-lo] if v == -1 else [w, lo]
+        ys = idx[ptr[x] : ptr[x + 1]]
+        drawn = ys[lab[ys] == 0].tolist()
+        cnf.append([-w, -lo])  # not both
+        if not len(ys):  # a drawn terminal: neither
+            cnf += [[-w], [-lo]]
+        else:
+            cnf.append([-w, *(2 * y + 2 for y in drawn)])  # won only with a lost successor
+            cnf.append([lo, *(-(2 * y + 1) for y in drawn)])  # every successor won: lost
+            cnf += [[w, -(2 * y + 2)] for y in drawn]  # a lost successor makes it won
+            cnf += [[-lo, 2 * y + 1] for y in drawn]  # lost only if every successor is won
+        differs += [w, lo]  # drawn: W or L
     cnf.append(differs)
     return cnf
 
@@ -66,20 +67,20 @@ class DrupResult:
         self.proof, self.other, self.why = proof, other, why
 
 
-def won_lost_proof(
-    ptr: NDArray[Any], idx: NDArray[Any], value: NDArray[np.float64], labels: Sequence[int]
-) -> DrupResult:
+def won_lost_proof(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) -> DrupResult:
     """Ask the SAT solver for another labelling; its proof that there is none, if none."""
-    n = len(ptr) - 1
-    if 2 * n + 4 * (int(ptr[-1]) + n) > DRUP_MAX_CLAUSES:
+    drawn = np.flatnonzero(np.asarray(labels) == 0)
+    clauses = 3 * len(drawn) + 2 * int(np.diff(ptr)[drawn].sum())  # at most
+    if clauses > DRUP_MAX_CLAUSES:
         return DrupResult(why=f"more than {DRUP_MAX_CLAUSES:,} clauses")
-    found, model, proof = _sat(won_lost_cnf(ptr, idx, value, labels))
+    found, model, proof = _sat(won_lost_cnf(ptr, idx, labels))
     if found is None:
         return DrupResult(why=f"the SAT solver gave up after {CONFLICT_BUDGET:,} conflicts")
-    if found:
-        return DrupResult(
-            other=[1 if 2 * x + 1 in model else -1 if 2 * x + 2 in model else 0 for x in range(n)]
-        )
+    if found:  # the won and lost labels are forced: another labelling moves only draws
+        other = [int(v) for v in labels]
+        for x in drawn.tolist():
+            other[x] = 1 if 2 * x + 1 in model else -1 if 2 * x + 2 in model else 0
+        return DrupResult(other=other)
     return DrupResult(proof=proof)
 
 
