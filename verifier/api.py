@@ -16,6 +16,7 @@ Heavy modules (numpy kernels, Z3, the solvers) load on the first call, not on ``
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -105,12 +106,14 @@ def verify(
     opts = Options(engine=engine, seed=seed, budget=budget, linear=linear, progress=progress)
     if rlimit is not None:
         opts = replace(opts, rlimit=rlimit)
+    t0 = time.perf_counter()
     c = _case(case)
     if answers is None or isinstance(answers, Answers):
         claims = answers
     else:
         claims = load_answers(answers, c)
-    rep = run_with_claims(c, opts, claims)
+    read = time.perf_counter() - t0
+    rep = run_with_claims(c, opts, claims).timed("read", read, first=True)
     if self_check is False and certificate is None:
         return rep
     keep = None if certificate is None else Path(certificate)

@@ -335,6 +335,7 @@ def run_verify(
             errors.append(item.error)
             _err(err, item.error)
             continue
+        t_read = time.perf_counter()
         try:
             case = load(f, max_positions, command="linear" if linear else "verify")
         except VerifierError as e:
@@ -358,6 +359,7 @@ def run_verify(
                 errors.append(str(e))
                 _err(err, str(e))
                 continue
+        read = time.perf_counter() - t_read
         on_progress: ProgressFn = (
             _progress_fn(progress) if progress is not None else PlainProgress(sys.stderr)
         )
@@ -373,6 +375,7 @@ def run_verify(
                 progress=on_progress,
                 self_check=False,
             )
+        rep = rep.timed("read", read, first=True)
         rep = _outside_check(rep, certificate, len(files), self_check, fmt, err)
         reports.append(rep)
         writer.write_case(rep)

@@ -78,13 +78,16 @@ def self_checked(
         try:
             save_certificate(certificate_of(report), cert_path)
         except CertificateError as e:
-            return _with(report, _refuted(str(e), None, "proof", t0))
+            failed = _with(report, _refuted(str(e), None, "proof", t0))
+            return failed.timed("certificate", time.perf_counter() - t0)
         rows = answers
         if csv:
             rows = Path(tmp) / "answers.csv"
             _write_csv(report, rows)
         assert case.path is not None
+        t_cert = time.perf_counter()
         out = run_checker(case.path, cert_path, rows)
+    t_end = time.perf_counter()
     if out.status == "ACCEPTED":
         trusted = int("rests on Z3" in out.message)  # the claims without a linear certificate
         detail = "the standalone checker (its own reader) accepts the certificate of our answer"
@@ -94,13 +97,14 @@ def self_checked(
             CHECK,
             Verdict.CONFIRMED,
             detail,
-            seconds=time.perf_counter() - t0,
+            seconds=t_end - t_cert,
             data={"rests_on_z3": trusted},
         )
     else:
         result = _refuted(out.message, out.position, out.condition, t0)
     summary = {**report.summary, CHECK: "written" if keep is not None else "checked"}
-    return dataclasses.replace(_with(report, result), summary=summary)
+    checked = dataclasses.replace(_with(report, result), summary=summary)
+    return checked.timed("certificate", t_cert - t0).timed("self-check", t_end - t_cert)
 
 
 def _numpy_path(report: CaseReport, csv: bool, answers: Path | None) -> bool:

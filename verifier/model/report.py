@@ -10,7 +10,7 @@ notebook calls it: the one reference from here upward, lazy (docs/architecture.m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -102,6 +102,15 @@ class CaseReport:
             f"<CaseReport {self.case.id} {self.case.semantics.value}: {self.verdict.value}, "
             f"{len(self.checks)} check{'' if len(self.checks) == 1 else 's'} ({ok} confirmed)>"
         )
+
+    def timed(self, stage: str, seconds: float, *, first: bool = False) -> CaseReport:
+        """This report with ``seconds`` more wall time, spent in ``stage`` (added to what it
+        already holds; ``first``: a new stage goes before the others, as reading the files
+        does): ``seconds`` stays the sum of ``stages``."""
+        spent = {stage: self.stages.get(stage, 0.0) + seconds}
+        stages = {**spent, **self.stages} if first else {**self.stages}
+        stages.update(spent)
+        return replace(self, seconds=self.seconds + seconds, stages=stages)
 
     def _repr_html_(self) -> str:
         """A notebook's view: verdict, answer, open checks, answer table, picture."""

@@ -146,6 +146,9 @@ def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> No
     rest = [c for c in rep.checks if id(c) not in folded or (verbose and c not in _roots(found))]
     for name, group in _grouped(rest, verbose):
         _check_row(t, rep, name, group)
+    if rep.stages:  # the head's seconds, stage by stage: reading to the self-check
+        spent = ", ".join(f"{k} {v:.2f} s" for k, v in rep.stages.items())
+        t.add_row("  wall time", "", f"{rep.seconds:.3f}", spent)
     print_table(t, console)
 
 
