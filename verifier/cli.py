@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from enum import StrEnum
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
@@ -51,6 +52,8 @@ EXIT_OK = 0
 EXIT_REFUTED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it): one line on stderr, nothing half-written."""
 
 CASE_SUFFIXES = (".json", ".npz", ".graphml", ".gml")
 """The case files ``verify`` reads (``verifier.io.discover`` tells which are cases)."""
@@ -2047,16 +2050,48 @@ def diff_cmd(
     raise typer.Exit(EXIT_REFUTED if rows else EXIT_OK)
 
 
+class Interrupted(BaseException):
+    """Ctrl-C, raised by our own SIGINT handler: not a ``KeyboardInterrupt``, which click turns
+    into a silent exit, so it reaches the entry point through every ``with`` block (a Dask
+    cluster is closed on the way) and is said there in one line."""
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise Interrupted
+
+
+def interrupted_line(argv: list[str]) -> str:
+    """What a Ctrl-C stopped and how to go on, from the command line that was stopped."""
+    words = [a for a in argv if not a.startswith("-")]
+    command = words[0] if words else "the command"
+    pairs = [f"{a}={b}" for a, b in pairwise(argv)]
+    dask = "--engine=dask" in [*argv, *pairs]
+    line = f"interrupted (Ctrl-C): {command} stopped; no file was left half-written"
+    if dask and command in ("generate", "solve"):
+        line += "; the dataset keeps every finished tier: the same command with --resume goes on"
+    return line
+
+
+def _run(entry: Callable[[], Any], argv: list[str]) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, _interrupt)
+    try:
+        with closed_pipe_tolerated():
+            entry()
+    except Interrupted:
+        print(interrupted_line(argv), file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+
+
 def main() -> None:
     """Entry point of ``verifier``."""
-    with closed_pipe_tolerated():
-        app()
+    _run(app, sys.argv[1:])
 
 
 def verify_main() -> None:
     """Entry point of ``verify`` (the same as ``verifier verify``)."""
-    with closed_pipe_tolerated():
-        verify_app()
+    _run(verify_app, ["verify", *sys.argv[1:]])
 
 
 if __name__ == "__main__":

@@ -233,8 +233,8 @@ def _client(
     with warnings.catch_warnings():
         # another cluster's dashboard holds port 8787: Dask picks another, no need to say so
         warnings.filterwarnings("ignore", message=r"Port \d+ is already in use")
-        with (
-            dd.LocalCluster(
+        with _deaf_to_ctrl_c():  # the worker processes start ignoring Ctrl-C
+            cluster = dd.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
@@ -244,10 +244,30 @@ def _client(
                 # a task's error reaches the user once, as the run's one line: the workers' own
                 # "Compute Failed" log records with their tracebacks would repeat it
                 silence_logs=logging.CRITICAL,
-            ) as cluster,
-            dd.Client(cluster) as client,
-        ):
+            )
+        with cluster, dd.Client(cluster) as client:
             yield client
+
+
+@contextlib.contextmanager
+def _deaf_to_ctrl_c() -> Iterator[None]:
+    """Ctrl-C ignored while the block starts processes: they inherit the setting (Python does
+    not install its KeyboardInterrupt handler where SIGINT is ignored), so a Ctrl-C at the
+    terminal, sent to the whole process group, reaches this process alone, which closes the
+    cluster and says so in one line, instead of every worker printing its traceback. Restored
+    when the block has started (the nanny restarts its workers with the setting it inherited).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _run_in_process(
