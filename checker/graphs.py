@@ -97,10 +97,13 @@ def graphml(raw: bytes) -> tuple[dict[str, Any], Named, list[tuple[str, str]]]:
         return out
 
     attrs, named, edges = data(g, inside | {NS + "node", NS + "edge"}), [], []
+    ids: set[str] = set()
     for el in g.findall(NS + "node"):
-        need(el.get("id") is not None and el.get("yfiles.foldertype") is None, "a node's id")
-        named.append((str(el.get("id")), data(el)))
-    ids = {x for x, _ in named}
+        x = el.get("id")
+        need(x is not None and el.get("yfiles.foldertype") is None, "a node without an id")
+        need(x not in ids, "node {!r} declared twice", x)
+        ids.add(str(x))
+        named.append((str(x), data(el)))
     for el in g.findall(NS + "edge"):
         s, t = el.get("source"), el.get("target")
         need(s in ids and t in ids, "an edge {!r} -> {!r} to an undeclared node", s, t)
