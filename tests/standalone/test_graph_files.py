@@ -17,12 +17,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from io_examples import random_cases
 from typer.testing import CliRunner
 
 from checker.check_certificate import Game, check
 from verifier import api
 from verifier.cli import app
+from verifier.errors import UsageError
 from verifier.io import load_any, write_graph_file
+from verifier.model import Case
 from verifier.model.report import CaseVerdict
 
 pytest_plugins = ["pytester"]
@@ -114,6 +118,7 @@ graph [
   directed 1 semantics "reachability" root "x"
   node [ id "x" label "x" owner 0 ] node [ id "y" label "y" owner "1" ]
   node [ id "z" label "z" target 1 ] node [ id "w" label "w" target "true" owner 1 ]
+  node [ id "v" label "v" ] edge [ source "y" target "v" ]
   edge [ source "x" target "y" ] edge [ source "y" target "z" ] edge [ source "y" target "w" ]
 ]
 """,
@@ -164,6 +169,20 @@ def test_every_corpus_case_in_each_format_is_read_as_the_package_reads_it(
         assert_read_alike(path)
         n += 1
     assert n >= 20  # the big games: tic-tac-toe generated as GraphML, below
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(case=random_cases())
+def test_random_cases_written_by_the_package_are_read_alike(case: Case, tmp_path: Path) -> None:
+    """Any names (quotes, ampersands, non-ASCII, digits), values and shapes the package writes."""
+    for suffix in (".graphml", ".gml"):
+        try:
+            path = write_graph_file(case, tmp_path / f"r{suffix}")
+        except UsageError:  # a character XML cannot hold
+            continue
+        assert_read_alike(path)
 
 
 @pytest.mark.parametrize("name", sorted(HAND))
@@ -310,6 +329,51 @@ def test_a_corrupted_certificate_of_a_graph_file_is_rejected(name: str, tmp_path
         (tmp_path / "bad.json").write_text(json.dumps(bad))
         out = check(str(path), str(tmp_path / "bad.json"))
         assert out.status == "REJECTED", (x, v, w, out)
+
+
+def _swapped_labels() -> dict[float, str]:
+    return {1.0: "lost", -1.0: "won", 0.0: "draw"}
+
+
+def _owner_bits_swapped(v: object) -> object:
+    return 1 - int(v) if isinstance(v, str) and v.strip() in ("0", "1") else v
+
+
+def _signs_dropped(v: object) -> object:
+    return float(v.lstrip("-")) if isinstance(v, str) and v.strip() not in LEAVES else v
+
+
+def _flags_inverted(v: object, file: str, where: tuple[str, ...]) -> bool:
+    return v.strip().lower() not in ("true", "1", "yes") if isinstance(v, str) else bool(v)
+
+
+# Bugs in the package's own GraphML / GML conventions (verifier/io/networkx_io.py): every check
+# of the package reads the case through them and confirms; the checker's reader does not.
+NX_MUTANTS = {
+    "GML normal +1/-1 read as lost/won": ("_LABEL_OF_VALUE", _swapped_labels(), "normal.gml"),
+    "owner bits written as text swapped": ("_owner", _owner_bits_swapped, "reachability.gml"),
+    "a value's minus sign dropped": ("_value", _signs_dropped, "minimax.graphml"),
+    "target flags as text inverted": ("_flag", _flags_inverted, "reachability.graphml"),
+}
+LEAVES = ("win", "draw", "loss")
+
+
+@pytest.mark.parametrize("mutant", sorted(NX_MUTANTS))
+def test_a_bug_in_the_package_s_graph_reader_is_refuted_by_the_certificate(
+    mutant: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verifier.io import networkx_io
+
+    attr, change, name = NX_MUTANTS[mutant]
+    monkeypatch.setattr(networkx_io, attr, change)
+    path = hand(tmp_path, name)
+    slipped = api.verify(path, self_check=False)
+    assert slipped.verdict is CaseVerdict.VERIFIED, slipped.findings  # nothing else sees it
+    rep = api.verify(path)
+    cert = [c for c in rep.checks if c.check == "certificate"]
+    assert rep.verdict is CaseVerdict.REFUTED
+    assert [c.verdict.value for c in cert] == ["refuted"] and "our own output" in cert[0].detail
+    assert "the standalone checker rejects it: position '" in cert[0].detail  # a condition
 
 
 def test_the_reader_is_standalone_and_small() -> None:
