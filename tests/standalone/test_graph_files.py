@@ -88,6 +88,21 @@ HAND = {
         '<node id="3"/><edge source="3" target="2"/><edge source="3" target="1"/>'
         '<edge source="2" target="1"/><edge source="1" target="0"/><edge source="2" target="2"/>',
     ),
+    "plain.graphml": """<?xml version="1.0"?>
+<graphml>
+  <key id="s" for="graph" attr.name="semantics" attr.type="string"/>
+  <key id="o" for="node" attr.name="owner" attr.type="string"/>
+  <key id="v" for="node" attr.name="value" attr.type="double"/>
+  <graph edgedefault="directed">
+    <data key="s">minimax</data>
+    <node id="a"><data key="o">max</data></node>
+    <node id="b"><data key="v">1</data></node>
+    <node id="c"><data key="v">-1</data></node>
+    <edge source="a" target="b"/>
+    <edge source="a" target="c"/>
+  </graph>
+</graphml>
+""",  # no namespace: networkx adds it, and so does the checker
     "minimax.gml": """# hand-written GML: the node's label is its name
 Creator "by hand"
 graph [
