@@ -193,6 +193,7 @@ def case(attrs: dict[str, Any], named: Named, edges: list[tuple[str, str]]) -> d
     need(sem in OWNERS, f"semantics {sem!r}: not one of {sorted(OWNERS)}")
     moves: dict[str, list[str]] = {x: [] for x, _ in named}
     need(len(moves) == len(named) and "" not in moves, "two nodes share a name, or one has none")
+    need(bool(named), "the graph has no nodes")
     for s, t in edges:
         need(t not in moves[s], "the move {!r} -> {!r} given twice", s, t)
         moves[s].append(t)

@@ -299,6 +299,7 @@ AMBIGUOUS = [
     ("minimax.gml", '"leaf" value 3', '"leaf" value INF', "a number, a string"),
     ("normal.gml", 'value 1.0 ]', 'value "won" ]', "invalid"),
     ("impartial.gml", "node [ id 1 label 1 ]", "node [ id 1 ]", "'label': given 0"),
+    ("impartial.graphml", '<node id="0"/>', '<node id="0"/><node id=""/>', "has none"),
 ]
 # fmt: on
 
