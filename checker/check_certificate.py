@@ -20,8 +20,10 @@ import sys
 from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker import graphs
     from checker.drup import BadProof, claim_fault
 except ImportError:  # pragma: no cover - the script's way
+    import graphs  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
@@ -73,6 +75,8 @@ class Game:
         with open(path, "rb") as f:
             raw = f.read()
         self.sha256 = hashlib.sha256(raw).hexdigest()
+        if path.lower().endswith(graphs.SUFFIXES):  # read by checker/graphs.py, given on as JSON
+            raw = json.dumps(graphs.read(raw, path, Bad)).encode()
         d = self._npz(path) if path.lower().endswith(".npz") else json.loads(raw)
         self.sem, n, code = d["semantics"], d["nodes"], True
         if isinstance(n, dict):  # readable: names, moves, owner words, values or labels

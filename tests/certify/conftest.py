@@ -14,10 +14,11 @@ CASES = Path(__file__).resolve().parents[2] / "cases"
 
 @pytest.fixture(scope="session")
 def corpus_certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
-    """Case file -> its certificate (``.json``), for every case of ``cases/``."""
+    """Case file -> its certificate (``.json``), for every case of ``cases/`` (GraphML and GML
+    too: the checker reads them itself)."""
     root = tmp_path_factory.mktemp("corpus-certificates")
     out = {}
-    for case in sorted(CASES.glob("*.json")):
+    for case in sorted(p for p in CASES.iterdir() if p.suffix in (".json", ".graphml", ".gml")):
         cert = root / f"{case.stem}.cert.json"
         rep = api.verify(case, certificate=cert)
         assert rep.verdict is CaseVerdict.VERIFIED, (case.name, rep.findings)
