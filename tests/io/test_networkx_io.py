@@ -224,6 +224,37 @@ def test_bad_graph_files(tmp_path: Path) -> None:
         assert str(info.value).startswith(str(path))
 
 
+_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="s" for="graph" attr.name="semantics" attr.type="string"/>
+  <graph edgedefault="directed"><data key="s">normal</data>
+    NODES
+    <edge source="a" target="b"/>
+  </graph>
+</graphml>
+"""
+
+
+@pytest.mark.parametrize(
+    ("nodes", "where", "said"),
+    [
+        ('<node id="a"/><node id="b"/><node id="a"/>', "$.nodes.a", 'node "a" is declared twice'),
+        ('<node id="a"/>', "$", 'an edge\'s target "b" is no declared node'),
+    ],
+)
+def test_graphml_a_node_declared_twice_or_an_undeclared_edge_end_is_bad_input(
+    nodes: str, where: str, said: str, tmp_path: Path
+) -> None:
+    """networkx merges a node declared twice and makes an undeclared edge end a new node (a
+    terminal): a reading the standalone checker does not share, so such a file ended REFUTED
+    ("our own output is wrong") where it is bad input, as GML's parser says."""
+    path = tmp_path / "g.graphml"
+    path.write_text(_GRAPHML.replace("NODES", nodes))
+    with pytest.raises(CaseError) as info:
+        load_any(path)
+    assert info.value.path == where and said in str(info.value), str(info.value)
+
+
 def test_load_any_dispatches_on_suffix(tmp_path: Path) -> None:
     case = parse_case(text(VALID["impartial-readable"]), "nim.json")
     for suffix in (".json", ".npz", ".graphml", ".gml"):

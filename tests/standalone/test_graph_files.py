@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from checker.check_certificate import Game, check
 from verifier import api
-from verifier.cli import app
+from verifier.cli import app, verify_app
 from verifier.errors import CaseError, UsageError
 from verifier.io import load_any, write_graph_file
 from verifier.model import Case
@@ -319,20 +319,22 @@ def test_a_file_not_read_without_doubt_is_bad(
     assert "\n" not in out.message
 
 
-def test_what_the_package_reads_its_own_way_is_not_verified(tmp_path: Path) -> None:
+def test_what_networkx_reads_its_own_way_is_bad_input_for_package_and_checker(
+    tmp_path: Path,
+) -> None:
     """networkx reads an edge to an undeclared node as a new terminal and merges a node declared
-    twice; ``verify`` then cannot have its answer accepted: the checker refuses the file."""
+    twice: the package refuses such a file as bad input (one line, exit 2), and so does the
+    checker (BAD), so the two never judge different games."""
     for old, new in [
         ('<node id="u"/>', '<node id="u"/><edge source="u" target="zz"/>'),
         ('<node id="u"/>', '<node id="u"/><node id="r"/>'),
     ]:
         path = tmp_path / "odd.graphml"
         path.write_text(_edit("normal.graphml", old, new))
-        load_any(path)  # the package reads it
-        rep = api.verify(path)
-        cert = [c for c in rep.checks if c.check == "certificate"]
-        assert rep.verdict is not CaseVerdict.VERIFIED
-        assert [c.verdict.value for c in cert] == ["refuted"] and "GraphML: " in cert[0].detail
+        with pytest.raises(CaseError, match="invalid GraphML"):
+            load_any(path)
+        r = CliRunner().invoke(verify_app, [str(path)])
+        assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.output
 
 
 @pytest.mark.parametrize("name", ["normal.graphml", "minimax.gml", "reachability.graphml"])

@@ -233,12 +233,37 @@ def _read_graph(
         G = nx.read_graphml(p) if suffix == ".graphml" else nx.read_gml(p)
     except (nx.NetworkXError, *_READ_ERRORS) as e:
         fail(file, (), f"invalid {kind}: {_parse_problem(e)}")
+    if suffix == ".graphml":  # the text parsed: no error of its own can come from it
+        _declared_once(p, file)
     if isinstance(G, nx.Graph):
         nodes, moves = G.number_of_nodes(), G.number_of_edges()
         limits.check_positions(nodes + moves, file, what=f"{nodes:,} nodes and {moves:,} moves")
     data = _as_case_data(G, semantics, file)
     data.setdefault("id", default_case_id(file))
     return case_from_data(data, file, path=p, limits=limits)
+
+
+def _declared_once(p: Path, file: str) -> None:
+    """Every GraphML node declared once and every edge between declared nodes (``CaseError``
+    otherwise): networkx merges a node declared twice and adds an undeclared edge end as a new
+    node, a reading the standalone checker (and a careful reader) does not share, as GML's
+    parser refuses both."""
+    declared: set[str] = set()
+    ends: list[tuple[str, str]] = []
+    for _, el in ET.iterparse(p):
+        tag = el.tag.rpartition("}")[2]
+        if tag == "node":
+            name = str(el.get("id"))
+            if name in declared:
+                twice = f"invalid GraphML: node {shown(name)} is declared twice"
+                fail(file, ("nodes", name), twice)
+            declared.add(name)
+        elif tag == "edge":
+            ends += [("source", str(el.get("source"))), ("target", str(el.get("target")))]
+        el.clear()
+    for end, name in ends:
+        if name not in declared:
+            fail(file, (), f"invalid GraphML: an edge's {end} {shown(name)} is no declared node")
 
 
 def _parse_problem(e: BaseException) -> str:
