@@ -21,10 +21,12 @@ from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import graphs
-    from checker.drup import BadProof, claim_fault
+    from checker.drup import BadProof, claim_fault, z3_fault
+    from checker.reading import Unreadable, has_numpy, jtext, loads, npz
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
-    from drup import BadProof, claim_fault  # type: ignore[import-not-found,no-redef]
+    from drup import BadProof, claim_fault, z3_fault  # type: ignore[import-not-found,no-redef]
+    from reading import Unreadable, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -55,17 +57,6 @@ def need(ok: bool, what: str) -> None:
         raise Bad(what)
 
 
-def npz(path: str) -> dict[str, Any]:
-    import numpy as np  # only for .npz files
-
-    with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in z.files}
-
-
-def jtext(a: Any) -> Any:  # a JSON text held as uint8 bytes
-    return json.loads(bytes(a.tobytes()).decode("utf-8"))
-
-
 # ------------------------------------------------------------------------------ the case
 class Game:
     """A case as this checker reads it: per position its successors, owner (-1 none; minimax
@@ -77,7 +68,7 @@ class Game:
         self.sha256 = hashlib.sha256(raw).hexdigest()
         if path.lower().endswith(graphs.SUFFIXES):  # read by checker/graphs.py, given on as JSON
             raw = json.dumps(graphs.read(raw, path, Bad)).encode()
-        d = self._npz(path) if path.lower().endswith(".npz") else json.loads(raw)
+        d = self._npz(path) if path.lower().endswith(".npz") else loads(raw)
         self.sem, n, code = d["semantics"], d["nodes"], True
         if isinstance(n, dict):  # readable: names, moves, owner words, values or labels
             nodes, code = n, False
@@ -143,7 +134,7 @@ class Cert:
     def __init__(self, path: str, game: Game) -> None:
         self.g, n, z = game, game.n, npz(path) if path.lower().endswith(".npz") else None
         with open(path, "rb") as fh:
-            self.head = jtext(z["header"]) if z is not None else json.loads(fh.read())
+            self.head = jtext(z["header"]) if z is not None else loads(fh.read())
         agree(h := self.head, game.sem, game.sha256, game.n, game.m)
         if game.coded:  # the case codes its names: the certificate lists them
             listed = h.get("names") if z is None else [x.decode() for x in z.get("names", [])]
@@ -190,6 +181,7 @@ class Cert:
         if f == "value" and self.g.sem == "impartial" and v < 0:
             return ("inf", frozenset(loopy.get(i, [])))
         ok = {"normal": (-1, 0, 1), "reachability": (0, 1)}.get(self.g.sem)
+        need(type(v) is int or float(v).is_integer(), f"{f}[{i}]: {v!r} is not an integer")
         need(f != "value" or ok is None or v in ok, f"{f}[{i}]: not a value of {self.g.sem}")
         return int(v) if f == "value" or v >= 0 else None
 
@@ -386,13 +378,17 @@ def sums(g: Game, c: Cert) -> None:  # I4
 
 
 def uniqueness(g: Game, c: Cert) -> int:
-    """0 when the uniqueness claim (if any) is checked, 1 when it rests on Z3."""
-    u = c.head.get("uniqueness") or {"proof": None}
-    claim, proof, lo, hi = u.get("claim"), u["proof"], c.col["lfp"], c.col["gfp"]
-    if proof in (None, "rests-on-z3"):
-        need(proof is None or isinstance(u.get("reason"), str), "$.uniqueness.reason")
-        return 0 if proof is None else 1
-    need(claim in ("unique", "not unique"), "$.uniqueness.claim")
+    """0 when the uniqueness claim (if any) is checked, 1 when it rests on Z3 (allowed only
+    above the size where a proof is written: the checker counts the CNF's clauses itself)."""
+    if c.head.get("uniqueness") is None:
+        return 0  # no claim
+    u, lo, hi = c.head["uniqueness"], c.col["lfp"], c.col["gfp"]
+    need(isinstance(u, dict) and u.get("claim") in ("unique", "not unique"), "$.uniqueness.claim")
+    claim, proof = u["claim"], u.get("proof")
+    if proof == "rests-on-z3":
+        need(isinstance(u.get("reason"), str), "$.uniqueness.reason")
+        ys = [ys for x, ys in enumerate(g.succ) if g.sem != "normal" or c.col["value"][x] == 0]
+        return z3_fault(g.sem, len(ys), sum(map(len, ys)), sum(len(y) ** 2 for y in ys))
     if proof == "intervals" and g.sem == "minimax":
         if (claim == "unique") != (lo == hi):
             raise Reject(None, "uniqueness", f"{claim}, but lfp = gfp is {lo == hi}")
@@ -409,23 +405,27 @@ def uniqueness(g: Game, c: Cert) -> int:
 # ---------------------------------------------------------------------------- answers file
 def answers(g: Game, c: Cert, path: str) -> None:
     """The answer file written beside the certificate says what it says, position by position."""
-    fields, rows = ("value", "remoteness", "move"), dict[str, dict[str, Any]]()
+    fields, rows = ("value", "remoteness", "move"), list[tuple[str, dict[str, Any]]]()
     if path.lower().endswith(".npz"):
         z = npz(path)
         loopy = {int(k): v for k, v in (jtext(z["header"]).get("loopy") or {}).items()}
-        cols = {f: z[f].tolist() for f in fields if f in z}  # lists: no numpy per entry
+        cols = [(f, z[f].tolist()) for f in fields if f in z]  # lists: no numpy per entry
         for k, x in enumerate(z["ids"].tolist()):
-            rows[g.names[x]] = {f: c.npz_entry(f, col[k], x, loopy) for f, col in cols.items()}
+            rows.append((g.names[x], {f: c.npz_entry(f, col[k], x, loopy) for f, col in cols}))
     elif path.lower().endswith(".csv"):
         with open(path, newline="", encoding="utf-8") as text:
             for r in csv.DictReader(text):
                 row = {k: cell(g.sem, k, r[k]) for k in fields if r.get(k)}
-                rows[str(r.get("node", r.get("position")))] = row
+                rows.append((str(r.get("node", r.get("position"))), row))
     else:
         with open(path, "rb") as fh:
-            for name, e in json.loads(fh.read())["nodes"].items():
-                rows[name] = e if isinstance(e, dict) else {"value": e}
-    for name, row in rows.items():
+            for name, e in loads(fh.read())["nodes"].items():
+                rows.append((name, e if isinstance(e, dict) else {"value": e}))
+    seen: set[str] = set()
+    for name, _ in rows:  # a position answered twice: BAD, as verify --answers says
+        need(name not in seen, f"duplicate entry for position {name!r}")
+        seen.add(name)
+    for name, row in rows:
         need(name in g.index, f"no position named {name!r}")
         for f in fields:
             v, want = row.get(f), c.col[f][g.index[name]]
@@ -449,7 +449,7 @@ SEMANTICS = dict(normal=normal, reachability=reachability, minimax=minimax, impa
 
 def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Outcome:
     """Judge ``cert_path`` (and ``answers_path``) for the case file ``case_path``."""
-    if case_path.lower().endswith(".npz") and cert_path.lower().endswith(".npz"):
+    if all(p.lower().endswith(".npz") for p in (case_path, cert_path)) and has_numpy():
         fast = importlib.import_module(f"{__package__}.fast" if __package__ else "fast")
         found = fast.judge(case_path, cert_path, answers_path, agree)  # None: not its kind
         if found is not None:
@@ -473,7 +473,8 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
     except Reject as r:
         return Outcome("REJECTED", str(r), r.position, r.condition)
     except Exception as e:  # anything unreadable: a bad file, never a traceback
-        why = str(e) if isinstance(e, Bad | BadProof) else f"cannot read: {type(e).__name__}: {e}"
+        mine = isinstance(e, Bad | BadProof | Unreadable)  # else: in Python's words
+        why = str(e) if mine else f"cannot read: {type(e).__name__}: {e}"
         return Outcome("BAD", f"{at}: {why}", None, "file")
     return Outcome("ACCEPTED", "ACCEPTED" + (" (uniqueness rests on Z3)" if trusted else ""))
 

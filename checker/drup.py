@@ -14,6 +14,29 @@ class BadProof(ValueError):
     """A proof that is not DRUP text (the checker reports the file as unreadable)."""
 
 
+Z3_LIMIT = 4_000_000
+"""A uniqueness claim may rest on Z3 (no proof to replay) only where the CNF of its proof would
+have more clauses than this, as the checker counts them from the case (``clauses``); at or below
+it the package writes a proof (verifier/certify/drup.py uses this limit and this count)."""
+
+
+def clauses(sem: str, n: int, m: int, squares: int) -> int | None:
+    """The clauses a proof's CNF is counted at (``n`` positions, ``m`` moves, ``squares`` the
+    sum of the squared out-degrees; for normal play, U1's: the drawn positions and their moves):
+    normal play's U1 ``3n + 2m``, the mex equations' U3 ``sum(d^2 + 3d + 1)``; None where no
+    claim may rest on Z3 (minimax, reachability)."""
+    return {"normal": 3 * n + 2 * m, "impartial": squares + 3 * m + n}.get(sem)
+
+
+def z3_fault(sem: str, n: int, m: int, squares: int) -> int:
+    """1 where a uniqueness claim may rest on Z3, else ``BadProof`` naming ``$.uniqueness``."""
+    k = clauses(sem, n, m, squares)
+    if k is None or k <= Z3_LIMIT:
+        what = f"{k:,} clauses, not above {Z3_LIMIT:,}" if k is not None else f"a {sem} case"
+        raise BadProof(f"$.uniqueness: rests-on-z3 where a proof is required ({what})")
+    return 1
+
+
 def won_lost_cnf(succ: Sequence[Sequence[int]], val: Sequence[int]) -> list[list[int]]:
     """U1: W(x) = 2x+1, L(x) = 2x+2 keep the rules of normal play and differ from ``val``, over
     the drawn positions only: N2/N3's ranks (checked before) force every won and lost label in
@@ -122,7 +145,7 @@ def claim_fault(
 ) -> tuple[int | None, str] | None:  # fmt: skip
     """U1-U3: a normal or impartial uniqueness claim and its proof: None if it holds, else
     (the position or None, what is wrong). ``second``: normal play's witness labelling."""
-    proof, said = u["proof"], u.get("claim")
+    proof, said = u.get("proof"), u.get("claim")
     if sem == "normal" and proof in ("ranks", "drup", "witness"):
         if (said == "not unique") != (proof == "witness"):
             raise BadProof("$.uniqueness.claim")

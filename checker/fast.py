@@ -12,10 +12,16 @@ rank; a row of the CSR may be empty (a terminal).
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 import numpy as np
+
+try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker.drup import z3_fault
+    from checker.reading import loads
+except ImportError:  # pragma: no cover - the script's way
+    from drup import z3_fault  # type: ignore[import-not-found,no-redef]
+    from reading import loads  # type: ignore[import-not-found,no-redef]
 
 LINE_PLIES = 12  # as check_certificate.py
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -207,7 +213,7 @@ def minimax(r: Rows, g: dict[str, Any], c: dict[str, Any]) -> None:
 
 
 SEMANTICS = {"normal": normal, "reachability": reachability, "minimax": minimax}
-EASY_PROOFS = (None, "rests-on-z3", "intervals", "ranks")
+EASY_PROOFS = (None, "rests-on-z3", "intervals", "ranks")  # None with a claim: BAD
 
 
 def load(path: str) -> dict[str, Any]:
@@ -216,7 +222,7 @@ def load(path: str) -> dict[str, Any]:
 
 
 def text(a: Any) -> Any:
-    return json.loads(bytes(a.tobytes()).decode("utf-8"))
+    return loads(bytes(a.tobytes()).decode("utf-8"))
 
 
 def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
@@ -232,8 +238,12 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
         at = cert
         zk = load(cert)
         head = text(zk["header"])
-        u = head.get("uniqueness") or {"proof": None}
-        if g.get("semantics") not in SEMANTICS or u.get("proof") not in EASY_PROOFS:
+        u = head.get("uniqueness")  # None: no claim
+        if (
+            g.get("semantics") not in SEMANTICS
+            or not isinstance(u, dict | None)
+            or (u is not None and u.get("proof") not in EASY_PROOFS)
+        ):
             return None
         if answers is not None and not answers.lower().endswith(".npz"):
             return None
@@ -266,11 +276,11 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
     except Exception as e:  # anything unreadable: a bad file, never a traceback
         why = (
             str(e)
-            if type(e).__name__ in ("Bad", "BadFile")
+            if type(e).__name__ in ("Bad", "BadFile", "BadProof", "Unreadable")
             else f"cannot read: {type(e).__name__}: {e}"
         )
         return ("BAD", f"{at}: {why}", None, "file")
-    trusted = u.get("proof") == "rests-on-z3"
+    trusted = u is not None and u.get("proof") == "rests-on-z3"
     return ("ACCEPTED", "ACCEPTED" + (" (uniqueness rests on Z3)" if trusted else ""), None, None)
 
 
@@ -307,6 +317,8 @@ def cast(a: Any, kind: Any, f: str) -> Any:
     if np.dtype(kind).kind != "f" and len(a):
         if a.dtype.kind == "f" and not np.isfinite(a).all():
             raise BadFile(f"{f}: an entry is not a number")
+        if a.dtype.kind == "f" and (a != np.round(a)).any():
+            raise BadFile(f"{f}: {a[a != np.round(a)][0].item()!r} is not an integer")
         if a.min() < np.iinfo(kind).min or a.max() > np.iinfo(kind).max:
             raise BadFile(f"{f}: an entry is out of range")
     return a.astype(kind, copy=False)
@@ -321,7 +333,7 @@ def given(c: dict[str, Any], cond: str, *fields: str) -> None:
 
 def checks(
     r: Rows, sem: str, g: dict[str, Any], c: dict[str, Any], head: dict[str, Any],
-    names: Any, u: dict[str, Any],
+    names: Any, u: dict[str, Any] | None,
 ) -> None:  # fmt: skip
     """The plain path's ``check`` in its order: moves named, the semantics, summary, line,
     uniqueness."""
@@ -356,7 +368,7 @@ def checks(
         seen.add(at)
     if head.get("line", []) != line:
         raise Violation(None, "line", f"is {head.get('line')!r}, the moves give {line!r}")
-    uniqueness(sem, c, u)
+    uniqueness(sem, r, c, u)
 
 
 def parse(sem: str, v: Any, where: str) -> Any:
@@ -370,20 +382,26 @@ def parse(sem: str, v: Any, where: str) -> Any:
     raise BadFile(f"{where}: not a value of {sem}")
 
 
-def uniqueness(sem: str, c: dict[str, Any], u: dict[str, Any]) -> None:
-    claim, proof = u.get("claim"), u["proof"]
-    if proof in (None, "rests-on-z3"):
-        if proof is not None and not isinstance(u.get("reason"), str):
-            raise BadFile("$.uniqueness.reason")
-        return
+def uniqueness(sem: str, r: Rows, c: dict[str, Any], u: dict[str, Any] | None) -> None:
+    """The plain path's ``uniqueness``: a claim with a proof, or resting on Z3 above the limit."""
+    if u is None:
+        return  # no claim
+    claim, proof = u.get("claim"), u.get("proof")
     if claim not in ("unique", "not unique"):
         raise BadFile("$.uniqueness.claim")
+    if proof == "rests-on-z3":
+        if not isinstance(u.get("reason"), str):
+            raise BadFile("$.uniqueness.reason")
+        deg = r.deg.astype(np.int64)  # normal play's U1 is over the drawn positions
+        deg = deg[c["value"] == 0] if sem == "normal" else deg
+        z3_fault(sem, len(deg), int(deg.sum()), int((deg * deg).sum()))
+        return
     if proof == "intervals" and sem == "minimax":
         same = bool((c["lfp"] == c["gfp"]).all())
         if (claim == "unique") != same:
             raise Violation(None, "uniqueness", f"{claim}, but lfp = gfp is {same}")
         return
-    if sem != "normal" or claim != "unique":
+    if sem != "normal" or claim != "unique" or proof != "ranks":
         raise BadFile("$.uniqueness.proof")
     if (c["value"] == 0).any():
         raise Violation(None, "uniqueness", "by ranks, but some position is drawn")
@@ -395,6 +413,13 @@ def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
     ids = z["ids"].astype(np.int64)
     if len(ids) and (ids.min() < 0 or ids.max() >= len(names)):
         raise BadFile("an answer names no position")
+    by_id = np.sort(ids)
+    twice = by_id[1:][by_id[1:] == by_id[:-1]]
+    if len(twice):  # a position answered twice: BAD, as verify --answers says
+        raise BadFile(f"duplicate entry for position {names[int(twice[0])]!r}")
+    for f in ("remoteness", "move") + (("value",) if sem != "minimax" else ()):
+        if f in z and z[f].dtype.kind == "f":
+            cast(z[f], np.int64, f)  # exact integers only
     found: list[tuple[int, int, str, Any, Any]] = []
     ok = VALUES.get(sem)
     if ok is not None and "value" in z and not np.isin(z["value"], ok).all():

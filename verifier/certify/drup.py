@@ -21,12 +21,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from checker.drup import Z3_LIMIT, clauses
+
 __all__ = ["DRUP_MAX_CLAUSES", "DrupResult", "won_lost_cnf", "won_lost_proof"]
 
-DRUP_MAX_CLAUSES = 4_000_000
-"""Above this many clauses (about 2 per position and 4 per move) the claim is left to Z3: the
-checker's clauses and reverse unit propagation are pure Python (the L-game's 415,089 clauses:
-built and a 1,261-position witness checked in 0.5 s)."""
+DRUP_MAX_CLAUSES = Z3_LIMIT
+"""Above this many clauses (about 2 per position and 4 per move, counted as the checker counts
+them: ``checker.drup.clauses``) the claim is left to Z3, and only there does the checker accept
+a claim without a proof: its clauses and reverse unit propagation are pure Python (the L-game's
+415,089 clauses: built and a 1,261-position witness checked in 0.5 s)."""
 
 CONFLICT_BUDGET = 1_000_000
 """The SAT solver's conflicts before it gives up (the claim then rests on Z3)."""
@@ -57,6 +60,16 @@ def won_lost_cnf(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) ->
     return cnf
 
 
+def _clauses(sem: str, ptr: NDArray[Any], among: NDArray[Any] | None = None) -> int:
+    """The clauses of the proof's CNF as the checker counts them (``among``: the positions it
+    is built over, normal play's drawn ones; default all)."""
+    deg = np.diff(ptr).astype(np.int64)
+    deg = deg if among is None else deg[among]
+    count = clauses(sem, len(deg), int(deg.sum()), int((deg * deg).sum()))
+    assert count is not None
+    return count
+
+
 class DrupResult:
     """What the SAT solver found: ``proof`` (DRUP lines, the claim holds), ``other`` (a second
     labelling, +1/-1/0 per position), or neither (``why`` says why not)."""
@@ -70,8 +83,7 @@ class DrupResult:
 def won_lost_proof(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) -> DrupResult:
     """Ask the SAT solver for another labelling; its proof that there is none, if none."""
     drawn = np.flatnonzero(np.asarray(labels) == 0)
-    clauses = 3 * len(drawn) + 2 * int(np.diff(ptr)[drawn].sum())  # at most
-    if clauses > DRUP_MAX_CLAUSES:
+    if _clauses("normal", ptr, drawn) > DRUP_MAX_CLAUSES:
         return DrupResult(why=f"more than {DRUP_MAX_CLAUSES:,} clauses")
     found, model, proof = _sat(won_lost_cnf(ptr, idx, labels))
     if found is None:
@@ -130,7 +142,7 @@ def mex_solutions(ptr: NDArray[Any], idx: NDArray[Any]) -> tuple[list[list[int]]
     fewer, the DRUP proof that there is no other; ``([], None)`` where the solver gave up or
     the equations are above :data:`DRUP_MAX_CLAUSES`."""
     deg = np.diff(ptr).tolist()
-    if sum(d * d + 3 * d + 1 for d in deg) > DRUP_MAX_CLAUSES:
+    if _clauses("impartial", ptr) > DRUP_MAX_CLAUSES:
         return [], None
     first = [1, *(1 + np.cumsum(np.asarray(deg) + 1)).tolist()]
     found: list[list[int]] = []
