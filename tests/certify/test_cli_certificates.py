@@ -95,3 +95,22 @@ def test_an_npz_case_is_self_checked_by_the_numpy_path_up_to_its_own_size(
     monkeypatch.setattr(outside, "SELF_CHECK_NPZ_POSITIONS", 3)
     rep = api.verify(case)
     assert rep.summary["certificate"].startswith("skipped: 40 positions, above 3")
+
+
+def test_a_sat_solver_that_gives_up_below_the_limit_leaves_the_case_inconclusive(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A uniqueness claim whose proof the SAT solver gave up on, on a case small enough that
+    the checker requires a proof: not refuted (nothing is wrong), not verified (the claim is
+    not certified): the outside check cannot decide, and says why."""
+    import verifier.certify.drup as drup
+    from verifier import api
+
+    monkeypatch.setattr(
+        drup, "won_lost_proof", lambda *a: drup.DrupResult(why="the SAT solver gave up (test)")
+    )
+    rep = api.verify(CASES / "knuth-pure-cycle.json")
+    cert = [c for c in rep.checks if c.check == "certificate"]
+    assert rep.verdict.value == "inconclusive"
+    assert [c.verdict.value for c in cert] == ["unknown"]
+    assert "has no proof" in cert[0].detail and "gave up (test)" in cert[0].detail

@@ -18,7 +18,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.certify.proofs import CertificateError, MinimaxBounds, fraenkel_counter
+from verifier.certify.proofs import (
+    CertificateError,
+    MinimaxBounds,
+    ProofGaveUp,
+    fraenkel_counter,
+)
 from verifier.io.answers import answer_entries, npz_columns
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
@@ -198,7 +203,8 @@ def _won_lost_uniqueness(report: CaseReport, claim: str) -> dict[str, Any]:
     found = won_lost_proof(g.succ_ptr, g.succ_idx, labels)
     if found.proof is None and found.other is None:
         reason = f"Z3 says {claim}; no DRUP proof: {found.why}"
-        return {"claim": claim, "proof": "rests-on-z3", "reason": reason}
+        drawn = np.flatnonzero(np.asarray(labels) == 0)
+        return _resting_on_z3(claim, reason, "normal", g.succ_ptr, drawn)
     if claim == "unique":
         return {"claim": claim, "proof": "drup", "drup": found.proof or []}
     other = found.other or labels
@@ -218,10 +224,23 @@ def _mex_uniqueness(report: CaseReport, claim: str, count: str) -> dict[str, Any
     found, proof = mex_solutions(g.succ_ptr, g.succ_idx)
     if not found and proof is None:
         why = f"Z3 counted {count} solution(s) of the mex equations; the SAT solver gave up"
-        return {"claim": claim, "proof": "rests-on-z3", "reason": why}
+        return _resting_on_z3(claim, why, "impartial", g.succ_ptr)
     u: dict[str, Any] = {"claim": claim, "proof": "mex", "solutions": count}
     for key, sol in zip(("first", "second"), found, strict=False):
         u[key] = {g.name(x): v for x, v in enumerate(sol)}
     if proof is not None:
         u["drup"] = proof
     return u
+
+
+def _resting_on_z3(
+    claim: str, reason: str, sem: str, ptr: Any, among: Any = None
+) -> dict[str, Any]:
+    """A claim without a proof: resting on Z3 where the checker allows it (its CNF above the
+    limit, as the checker counts it), else ``ProofGaveUp``: the claim is left uncertified and
+    the outside check says so (inconclusive), as a stranger's checker would refuse it."""
+    from verifier.certify.drup import DRUP_MAX_CLAUSES, clause_count
+
+    if clause_count(sem, ptr, among) <= DRUP_MAX_CLAUSES:
+        raise ProofGaveUp(f"the uniqueness claim ({claim}) has no proof: {reason}")
+    return {"claim": claim, "proof": "rests-on-z3", "reason": reason}

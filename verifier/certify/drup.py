@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from checker.drup import Z3_LIMIT, clauses
 
-__all__ = ["DRUP_MAX_CLAUSES", "DrupResult", "won_lost_cnf", "won_lost_proof"]
+__all__ = ["DRUP_MAX_CLAUSES", "DrupResult", "clause_count", "won_lost_cnf", "won_lost_proof"]
 
 DRUP_MAX_CLAUSES = Z3_LIMIT
 """Above this many clauses (about 2 per position and 4 per move, counted as the checker counts
@@ -60,7 +60,7 @@ def won_lost_cnf(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) ->
     return cnf
 
 
-def _clauses(sem: str, ptr: NDArray[Any], among: NDArray[Any] | None = None) -> int:
+def clause_count(sem: str, ptr: NDArray[Any], among: NDArray[Any] | None = None) -> int:
     """The clauses of the proof's CNF as the checker counts them (``among``: the positions it
     is built over, normal play's drawn ones; default all)."""
     deg = np.diff(ptr).astype(np.int64)
@@ -83,7 +83,7 @@ class DrupResult:
 def won_lost_proof(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) -> DrupResult:
     """Ask the SAT solver for another labelling; its proof that there is none, if none."""
     drawn = np.flatnonzero(np.asarray(labels) == 0)
-    if _clauses("normal", ptr, drawn) > DRUP_MAX_CLAUSES:
+    if clause_count("normal", ptr, drawn) > DRUP_MAX_CLAUSES:
         return DrupResult(why=f"more than {DRUP_MAX_CLAUSES:,} clauses")
     found, model, proof = _sat(won_lost_cnf(ptr, idx, labels))
     if found is None:
@@ -142,7 +142,7 @@ def mex_solutions(ptr: NDArray[Any], idx: NDArray[Any]) -> tuple[list[list[int]]
     fewer, the DRUP proof that there is no other; ``([], None)`` where the solver gave up or
     the equations are above :data:`DRUP_MAX_CLAUSES`."""
     deg = np.diff(ptr).tolist()
-    if _clauses("impartial", ptr) > DRUP_MAX_CLAUSES:
+    if clause_count("impartial", ptr) > DRUP_MAX_CLAUSES:
         return [], None
     first = [1, *(1 + np.cumsum(np.asarray(deg) + 1)).tolist()]
     found: list[list[int]] = []

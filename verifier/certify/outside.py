@@ -16,7 +16,7 @@ from typing import Any
 
 from verifier.certify.content import certificate_of
 from verifier.certify.files import save_certificate
-from verifier.certify.proofs import CertificateError
+from verifier.certify.proofs import CertificateError, ProofGaveUp
 from verifier.model.columns import LOOPY, VALUE, answer_columns
 from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.results import CheckResult, Verdict
@@ -80,6 +80,9 @@ def self_checked(
         except CertificateError as e:
             failed = _with(report, _refuted(str(e), None, "proof", t0))
             return failed.timed("certificate", time.perf_counter() - t0)
+        except ProofGaveUp as e:  # not wrong, not certified: the outside check cannot decide
+            open_ = CheckResult(CHECK, Verdict.UNKNOWN, str(e), seconds=time.perf_counter() - t0)
+            return _with(report, open_).timed("certificate", time.perf_counter() - t0)
         rows = answers
         if csv:
             rows = Path(tmp) / "answers.csv"

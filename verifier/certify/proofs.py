@@ -20,13 +20,24 @@ from verifier.equations.system import AND, CONST, OR, OrderSystem
 from verifier.model import GameGraph
 from verifier.model.semantics import MAX, MIN
 
-__all__ = ["CertificateError", "MinimaxBounds", "fraenkel_counter", "minimax_bounds"]
+__all__ = [
+    "CertificateError",
+    "MinimaxBounds",
+    "ProofGaveUp",
+    "fraenkel_counter",
+    "minimax_bounds",
+]
 
 IntArray = NDArray[np.int64]
 
 
 class CertificateError(ValueError):
     """Our own answer has no certificate: it is wrong (the message names the position)."""
+
+
+class ProofGaveUp(Exception):
+    """A claim whose proof the SAT solver gave up on, below the size where a claim may rest
+    on Z3: not wrong, not certified (the outside check is inconclusive)."""
 
 
 class MinimaxBounds:
