@@ -17,6 +17,11 @@ from typing import Any
 
 import numpy as np
 
+try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker import words
+except ImportError:  # pragma: no cover - the script's way
+    import words  # type: ignore[import-not-found,no-redef]
+
 LINE_PLIES = 12  # as check_certificate.py
 WORDS = {"won": 1, "lost": -1, "draw": 0}
 VALUES = {"normal": (-1, 0, 1), "reachability": (0, 1)}  # the values an .npz entry may hold
@@ -356,6 +361,8 @@ def checks(
         seen.add(at)
     if head.get("line", []) != line:
         raise Violation(None, "line", f"is {head.get('line')!r}, the moves give {line!r}")
+    if (said := words.arrays(sem, head, root, names, c)) is not None:  # the words printed
+        raise Violation(None, "printed", said)
     uniqueness(sem, c, u)
 
 

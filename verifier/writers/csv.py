@@ -79,7 +79,11 @@ class CsvWriter:
         """Nothing yet: the table is written whole by ``finish`` (its columns are their union)."""
 
     def finish(self, reports: Sequence[CaseReport], errors: Sequence[str]) -> None:
-        """Write the answer of the case, or of every case (bad inputs are on standard error)."""
+        """Write the answer of the case, or of every case (bad inputs are on standard error).
+        One case whose CSV the outside check certified: that very text."""
+        if single_case(reports, errors) and reports[0].printed_csv is not None:
+            sys.stdout.write(reports[0].printed_csv)
+            return
         write_records(case_records(reports, errors), sys.stdout)
 
     def write_document(self, doc: Document) -> None:
