@@ -118,6 +118,8 @@ def printed(
     found = counts(sem, rest.pop(0) if rest else "", s)
     if found is None and rest and rest[0].startswith("up to symmetry: "):
         found = symmetry(rest.pop(0), s)
+    elif found is None and isinstance(s.get("symmetry"), dict):
+        found = "the counts up to symmetry are missing (the summary has them)"
     while found is None and rest:
         found = chess(rest.pop(0), table)
     return found
