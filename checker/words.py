@@ -239,9 +239,11 @@ def symmetry(text: str, s: Mapping[str, Any]) -> str | None:
         if got[k] < (classes if k == "positions" else s.get(k) or 0):
             return f"{k} {got[k]} up to symmetry, fewer than the classes {k}"
     sym = s.get("symmetry")
-    # TODO(codecs): recompute each class's size with checker/codecs.py (per built-in codec)
-    # and the weighted counts from them; until then the printed counts are judged against the
-    # certificate's summary.symmetry (the package's sums), which the checker does not prove.
+    # TODO(codecs): the summary's counts over all positions are written for a case whose names
+    # a game's codec codes (.npz); the checker's own class sizes per built-in codec (another
+    # change: checker/name_codecs.py) recompute them in summary(). Without them (a readable
+    # case reduced by symmetry, e.g. tictactoe-symmetric.json) only the sums above are judged:
+    # hook the class sizes of such cases here when the checker has them.
     if isinstance(sym, dict):
         for k in ("positions", "won", "lost", "drawn"):
             if got[k] != sym.get(k):

@@ -126,15 +126,16 @@ def certificate_of(report: CaseReport, printed: Sequence[str] | None = None) -> 
         "summary": {k: summary.get(k) for k in ("won", "lost", "drawn", "longest_win")}
         | {"root": summary.get("root"), "root_value": summary.get("root_value")},
     }
-    if isinstance(summary.get("symmetry"), dict):  # the counts over positions, each class by size
-        sym = summary["symmetry"]
-        header["summary"]["symmetry"] = {k: sym[k] for k in ("positions", "won", "lost", "drawn")}
     if printed is not None:
         header["printed"] = list(printed)
     if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
         # the case file holds a game's codes of its names, which the checker cannot decode:
         # the certificate lists them (json_document, npz_arrays)
         header["names"] = "listed"
+        if summary.get("symmetry") is not None:
+            # the counts over all positions, each class by its size: the checker compares the
+            # printed ones with them (TODO: recomputed by the checker's own class sizes)
+            header["summary"]["symmetry"] = dict(summary["symmetry"])
     if case.root is not None:  # the line the report prints, of the report's length
         from verifier.writers.answer import LINE_PLIES
 
