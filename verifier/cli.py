@@ -5,6 +5,7 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -420,6 +421,8 @@ def _outside_check(
     if keep is not None and out.summary.get("certificate") != "written":
         why = out.summary.get("certificate") or f"the case is {rep.verdict.value}"
         _err(err, f"{keep}: no certificate written ({why})")
+    if cases > 1 and out.printed_csv is not None:  # several: one table with a case column
+        out = dataclasses.replace(out, printed_csv=None)  # (each case's rows judged alone)
     return out
 
 
