@@ -200,3 +200,58 @@ def test_the_counts_up_to_symmetry_against_the_summary(tmp_path: Path) -> None:
         out = check(str(case), str(forged))
         assert (out.status, out.condition) == ("REJECTED", "printed"), out
         assert "up to symmetry" in out.message
+
+
+def test_names_that_look_like_the_grammar(tmp_path: Path) -> None:
+    """Names holding the grammar's own separators (``; line``, `` -> ``, ``, root``, ``...``):
+    the checker compares the certified names, it does not split on them."""
+    case = tmp_path / "hostile.json"
+    root, v, leaf, w, l3 = "s; line t -> u", "v, root x = 3", "from q: Min wins", "w", "l3 ..."
+    nodes = {
+        root: {"owner": "max", "moves": [v, w]},
+        v: {"owner": "min", "moves": [leaf, w]},
+        leaf: {"value": 4},
+        w: {"owner": "max", "moves": [l3, w]},
+        l3: {"value": 1},
+    }
+    case.write_text(json.dumps({"semantics": "minimax", "root": root, "nodes": nodes}))
+    cert = tmp_path / "hostile.cert.json"
+    assert api.verify(case, certificate=cert).verdict is CaseVerdict.VERIFIED
+    doc = json.loads(cert.read_text())
+    assert doc["printed"][0] == (
+        f"from {root}: Max wins, score 1 in 2 plies; best move {root} -> {w}; "
+        f"line {root} -> {w} -> {l3}"
+    )
+    forged = {
+        **doc,
+        "printed": [doc["printed"][0].replace(f"-> {w};", f"-> {v};"), *doc["printed"][1:]],
+    }
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    out = check(str(case), str(path))
+    assert (out.status, out.condition) == ("REJECTED", "printed"), out
+    assert "best move" in out.message
+
+
+def test_a_chess_line_is_recomputed_over_the_won_positions() -> None:
+    """``longest win, White to move: mate in N (P plies), K position(s), e.g. FEN`` against a
+    table of FEN names, outcomes and remoteness (the checker's own reading of the FEN's side)."""
+    from checker import words
+
+    names = ["8/8/8/8/8/8/1Q6/K6k w - - 0 1", "8/8/8/8/8/8/1Q6/K5k1 w - - 0 1", "x b", "y w"]
+    table = (names, [1, 1, 1, -1], [3, 3, 9, 12])
+
+    def judge(text: str) -> str | None:
+        return words.chess(text, lambda: table)
+
+    good = f"longest win, White to move: mate in 2 (3 plies), 2 position(s), e.g. {names[1]}"
+    assert judge(good) is None
+    for old, new in (
+        ("mate in 2", "mate in 1"),
+        ("(3 plies)", "(4 plies)"),
+        ("2 position", "1 position"),
+        ("White", "Black"),
+        (names[1], "y w"),
+    ):
+        assert judge(good.replace(old, new)) is not None, new
+    assert judge("longest loss, White to move") is not None  # a line it cannot read
