@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -81,7 +82,9 @@ FORGED: dict[str, list[tuple[str, str]]] = {  # case: (a word as printed, the fo
 
 
 @pytest.fixture(scope="module")
-def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict]]:
+def certificates(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[Path, dict[str, Any]]]:
     root = tmp_path_factory.mktemp("words")
     out = {}
     for name in FORGED:
@@ -91,7 +94,7 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Pa
     return out
 
 
-def _judge(name: str, doc: dict, tmp: Path) -> tuple[str, str | None, str]:
+def _judge(name: str, doc: dict[str, Any], tmp: Path) -> tuple[str, str | None, str]:
     path = tmp / "forged.cert.json"
     path.write_text(json.dumps(doc))
     out = check(str(CASES / f"{name}.json"), str(path))
@@ -102,7 +105,11 @@ def _judge(name: str, doc: dict, tmp: Path) -> tuple[str, str | None, str]:
     ("name", "word", "forged"), [(n, w, f) for n, fs in FORGED.items() for w, f in fs]
 )
 def test_a_forged_word_is_rejected_naming_it(
-    certificates: dict[str, tuple[Path, dict]], name: str, word: str, forged: str, tmp_path: Path
+    certificates: dict[str, tuple[Path, dict[str, Any]]],
+    name: str,
+    word: str,
+    forged: str,
+    tmp_path: Path,
 ) -> None:
     _, doc = certificates[name]
     lines = doc["printed"]
@@ -117,7 +124,7 @@ def test_a_forged_word_is_rejected_naming_it(
 
 @pytest.mark.parametrize("name", sorted(FORGED))
 def test_the_words_as_printed_are_accepted(
-    certificates: dict[str, tuple[Path, dict]], name: str, tmp_path: Path
+    certificates: dict[str, tuple[Path, dict[str, Any]]], name: str, tmp_path: Path
 ) -> None:
     cert, doc = certificates[name]
     assert check(str(CASES / f"{name}.json"), str(cert)).status == "ACCEPTED"
