@@ -20,11 +20,12 @@ import sys
 from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import graphs
+    from checker import graphs, words
     from checker.drup import BadProof, claim_fault, z3_fault
     from checker.reading import Unreadable, has_numpy, jtext, loads, npz
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
+    import words  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault, z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import Unreadable, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
 
@@ -470,6 +471,8 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
         if answers_path is not None:
             at = answers_path
             answers(g, c, answers_path)
+        if (said := words.plain(g, c, answers_path)) is not None:  # the words printed
+            raise Reject(*said)
     except Reject as r:
         return Outcome("REJECTED", str(r), r.position, r.condition)
     except Exception as e:  # anything unreadable: a bad file, never a traceback

@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker import words
     from checker.drup import z3_fault
     from checker.reading import loads
 except ImportError:  # pragma: no cover - the script's way
+    import words  # type: ignore[import-not-found,no-redef]
     from drup import z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import loads  # type: ignore[import-not-found,no-redef]
 
@@ -368,6 +370,8 @@ def checks(
         seen.add(at)
     if head.get("line", []) != line:
         raise Violation(None, "line", f"is {head.get('line')!r}, the moves give {line!r}")
+    if (said := words.arrays(sem, head, root, names, c)) is not None:  # the words printed
+        raise Violation(None, "printed", said)
     uniqueness(sem, r, c, u)
 
 

@@ -5,6 +5,7 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -426,6 +427,8 @@ def _outside_check(
     if keep is not None and out.summary.get("certificate") != "written":
         why = out.summary.get("certificate") or f"the case is {rep.verdict.value}"
         _err(err, f"{keep}: no certificate written ({why})")
+    if cases > 1 and out.printed_csv is not None:  # several: one table with a case column
+        out = dataclasses.replace(out, printed_csv=None)  # (each case's rows judged alone)
     return out
 
 
@@ -801,7 +804,8 @@ def solve_cmd(
     from verifier.io.answers import ANSWER_SUFFIXES
 
     brief: Brief = "lines" if quiet else "full"
-    writer = make_writer(pick_format(fmt, as_json), Settings(values=values, brief=brief))
+    form = pick_format(fmt, as_json)
+    writer = make_writer(form, Settings(values=values, brief=brief))
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
     if certificate is not None:
@@ -863,7 +867,7 @@ def solve_cmd(
     rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
     _save_answers(rep.solution, case, answer_file)
     if certificate is not None:
-        rep = _certified(rep, certificate, answer_file)
+        rep = _certified(rep, certificate, answer_file, csv=form is Format.csv)
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
@@ -1225,15 +1229,17 @@ def _generate_chess_tiers(
     )
 
 
-def _certified(rep: CaseReport, certificate: Path, answers: Path | None) -> CaseReport:
+def _certified(
+    rep: CaseReport, certificate: Path, answers: Path | None, *, csv: bool = False
+) -> CaseReport:
     """The solve report with the standalone checker's verdict on the certificate written to
-    ``certificate`` (and on the answer file beside it)."""
+    ``certificate`` (and on the answer file beside it; ``csv``: on the CSV printed too)."""
     from verifier.certify.outside import self_checked
 
     if answers is not None and answers.suffix.lower() == ".parquet":
         answers = None  # the checker reads .json, .csv and .npz answer files
     try:
-        out = self_checked(rep, keep=certificate, answers=answers)
+        out = self_checked(rep, keep=certificate, answers=answers, csv=csv)
     except VerifierError as e:
         raise _fail(str(e)) from None
     if out.summary.get("certificate") != "written":

@@ -254,23 +254,24 @@ def test_the_answer_file_must_say_what_the_certificate_says(tmp_path: Path) -> N
 
 def test_the_checker_is_standalone_and_small() -> None:
     """The conditions in at most 500 lines; beside them the uniqueness proofs (the CNFs and the
-    DRUP replay) in at most 200, the numpy path in at most 450 and the shared reading (strict
-    JSON, numpy on demand) in at most 100; all import the standard library, numpy and each
+    DRUP replay) in at most 200, the numpy path in at most 450, the grammar of the printed
+    words in at most 350, the shared reading (strict JSON, numpy on demand) in at most 100 and
+    the GraphML / GML reader in at most 260; all import the standard library, numpy and each
     other only."""
-    drup, fast = CHECKER.with_name("drup.py"), CHECKER.with_name("fast.py")
-    reading = CHECKER.with_name("reading.py")
+    sizes = {"drup": 200, "fast": 450, "words": 350, "reading": 100, "graphs": 260}
     assert len(CHECKER.read_text().splitlines()) <= 500
-    assert len(drup.read_text().splitlines()) <= 200
-    assert len(fast.read_text().splitlines()) <= 450
-    assert len(reading.read_text().splitlines()) <= 100
+    every = CHECKER.read_text()
+    for name, most in sizes.items():
+        text = CHECKER.with_name(f"{name}.py").read_text()
+        assert len(text.splitlines()) <= most, name
+        every += text
     imported = set()
-    every = CHECKER.read_text() + drup.read_text() + fast.read_text() + reading.read_text()
     for node in ast.walk(ast.parse(every)):
         if isinstance(node, ast.Import):
             imported |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    allowed = {"numpy", "checker", "drup", "fast", "graphs", "reading"}  # the checker's own
+    allowed = {"numpy", "checker", "drup", "fast", "graphs", "reading", "words"}  # its own
     assert imported <= set(sys.stdlib_module_names) | allowed, imported
     assert "verifier" not in imported
 

@@ -512,6 +512,8 @@ def _header_forgeries(head: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any
         )
     if len(head.get("line") or []) > 1:
         yield "line", {**head, "line": [*head["line"][:-1], head["line"][0]]}
+        quiet = {k: v for k, v in head.items() if k != "printed"}  # the words would say it too
+        yield "line, no words", {**quiet, "line": [*head["line"][:-1], head["line"][0]]}
     u = head.get("uniqueness")
     if u is not None:
         flip = "not unique" if u["claim"] == "unique" else "unique"

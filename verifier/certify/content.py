@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,9 +111,10 @@ def case_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def certificate_of(report: CaseReport) -> Certificate:
+def certificate_of(report: CaseReport, printed: Sequence[str] | None = None) -> Certificate:
     """The certificate of a report's answer. ``CertificateError`` when there is none to write:
-    no whole answer, no case file, or an answer its proofs refute (naming the position)."""
+    no whole answer, no case file, or an answer its proofs refute (naming the position).
+    ``printed``: the lines the table prints first, which the checker reads and judges."""
     case, sol = report.case, report.solution
     if sol is None or not bool(sol.covered.all()):
         raise CertificateError("no whole answer to certify")
@@ -130,10 +131,16 @@ def certificate_of(report: CaseReport) -> Certificate:
         "summary": {k: summary.get(k) for k in ("won", "lost", "drawn", "longest_win")}
         | {"root": summary.get("root"), "root_value": summary.get("root_value")},
     }
+    if printed is not None:
+        header["printed"] = list(printed)
     if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
         # the case file holds a game's codes of its names, which the checker cannot decode:
         # the certificate lists them (json_document, npz_arrays)
         header["names"] = "listed"
+        if summary.get("symmetry") is not None:
+            # the counts over all positions, each class by its size: the checker compares the
+            # printed ones with them (TODO: recomputed by the checker's own class sizes)
+            header["summary"]["symmetry"] = dict(summary["symmetry"])
     if case.root is not None:  # the line the report prints, of the report's length
         from verifier.writers.answer import LINE_PLIES
 

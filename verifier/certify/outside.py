@@ -20,6 +20,7 @@ from verifier.certify.proofs import CertificateError, ProofGaveUp
 from verifier.model.columns import LOOPY, VALUE, answer_columns
 from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.results import CheckResult, Verdict
+from verifier.writers.answer import answer_block
 
 __all__ = ["CHECK", "SELF_CHECK_POSITIONS", "Outcome", "run_checker", "self_checked"]
 
@@ -61,7 +62,9 @@ def self_checked(
     Runs on a verified report whose case was read from a file, up to
     ``SELF_CHECK_POSITIONS`` unless ``force``; ``keep``: write the certificate there (else to
     a temporary file); ``csv``: also hand the checker the answer as ``--format csv`` prints it;
-    ``answers``: an answer file written from the same report, which must say the same.
+    ``answers``: an answer file written from the same report, which must say the same. The
+    lines the table prints first (``answer_block``) go into the certificate as ``printed``, and
+    the report keeps them (and the CSV text) for the writers to print as certified.
     A report it does not run on is returned as it is (``summary["certificate"]`` says so when
     the case was too big)."""
     case = report.case
@@ -72,24 +75,29 @@ def self_checked(
             return report
         return dataclasses.replace(report, summary={**report.summary, CHECK: why})
     t0 = time.perf_counter()
+    printed = tuple(answer_block(report))  # rendered once: certified here, printed as they are
+    text = None
     with tempfile.TemporaryDirectory(prefix="gamegraph-cert-") as tmp:
         name = "certificate.npz" if fast else "certificate.json"
         cert_path = keep if keep is not None else Path(tmp) / name
         try:
-            save_certificate(certificate_of(report), cert_path)
+            save_certificate(certificate_of(report, printed=printed), cert_path)
         except CertificateError as e:
             failed = _with(report, _refuted(str(e), None, "proof", t0))
             return failed.timed("certificate", time.perf_counter() - t0)
         except ProofGaveUp as e:  # not wrong, not certified: the outside check cannot decide
             open_ = CheckResult(CHECK, Verdict.UNKNOWN, str(e), seconds=time.perf_counter() - t0)
             return _with(report, open_).timed("certificate", time.perf_counter() - t0)
-        rows = answers
-        if csv:
-            rows = Path(tmp) / "answers.csv"
-            _write_csv(report, rows)
+        rows, more = answers, None
+        if csv:  # the CSV as it will be printed, judged with its outcome column
+            text = _csv_text(report)
+            rows, more = Path(tmp) / "answers.csv", answers
+            rows.write_bytes(text.encode("utf-8"))
         assert case.path is not None
         t_cert = time.perf_counter()
         out = run_checker(case.path, cert_path, rows)
+        if out.status == "ACCEPTED" and more is not None:  # the answer file beside it too
+            out = run_checker(case.path, cert_path, more)
     t_end = time.perf_counter()
     if out.status == "ACCEPTED":
         trusted = int("rests on Z3" in out.message)  # the claims without a linear certificate
@@ -106,7 +114,9 @@ def self_checked(
     else:
         result = _refuted(out.message, out.position, out.condition, t0)
     summary = {**report.summary, CHECK: "written" if keep is not None else "checked"}
-    checked = dataclasses.replace(_with(report, result), summary=summary)
+    checked = dataclasses.replace(
+        _with(report, result), summary=summary, printed=printed, printed_csv=text
+    )
     return checked.timed("certificate", t_cert - t0).timed("self-check", t_end - t_cert)
 
 
@@ -154,8 +164,12 @@ def _with(report: CaseReport, result: CheckResult) -> CaseReport:
     return dataclasses.replace(report, checks=tuple(checks), verdict=verdict)
 
 
-def _write_csv(report: CaseReport, path: Path) -> None:
+def _csv_text(report: CaseReport) -> str:
+    """The ``--format csv`` text of this case alone (``CsvWriter`` prints it as it is)."""
+    import io
+
     from verifier.writers.csv import solution_records, write_records
 
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        write_records(solution_records(report.solution), f)
+    out = io.StringIO()
+    write_records(solution_records(report.solution), out)
+    return out.getvalue()

@@ -80,6 +80,14 @@ class CaseReport:
     summary: Mapping[str, Any] = field(default_factory=dict)
     solution: Solution | None = None
     """The answer (``None`` when no solver answered in the semantics' view)."""
+    printed: tuple[str, ...] | None = None
+    """The answer's lines as the table prints them first (who wins, the score, plies, best
+    move, line, counts: ``writers.answer.answer_block``), set by the outside check that
+    certified them: the writers print these, never a second rendering (``None``: not
+    certified, the writers render them)."""
+    printed_csv: str | None = None
+    """The ``--format csv`` text of this case alone as certified by the outside check (the
+    CSV writer prints it as it is); ``None``: not certified."""
 
     @property
     def witness(self) -> Mapping[str, Any] | None:

@@ -14,6 +14,7 @@ line a -> b -> c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from verifier.model.describe import describe
@@ -21,7 +22,17 @@ from verifier.model.report import CaseReport, Finding
 from verifier.model.results import CheckResult, View, by_check
 from verifier.model.solution import Solution
 
-__all__ = ["answer_lines", "finding_line", "finding_words", "verdict_of"]
+__all__ = [
+    "answer_block",
+    "answer_lines",
+    "counts_line",
+    "facts_lines",
+    "finding_line",
+    "finding_words",
+    "printed_block",
+    "symmetry_line",
+    "verdict_of",
+]
 
 LINE_PLIES = 12
 """Moves of the principal variation shown."""
@@ -109,6 +120,62 @@ def answer_lines(rep: CaseReport) -> list[str]:
     if why:
         out.append(f"why: {why}")
     return out
+
+
+def counts_line(rep: CaseReport) -> str | None:
+    """``won 8, lost 0, drawn 0, longest win 3 plies, root s = 4`` (None if no counts)."""
+    s = rep.summary
+    if "won" not in s:
+        return None
+    parts = describe(rep.case.semantics).counts_words(s)
+    if s.get("root") is not None:
+        parts.append(f"root {s['root']} = {s.get('root_value')}")
+    return ", ".join(parts)
+
+
+def symmetry_line(summary: Mapping[str, Any]) -> str | None:
+    """``up to symmetry: 765 classes stand for 5478 positions: won 2836, lost 1574, drawn
+    1068`` for a case reduced by symmetry (None for another)."""
+    sym = summary.get("symmetry")
+    if not isinstance(sym, dict):
+        return None
+    return (
+        f"up to symmetry: {summary['positions']} classes stand for {sym['positions']} "
+        f"positions: won {sym['won']}, lost {sym['lost']}, drawn {sym['drawn']}"
+    )
+
+
+def facts_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The lines of the games' own blocks in the summary (``Facts``: chess's longest wins)."""
+    from verifier.games.registry import builtin_games
+
+    out: list[str] = []
+    for game in builtin_games():
+        facts = game.facts
+        block = None if facts is None else summary.get(facts.key)
+        if facts is not None and isinstance(block, dict):
+            out += facts.lines(block)
+    return out
+
+
+def answer_block(rep: CaseReport) -> list[str]:
+    """What the table prints first about a case, line by line: the root's answer
+    (``answer_lines``), the counts, the counts up to symmetry, a game's own facts. Rendered
+    once: the outside check certifies these lines (``CaseReport.printed``) and the writers
+    print them (``printed_block``)."""
+    out = answer_lines(rep)
+    counts = counts_line(rep)
+    if counts is not None:
+        out.append(counts)
+        sym = symmetry_line(rep.summary)
+        if sym is not None:
+            out.append(sym)
+    return out + facts_lines(rep.summary)
+
+
+def printed_block(rep: CaseReport) -> list[str]:
+    """The lines to print: those the outside check certified, else ``answer_block``."""
+    return list(rep.printed) if rep.printed is not None else answer_block(rep)
 
 
 def finding_words(rep: CaseReport, check: CheckResult) -> str | None:

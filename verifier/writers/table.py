@@ -6,17 +6,15 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from verifier.model import CheckResult, Verdict
-from verifier.model.describe import describe
 from verifier.model.report import CaseReport, CaseVerdict, Finding
 from verifier.model.words import count
-from verifier.writers.answer import answer_lines, finding_line
+from verifier.writers.answer import finding_line, printed_block
 from verifier.writers.base import Document, Settings
 from verifier.writers.witness import witness_words
 
@@ -58,7 +56,7 @@ def _head(rep: CaseReport) -> str:
 def print_line(rep: CaseReport, console: Console) -> None:
     """One line for a case: its head and the root's answer without the line of play (or,
     without a root, the counts)."""
-    answer = next(iter(answer_lines(rep)), "").split("; line ")[0] or _counts(rep) or ""
+    answer = next(iter(printed_block(rep)), "").split("; line ")[0]
     why = next(
         (f"refuted: {finding_line(rep, f)}" for f in rep.findings),
         next((f"unknown: {c.name}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
@@ -70,49 +68,12 @@ def print_line(rep: CaseReport, console: Console) -> None:
     )
 
 
-def _counts(rep: CaseReport) -> str | None:
-    """``won 8, lost 0, drawn 0, longest win 3 plies, root s = 4`` (None if no counts)."""
-    s = rep.summary
-    if "won" not in s:
-        return None
-    parts = describe(rep.case.semantics).counts_words(s)
-    if s.get("root") is not None:
-        parts.append(f"root {s['root']} = {s.get('root_value')}")
-    return ", ".join(parts)
-
-
-def _facts_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The lines of the games' own blocks in the summary (``Facts``: chess's longest wins)."""
-    from verifier.games.registry import builtin_games
-
-    out: list[str] = []
-    for game in builtin_games():
-        facts = game.facts
-        block = None if facts is None else summary.get(facts.key)
-        if facts is not None and isinstance(block, dict):
-            out += facts.lines(block)
-    return out
-
-
 def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> None:
     """A readable table of the solvers and checks of one case."""
     console.print(_head(rep), soft_wrap=True, highlight=False)
-    for line in answer_lines(rep):
+    for line in printed_block(rep):
         console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     s = rep.summary
-    counts = _counts(rep)
-    if counts is not None:
-        console.print("  " + counts, markup=False, highlight=False, soft_wrap=True)
-        sym = s.get("symmetry")
-        if isinstance(sym, dict):
-            console.print(
-                f"  up to symmetry: {s['positions']} classes stand for {sym['positions']} "
-                f"positions: won {sym['won']}, lost {sym['lost']}, drawn {sym['drawn']}",
-                highlight=False,
-                soft_wrap=True,
-            )
-    for line in _facts_lines(s):
-        console.print("  " + line, markup=False, highlight=False, soft_wrap=True)
     skipped = s.get("certificate")
     if isinstance(skipped, str) and skipped.startswith("skipped"):
         note = f"  self-check of the certificate {skipped}"  # docs/certificates.md
