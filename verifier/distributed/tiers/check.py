@@ -118,13 +118,17 @@ class ShardFaults(NamedTuple):
     counts: tuple[int, ...]
     witnesses: tuple[Witness, ...]
     tally: tuple[int, int, int, int] | None = None
+    span: tuple[int, int] | None = None
+    """A chess shard's first and last material codes (``chess_tiers.check_spans``)."""
 
 
 def _faults(
-    tally: tuple[int, int, int, int] | None = None, **by_check: tuple[int, Witness]
+    tally: tuple[int, int, int, int] | None = None,
+    span: tuple[int, int] | None = None,
+    **by_check: tuple[int, Witness],
 ) -> ShardFaults:
     got = [by_check.get(c, (0, None)) for c in CHECKS]
-    return ShardFaults(tuple(n for n, _ in got), tuple(w for _, w in got), tally)
+    return ShardFaults(tuple(n for n, _ in got), tuple(w for _, w in got), tally, span)
 
 
 def tally_of(label: NDArray[Any], rem: NDArray[np.int32]) -> tuple[int, int, int, int]:
@@ -767,6 +771,15 @@ def check_shard(
     else:
         c_label, c_rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
     j = Judged(game, tier, exp, label, rem, move, c_label, c_rem)
+    span = None
+    if getattr(game, "name", None) == "chess":  # its positions and moves recomputed
+        from verifier.distributed.tiers.chess_tiers import check_positions
+
+        lo = int(range_bounds(list(owners.sizes[tier]))[entry.shard])
+        n_pos, w_pos, span = check_positions(root, game, tier, entry, exp, refs, lo)  # type: ignore[arg-type]
+        n_shape, w_shape = shape["dataset"]
+        first = [w for w in (w_shape, w_pos) if w is not None]
+        shape["dataset"] = (n_shape + n_pos, min(first, key=lambda w: w[:2]) if first else None)
     to_lost = c_label == -1
     any_lost = np.zeros(n, dtype=np.bool_)
     any_lost[src[to_lost]] = True
@@ -803,7 +816,7 @@ def check_shard(
         found["remoteness"] = _remoteness(j, claimed & ~wrong)
     if claims.moves and move is not None:
         found["moves"] = _moves(j, claimed, claims.remoteness)
-    return _faults(tally, **found)
+    return _faults(tally, span, **found)
 
 
 def _remoteness(j: Judged, judged: NDArray[np.bool_]) -> tuple[int, Witness]:
@@ -999,7 +1012,13 @@ def check_dataset(
             )
             for n, w in reached:
                 note("reachable", n, w)
+        if getattr(game, "name", None) == "chess":
+            spans = _chess_spans(client, game, m, checked, run)
+            for w in spans:
+                note("dataset", 1, w)
         if answers is None:
+            for n, w in graph_counts(m, game):
+                note("counts", n, w)
             tallies = iter(f.tally for f in checked)
             for t in m.tiers:
                 got = [next(tallies) for _ in t.shards]
@@ -1072,6 +1091,41 @@ def compare_counts(
                     ),
                 )
             )
+    return out
+
+
+def _chess_spans(
+    client: Any, game: Any, m: Manifest, checked: list[ShardFaults], run: dict[str, Any]
+) -> list[tuple[int, int, str]]:
+    """A chess dataset's shards in the order of their positions, and no legal position
+    outside them (``chess_tiers.check_spans``, one task per tier): the violations."""
+    from verifier.distributed.tiers.chess_tiers import check_spans
+
+    spans = iter(f.span for f in checked)
+    tasks = []
+    for t in m.tiers:
+        mine = [next(spans) for _ in t.shards]
+        lo = [int(x) for x in range_bounds([s.positions for s in t.shards])[:-1]]
+        tasks.append(client.submit(check_spans, game, t.tier, mine, lo, pure=False))
+    got = gather_tier(client, tasks, what="checking the shards' spans", **run)
+    return [w for w in got if w is not None]
+
+
+def graph_counts(m: Manifest, game: Any) -> list[tuple[int, Witness]]:
+    """A stored graph's ``nodes`` and ``edges`` (its manifest's parameters) against the
+    shards' positions and moves (inside a tier and into later ones), whose files are read
+    against them: the ``counts`` check (witness: no tier, no position)."""
+    if not isinstance(game, GraphTiers):
+        return []
+    held = (
+        sum(t.positions for t in m.tiers),
+        sum((s.edges or 0) + (s.exits or 0) for t in m.tiers for s in t.shards),
+    )
+    out: list[tuple[int, Witness]] = []
+    for key, said, have in zip(("nodes", "edges"), (game.nodes, game.edges), held, strict=True):
+        if said != have:
+            why = f"the manifest says {key} {said}, the shards hold {have} ($.parameters.{key})"
+            out.append((1, (-1, -1, why)))
     return out
 
 

@@ -180,7 +180,7 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
         if c in res.witnesses:
             tier, code, why = res.witnesses[c]
             if code < 0:  # a count, not a position
-                line += f"; first in tier {tier}: {why}"
+                line += f"; first in tier {tier}: {why}" if tier >= 0 else f"; first: {why}"
             else:
                 where = res.names.get(c, f"code {code}")
                 at = f" in tier {tier}" if tier >= 0 else ""
