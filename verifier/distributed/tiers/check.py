@@ -618,14 +618,26 @@ def _children_claims(
         owner = owners.of(t, children[in_tier])
         order = np.argsort(owner, kind="stable")
         bounds = np.searchsorted(owner[order], np.arange(len(refs[t]) + 1))
+        lows = range_bounds([p for p, _ in refs[t]]) if owners.ranged else None
+        unowned = (owner < 0) | (owner >= len(refs[t]))
+        if unowned.any():
+            to = _target(owners, t, children[in_tier][unowned][0])
+            raise DatasetError(
+                f"{root / MANIFEST}: a move leads to {to}, which no shard holds: the dataset is "
+                "incomplete"
+            )
         for j, (positions, sha) in enumerate(refs[t]):
             idx = in_tier[order[bounds[j] : bounds[j + 1]]]
             if not len(idx):
                 continue
-            codes = read_codes(root, t, j, sha, positions)
             want = children[idx]
-            at = _find(codes, want)
-            if not len(codes) or (codes[at] != want).any():
+            if lows is not None:  # a stored graph's node id is its row (the ids: ``dataset``)
+                at = (want - np.uint64(lows[j])).astype(np.intp)
+                codes = want[:0]
+            else:
+                codes = read_codes(root, t, j, sha, positions)
+                at = _find(codes, want)
+            if lows is None and (not len(codes) or (codes[at] != want).any()):
                 lost = want[codes[at] != want][0] if len(codes) else want[0]
                 raise DatasetError(
                     f"{shard_path(root, t, j)}: lacks position code {int(lost)}, a move's "
@@ -636,6 +648,12 @@ def _children_claims(
             if mark is not None:
                 mark(t, j, np.unique(at))
     return label, rem
+
+
+def _target(owners: Owners, tier: int, code: Any) -> str:
+    return (
+        f"node {int(code)} of tier {tier}" if owners.ranged else f"code {int(code)} of tier {tier}"
+    )
 
 
 def _find(codes: NDArray[np.uint64], want: NDArray[np.uint64]) -> NDArray[np.intp]:
@@ -670,7 +688,7 @@ def _child_name(game: TierGame, exp: ShardMoves, k: int, tier: int) -> str:
 
 
 def shard_moves(
-    root: Path, game: TierGame, tier: int, entry: ShardEntry, usable: Any = None
+    root: Path, game: TierGame, tier: int, entry: ShardEntry, usable: Any = None, lo: int = 0
 ) -> ShardMoves:
     """The moves of a shard: made from the codes (``game.expand``), or read where they are
     stored (a graph: its edges inside the tier and its exits to later ones). ``usable``:
@@ -695,8 +713,8 @@ def shard_moves(
         x_src, x_tier, x_dst = read_exits(root, tier, entry.shard, entry.exits_sha256, entry.exits)
         src, dst = np.concatenate([src, x_src]), np.concatenate([dst, x_dst])
         to = np.concatenate([to, x_tier.astype(np.int64)])
-    parent = np.minimum(np.searchsorted(codes, src), max(len(codes) - 1, 0)).astype(np.intp)
-    if len(src) and (not len(codes) or (codes[parent] != src).any()):
+    parent = (src - np.uint64(lo)).astype(np.intp)  # node ``lo + i`` is row ``i`` (``dataset``)
+    if len(src) and ((src < np.uint64(lo)).any() or (parent >= len(codes)).any()):
         raise DatasetError(f"{shard_path(root, tier, entry.shard)}: a move leaves a node not in it")
     dead = np.bincount(parent, minlength=len(codes)) == 0
     outcome = np.where(dead, terminal, INNER).astype(np.int8)
@@ -739,7 +757,8 @@ def check_shard(
         shape["ok"], shape["dataset"] = ok, (n_bad, w)
         return ok
 
-    exp = shard_moves(base, game, tier, entry, usable)
+    lo = int(range_bounds(list(owners.sizes[tier]))[entry.shard]) if owners.ranged else 0
+    exp = shard_moves(base, game, tier, entry, usable, lo)
     if "ok" not in shape:  # a stored graph: its node ids, read with its moves
         usable(exp.codes)
     codes = exp.codes
@@ -775,7 +794,6 @@ def check_shard(
     if getattr(game, "name", None) == "chess":  # its positions and moves recomputed
         from verifier.distributed.tiers.chess_tiers import check_positions
 
-        lo = int(range_bounds(list(owners.sizes[tier]))[entry.shard])
         n_pos, w_pos, span = check_positions(root, game, tier, entry, exp, refs, lo)  # type: ignore[arg-type]
         n_shape, w_shape = shape["dataset"]
         first = [w for w in (w_shape, w_pos) if w is not None]
