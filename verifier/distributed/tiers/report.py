@@ -166,6 +166,10 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
         if "reachable" in res.checks:
             whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
             whole += "the start, "
+        elif m.game == "chess" and "dataset" in res.checks:
+            kind = "classes" if m.parameters.get("symmetric") else "positions"
+            whole = f"the dataset holds exactly the legal {kind} of its materials and their "
+            whole += "legal moves, "
         head = (
             f"VERIFIED: {value} ({whole}every one of the {res.positions:,} claims obeys the "
             f"rules, and {res.proof}: the claims are the game's values)"
