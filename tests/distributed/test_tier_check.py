@@ -681,3 +681,18 @@ def test_a_code_that_is_no_position_of_its_shard_is_refuted(
     root = forged(solved, tmp_path, tier, change)
     checks = refuted_at(client, root, "dataset", f"code {code}", why, f"in tier {tier}")
     assert checks["dataset"]["first"]["code"] == code
+
+
+def test_a_start_that_is_not_the_games_is_one_line(
+    client: Any, solved: Path, tmp_path: Path
+) -> None:
+    # the reachable check counts from the start: the manifest's must be the game's
+    import shutil
+
+    root = tmp_path / "start"
+    shutil.copytree(solved, root)
+    doc = json.loads((root / "manifest.json").read_text())
+    doc["root"]["code"] = int(read_tier(solved, 1, 0)[0])
+    (root / "manifest.json").write_text(json.dumps(doc))
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    one_line_error(run_cli("verify", root, *addr), 2, "$.root.code", "the start of connect4")

@@ -961,6 +961,11 @@ def check_dataset(
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
+    if not isinstance(game, GraphTiers) and m.root_code != game.root():
+        raise DatasetError(  # the start that the reachable check counts from is the game's
+            f"{root / MANIFEST}: $.root.code: {m.root_code}, but the start of {game.name} "
+            f"{m.parameters} is code {game.root()}"
+        )
     if isinstance(game, GraphTiers) and rule_named(m.semantics) is not None:
         raise DatasetError(  # graph_check.check_any judges those
             f"{root / MANIFEST}: $.semantics: {m.semantics!r}: these checks are normal's"
