@@ -37,8 +37,10 @@ the first position where it does.
 
 from __future__ import annotations
 
+import os
 import shutil
 import uuid
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,12 +217,26 @@ def reached_path(scratch: Path, tier: int, shard: int, tier_from: int, shard_fro
     """The rows of shard ``shard`` of tier ``tier`` that the moves of a shard of the tier
     before reach (a temporary piece of the ``reachable`` check)."""
     return (
-        scratch
-        / "reached"
-        / f"tier={tier}"
-        / f"shard={shard}"
-        / f"{tier_from}-{shard_from}.parquet"
+        scratch / "reached" / f"tier={tier}" / f"shard={shard}" / f"{tier_from}-{shard_from}.bits"
     )
+
+
+def write_marks(path: Path, rows: NDArray[np.intp], positions: int) -> None:
+    """The rows a shard's moves reach in a successor shard of ``positions`` rows, as a bitmap
+    (``np.packbits``, zlib-compressed: at most a bit a row, much less where few are reached;
+    Connect Four 5x4 in 4,494 pieces: 6 MB, a fifth of its codes), written whole."""
+    seen = np.zeros(positions, dtype=np.bool_)
+    seen[rows] = True
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(zlib.compress(np.packbits(seen).tobytes(), 1))
+    os.replace(tmp, path)
+
+
+def read_marks(path: Path, positions: int) -> NDArray[np.bool_]:
+    """A bitmap ``write_marks`` wrote."""
+    bits = np.frombuffer(zlib.decompress(path.read_bytes()), dtype=np.uint8)
+    return np.unpackbits(bits, count=positions).astype(np.bool_)
 
 
 def reach_shard(
@@ -242,8 +258,8 @@ def reach_shard(
         )
     seen = np.zeros(n, dtype=np.bool_)
     folder = reached_path(Path(scratch), tier, entry.shard, 0, 0).parent
-    for piece in sorted(folder.glob("*.parquet")) if folder.is_dir() else []:
-        seen[read_parquet(piece, None, {"at": "int64"})["at"]] = True
+    for piece in sorted(folder.glob("*.bits")) if folder.is_dir() else []:
+        seen |= read_marks(piece, n)
     bad = ~seen
     return int(bad.sum()), _first(
         tier,
@@ -603,10 +619,10 @@ def _children_claims(
     refs: list[list[tuple[int, str]]],
     claims: Claims,
     owners: Owners,
-    mark: Callable[[int, int, NDArray[np.intp]], None] | None = None,
+    mark: Callable[[int, int, NDArray[np.intp], int], None] | None = None,
 ) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
     """The claims of ``children`` (codes of tiers ``child_tier``), one shard read at a time;
-    ``mark(tier, shard, rows)``: the rows of each shard that the children are (the
+    ``mark(tier, shard, rows, positions)``: the rows of each shard the children are (the
     ``reachable`` check)."""
     label = np.empty(len(children), dtype=np.int8)
     rem = np.empty(len(children), dtype=np.int32)
@@ -646,7 +662,7 @@ def _children_claims(
             lab, r, _ = claims.read(t, j)
             label[idx], rem[idx] = lab[at], r[at]
             if mark is not None:
-                mark(t, j, np.unique(at))
+                mark(t, j, at, positions)
     return label, rem
 
 
@@ -769,14 +785,12 @@ def check_shard(
         label, rem = label[keep], rem[keep]
         move = move[keep] if move is not None else None
     n = len(codes)
-    mark: Callable[[int, int, NDArray[np.intp]], None] | None = None
+    mark: Callable[[int, int, NDArray[np.intp], int], None] | None = None
     if scratch is not None:
         marks = Path(scratch)
 
-        def reach(t: int, j: int, rows: NDArray[np.intp]) -> None:
-            write_parquet(
-                reached_path(marks, t, j, tier, entry.shard), {"at": rows.astype(np.int64)}
-            )
+        def reach(t: int, j: int, rows: NDArray[np.intp], positions: int) -> None:
+            write_marks(reached_path(marks, t, j, tier, entry.shard), rows, positions)
 
         mark = reach
 
