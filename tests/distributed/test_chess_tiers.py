@@ -277,7 +277,10 @@ def test_the_untouched_chess_dataset_is_verified_with_its_positions(client: Any,
     assert "  dataset     ok" in r.output and "  counts      ok" in r.output, r.output
 
 
-def test_an_illegal_chess_position_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["between", "beyond"])
+def test_an_illegal_chess_position_is_refuted(
+    client: Any, kqk: Path, tmp_path: Path, where: str
+) -> None:
     from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
 
     def change(root: Path, m: Any) -> None:
@@ -291,12 +294,17 @@ def test_an_illegal_chess_position_is_refuted(client: Any, kqk: Path, tmp_path: 
             {"code": "uint64", "terminal": "int8", "position": "uint64"},
         )
         pos = cols["position"].copy()
-        r = int(np.flatnonzero(np.diff(pos) > 1)[0]) + 1  # pos[r - 1] + 1 is no legal code
-        pos[r] = pos[r - 1] + 1
+        if where == "between":
+            r = int(np.flatnonzero(np.diff(pos) > 1)[0]) + 1  # pos[r - 1] + 1 is no legal code
+            pos[r] = pos[r - 1] + 1
+        else:  # a code past the material's last (64^3 codes a side to move, 2 sides)
+            pos[-1] = 2 * 64**3 + 7
         s.sha256 = write_nodes(root, 0, 1, cols["code"], cols["terminal"], {"position": pos})
 
     line = refuted_dataset(client, forged_chess(kqk, tmp_path, client, change), "in tier 0")
-    assert "is missing" in line or "no legal position of KQK" in line, line
+    # the row itself, the legal position it replaced, or a move to it no longer a legal move
+    words = ("is missing", "no legal position of KQK", "in no shard", "are not the legal moves")
+    assert any(w in line for w in words), line
 
 
 def test_a_chess_move_removed_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:

@@ -703,7 +703,10 @@ def name_witnesses(
             return None
         pos = position_codes(root, m, tier, s)
         at = code - int(bounds[s])
-        return game.fens(tier, pos[at : at + 1])[0] if at < len(pos) else None
+        t, i = _material(game, tier)
+        if at >= len(pos) or int(pos[at]) >= int(t.base[i + 1] - t.base[i]):
+            return None  # no position of the material (a corrupt dataset's row): no FEN
+        return game.fens(tier, pos[at : at + 1])[0]
 
     def target(tier: int, hit: re.Match[str]) -> str:
         there = tier if hit[2] is None else int(hit[2])
