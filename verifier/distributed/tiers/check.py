@@ -23,6 +23,17 @@ joined with their targets' claims in the next tier:
   remoteness r - 1 from a won one, won with r - 1 from a lost one (the longest defence),
   drawn from a drawn one.
 
+The dataset itself is checked in the same tasks, whoever's claims are judged (issue 43):
+``dataset``, each shard's codes strictly increasing, owned by the shard and positions of its
+tier (``shape_faults``; a stored graph's: its node-id range; a chess shard's positions, moves
+and dead ends recomputed by ``chess_tiers.check_positions``); ``reachable``, for games whose
+moves are computed, tier 0 the start alone and every later row reached by a move from the tier
+before (the check tasks mark the rows their moves reach, ``write_marks``; a fourth round,
+``reach_shard``, compares each shard with its marks); ``counts``, the manifest's per-tier
+counts (and a graph's ``nodes`` and ``edges``) against those of the stored answers. So a
+verified dataset is exactly the positions reachable from its start, each once, and what
+``solve`` prints of it is what its rows say.
+
 Why the local checks are a proof. Where every move goes from tier K to tier K + 1 (``acyclic``),
 the rules decide tier K from tier K + 1 alone, and claims that obey them at every position are,
 by induction from the last tier down, the game's values (there is no cycle for a circular
