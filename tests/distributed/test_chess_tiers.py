@@ -231,3 +231,142 @@ def test_a_stopped_generation_resumes_after_its_last_finished_step(
     assert said[0] == "resuming: step(s) scan, expand kept from the run that stopped"
     assert not (root / "tmp").exists()
     assert generate_chess(root, "KQK", client, symmetric=True, resume=True).to_json() == whole
+
+
+# --- the dataset itself: exactly the legal positions of its materials, and their moves -----
+
+
+@pytest.fixture(scope="module")
+def kqk(client: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """KQK up to symmetry in two shards a tier, solved (read-only: the tests copy it)."""
+    root = generated(tmp_path_factory.mktemp("kqk") / "ds", client, "KQK", True, 2)
+    solve_dataset(root, client)
+    return root
+
+
+def forged_chess(kqk: Path, tmp_path: Path, client: Any, change: Any) -> Path:
+    """A copy of ``kqk`` whose files ``change(root, manifest)`` rewrites (updating the
+    manifest's digests and sizes), then solved again as a forger would: answers and counts
+    that agree with the stored graph, so that only the check of the graph can tell."""
+    import shutil
+
+    root = tmp_path / "forged"
+    shutil.copytree(kqk, root)
+    m = load_manifest(root)
+    change(root, m)
+    m.save(root)
+    solve_dataset(root, client)
+    return root
+
+
+def refuted_dataset(client: Any, root: Path, *words: str) -> str:
+    """``verify DIR`` ends REFUTED (exit 1, no traceback) on the ``dataset`` check, whose line
+    holds ``words``; that line."""
+    r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert r.output.startswith("REFUTED:"), r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("dataset"))
+    for w in words:
+        assert w in line, line
+    return line
+
+
+def test_the_untouched_chess_dataset_is_verified_with_its_positions(client: Any, kqk: Path) -> None:
+    r = run_cli("verify", kqk, "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert r.exit_code == 0 and "VERIFIED: KQK" in r.output, r.output
+    assert "  dataset     ok" in r.output and "  counts      ok" in r.output, r.output
+
+
+@pytest.mark.parametrize("where", ["between", "beyond"])
+def test_an_illegal_chess_position_is_refuted(
+    client: Any, kqk: Path, tmp_path: Path, where: str
+) -> None:
+    from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
+
+    def change(root: Path, m: Any) -> None:
+        s = m.tiers[0].shards[1]
+        cols = read_node_columns(
+            root,
+            0,
+            1,
+            s.sha256,
+            s.positions,
+            {"code": "uint64", "terminal": "int8", "position": "uint64"},
+        )
+        pos = cols["position"].copy()
+        if where == "between":
+            r = int(np.flatnonzero(np.diff(pos) > 1)[0]) + 1  # pos[r - 1] + 1 is no legal code
+            pos[r] = pos[r - 1] + 1
+        else:  # a code past the material's last (64^3 codes a side to move, 2 sides)
+            pos[-1] = 2 * 64**3 + 7
+        s.sha256 = write_nodes(root, 0, 1, cols["code"], cols["terminal"], {"position": pos})
+
+    line = refuted_dataset(client, forged_chess(kqk, tmp_path, client, change), "in tier 0")
+    # the row itself, the legal position it replaced, or a move to it no longer a legal move
+    words = ("is missing", "no legal position of KQK", "in no shard", "are not the legal moves")
+    assert any(w in line for w in words), line
+
+
+def test_a_chess_move_removed_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:
+    from verifier.distributed.tiers.graph_storage import (
+        read_edges,
+        read_reverse,
+        write_edges,
+        write_reverse,
+    )
+    from verifier.distributed.tiers.graphs import range_bounds, range_owner
+
+    def change(root: Path, m: Any) -> None:
+        s = m.tiers[0].shards[0]
+        src, dst = read_edges(root, 0, 0, s.edges_sha256, s.edges)
+        i = int(np.flatnonzero(src[1:] == src[:-1])[0])  # a node with two moves: drop one
+        gone = (src[i], dst[i])
+        keep = np.arange(len(src)) != i
+        s.edges, s.edges_sha256 = len(src) - 1, write_edges(root, 0, 0, src[keep], dst[keep])
+        bounds = range_bounds([x.positions for x in m.tiers[0].shards])
+        j = int(range_owner(np.array([gone[1]], np.uint64), bounds)[0])
+        t = m.tiers[0].shards[j]
+        r_dst, r_src = read_reverse(root, 0, j, t.reverse_sha256, t.reverse_edges)
+        keep = ~((r_dst == gone[1]) & (r_src == gone[0]))
+        t.reverse_edges = int(keep.sum())
+        t.reverse_sha256 = write_reverse(root, 0, j, r_dst[keep], r_src[keep])
+        m.parameters["edges"] -= 1
+
+    refuted_dataset(client, forged_chess(kqk, tmp_path, client, change),
+                    "its stored moves (", "are not the legal moves")  # fmt: skip
+
+
+def test_a_chess_dead_end_relabelled_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:
+    from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
+
+    def change(root: Path, m: Any) -> None:  # a dead KK position (no mating material) mated
+        s = m.tiers[1].shards[0]
+        cols = read_node_columns(
+            root,
+            1,
+            0,
+            s.sha256,
+            s.positions,
+            {"code": "uint64", "terminal": "int8", "position": "uint64"},
+        )
+        term = cols["terminal"].copy()
+        term[0] = -1
+        s.sha256 = write_nodes(root, 1, 0, cols["code"], term, {"position": cols["position"]})
+
+    refuted_dataset(client, forged_chess(kqk, tmp_path, client, change), "in tier 1",
+                    "stored as a dead end mated (lost), but the position is drawn")  # fmt: skip
+
+
+def test_a_chess_count_altered_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    root = tmp_path / "counts"
+    shutil.copytree(kqk, root)
+    doc = json.loads((root / "manifest.json").read_text())
+    doc["tiers"][0]["won"] += 3
+    (root / "manifest.json").write_text(json.dumps(doc))
+    r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("counts"))
+    assert "first in tier 0: the manifest says won" in line and "$.tiers[0].won" in line, line

@@ -85,3 +85,41 @@ def test_a_dataset_of_another_graph_is_one_line(client: Any, tmp_path: Path) -> 
     other = made(client, tmp_path / "other", "minimax", 2000, "--terminal-values", "-1,1")
     r = run_cli("verify", mine, "--answers", other, *addr)
     one_line_error(r, 2, "$.semantics: 'minimax', not 'reachability'")  # named for what differs
+
+
+def test_a_rule_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Path) -> None:
+    """Minimax (a semantics judged by ``graph_check``): a node id twice and a count of the
+    manifest altered (digests recomputed) are refuted, naming the node and the count."""
+    import shutil
+
+    from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
+
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    root = made(client, tmp_path / "mine", "minimax", 150, "--terminal-values", "-2,-1,0,1,3")
+    r = run_cli("verify", root, *addr)
+    assert r.exit_code == 0 and "  dataset     ok" in r.output and "  counts      ok" in r.output
+
+    twice = tmp_path / "twice"
+    shutil.copytree(root, twice)
+    m = load_manifest(twice)
+    s = m.tiers[0].shards[1]
+    names = {"code": "uint64", "terminal": "int8"} | RULES[Semantics.MINIMAX].node_columns
+    cols = read_node_columns(twice, 0, 1, s.sha256, s.positions, names)
+    code = cols["code"].copy()
+    code[3] = code[2]
+    extra = {k: v for k, v in cols.items() if k not in ("code", "terminal")}
+    s.sha256 = write_nodes(twice, 0, 1, code, cols["terminal"], extra)  # type: ignore[arg-type]
+    m.save(twice)
+    r = run_cli("verify", twice, *addr)
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert f"row 3 is {int(code[2])}, not {int(code[2]) + 1}" in r.output, r.output
+
+    counts = tmp_path / "counts"
+    shutil.copytree(root, counts)
+    doc = json.loads((counts / "manifest.json").read_text())
+    doc["tiers"][0]["drawn"] += 1
+    (counts / "manifest.json").write_text(json.dumps(doc))
+    r = run_cli("verify", counts, *addr)
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("counts"))
+    assert "the manifest says score 0" in line and "$.tiers[0].drawn" in line, line

@@ -493,7 +493,8 @@ def test_a_cycle_of_scores_that_justifies_itself_is_refuted_by_the_ranks(
     corrupt(root, a, "rank", 50)
     corrupt(root, c, "rank", 60)
     res = check_dataset(root, client)
-    assert res.verdict == "refuted" and res.counts == {"rules": 0, "ranks": 1}  # ... not ranks
+    assert res.verdict == "refuted" and (res.counts["rules"], res.counts["ranks"]) == (0, 1)
+    assert res.counts["counts"] == 2  # ... not ranks; the manifest's counts no longer hold
     assert "node" in res.names["ranks"]
 
 
@@ -592,7 +593,7 @@ def test_a_strangers_table_is_verified_and_every_corrupted_field_refuted(
     cols = stranger(answers(root), semantics)
     res = judged(root, client, write_table(tmp_path / "t.parquet", cols))
     assert res.verdict == "verified", res.counts
-    assert res.checks[:2] == ("coverage", "rules") and not any(res.counts.values())
+    assert res.checks[:3] == ("dataset", "coverage", "rules") and not any(res.counts.values())
     for column, (name, value, check) in fields.items():
         x = graph.id_of(name)
         table = write_table(tmp_path / f"bad-{column}.parquet", changed(cols, x, column, value))
@@ -610,7 +611,7 @@ def test_a_strangers_table_is_verified_and_every_corrupted_field_refuted(
     write_table(folder / "b.parquet", {k: _concat(rest[k], extra[k]) for k in cols})
     res = judged(root, client, folder)
     assert res.verdict == "refuted" and res.counts["coverage"] == 2, res.counts
-    assert res.checks[0] == "coverage"
+    assert res.checks[:2] == ("dataset", "coverage")
 
 
 def _concat(a: Any, b: Any) -> Any:
@@ -644,13 +645,14 @@ def test_a_strangers_values_without_a_certificate_rest_on_the_dataset_s_own(
         # not solved: nothing proves the values
         res = judged(root, client, good_t)
         assert res.verdict == "inconclusive" and "solve the dataset first" in res.inconclusive
-        assert res.checks == ("coverage", "rules")
+        assert res.checks == ("dataset", "coverage", "rules")
         if bad:  # a cycle of claims that justifies itself obeys the rules
             res = judged(root, client, wrong_t)
             assert res.verdict == "inconclusive", res.counts
         solve_dataset(root, client)
         res = judged(root, client, good_t)
-        assert res.verdict == "verified" and res.checks == ("coverage", "rules", "agreement")
+        assert res.verdict == "verified"
+        assert res.checks == ("dataset", "coverage", "rules", "agreement")
         assert "dataset's own answers" in res.proof
         if bad:
             res = judged(root, client, wrong_t)

@@ -660,3 +660,65 @@ def test_a_stopped_graph_generation_is_marked_and_run_again(
     r = run_cli(*make, "--force")
     assert r.exit_code == 0, r.output
     assert load_manifest(root).generated
+
+
+# --- the dataset itself: node ids, moves to existing nodes, counts --------------------------
+
+
+@pytest.mark.dask
+def test_a_stored_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Path) -> None:
+    """Each change made as a forger would (digests and sizes recomputed): a node id twice (the
+    next one lost), the manifest's nodes, edges and per-tier counts altered; a move to a node
+    no shard holds is one line."""
+    import shutil
+
+    from verifier.distributed.tiers.graph_storage import write_edges, write_nodes
+
+    case = random_case("normal", 600, 2.0, 5)
+    root = stored(tmp_path / "ds", case.graph, client, shards=3)
+    solve_dataset(root, client)
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    r = run_cli("verify", root, *addr)
+    assert r.exit_code == 0 and "  dataset     ok" in r.output and "  counts      ok" in r.output
+
+    def copy(name: str) -> tuple[Path, Any]:
+        out = tmp_path / name
+        shutil.copytree(root, out)
+        return out, load_manifest(out)
+
+    def refuted(at: Path, check: str, *words: str) -> None:
+        r = run_cli("verify", at, *addr)
+        assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+        line = next(x for x in r.output.splitlines() if x.strip().startswith(check))
+        for w in words:
+            assert w in line, line
+
+    twice, m = copy("twice")
+    s = m.tiers[0].shards[1]
+    codes, terminal = read_nodes(twice, 0, 1, s.sha256, s.positions)
+    codes = codes.copy()
+    codes[7] = codes[6]
+    s.sha256 = write_nodes(twice, 0, 1, codes, terminal)
+    m.save(twice)
+    lo = int(codes[0])
+    refuted(twice, "dataset", f"node {lo + 6} in tier 0", f"row 7 is {lo + 6}, not {lo + 7}")
+
+    for key, delta in (("nodes", 1), ("edges", -2)):
+        alt, m = copy(key)
+        m.parameters[key] += delta
+        m.save(alt)
+        said = {"nodes": 601, "edges": m.parameters["edges"]}[key]
+        refuted(alt, "counts", f"the manifest says {key} {said}", f"$.parameters.{key}")
+    won, m = copy("won")
+    m.tiers[0].won = (m.tiers[0].won or 0) + 1
+    m.save(won)
+    refuted(won, "counts", "first in tier 0: the manifest says won", "$.tiers[0].won")
+
+    far, m = copy("far")
+    s = m.tiers[0].shards[2]
+    src, dst = read_edges(far, 0, 2, s.edges_sha256, s.edges)
+    dst = dst.copy()
+    dst[0] = 600 + 5
+    s.edges_sha256 = write_edges(far, 0, 2, src, dst)
+    m.save(far)
+    one_line_error(run_cli("verify", far, *addr), 2, "node 605 of tier 0", "which no shard holds")

@@ -104,8 +104,8 @@ def copy(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 def test_the_datasets_own_answers_are_verified(client: Any, solved: Path) -> None:
     res = check_dataset(solved, client)
     assert not res.refuted
-    assert res.checks == ("rules", "remoteness")
-    assert res.counts == {"rules": 0, "remoteness": 0}
+    assert res.checks == ("dataset", "reachable", "rules", "remoteness", "counts")
+    assert res.counts == dict.fromkeys(res.checks, 0)
     assert res.positions == 12_031
     assert res.root_claim == (0, -1)
     assert res.description == "draw (neither player can force four in a row)"
@@ -147,7 +147,7 @@ def test_an_independent_solvers_table_with_moves_is_verified(
     client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
 ) -> None:
     res = judged(client, solved, table, tmp_path)
-    assert res.checks == ("coverage", "rules", "remoteness", "moves")
+    assert res.checks == ("dataset", "reachable", "coverage", "rules", "remoteness", "moves")
     assert not res.refuted, res.witnesses
     assert res.root_claim == (0, -1)
 
@@ -157,7 +157,7 @@ def test_a_table_of_labels_alone_is_judged_on_the_rules(
 ) -> None:
     cols = {k: table[k] for k in ("code", "value")}
     res = judged(client, solved, cols, tmp_path)
-    assert res.checks == ("coverage", "rules") and not res.refuted
+    assert res.checks == ("dataset", "reachable", "coverage", "rules") and not res.refuted
     cols["value"] = cols["value"].copy()
     cols["value"][pick(table, -1)] = 1
     assert judged(client, solved, cols, tmp_path / "bad").counts["rules"] >= 1
@@ -475,3 +475,224 @@ def test_another_dataset_of_the_game_is_judged_as_a_table(
     prepare_output(small)
     generate_dataset(small, ConnectFourTiers(3, 3), client, per_shard=1_000)
     one_line_error(run_cli("verify", solved, "--answers", small, *addr), 2, "$.parameters")
+
+
+# --- the dataset itself: exactly the positions reachable from the start --------------------
+
+
+def forged(solved: Path, tmp_path: Path, tier: int, change: Any) -> Path:
+    """A copy of the solved dataset whose shards of ``tier`` are rewritten by
+    ``change(codes, label, rem, shard, shards)`` (new ``(codes, label, rem)``), as a forger
+    would: every digest, size and count of the manifest recomputed to match, so that nothing
+    but the check of the data can tell."""
+    import shutil
+
+    from verifier.distributed.tiers.manifest import load_manifest
+    from verifier.distributed.tiers.storage import (
+        read_answers,
+        read_codes,
+        write_answers,
+        write_codes,
+    )
+
+    root = tmp_path / "forged"
+    shutil.copytree(solved, root)
+    m = load_manifest(root)
+    t = m.tiers[tier]
+    labels, rems = [], []
+    for s in t.shards:
+        codes = read_codes(root, tier, s.shard, s.sha256, s.positions)
+        label, rem = read_answers(root, tier, s.shard, s.answers_sha256, s.positions)
+        codes, label, rem = change(codes, label, rem, s.shard, len(t.shards))
+        s.positions = len(codes)
+        s.sha256 = write_codes(root, tier, s.shard, codes)
+        s.answers_sha256 = write_answers(root, tier, s.shard, (label, rem))
+        labels.append(label)
+        rems.append(rem)
+    label, rem = np.concatenate(labels), np.concatenate(rems)
+    t.won, t.lost, t.drawn = (int((label == v).sum()) for v in (1, -1, 0))
+    t.max_remoteness = int(rem.max())
+    m.save(root)
+    return root
+
+
+def insert(code: int, label: int, rem: int) -> Any:
+    """A change for ``forged``: ``code`` added, in order, to the shard owning it, with the
+    claim ``(label, rem)``."""
+    from verifier.distributed.tiers.storage import shard_of
+
+    def change(codes: Any, lab: Any, r: Any, shard: int, shards: int) -> Any:
+        if int(shard_of(np.array([code], np.uint64), shards)[0]) != shard:
+            return codes, lab, r
+        i = int(np.searchsorted(codes, np.uint64(code)))
+        return (np.insert(codes, i, np.uint64(code)), np.insert(lab, i, np.int8(label)),
+                np.insert(r, i, np.int32(rem)))  # fmt: skip
+
+    return change
+
+
+def refuted_at(client: Any, root: Path, check: str, *words: str) -> dict[str, Any]:
+    """``verify DIR`` ends REFUTED (exit 1, no traceback) with violations of ``check``, whose
+    first names ``words``; the JSON document's ``checks``."""
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    r = run_cli("verify", root, *addr)
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert stdout(r).startswith("REFUTED:"), r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith(check))
+    for w in words:
+        assert w in line, line
+    doc = json.loads(stdout(run_cli("verify", root, "--json", *addr)))
+    assert doc["verdict"] == "refuted" and doc["checks"][check]["violations"] >= 1
+    return dict(doc["checks"])
+
+
+def test_a_duplicated_code_is_refuted(client: Any, solved: Path, tmp_path: Path) -> None:
+    # issue 43 item 10: a code and its row twice in a shard: "every one of N + 1 claims"
+    def twice(codes: Any, label: Any, rem: Any, shard: int, shards: int) -> Any:
+        if shard:
+            return codes, label, rem
+        return (
+            np.insert(codes, 5, codes[5]),
+            np.insert(label, 5, label[5]),
+            np.insert(rem, 5, rem[5]),
+        )
+
+    root = forged(solved, tmp_path, 6, twice)
+    code = int(read_tier(root, 6, 0)[5])
+    checks = refuted_at(client, root, "dataset", f"code {code}", "a duplicate", "in tier 6")
+    assert checks["dataset"]["first"]["code"] == code and checks["dataset"]["violations"] == 1
+    assert checks["rules"]["violations"] == 0  # the claims themselves obey the rules
+
+
+def read_tier(root: Path, tier: int, shard: int) -> Any:
+    from verifier.distributed.tiers.manifest import load_manifest
+    from verifier.distributed.tiers.storage import read_codes
+
+    s = load_manifest(root).tiers[tier].shards[shard]
+    return read_codes(root, tier, shard, s.sha256, s.positions)
+
+
+def unreachable_full_board(root: Path) -> int:
+    """A full board no game reaches, whose last mover has four in a row (so "lost" obeys the
+    rules): x's stones fill the bottom row and more, none of it in the dataset."""
+    from itertools import combinations
+
+    board = Board(W, H)
+    last = W * H
+    stored = np.concatenate(
+        [read_tier(root, last, s) for s in range(len(json.loads(
+            (root / "manifest.json").read_text())["tiers"][last]["shards"]))]
+    )  # fmt: skip
+    full = sum(((1 << H) - 1) << (c * board.col) for c in range(W))
+    cells = [c * board.col + r for c in range(W) for r in range(H)]
+    for xs in combinations(cells, W * H // 2):
+        x = sum(1 << b for b in xs)
+        o = full ^ x  # x moved first, so x is to move on a full board: o moved last
+        code = int(board.code(np.array([x], np.uint64), np.array([full], np.uint64))[0])
+        if bool(board.has_four(np.array([o], np.uint64))[0]) and code not in stored:
+            return code
+    raise AssertionError("no unreachable full board")
+
+
+def test_an_unreachable_position_is_refuted(client: Any, solved: Path, tmp_path: Path) -> None:
+    # issue 43 item 11: a board no play reaches, in the last tier, claimed lost (as the rules
+    # would have it): every claim obeys the rules, the dataset is still not the game's
+    code = unreachable_full_board(solved)
+    root = forged(solved, tmp_path, W * H, insert(code, -1, 0))
+    checks = refuted_at(client, root, "reachable", f"code {code}", "not reachable from the start",
+                        f"in tier {W * H}")  # fmt: skip
+    assert checks["reachable"]["violations"] == 1 and checks["rules"]["violations"] == 0
+    assert checks["dataset"]["violations"] == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "delta"), [("won", 1), ("lost", -1), ("drawn", 2), ("max_remoteness", 1)]
+)
+def test_a_count_of_the_manifest_altered_is_refuted(
+    client: Any, solved: Path, tmp_path: Path, key: str, delta: int
+) -> None:
+    # issue 43 item 12: the counts solve prints as the answer, altered in the manifest
+    import shutil
+
+    root = tmp_path / "counts"
+    shutil.copytree(solved, root)
+    doc = json.loads((root / "manifest.json").read_text())
+    said = doc["tiers"][7][key]
+    doc["tiers"][7][key] = said + delta
+    (root / "manifest.json").write_text(json.dumps(doc))
+    checks = refuted_at(client, root, "counts", "first in tier 7", f"$.tiers[7].{key}",
+                        f"{said + delta}, the stored answers hold {said} ")  # fmt: skip
+    assert checks["counts"]["violations"] == 1
+    assert checks["counts"]["first"]["tier"] == 7 and checks["counts"]["first"]["code"] is None
+
+
+def test_a_tiers_position_count_that_its_shards_contradict_is_one_line(
+    client: Any, solved: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    root = tmp_path / "positions"
+    shutil.copytree(solved, root)
+    doc = json.loads((root / "manifest.json").read_text())
+    doc["tiers"][5]["positions"] += 1
+    (root / "manifest.json").write_text(json.dumps(doc))
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    one_line_error(run_cli("verify", root, *addr), 2, "$.tiers[5].positions", "shards hold")
+
+
+@pytest.mark.parametrize("kind", ["no board", "another tier", "another shard", "not increasing"])
+def test_a_code_that_is_no_position_of_its_shard_is_refuted(
+    client: Any, solved: Path, tmp_path: Path, kind: str
+) -> None:
+    # issue 43 item 13: a code that is no board (4x4's 600000, here one past the 4x3 board's
+    # bits) was a traceback in connect4.decode; and codes of another tier, another shard
+    last = W * H
+    if kind == "no board":
+        code, why, tier = 1 << (W * (H + 1)) | 5, "is no position of the game", last
+        change = insert(code, -1, 0)
+    elif kind == "another tier":
+        code, tier = int(read_tier(solved, 3, 0)[0]), last
+        why = "is a position of tier 3, not of tier 12"
+        change = insert(code, -1, 0)
+    elif kind == "another shard":
+        tier, moved = 7, {}
+        code, why = int(read_tier(solved, 7, 0)[3]), "belongs to shard 0"
+
+        def change(codes: Any, label: Any, rem: Any, shard: int, shards: int) -> Any:
+            if shard == 0:  # row 3 copied into shard 1 too, in order there
+                moved["row"] = (codes[3], label[3], rem[3])
+            if shard == 1:
+                c, lab, r = moved["row"]
+                i = int(np.searchsorted(codes, c))
+                return np.insert(codes, i, c), np.insert(label, i, lab), np.insert(rem, i, r)
+            return codes, label, rem
+
+    else:
+        tier = 7
+
+        def change(codes: Any, label: Any, rem: Any, shard: int, shards: int) -> Any:
+            if shard:
+                return codes, label, rem
+            swap = np.arange(len(codes))
+            swap[[3, 4]] = [4, 3]
+            return codes[swap], label[swap], rem[swap]
+
+        code, why = int(read_tier(solved, 7, 0)[3]), "out of order"
+    root = forged(solved, tmp_path, tier, change)
+    checks = refuted_at(client, root, "dataset", f"code {code}", why, f"in tier {tier}")
+    assert checks["dataset"]["first"]["code"] == code
+
+
+def test_a_start_that_is_not_the_games_is_one_line(
+    client: Any, solved: Path, tmp_path: Path
+) -> None:
+    # the reachable check counts from the start: the manifest's must be the game's
+    import shutil
+
+    root = tmp_path / "start"
+    shutil.copytree(solved, root)
+    doc = json.loads((root / "manifest.json").read_text())
+    doc["root"]["code"] = int(read_tier(solved, 1, 0)[0])
+    (root / "manifest.json").write_text(json.dumps(doc))
+    addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    one_line_error(run_cli("verify", root, *addr), 2, "$.root.code", "the start of connect4")

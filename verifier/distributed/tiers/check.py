@@ -23,6 +23,17 @@ joined with their targets' claims in the next tier:
   remoteness r - 1 from a won one, won with r - 1 from a lost one (the longest defence),
   drawn from a drawn one.
 
+The dataset itself is checked in the same tasks, whoever's claims are judged (issue 43):
+``dataset``, each shard's codes strictly increasing, owned by the shard and positions of its
+tier (``shape_faults``; a stored graph's: its node-id range; a chess shard's positions, moves
+and dead ends recomputed by ``chess_tiers.check_positions``); ``reachable``, for games whose
+moves are computed, tier 0 the start alone and every later row reached by a move from the tier
+before (the check tasks mark the rows their moves reach, ``write_marks``; a fourth round,
+``reach_shard``, compares each shard with its marks); ``counts``, the manifest's per-tier
+counts (and a graph's ``nodes`` and ``edges``) against those of the stored answers. So a
+verified dataset is exactly the positions reachable from its start, each once, and what
+``solve`` prints of it is what its rows say.
+
 Why the local checks are a proof. Where every move goes from tier K to tier K + 1 (``acyclic``),
 the rules decide tier K from tier K + 1 alone, and claims that obey them at every position are,
 by induction from the last tier down, the game's values (there is no cycle for a circular
@@ -37,8 +48,10 @@ the first position where it does.
 
 from __future__ import annotations
 
+import os
 import shutil
 import uuid
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +61,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_rules import rule_named
+from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_exits, read_nodes
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
@@ -80,8 +93,14 @@ NO_CLAIM = np.int8(2)
 """The aligned label of a position the table has no row for."""
 NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
 """The aligned move of a position with none (no code of any game is 2^64 - 1)."""
-CHECKS = ("coverage", "rules", "remoteness", "moves")
-"""The checks, in the order the report lists them."""
+CHECKS = ("dataset", "reachable", "coverage", "rules", "remoteness", "moves", "counts")
+"""The checks, in the order the report lists them: ``dataset`` (each shard's codes strictly
+increasing, owned by the shard, each a position of its tier; a stored graph's node ids its
+range), ``reachable`` (tier 0 is the start alone, every later position is reached by a move
+from the tier before: games whose moves are computed), then the claims' checks, and ``counts``
+(the manifest's per-tier counts recomputed from the stored answers)."""
+SHAPE = ("dataset", "reachable", "counts")
+"""The checks of the dataset itself (not of the claims)."""
 WORDS = {1: "won", -1: "lost", 0: "drawn"}
 
 
@@ -105,15 +124,40 @@ Witness = tuple[int, int, str] | None
 
 
 class ShardFaults(NamedTuple):
-    """What one task found: violations per check (``CHECKS`` order), the first of each."""
+    """What one task found: violations per check (``CHECKS`` order), the first of each, and
+    the shard's own answers counted (won, lost, drawn, greatest remoteness or -1), which the
+    driver sums per tier and compares with the manifest's."""
 
     counts: tuple[int, ...]
     witnesses: tuple[Witness, ...]
+    tally: tuple[int, int, int, int] | None = None
+    span: tuple[int, int] | None = None
+    """A chess shard's first and last material codes (``chess_tiers.check_spans``)."""
 
 
-def _faults(**by_check: tuple[int, Witness]) -> ShardFaults:
+def _faults(
+    tally: tuple[int, int, int, int] | None = None,
+    span: tuple[int, int] | None = None,
+    **by_check: tuple[int, Witness],
+) -> ShardFaults:
     got = [by_check.get(c, (0, None)) for c in CHECKS]
-    return ShardFaults(tuple(n for n, _ in got), tuple(w for _, w in got))
+    return ShardFaults(tuple(n for n, _ in got), tuple(w for _, w in got), tally, span)
+
+
+def tally_of(label: NDArray[Any], rem: NDArray[np.int32]) -> tuple[int, int, int, int]:
+    """A shard's answers counted as ``solve`` counts them for the manifest: won, lost, drawn
+    and the greatest remoteness (-1 for an empty shard)."""
+    counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
+    return counts[0], counts[1], counts[2], int(rem.max()) if len(rem) else -1
+
+
+def position_named(game: Any, code: int) -> str:
+    """``game.position_name(code)``, or ``code N`` for a code that names no position (a
+    corrupt dataset's: naming the witness must not fail)."""
+    try:
+        return str(game.position_name(code))
+    except (ValueError, IndexError, KeyError, OverflowError):
+        return f"code {code}"
 
 
 def _first(tier: int, codes: NDArray[np.uint64], bad: NDArray[np.bool_], why: Any) -> Witness:
@@ -123,6 +167,120 @@ def _first(tier: int, codes: NDArray[np.uint64], bad: NDArray[np.bool_], why: An
         return None
     i = int(hit[0])
     return (tier, int(codes[i]), why(i))
+
+
+def shape_faults(
+    game: Any, tier: int, shard: int, codes: NDArray[np.uint64], owners: Owners
+) -> tuple[NDArray[np.bool_], int, Witness]:
+    """The ``dataset`` check of one shard's codes: strictly increasing (no duplicate), each
+    owned by this shard and a position of this tier (``game.tier_of``, under the game's
+    symmetry its class's code); a stored graph's: its shard's node-id range, in order.
+    Returns where a code is usable (expanded by the checks), the violations, the first."""
+    n = len(codes)
+    if owners.ranged:
+        lo = int(range_bounds(list(owners.sizes[tier]))[shard])
+        ids = np.arange(lo, lo + n, dtype=np.uint64)
+        bad = codes != ids
+
+        def why_range(i: int) -> str:
+            return (
+                f"shard {shard} holds node ids {lo}..{lo + n - 1}, in order: row {i} is "
+                f"{int(codes[i])}, not {lo + i}"
+            )
+
+        return np.ones(n, dtype=np.bool_), int(bad.sum()), _first(tier, codes, bad, why_range)
+    order = np.zeros(n, dtype=np.bool_)
+    order[1:] = codes[1:] <= codes[:-1]
+    owned = owners.of(tier, codes) == shard
+    legal = game.tier_of(codes) == tier
+    legal[legal] = game.canonical(codes[legal]) == codes[legal]
+    bad = order | ~owned | ~legal
+
+    def why(i: int) -> str:
+        if not legal[i]:
+            t = int(game.tier_of(codes[i : i + 1])[0])
+            if t < 0:
+                return f"shard {shard} row {i}: code {int(codes[i])} is no position of the game"
+            if t != tier:
+                return (
+                    f"shard {shard} row {i}: code {int(codes[i])} is a position of tier {t}, "
+                    f"not of tier {tier}"
+                )
+            return (
+                f"shard {shard} row {i}: code {int(codes[i])} is not its class's code (the "
+                "dataset stores each class of symmetric positions under the smaller code)"
+            )
+        if order[i]:
+            what = "a duplicate" if codes[i] == codes[i - 1] else "out of order"
+            return (
+                f"shard {shard} row {i}: code {int(codes[i])} follows code "
+                f"{int(codes[i - 1])}: {what} (the codes strictly increase)"
+            )
+        return (
+            f"shard {shard} row {i}: code {int(codes[i])} belongs to shard "
+            f"{int(owners.of(tier, codes[i : i + 1])[0])} of its tier"
+        )
+
+    return owned & legal, int(bad.sum()), _first(tier, codes, bad, why)
+
+
+def reached_path(scratch: Path, tier: int, shard: int, tier_from: int, shard_from: int) -> Path:
+    """The rows of shard ``shard`` of tier ``tier`` that the moves of a shard of the tier
+    before reach (a temporary piece of the ``reachable`` check)."""
+    return (
+        scratch / "reached" / f"tier={tier}" / f"shard={shard}" / f"{tier_from}-{shard_from}.bits"
+    )
+
+
+def write_marks(path: Path, rows: NDArray[np.intp], positions: int) -> None:
+    """The rows a shard's moves reach in a successor shard of ``positions`` rows, as a bitmap
+    (``np.packbits``, zlib-compressed: at most a bit a row, much less where few are reached;
+    Connect Four 5x4 in 4,494 pieces: 6 MB, a fifth of its codes), written whole."""
+    seen = np.zeros(positions, dtype=np.bool_)
+    seen[rows] = True
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(zlib.compress(np.packbits(seen).tobytes(), 1))
+    os.replace(tmp, path)
+
+
+def read_marks(path: Path, positions: int) -> NDArray[np.bool_]:
+    """A bitmap ``write_marks`` wrote."""
+    bits = np.frombuffer(zlib.decompress(path.read_bytes()), dtype=np.uint8)
+    return np.unpackbits(bits, count=positions).astype(np.bool_)
+
+
+def reach_shard(
+    root: str, scratch: str, tier: int, entry: ShardEntry, start: int
+) -> tuple[int, Witness]:
+    """The ``reachable`` check of one shard, once every shard of the tier before has marked
+    the rows its moves reach (``reached_path``): tier 0 holds the start alone, a later tier
+    no row that no move reaches. Returns the violations and the first."""
+    codes = read_codes(Path(root), tier, entry.shard, entry.sha256, entry.positions)
+    n = len(codes)
+    if tier == 0:
+        bad = codes != np.uint64(start)
+        if not bad.any() and n == 1:
+            return 0, None
+        if not len(codes) or not (codes == np.uint64(start)).any():
+            return 1, (0, start, f"shard {entry.shard}: tier 0 lacks the start position")
+        return int(bad.sum()), _first(
+            0, codes, bad, lambda i: f"shard {entry.shard}: tier 0 holds the start alone"
+        )
+    seen = np.zeros(n, dtype=np.bool_)
+    folder = reached_path(Path(scratch), tier, entry.shard, 0, 0).parent
+    for piece in sorted(folder.glob("*.bits")) if folder.is_dir() else []:
+        seen |= read_marks(piece, n)
+    bad = ~seen
+    return int(bad.sum()), _first(
+        tier,
+        codes,
+        bad,
+        lambda i: (
+            f"shard {entry.shard} row {i}: no move of a position of tier {tier - 1} reaches "
+            "it: not reachable from the start"
+        ),
+    )
 
 
 # --- where the claims are ----------------------------------------------------------------
@@ -472,8 +630,11 @@ def _children_claims(
     refs: list[list[tuple[int, str]]],
     claims: Claims,
     owners: Owners,
+    mark: Callable[[int, int, NDArray[np.intp], int], None] | None = None,
 ) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
-    """The claims of ``children`` (codes of tiers ``child_tier``), one shard read at a time."""
+    """The claims of ``children`` (codes of tiers ``child_tier``), one shard read at a time;
+    ``mark(tier, shard, rows, positions)``: the rows of each shard the children are (the
+    ``reachable`` check)."""
     label = np.empty(len(children), dtype=np.int8)
     rem = np.empty(len(children), dtype=np.int32)
     for tier in np.unique(child_tier):
@@ -484,14 +645,26 @@ def _children_claims(
         owner = owners.of(t, children[in_tier])
         order = np.argsort(owner, kind="stable")
         bounds = np.searchsorted(owner[order], np.arange(len(refs[t]) + 1))
+        lows = range_bounds([p for p, _ in refs[t]]) if owners.ranged else None
+        unowned = (owner < 0) | (owner >= len(refs[t]))
+        if unowned.any():
+            to = _target(owners, t, children[in_tier][unowned][0])
+            raise DatasetError(
+                f"{root / MANIFEST}: a move leads to {to}, which no shard holds: the dataset is "
+                "incomplete"
+            )
         for j, (positions, sha) in enumerate(refs[t]):
             idx = in_tier[order[bounds[j] : bounds[j + 1]]]
             if not len(idx):
                 continue
-            codes = read_codes(root, t, j, sha, positions)
             want = children[idx]
-            at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
-            if not len(codes) or (codes[at] != want).any():
+            if lows is not None:  # a stored graph's node id is its row (the ids: ``dataset``)
+                at = (want - np.uint64(lows[j])).astype(np.intp)
+                codes = want[:0]
+            else:
+                codes = read_codes(root, t, j, sha, positions)
+                at = _find(codes, want)
+            if lows is None and (not len(codes) or (codes[at] != want).any()):
                 lost = want[codes[at] != want][0] if len(codes) else want[0]
                 raise DatasetError(
                     f"{shard_path(root, t, j)}: lacks position code {int(lost)}, a move's "
@@ -499,7 +672,27 @@ def _children_claims(
                 )
             lab, r, _ = claims.read(t, j)
             label[idx], rem[idx] = lab[at], r[at]
+            if mark is not None:
+                mark(t, j, at, positions)
     return label, rem
+
+
+def _target(owners: Owners, tier: int, code: Any) -> str:
+    return (
+        f"node {int(code)} of tier {tier}" if owners.ranged else f"code {int(code)} of tier {tier}"
+    )
+
+
+def _find(codes: NDArray[np.uint64], want: NDArray[np.uint64]) -> NDArray[np.intp]:
+    """Where each of ``want`` is in a shard's ``codes`` (a row holding another code where it
+    is not); codes out of order (a corrupt shard: the ``dataset`` check refutes it) are
+    searched through a sorted copy, so that the other checks still find every row."""
+    n = len(codes)
+    if n > 1 and not (codes[1:] >= codes[:-1]).all():
+        order = np.argsort(codes, kind="stable")
+        found = np.minimum(np.searchsorted(codes[order], want), n - 1)
+        return order[found].astype(np.intp)
+    return np.minimum(np.searchsorted(codes, want), max(n - 1, 0)).astype(np.intp)
 
 
 class ShardMoves(NamedTuple):
@@ -521,11 +714,17 @@ def _child_name(game: TierGame, exp: ShardMoves, k: int, tier: int) -> str:
     return name if there == tier else f"{name} of tier {there}"
 
 
-def shard_moves(root: Path, game: TierGame, tier: int, entry: ShardEntry) -> ShardMoves:
+def shard_moves(
+    root: Path, game: TierGame, tier: int, entry: ShardEntry, usable: Any = None, lo: int = 0
+) -> ShardMoves:
     """The moves of a shard: made from the codes (``game.expand``), or read where they are
-    stored (a graph: its edges inside the tier and its exits to later ones)."""
+    stored (a graph: its edges inside the tier and its exits to later ones). ``usable``:
+    ``usable(codes)`` says which codes are positions of the tier (``shape_faults``); only
+    those are kept and expanded."""
     if not isinstance(game, GraphTiers):
         codes = read_codes(root, tier, entry.shard, entry.sha256, entry.positions)
+        if usable is not None:
+            codes = codes[usable(codes)]
         exp = game.expand(codes, tier)
         later = np.full(len(exp.children), tier + 1, dtype=np.int64)
         return ShardMoves(codes, exp.outcome, exp.children, later, exp.parent)
@@ -541,8 +740,8 @@ def shard_moves(root: Path, game: TierGame, tier: int, entry: ShardEntry) -> Sha
         x_src, x_tier, x_dst = read_exits(root, tier, entry.shard, entry.exits_sha256, entry.exits)
         src, dst = np.concatenate([src, x_src]), np.concatenate([dst, x_dst])
         to = np.concatenate([to, x_tier.astype(np.int64)])
-    parent = np.minimum(np.searchsorted(codes, src), max(len(codes) - 1, 0)).astype(np.intp)
-    if len(src) and (not len(codes) or (codes[parent] != src).any()):
+    parent = (src - np.uint64(lo)).astype(np.intp)  # node ``lo + i`` is row ``i`` (``dataset``)
+    if len(src) and ((src < np.uint64(lo)).any() or (parent >= len(codes)).any()):
         raise DatasetError(f"{shard_path(root, tier, entry.shard)}: a move leaves a node not in it")
     dead = np.bincount(parent, minlength=len(codes)) == 0
     outcome = np.where(dead, terminal, INNER).astype(np.int8)
@@ -571,22 +770,59 @@ def check_shard(
     refs: list[list[tuple[int, str]]],
     claims: Claims,
     owners: Owners,
+    scratch: str | None = None,
 ) -> ShardFaults:
     """Judge the claims of one shard against the rules, its moves joined with the claims of
-    their targets (``refs``: every tier's shards, ``(positions, sha256)``)."""
+    their targets (``refs``: every tier's shards, ``(positions, sha256)``), after the
+    ``dataset`` check of its codes; ``scratch``: where the rows the moves reach are marked
+    for the ``reachable`` check (``reach_shard``), ``None``: not marked (a stored graph)."""
     base = Path(root)
-    exp = shard_moves(base, game, tier, entry)
+    shape: dict[str, Any] = {}
+
+    def usable(codes: NDArray[np.uint64]) -> NDArray[np.bool_]:
+        ok, n_bad, w = shape_faults(game, tier, entry.shard, codes, owners)
+        shape["ok"], shape["dataset"] = ok, (n_bad, w)
+        return ok
+
+    lo = int(range_bounds(list(owners.sizes[tier]))[entry.shard]) if owners.ranged else 0
+    exp = shard_moves(base, game, tier, entry, usable, lo)
+    if "ok" not in shape:  # a stored graph: its node ids, read with its moves
+        usable(exp.codes)
     codes = exp.codes
     label, rem, move = claims.read(tier, entry.shard)
+    tally = tally_of(label, rem) if claims.own else None
+    keep = shape["ok"]
+    if len(keep) == len(label) and not keep.all():
+        label, rem = label[keep], rem[keep]
+        move = move[keep] if move is not None else None
     n = len(codes)
+    mark: Callable[[int, int, NDArray[np.intp], int], None] | None = None
+    if scratch is not None:
+        marks = Path(scratch)
+
+        def reach(t: int, j: int, rows: NDArray[np.intp], positions: int) -> None:
+            write_marks(reached_path(marks, t, j, tier, entry.shard), rows, positions)
+
+        mark = reach
+
     claimed = label != NO_CLAIM
     inner = exp.outcome == INNER
     src = exp.parent
     if len(exp.children):
-        c_label, c_rem = _children_claims(base, exp.children, exp.child_tier, refs, claims, owners)
+        c_label, c_rem = _children_claims(
+            base, exp.children, exp.child_tier, refs, claims, owners, mark
+        )
     else:
         c_label, c_rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
     j = Judged(game, tier, exp, label, rem, move, c_label, c_rem)
+    span = None
+    if getattr(game, "name", None) == "chess":  # its positions and moves recomputed
+        from verifier.distributed.tiers.chess_tiers import check_positions
+
+        n_pos, w_pos, span = check_positions(root, game, tier, entry, exp, refs, lo)  # type: ignore[arg-type]
+        n_shape, w_shape = shape["dataset"]
+        first = [w for w in (w_shape, w_pos) if w is not None]
+        shape["dataset"] = (n_shape + n_pos, min(first, key=lambda w: w[:2]) if first else None)
     to_lost = c_label == -1
     any_lost = np.zeros(n, dtype=np.bool_)
     any_lost[src[to_lost]] = True
@@ -615,12 +851,15 @@ def check_shard(
             return f"claimed {said}, but no move reaches a position claimed lost and {to} {what}"
         return f"claimed {said}, but every move reaches a position claimed won"
 
-    found = {"rules": (int(wrong.sum()), _first(tier, codes, wrong, why_rule))}
+    found = {
+        "dataset": shape["dataset"],
+        "rules": (int(wrong.sum()), _first(tier, codes, wrong, why_rule)),
+    }
     if claims.remoteness:
         found["remoteness"] = _remoteness(j, claimed & ~wrong)
     if claims.moves and move is not None:
         found["moves"] = _moves(j, claimed, claims.remoteness)
-    return _faults(**found)
+    return _faults(tally, span, **found)
 
 
 def _remoteness(j: Judged, judged: NDArray[np.bool_]) -> tuple[int, Witness]:
@@ -747,6 +986,11 @@ def check_dataset(
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
+    if not isinstance(game, GraphTiers) and m.root_code != game.root():
+        raise DatasetError(  # the start that the reachable check counts from is the game's
+            f"{root / MANIFEST}: $.root.code: {m.root_code}, but the start of {game.name} "
+            f"{m.parameters} is code {game.root()}"
+        )
     if isinstance(game, GraphTiers) and rule_named(m.semantics) is not None:
         raise DatasetError(  # graph_check.check_any judges those
             f"{root / MANIFEST}: $.semantics: {m.semantics!r}: these checks are normal's"
@@ -786,10 +1030,12 @@ def check_dataset(
         else:
             claims = align_table(client, root, scratch, game, m, answers, owners, run, note, say)
         everyone = [share(client, x) for x in (codes_refs, claims, owners)]
+        computed = not isinstance(game, GraphTiers)  # moves from the codes: reachability
+        marks = str(scratch) if computed else None
         checked = gather_tier(
             client,
             [
-                client.submit(check_shard, str(root), game, t.tier, s, *everyone, pure=False)
+                client.submit(check_shard, str(root), game, t.tier, s, *everyone, marks, pure=False)
                 for t in m.tiers
                 for s in t.shards
             ],
@@ -799,15 +1045,43 @@ def check_dataset(
         for f in checked:
             for c, n, w in zip(CHECKS, f.counts, f.witnesses, strict=True):
                 note(c, n, w)
+        if computed:
+            reached = gather_tier(
+                client,
+                [
+                    client.submit(
+                        reach_shard, str(root), str(scratch), t.tier, s, m.root_code, pure=False
+                    )
+                    for t in m.tiers
+                    for s in t.shards
+                ],
+                what="checking that every position is reachable",
+                **run,  # type: ignore[arg-type]
+            )
+            for n, w in reached:
+                note("reachable", n, w)
+        if getattr(game, "name", None) == "chess":
+            spans = _chess_spans(client, game, m, checked, run)
+            for w in spans:
+                note("dataset", 1, w)
+        if answers is None:
+            for n, w in graph_counts(m, game):
+                note("counts", n, w)
+            tallies = iter(f.tally for f in checked)
+            for t in m.tiers:
+                got = [next(tallies) for _ in t.shards]
+                for n, w in compare_counts(m, t.tier, [x for x in got if x is not None]):
+                    note("counts", n, w)
         root_claim = _root_claim(root, m, claims, owners)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    ran = ("coverage",) * (answers is not None) + ("rules",)
-    ran += ("remoteness",) * claims.remoteness + ("moves",) * claims.moves
+    ran = ("dataset",) + ("reachable",) * computed + ("coverage",) * (answers is not None)
+    ran += ("rules",) + ("remoteness",) * claims.remoteness + ("moves",) * claims.moves
+    ran += ("counts",) * (answers is None)
     desc = None
     if root_claim is not None:
         desc = game.describe(*root_claim)
-    names = {c: game.position_name(w[1]) for c, w in witnesses.items() if w[0] >= 0}
+    names = {c: position_named(game, w[1]) for c, w in witnesses.items() if min(w[:2]) >= 0}
     unproved = None
     if not claims.remoteness and not game.acyclic:
         unproved = (
@@ -829,6 +1103,78 @@ def check_dataset(
         else "each win and loss rests on claims nearer the end (remoteness checked)",
         unproved,
     )
+
+
+def compare_counts(
+    m: Manifest, tier: int, tallies: Sequence[tuple[int, int, int, int]]
+) -> list[tuple[int, Witness]]:
+    """The ``counts`` check of one tier: the manifest's won, lost, drawn and greatest
+    remoteness against the same counted from its shards' stored answers (``tally_of``); a
+    witness names the tier (code -1: no position) and the count."""
+    t = m.tiers[tier]
+    if not t.solved or not tallies:
+        return []
+    names = count_names(m.semantics)
+    got = (
+        sum(x[0] for x in tallies),
+        sum(x[1] for x in tallies),
+        sum(x[2] for x in tallies),
+        max(x[3] for x in tallies),
+    )
+    said = (t.won, t.lost, t.drawn, t.max_remoteness)
+    out: list[tuple[int, Witness]] = []
+    for key, name, want, have in zip(
+        ("won", "lost", "drawn", "max_remoteness"), names, said, got, strict=True
+    ):
+        if want != have:
+            word = key if name == "-" else name
+            out.append(
+                (
+                    1,
+                    (
+                        tier,
+                        -1,
+                        f"the manifest says {word} {want}, the stored answers hold {have} "
+                        f"($.tiers[{tier}].{key})",
+                    ),
+                )
+            )
+    return out
+
+
+def _chess_spans(
+    client: Any, game: Any, m: Manifest, checked: list[ShardFaults], run: dict[str, Any]
+) -> list[tuple[int, int, str]]:
+    """A chess dataset's shards in the order of their positions, and no legal position
+    outside them (``chess_tiers.check_spans``, one task per tier): the violations."""
+    from verifier.distributed.tiers.chess_tiers import check_spans
+
+    spans = iter(f.span for f in checked)
+    tasks = []
+    for t in m.tiers:
+        mine = [next(spans) for _ in t.shards]
+        lo = [int(x) for x in range_bounds([s.positions for s in t.shards])[:-1]]
+        tasks.append(client.submit(check_spans, game, t.tier, mine, lo, pure=False))
+    got = gather_tier(client, tasks, what="checking the shards' spans", **run)
+    return [w for w in got if w is not None]
+
+
+def graph_counts(m: Manifest, game: Any) -> list[tuple[int, Witness]]:
+    """A stored graph's ``nodes`` and ``edges`` (its manifest's parameters) against the
+    shards' positions and moves (inside a tier and into later ones), whose files are read
+    against them: the ``counts`` check (witness: no tier, no position)."""
+    if not isinstance(game, GraphTiers):
+        return []
+    held = (
+        sum(t.positions for t in m.tiers),
+        sum((s.edges or 0) + (s.exits or 0) for t in m.tiers for s in t.shards),
+    )
+    out: list[tuple[int, Witness]] = []
+    for key, said, have in zip(("nodes", "edges"), (game.nodes, game.edges), held, strict=True):
+        if said != have:
+            why = f"the manifest says {key} {said}, the shards hold {have} ($.parameters.{key})"
+            out.append((1, (-1, -1, why)))
+    return out
 
 
 def align_table(

@@ -76,7 +76,11 @@ from verifier.distributed.tiers.check import (
     check_dataset,
     claims_path,
     column_of,
+    compare_counts,
+    graph_counts,
     int_column,
+    position_named,
+    shape_faults,
 )
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.export import exported_answers, is_dataset
@@ -107,6 +111,9 @@ class Found:
     counts: dict[str, int]
     witnesses: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     judged: NDArray[np.bool_] | None = None
+    tally: tuple[int, int, int, int] | None = None
+    """The shard's own answers counted as ``solve`` counts them (``Rule.counts``): the
+    driver compares the sums with the manifest's (``check.compare_counts``)."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +214,15 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
     codes: NDArray[np.uint64] = np.asarray(nodes["code"], dtype=np.uint64)
     deg = np.bincount(x, minlength=n)
     cols = rule.answer_columns
+    ids = Owners(((*(p for p, _ in refs),),), ranged=True)
+    _, n_ids, w_ids = shape_faults(None, 0, entry.shard, codes, ids)
+
+    def shape(found: Found) -> Found:
+        """``found`` with the ``dataset`` check of the shard's node ids."""
+        found.counts["dataset"] = n_ids
+        if w_ids is not None:
+            found.witnesses["dataset"] = w_ids
+        return found
 
     def own_answers(j: int) -> Cols:
         return read_rule_answers(base, 0, j, refs[j][1], refs[j][0], cols)
@@ -219,8 +235,9 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
         own_found = Found(dict.fromkeys(checker.checks, 0))
         own = own_answers(entry.shard)
         judge(own_found, own, own_answers, cols, checker.run)
+        own_found.tally = rule.counts(own)
         if table is None:
-            return own_found, None
+            return shape(own_found), None
     else:
         own_found = None
     mine = table.read(checker, entry.shard)
@@ -236,7 +253,7 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
               lambda i: f"claims {checker.say(v[i])}, the dataset's own answer is "
                         f"{checker.say(w[i])}")  # fmt: skip
     found.judged = None
-    return found, own_found
+    return shape(found), own_found
 
 
 def _least(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: int,
@@ -524,14 +541,21 @@ def check_rule_dataset(
         )  # fmt: skip
 
     if answers is None:
+        tallies = []
         for found, _ in judge(None):
             for c, n in found.counts.items():
                 note(c, n, found.witnesses.get(c))
+            if found.tally is not None:
+                tallies.append(found.tally)
+        note("counts", 0, None)
+        for n, w in [*graph_counts(m, game), *compare_counts(m, 0, tallies)]:
+            note("counts", n, w)
         from verifier.distributed.tiers.graph_solve import rule_answer_of
 
         desc = game.describe_answers(m.root_code, rule_answer_of(root, m, m.root_code))
-        return _verdict(m, game, "answers/ (the dataset's own)", checker.checks, counts,
-                        witnesses, desc, checker.proof, None)  # fmt: skip
+        return _verdict(m, game, "answers/ (the dataset's own)",
+                        ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
+                        checker.proof, None)  # fmt: skip
 
     scratch = root / "tmp" / f"check-{uuid.uuid4().hex[:12]}"
     owners = Owners((tuple(s.positions for s in tier.shards),), ranged=True)
@@ -575,13 +599,13 @@ def _stranger_verdict(m: Manifest, game: GraphTiers, answers: str, certified: bo
     checker = CHECKERS[game.semantics]
     hint = " or give the remoteness column (the layers)" * checker.certified_by_remoteness
     if certified:
-        return _verdict(m, game, answers, ("coverage", *checker.checks), counts, witnesses,
-                        desc, checker.proof, None)  # fmt: skip
+        return _verdict(m, game, answers, ("dataset", "coverage", *checker.checks), counts,
+                        witnesses, desc, checker.proof, None)  # fmt: skip
     if not solved:
         why = (f"the values obey the rules, but {checker.unproved}: solve the dataset first "
                f"(its answers carry the certificate){hint}")  # fmt: skip
-        return _verdict(m, game, answers, ("coverage", "rules"), counts, witnesses, desc, "",
-                        why)  # fmt: skip
+        return _verdict(m, game, answers, ("dataset", "coverage", "rules"), counts, witnesses,
+                        desc, "", why)  # fmt: skip
     bad = [c for c in checker.checks if own.get(c)]
     if bad:
         c = bad[0]
@@ -590,19 +614,19 @@ def _stranger_verdict(m: Manifest, game: GraphTiers, answers: str, certified: bo
                f"answers, which would prove them, fail their check ({own[c]:,} violation(s) "
                f"of {c}, first at {game.position_name(code)}: {what}): solve it again"
                f"{hint}")  # fmt: skip
-        return _verdict(m, game, answers, ("coverage", "rules"), counts, witnesses, desc, "",
-                        why)  # fmt: skip
+        return _verdict(m, game, answers, ("dataset", "coverage", "rules"), counts, witnesses,
+                        desc, "", why)  # fmt: skip
     cert = checker.checks[0] if checker.checks[0] != "rules" else checker.checks[1]
     proof = (f"they are the dataset's own answers, proved in the same run by its {cert}: "
              f"{checker.proof}")  # fmt: skip
-    return _verdict(m, game, answers, ("coverage", "rules", "agreement"), counts, witnesses,
-                    desc, proof, None)  # fmt: skip
+    return _verdict(m, game, answers, ("dataset", "coverage", "rules", "agreement"), counts,
+                    witnesses, desc, proof, None)  # fmt: skip
 
 
 def _verdict(m: Manifest, game: GraphTiers, answers: str, checks: tuple[str, ...],
              counts: dict[str, int], witnesses: dict[str, tuple[int, int, str]],
              desc: str | None, proof: str, inconclusive: str | None) -> TierCheck:  # fmt: skip
-    names = {c: game.position_name(w[1]) for c, w in witnesses.items() if w[0] >= 0}
+    names = {c: position_named(game, w[1]) for c, w in witnesses.items() if min(w[:2]) >= 0}
     return TierCheck(
         m,
         answers,

@@ -230,6 +230,11 @@ def _parse(path: Path, doc: Any) -> Manifest:
             )
             if tier.shards[-1].shard != j:
                 raise DatasetError(f"{path}: {at}.shard: {tier.shards[-1].shard}, expected {j}")
+        said = t.get("positions") if isinstance(t, dict) else None
+        if said is not None and said != tier.positions:
+            raise DatasetError(
+                f"{path}: {where}.positions: {said!r}, but its shards hold {tier.positions}"
+            )
         if tier.solved:
             for key in ("won", "lost", "drawn", "max_remoteness"):
                 setattr(tier, key, _need(path, t, key, where, int))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from verifier.distributed.tiers.check import TierCheck
+from verifier.distributed.tiers.check import SHAPE, TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 
@@ -139,7 +139,7 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
                 if c not in res.witnesses
                 else {
                     "tier": res.witnesses[c][0] if res.witnesses[c][0] >= 0 else None,
-                    "code": res.witnesses[c][1],
+                    "code": res.witnesses[c][1] if res.witnesses[c][1] >= 0 else None,
                     "position": res.names.get(c),
                     "why": res.witnesses[c][2],
                 },
@@ -155,13 +155,24 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
     value = res.description or "no claim for the start position"
     if res.refuted:
         total = sum(res.counts.values())
-        head = f"REFUTED: {total:,} violation(s) of the rules of {m.game}; claimed value: {value}"
+        what = f"the rules of {m.game}"
+        if any(res.counts.get(c) for c in SHAPE):
+            what = f"what a dataset of {m.game} must hold"
+        head = f"REFUTED: {total:,} violation(s) of {what}; claimed value: {value}"
     elif res.inconclusive:
         head = f"INCONCLUSIVE: {res.inconclusive}; claimed value: {value}"
     else:
+        whole = ""
+        if "reachable" in res.checks:
+            whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
+            whole += "the start, "
+        elif m.game == "chess" and "dataset" in res.checks:
+            kind = "classes" if m.parameters.get("symmetric") else "positions"
+            whole = f"the dataset holds exactly the legal {kind} of its materials and their "
+            whole += "legal moves, "
         head = (
-            f"VERIFIED: {value} (every one of the {res.positions:,} claims obeys the rules, "
-            f"and {res.proof}: the claims are the game's values)"
+            f"VERIFIED: {value} ({whole}every one of the {res.positions:,} claims obeys the "
+            f"rules, and {res.proof}: the claims are the game's values)"
         )
     lines = [
         head,
@@ -172,8 +183,11 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
         line = f"  {c:<11} {'ok' if n == 0 else f'{n:,} violation(s)'}"
         if c in res.witnesses:
             tier, code, why = res.witnesses[c]
-            where = res.names.get(c, f"code {code}")
-            at = f" in tier {tier}" if tier >= 0 else ""
-            line += f"; first at {where}{at}: {why}"
+            if code < 0:  # a count, not a position
+                line += f"; first in tier {tier}: {why}" if tier >= 0 else f"; first: {why}"
+            else:
+                where = res.names.get(c, f"code {code}")
+                at = f" in tier {tier}" if tier >= 0 else ""
+                line += f"; first at {where}{at}: {why}"
         lines.append(line)
     return lines
