@@ -20,8 +20,10 @@ import sys
 from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker import name_codecs as codecs
     from checker.drup import BadProof, claim_fault
 except ImportError:  # pragma: no cover - the script's way
+    import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
@@ -74,6 +76,8 @@ class Game:
             raw = f.read()
         self.sha256 = hashlib.sha256(raw).hexdigest()
         d = self._npz(path) if path.lower().endswith(".npz") else json.loads(raw)
+        if "name_codec" in d and type(d["nodes"]) is int:  # a game's codes: named here
+            d["names"] = codecs.Names(d["name_codec"], d.get("name_codes"), d["nodes"], Bad)
         self.sem, n, code = d["semantics"], d["nodes"], True
         if isinstance(n, dict):  # readable: names, moves, owner words, values or labels
             nodes, code = n, False
@@ -97,8 +101,9 @@ class Game:
             self.target[pos(t)] = True
         self.root = None if d.get("root") is None else pos(d["root"])
         self.sums = [(s["name"], [pos(p) for p in s["positions"]]) for s in d.get("sums") or []]
-        self.coded = "name_codec" in d  # names coded by a game's codec: the certificate lists them
-        self.named(self.names)
+        self.coded = "name_codec" in d  # names coded by a game's codec: a listed copy must agree
+        self.sizes = getattr(self.names, "sizes", None)  # of the classes, a symmetric codec's
+        self.named(list(self.names))
 
     def named(self, names: list[str]) -> None:
         self.names, self.index, self.n = names, {nm: i for i, nm in enumerate(names)}, len(names)
@@ -123,6 +128,7 @@ class Game:
         src = [x for x in range(len(ptr) - 1) for _ in range(ptr[x + 1] - ptr[x])]
         d |= {"nodes": len(ptr) - 1, "edges": {"src": src, "dst": idx}}
         d["names"] = jtext(z["names"]) if "names" in z else None
+        d["name_codes"] = z.get("name_codes")
         d["targets"] = [i for i, t in enumerate(z["target"].tolist()) if t] if "target" in z else []
         for k in ("owner", "value"):
             d[k] = z[k].tolist() if k in z else None
@@ -141,10 +147,12 @@ class Cert:
         with open(path, "rb") as fh:
             self.head = jtext(z["header"]) if z is not None else json.loads(fh.read())
         agree(h := self.head, game.sem, game.sha256, game.n, game.m)
-        if game.coded:  # the case codes its names: the certificate lists them
-            listed = h.get("names") if z is None else [x.decode() for x in z.get("names", [])]
-            need(isinstance(listed, list) and len(listed) == n, "names: list the coded names")
-            game.named(listed)
+        listed = h.get("names") if z is None else [x.decode() for x in z.get("names", [])]
+        if game.coded and listed:  # the names listed must be those the case's codes give
+            need(isinstance(listed, list) and len(listed) == n, "names: one per position")
+            x = next((x for x in range(n) if listed[x] != game.names[x]), None)
+            if x is not None:
+                raise Reject(game.names[x], "names", f"differ: the certificate says {listed[x]!r}")
         self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
         if z is not None:  # arrays by id
             loopy = {int(k): v for k, v in (self.head.get("loopy") or {}).items()}
@@ -352,7 +360,8 @@ def summary(g: Game, c: Cert) -> None:
     want = {"won": out.count(1), "lost": out.count(-1), "drawn": out.count(0),
             "longest_win": max(wins) if wins else None,
             "root": None if root is None else g.names[root],
-            "root_value": None if root is None else val[root]}  # fmt: skip
+            "root_value": None if root is None else val[root],
+            "symmetry": codecs.weighted(out, g.sizes)}  # fmt: skip
     if root is not None:  # a value as written: parsed as the entries are
         s = s | {"root_value": c.parse("value", s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():

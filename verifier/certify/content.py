@@ -125,10 +125,15 @@ def certificate_of(report: CaseReport) -> Certificate:
         "summary": {k: summary.get(k) for k in ("won", "lost", "drawn", "longest_win")}
         | {"root": summary.get("root"), "root_value": summary.get("root_value")},
     }
-    if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
-        # the case file holds a game's codes of its names, which the checker cannot decode:
-        # the certificate lists them (json_document, npz_arrays)
+    codec = getattr(g.names, "codec", None)
+    if codec is not None and case.path.suffix.lower() == ".npz":
+        # the case file holds a game's codes of its names: the certificate lists them
+        # (json_document, npz_arrays), and the checker decodes the codes itself to compare
         header["names"] = "listed"
+        if str(codec).endswith(":symmetric") and summary.get("symmetry") is not None:
+            # the counts over all positions, each class by its size, which the checker
+            # recomputes from the codes (checker/name_codecs.py)
+            header["summary"]["symmetry"] = dict(summary["symmetry"])
     if case.root is not None:  # the line the report prints, of the report's length
         from verifier.writers.answer import LINE_PLIES
 
