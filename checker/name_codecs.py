@@ -57,7 +57,7 @@ class Names(Sequence[str]):
         self.codes, self.codec = a.astype(U), str(codec)
         game = _connect4(self.codec) or _chess(self.codec)
         if game is None:
-            raise fail(f"unknown name codec {self.codec!r} (known: connect4:WxH, chess:MATERIAL)")
+            raise fail(f"name_codec {self.codec!r} is unknown (known: connect4:WxH, chess:MATERIAL)")
         self.game: _Board | _Chess = game
         sizes = []
         for lo in range(0, n, BLOCK):
