@@ -57,7 +57,8 @@ class Names(Sequence[str]):
         self.codes, self.codec = a.astype(U), str(codec)
         game = _connect4(self.codec) or _chess(self.codec)
         if game is None:
-            raise fail(f"name_codec {self.codec!r} is unknown (known: connect4:WxH, chess:MATERIAL)")
+            known = "connect4:WxH[:symmetric], chess:MATERIAL[:symmetric]"
+            raise fail(f"name_codec {self.codec!r} is unknown (known: {known})")
         self.game: _Board | _Chess = game
         sizes = []
         for lo in range(0, n, BLOCK):
@@ -121,20 +122,35 @@ class _Board:
         if not self.symmetric:
             return bad, None
         m = self.mirror(codes)
-        return bad | (m < codes), np.where(m == codes, 1, 2)
+        return bad | (m < codes), np.where(m == codes, 1, 2).astype(np.int8)
+
+    def _stones(self, v: Any) -> Any:  # the marker bit's height: the bits above the lowest
+        return sum((v >> U(b) != 0).astype(np.int64) for b in range(1, self.col))
+
+    def _cells(self, v: Any, k: Any, x_moves: Any) -> Any:
+        """A column's cells from the bottom: ``x`` (moved first), ``o`` or ``.``."""
+        out = np.empty((len(v), self.h), np.uint8)
+        for r in range(self.h):
+            mine = ((v >> U(r)) & U(1)) == 1  # the player to move's stone
+            out[:, r] = np.where(r < k, np.where(mine == x_moves, ord("x"), ord("o")), ord("."))
+        return out
 
     def names(self, codes: Any) -> Any:
-        cols = self.columns(codes)
-        # stones: the marker bit's height (the bits above the lowest that are still set)
-        stones = [sum((v >> U(b) != 0).astype(int) for b in range(1, self.col)) for v in cols]
-        x_moves = sum(stones) % 2 == 0
+        cols, small = self.columns(codes), self.col <= 16  # small: a table per column value
+        if small and not hasattr(self, "table"):  # a column's cells as one item of h bytes
+            v = np.arange(1 << self.col, dtype=U)
+            k = self._stones(v)
+            both = np.concatenate([self._cells(v, k, x)[:, ::-1] for x in (False, True)])
+            self.table = k, np.ascontiguousarray(both).view(f"V{self.h}").ravel()
+        stones = [self.table[0][v.astype(np.intp)] if small else self._stones(v) for v in cols]
+        x_moves = (sum(stones) % 2 == 0).astype(np.intp)
         out = np.full((len(codes), self.h, self.w + 1), ord("/"), np.uint8)
         for c, (v, k) in enumerate(zip(cols, stones, strict=True)):
-            for r in range(self.h):
-                mine = ((v >> U(r)) & U(1)) == 1
-                first = mine == x_moves  # the stone of the player who moved first
-                cell = np.where(first, ord("x"), ord("o"))
-                out[:, self.h - 1 - r, c] = np.where(r < k, cell, ord("."))
+            if small:
+                items = self.table[1][(x_moves << self.col) + v.astype(np.intp)]
+                out[:, :, c] = items.view(np.uint8).reshape(len(codes), self.h)
+            else:
+                out[:, :, c] = self._cells(v, k, x_moves == 1)[:, ::-1]  # the rows from the top
         flat = np.ascontiguousarray(out.reshape(len(codes), -1)[:, :-1])
         return flat.view(f"S{flat.shape[1]}").ravel()
 
@@ -200,7 +216,7 @@ class _Chess:
 
     def check(self, codes: Any) -> tuple[Any, Any]:
         bad = codes >= U(self.base[-1])
-        size = np.ones(len(codes), np.int64)
+        size = np.ones(len(codes), np.int8)  # at most 8
         for rows, men, local, sq, side, ep in self._split(codes):
             ok = self._legal(men, sq, side, ep)
             if self.symmetric:

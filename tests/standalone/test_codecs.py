@@ -63,6 +63,11 @@ def test_connect4_5x4_sample_names_and_sizes() -> None:
     assert sizes.tolist() == connect4.orbit_sizes(lazy).tolist()
     with pytest.raises(ValueError, match="is no connect4:5x4:symmetric position"):
         name_codecs.Names("connect4:5x4:symmetric", np.sort(codes), len(codes))  # a mirror's
+    tall = connect4.Board(2, 17)  # columns above 16 bits: decoded without a table
+    heights, stones = rng.integers(0, 18, (2000, 2)), rng.integers(0, 1 << 17, (2000, 2))
+    cols = (stones & ((1 << heights) - 1)) | (1 << heights)
+    codes = np.unique((cols << (18 * np.arange(2))).sum(axis=1).astype(np.uint64))
+    assert _decoded("connect4:2x17", codes)[0] == tall.names(codes).tolist()
 
 
 SLOW = pytest.mark.slow  # 20-30 s each: KQK's 375,676 positions, KPK's 368,792 classes
