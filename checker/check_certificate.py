@@ -102,7 +102,7 @@ class Game:
         self.root = None if d.get("root") is None else pos(d["root"])
         self.sums = [(s["name"], [pos(p) for p in s["positions"]]) for s in d.get("sums") or []]
         self.coded = "name_codec" in d  # names coded by a game's codec: a listed copy must agree
-        self.sizes = getattr(self.names, "sizes", None)  # of the classes, a symmetric codec's
+        self.decoded = self.names  # name_codecs.Names where coded: what the codec knows
         self.named(list(self.names))
 
     def named(self, names: list[str]) -> None:
@@ -361,7 +361,7 @@ def summary(g: Game, c: Cert) -> None:
             "longest_win": max(wins) if wins else None,
             "root": None if root is None else g.names[root],
             "root_value": None if root is None else val[root],
-            "symmetry": codecs.weighted(out, g.sizes)}  # fmt: skip
+            **codecs.facts(g.decoded, out, rem)}  # fmt: skip
     if root is not None:  # a value as written: parsed as the entries are
         s = s | {"root_value": c.parse("value", s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():

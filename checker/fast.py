@@ -339,7 +339,7 @@ def checks(
             "drawn": int((out == 0).sum()), "longest_win": int(wins.max()) if len(wins) else None,
             "root": None if root is None else names[root],
             "root_value": None if root is None else val[root].item(),
-            "symmetry": codecs.weighted(out, getattr(names, "sizes", None))}  # fmt: skip
+            **codecs.facts(names, out, c["remoteness"])}  # fmt: skip
     if root is not None:
         s = s | {"root_value": parse(sem, s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():

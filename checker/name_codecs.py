@@ -33,15 +33,48 @@ U = np.uint64
 Fail = Callable[[str], Exception]
 
 
-def weighted(out: Any, sizes: Any) -> dict[str, int] | None:
-    """The summary's counts over all positions (``out``: +1 won / -1 lost / 0 drawn per class,
-    each weighted by its size); ``None`` without class sizes."""
-    if sizes is None:
-        return None
-    o = np.asarray(out)
+def facts(names: Any, out: Any, rem: Any) -> dict[str, Any]:
+    """The summary's blocks a codec's knowledge gives (``None`` where it gives none), from each
+    position's outcome ``out`` (+1 won / -1 lost / 0 drawn) and remoteness ``rem`` (None or
+    -1: none): ``symmetry``, the counts over all positions (each class by its size); ``chess``,
+    per side to move the longest win (plies, moves to mate, how many positions, the first three
+    by id) and per material and side to move the counts (each class by its size)."""
+    o, coded = np.asarray(out), isinstance(names, Names)
+    sizes = names.sizes if coded else None
+    got: dict[str, Any] = {"symmetry": None, "chess": None}
+    if sizes is not None:
+        got["symmetry"] = {"classes": len(o), **_counts(o, sizes)}
+    if not coded or not isinstance(names.game, _Chess):
+        return got
+    g = names.game
+    r = np.asarray([-1 if x is None else x for x in rem] if isinstance(rem, list) else rem)
+    c = names.codes.astype(np.int64)
+    tier = np.searchsorted(g.base, c, side="right") - 1
+    men = np.array([len(t) for t in g.tiers])[tier]
+    black = ((c - g.base[tier]) >> (6 * men)) & 1 == 1
+    weight = np.ones(len(c), np.int64) if sizes is None else sizes
+    block: dict[str, Any] = {}
+    for side, mask in (("white", ~black), ("black", black)):
+        won = mask & (o == 1) & (r >= 0)
+        most = int(r[won].max()) if won.any() else -1
+        at = np.flatnonzero(won & (r == most))
+        first = [names[int(x)] for x in at[:3]]
+        block[side] = {"plies": most, "mate_in": (most + 1) // 2, "positions": len(at),
+                       "examples": first} if len(at) else None  # fmt: skip
+    block["materials"] = {
+        "".join(LETTERS[m - 1] for m in t if m < 8) + "".join(LETTERS[m - 9] for m in t if m > 8): {
+            side: _counts(o[sel], weight[sel])
+            for side, sel in (("white", (tier == i) & ~black), ("black", (tier == i) & black))
+        }
+        for i, t in enumerate(g.tiers)
+    }
+    got["chess"] = block
+    return got
+
+
+def _counts(o: Any, sizes: Any) -> dict[str, int]:
     won, lost, total = (int(sizes[o == 1].sum()), int(sizes[o == -1].sum()), int(sizes.sum()))
-    return {"classes": len(o), "positions": total, "won": won, "lost": lost,
-            "drawn": total - won - lost}  # fmt: skip
+    return {"positions": total, "won": won, "lost": lost, "drawn": total - won - lost}
 
 
 class Names(Sequence[str]):

@@ -304,19 +304,31 @@ def test_counts_over_all_positions_altered(made: dict[str, Path], tmp_path: Path
 
 
 def test_chess_with_symmetry_counts_its_classes(tmp_path: Path) -> None:
-    """KBK with symmetry (8 symmetries of the board): a fresh certificate is accepted, with
-    the counts over all positions; altered, rejected."""
-    case = save_npz(chess.generate("KBK", symmetry=True), tmp_path / "kbk.npz")
-    cert = tmp_path / "kbk.cert.npz"
+    """KQK with symmetry (8 symmetries of the board): a fresh certificate is accepted, with the
+    counts over all positions and chess's block (the longest wins per side to move, the counts
+    per material); each altered, rejected."""
+    case = save_npz(chess.generate("KQK", symmetry=True), tmp_path / "kqk.npz")
+    cert = tmp_path / "kqk.cert.npz"
     rep = api.verify(case, certificate=cert)
     assert rep.verdict is CaseVerdict.VERIFIED, rep.findings
     assert all(out.status == "ACCEPTED" for out in _both(case, cert))
     arrays = _arrays(cert)
-    h = _header(arrays)
-    sym = h["summary"]["symmetry"]
-    assert sym == {"classes": rep.case.graph.n, **{k: v for k, v in rep.summary["symmetry"].items()
-                                                   if k != "classes"}}  # fmt: skip
-    h["summary"]["symmetry"] = {**sym, "drawn": sym["drawn"] - 8, "lost": sym["lost"] + 8}
-    np.savez(tmp_path / "bad.cert.npz", **_with_header(arrays, h))
-    for out in _both(case, tmp_path / "bad.cert.npz"):
-        assert (out.status, out.condition) == ("REJECTED", "summary"), out
+    head = _header(arrays)
+    sym, block = head["summary"]["symmetry"], head["summary"]["chess"]
+    assert sym == {"classes": rep.case.graph.n} | {
+        k: v for k, v in rep.summary["symmetry"].items() if k != "classes"
+    }
+    assert block == rep.summary["chess"] and block["white"]["mate_in"] == 10
+    changes = {
+        "symmetry": {**sym, "drawn": sym["drawn"] - 8, "lost": sym["lost"] + 8},
+        "chess": {**block, "white": {**block["white"], "examples": block["white"]["examples"][1:]}},
+    }
+    kqk = block["materials"]["KQK"]
+    changes["materials"] = {**block, "materials": {**block["materials"], "KQK": {
+        "white": kqk["black"], "black": kqk["white"]}}}  # fmt: skip
+    for key, change in changes.items():
+        h = _header(arrays)
+        h["summary"][key if key != "materials" else "chess"] = change
+        np.savez(tmp_path / "bad.cert.npz", **_with_header(arrays, h))
+        for out in _both(case, tmp_path / "bad.cert.npz"):
+            assert (out.status, out.condition) == ("REJECTED", "summary"), (key, out)

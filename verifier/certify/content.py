@@ -134,6 +134,8 @@ def certificate_of(report: CaseReport) -> Certificate:
             # the counts over all positions, each class by its size, which the checker
             # recomputes from the codes (checker/name_codecs.py)
             header["summary"]["symmetry"] = dict(summary["symmetry"])
+        if str(codec).startswith("chess:") and summary.get("chess"):
+            header["summary"]["chess"] = summary["chess"]  # recomputed from the codes too
     if case.root is not None:  # the line the report prints, of the report's length
         from verifier.writers.answer import LINE_PLIES
 
