@@ -255,13 +255,13 @@ def test_the_answer_file_must_say_what_the_certificate_says(tmp_path: Path) -> N
 def test_the_checker_is_standalone_and_small() -> None:
     """The conditions in at most 500 lines; beside them the uniqueness proofs (the CNFs and the
     DRUP replay) in at most 200, the numpy path in at most 450 and the games' name codecs in at
-    most 350; all import the standard library, numpy and each other only."""
+    most 400; all import the standard library, numpy and each other only."""
     drup, fast = CHECKER.with_name("drup.py"), CHECKER.with_name("fast.py")
     codecs = CHECKER.with_name("name_codecs.py")
     assert len(CHECKER.read_text().splitlines()) <= 500
     assert len(drup.read_text().splitlines()) <= 200
     assert len(fast.read_text().splitlines()) <= 450
-    assert len(codecs.read_text().splitlines()) <= 350
+    assert len(codecs.read_text().splitlines()) <= 400
     imported = set()
     text = CHECKER.read_text() + drup.read_text() + fast.read_text() + codecs.read_text()
     for node in ast.walk(ast.parse(text)):
