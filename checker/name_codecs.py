@@ -334,34 +334,33 @@ class _Chess:
         return out
 
     def names(self, codes: Any) -> Any:
-        out = np.zeros((len(codes), 96), np.uint8)
-        letter = np.frombuffer(b"\0KQRBNP\0\0kqrbnp\0", np.uint8)
-        tails = [f" {'wb'[s]} - {'-' if not e else 'abcdefgh'[e - 1] + '63'[s]} 0 1"
-                 for e in range(9) for s in (0, 1)]  # fmt: skip
-        table = np.array([list(x.encode().ljust(12, b"\0")) for x in tails], np.uint8)
+        """FENs: each rank's text looked up by its men (4 bits a file), the ranks joined."""
+        out = np.zeros(len(codes), "S96")
+        tails = np.array([f" {'wb'[s]} - {'-' if not e else 'abcdefgh'[e - 1] + '63'[s]} 0 1"
+                          for e in range(9) for s in (0, 1)], "S12")  # fmt: skip
         for rows, men, _, sq, side, ep in self._split(codes):
-            n = len(rows)
-            board = np.zeros((n, 64), np.uint8)
-            for i, m in enumerate(men):
-                board[np.arange(n), sq[:, i]] = m
-            b = board.reshape(n, 8, 8)[:, ::-1, :]  # the ranks from the top
-            empty, run = b == 0, np.zeros((n, 8, 8), np.uint8)
-            for f in range(8):  # empty squares so far in the rank
-                run[:, :, f] = np.where(empty[:, :, f], (run[:, :, f - 1] if f else 0) + 1, 0)
-            ends = empty.copy()
-            ends[:, :, :7] &= ~empty[:, :, 1:]  # a run of empty squares ends: its count
-            cells = np.full((n, 8, 9), ord("/"), np.uint8)
-            cells[:, 7, 8] = 0
-            cells[:, :, :8] = np.where(empty, np.where(ends, 48 + run, 0), letter[b])
-            tok = cells.reshape(n, 72)
-            keep = tok != 0
-            at = np.cumsum(keep, axis=1) - 1  # where each kept byte goes
-            r = np.broadcast_to(np.arange(n)[:, None], tok.shape)
-            t = np.zeros((n, 84), np.uint8)
-            t[r[keep], at[keep]] = tok[keep]
-            t[np.arange(n)[:, None], at[:, -1:] + 1 + np.arange(12)] = table[ep * 2 + side]
-            out[rows, :84] = t
-        return out.view("S96").ravel()
+            fen: Any = None
+            for r in range(7, -1, -1):
+                key = np.zeros(len(rows), np.int64)
+                for i, m in enumerate(men):
+                    key += np.where(sq[:, i] // 8 == r, m << (4 * (sq[:, i] % 8)), 0)
+                keys, at = np.unique(key, return_inverse=True)
+                part = np.array([_rank(int(k)) for k in keys], "S8")[at]
+                fen = part if fen is None else np.char.add(np.char.add(fen, b"/"), part)
+            out[rows] = np.char.add(fen, tails[ep * 2 + side])
+        return out
+
+
+def _rank(key: int) -> str:
+    """A rank's FEN from its men by file (``key``: 4 bits a file, 0 empty)."""
+    text, gap = "", 0
+    for f in range(8):
+        m = (key >> (4 * f)) & 15
+        if m:
+            text, gap = text + (str(gap) if gap else "") + " KQRBNP  kqrbnp"[m], 0
+        else:
+            gap += 1
+    return text + (str(gap) if gap else "")
 
 
 def _chess(codec: str) -> _Chess | None:

@@ -69,13 +69,7 @@ def test_connect4_5x4_sample_names_and_sizes() -> None:
     assert _decoded("connect4:2x17", codes)[0] == tall.names(codes).tolist()
 
 
-SLOW = pytest.mark.slow  # 20-30 s each: KQK's 375,676 positions, KPK's 368,792 classes
-
-
-@pytest.mark.parametrize(
-    ("material", "symmetry"),
-    [pytest.param("KQK", False, marks=SLOW), ("KQK", True), pytest.param("KPK", True, marks=SLOW)],
-)
+@pytest.mark.parametrize(("material", "symmetry"), [("KQK", False), ("KQK", True), ("KPK", True)])
 def test_chess_names_and_class_sizes_are_the_packages(material: str, symmetry: bool) -> None:
     """Every position of the case: 375,676 (KQK), 47,061 classes (KQK), 368,792 (KPK)."""
     case = chess.generate(material, symmetry=symmetry)
