@@ -21,6 +21,7 @@ from verifier import api
 from verifier.games import chess, connect4
 from verifier.games._board import LazyNames
 from verifier.io.binary import save_npz
+from verifier.model.report import CaseVerdict
 
 
 def _decoded(codec: str, codes: Any) -> tuple[list[bytes], Any]:
@@ -331,3 +332,27 @@ def test_chess_with_symmetry_counts_its_classes(tmp_path: Path) -> None:
         np.savez(tmp_path / "bad.cert.npz", **_with_header(arrays, h))
         for out in _both(case, tmp_path / "bad.cert.npz"):
             assert (out.status, out.condition) == ("REJECTED", "summary"), (key, out)
+
+
+def test_the_package_swapping_the_counts_over_all_positions_is_refuted(
+    made: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 43's mutant: the summary's counts over all positions with won and lost swapped.
+    ``verify`` then says VERIFIED without its self-check, REFUTED with it: the checker's own
+    class sizes give other counts than those the report prints."""
+    import verifier.games.summary as summary
+    from verifier.model.results import Verdict
+
+    real = summary._counts
+
+    def counts(lab: Any, weight: Any) -> dict[str, int]:
+        out = real(lab, weight)
+        return out if weight is None else {**out, "won": out["lost"], "lost": out["won"]}
+
+    monkeypatch.setattr(summary, "_counts", counts)
+    assert api.verify(made["case"], self_check=False).verdict is CaseVerdict.VERIFIED
+    rep = api.verify(made["case"])
+    assert rep.verdict is CaseVerdict.REFUTED
+    found = [c for c in rep.checks if c.name == "certificate"]
+    assert found and found[0].verdict is Verdict.REFUTED, found
+    assert "our own output" in found[0].detail and "symmetry" in found[0].detail
