@@ -21,13 +21,15 @@ from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import graphs, words
+    from checker import name_codecs as codecs
     from checker.drup import BadProof, claim_fault, z3_fault
-    from checker.reading import Unreadable, has_numpy, jtext, loads, npz
+    from checker.reading import Unreadable, cell, has_numpy, jtext, loads, npz
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
+    import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault, z3_fault  # type: ignore[import-not-found,no-redef]
-    from reading import Unreadable, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
+    from reading import Unreadable, cell, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -70,6 +72,8 @@ class Game:
         if path.lower().endswith(graphs.SUFFIXES):  # read by checker/graphs.py, given on as JSON
             raw = json.dumps(graphs.read(raw, path, Bad)).encode()
         d = self._npz(path) if path.lower().endswith(".npz") else loads(raw)
+        if "name_codec" in d and type(d["nodes"]) is int:  # a game's codes: named here
+            d["names"] = codecs.Names(d["name_codec"], d.get("name_codes"), d["nodes"], Bad)
         self.sem, n, code = d["semantics"], d["nodes"], True
         if isinstance(n, dict):  # readable: names, moves, owner words, values or labels
             nodes, code = n, False
@@ -93,8 +97,9 @@ class Game:
             self.target[pos(t)] = True
         self.root = None if d.get("root") is None else pos(d["root"])
         self.sums = [(s["name"], [pos(p) for p in s["positions"]]) for s in d.get("sums") or []]
-        self.coded = "name_codec" in d  # names coded by a game's codec: the certificate lists them
-        self.named(self.names)
+        self.coded = "name_codec" in d  # names coded by a game's codec: a listed copy must agree
+        self.decoded = self.names  # name_codecs.Names where coded: what the codec knows
+        self.named(list(self.names))
 
     def named(self, names: list[str]) -> None:
         self.names, self.index, self.n = names, {nm: i for i, nm in enumerate(names)}, len(names)
@@ -119,6 +124,7 @@ class Game:
         src = [x for x in range(len(ptr) - 1) for _ in range(ptr[x + 1] - ptr[x])]
         d |= {"nodes": len(ptr) - 1, "edges": {"src": src, "dst": idx}}
         d["names"] = jtext(z["names"]) if "names" in z else None
+        d["name_codes"] = z.get("name_codes")
         d["targets"] = [i for i, t in enumerate(z["target"].tolist()) if t] if "target" in z else []
         for k in ("owner", "value"):
             d[k] = z[k].tolist() if k in z else None
@@ -137,10 +143,12 @@ class Cert:
         with open(path, "rb") as fh:
             self.head = jtext(z["header"]) if z is not None else loads(fh.read())
         agree(h := self.head, game.sem, game.sha256, game.n, game.m)
-        if game.coded:  # the case codes its names: the certificate lists them
-            listed = h.get("names") if z is None else [x.decode() for x in z.get("names", [])]
-            need(isinstance(listed, list) and len(listed) == n, "names: list the coded names")
-            game.named(listed)
+        listed = h.get("names") if z is None else [x.decode() for x in z.get("names", [])]
+        if game.coded and listed:  # the names listed must be those the case's codes give
+            need(isinstance(listed, list) and len(listed) == n, "names: one per position")
+            x = next((x for x in range(n) if listed[x] != game.names[x]), None)
+            if x is not None:
+                raise Reject(game.names[x], "names", f"differ: the certificate says {listed[x]!r}")
         self.col: dict[str, list[Any]] = {f: [None] * n for f in self.FIELDS}
         if z is not None:  # arrays by id
             loopy = {int(k): v for k, v in (self.head.get("loopy") or {}).items()}
@@ -349,7 +357,8 @@ def summary(g: Game, c: Cert) -> None:
     want = {"won": out.count(1), "lost": out.count(-1), "drawn": out.count(0),
             "longest_win": max(wins) if wins else None,
             "root": None if root is None else g.names[root],
-            "root_value": None if root is None else val[root]}  # fmt: skip
+            "root_value": None if root is None else val[root],
+            **codecs.facts(g.decoded, out, rem)}  # fmt: skip
     if root is not None:  # a value as written: parsed as the entries are
         s = s | {"root_value": c.parse("value", s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():
@@ -434,14 +443,6 @@ def answers(g: Game, c: Cert, path: str) -> None:
                 v = c.parse(f, v, f"answers {name!r}.{f}")
             if v != want:
                 raise Reject(name, "answers", f"the file says {f} {v!r}, the certificate {want!r}")
-
-
-def cell(sem: str, key: str, v: str) -> Any:
-    """A CSV cell as the JSON encoding would hold it."""
-    if key != "move" and re.fullmatch(r"-?\d+", v):
-        return int(v)
-    number = re.fullmatch(r"-?\d+(\.\d*)?([eE][-+]?\d+)?", v)
-    return json.loads(v) if sem == "minimax" and key == "value" and number else v
 
 
 # ------------------------------------------------------------------------------- driver

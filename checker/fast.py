@@ -17,10 +17,12 @@ from typing import Any
 import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker import name_codecs as codecs
     from checker import words
     from checker.drup import z3_fault
     from checker.reading import loads
 except ImportError:  # pragma: no cover - the script's way
+    import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import loads  # type: ignore[import-not-found,no-redef]
@@ -55,19 +57,6 @@ class Ids:
         if not 0 <= x < self.n:
             raise IndexError(x)
         return str(x)
-
-
-class Listed(Ids):
-    """Names listed as an array of UTF-8 bytes, decoded one at a time (the plain path also
-    requires them to differ; here they only name positions in messages and the line)."""
-
-    def __init__(self, names: Any) -> None:
-        super().__init__(len(names))
-        self.names = names
-
-    def __getitem__(self, x: int) -> str:
-        super().__getitem__(x)  # in range
-        return str(self.names[x].decode())
 
 
 class Rows:
@@ -256,10 +245,14 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
         r, sem = Rows(ptr, idx), g["semantics"]
         agree(head, sem, sha, n, len(idx))
         names: Any = Ids(n)
-        if "name_codec" in g:  # the case codes its names: the certificate lists them
-            names = Listed(zk["names"]) if "names" in zk else None
-            if names is None or len(names) != n:
-                raise BadFile("names: list the coded names")
+        if "name_codec" in g:  # a game's codes: named by this checker (name_codecs.py)
+            names = codecs.Names(g["name_codec"], zc.get("name_codes"), n, BadFile)
+            if "names" in zk and len(zk["names"]) != n:
+                raise BadFile("names: one per position")
+            x = names.first_difference(zk["names"]) if "names" in zk else None
+            if x is not None:
+                said = zk["names"][x].decode()
+                raise Violation(x, "names", f"differ: the certificate says {said!r}")
         elif "names" in zc:
             names = text(zc["names"])
             if len(set(names)) != n:
@@ -356,7 +349,8 @@ def checks(
     want = {"won": int((out == 1).sum()), "lost": int((out == -1).sum()),
             "drawn": int((out == 0).sum()), "longest_win": int(wins.max()) if len(wins) else None,
             "root": None if root is None else names[root],
-            "root_value": None if root is None else val[root].item()}  # fmt: skip
+            "root_value": None if root is None else val[root].item(),
+            **codecs.facts(names, out, c["remoteness"])}  # fmt: skip
     if root is not None:
         s = s | {"root_value": parse(sem, s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():

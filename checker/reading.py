@@ -5,6 +5,7 @@ library only; part of the standalone checker."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 
@@ -72,3 +73,11 @@ def npz(path: str) -> dict[str, Any]:
 
 def jtext(a: Any) -> Any:  # a JSON text held as uint8 bytes
     return loads(bytes(a.tobytes()).decode("utf-8"))
+
+
+def cell(sem: str, key: str, v: str) -> Any:
+    """A CSV cell as the JSON encoding would hold it."""
+    if key != "move" and re.fullmatch(r"-?\d+", v):
+        return int(v)
+    number = re.fullmatch(r"-?\d+(\.\d*)?([eE][-+]?\d+)?", v)
+    return json.loads(v) if sem == "minimax" and key == "value" and number else v

@@ -239,11 +239,9 @@ def symmetry(text: str, s: Mapping[str, Any]) -> str | None:
         if got[k] < (classes if k == "positions" else s.get(k) or 0):
             return f"{k} {got[k]} up to symmetry, fewer than the classes {k}"
     sym = s.get("symmetry")
-    # TODO(codecs): the summary's counts over all positions are written for a case whose names
-    # a game's codec codes (.npz); the checker's own class sizes per built-in codec (another
-    # change: checker/name_codecs.py) recompute them in summary(). Without them (a readable
-    # case reduced by symmetry, e.g. tictactoe-symmetric.json) only the sums above are judged:
-    # hook the class sizes of such cases here when the checker has them.
+    # the summary's counts over all positions: recomputed by summary() from the checker's own
+    # class sizes where a symmetric codec codes the names (checker/name_codecs.py); a readable
+    # case reduced by symmetry (tictactoe-symmetric.json) has no sizes: only the sums above
     if isinstance(sym, dict):
         for k in ("positions", "won", "lost", "drawn"):
             if got[k] != sym.get(k):

@@ -51,8 +51,9 @@ def test_random_certificates_are_accepted(
 
 
 def test_a_game_whose_case_file_codes_its_names(tmp_path: Path) -> None:
-    """Connect Four's ``.npz`` holds its positions as a codec's codes, which the standalone
-    checker cannot decode: the certificate lists the names, and the rest is checked as ever."""
+    """Connect Four's ``.npz`` holds its positions as a codec's codes: the certificate lists the
+    names, which the standalone checker compares with its own decoding of the codes
+    (tests/standalone/test_codecs.py), and the rest is checked as ever."""
     import numpy as np
 
     from verifier.games import connect4

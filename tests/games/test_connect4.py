@@ -216,6 +216,25 @@ def test_npz_keeps_position_codes_not_strings(tmp_path: Path) -> None:
     assert back.graph.id_of(case.graph.name(77)) == 77
 
 
+def test_a_symmetric_case_says_so_in_its_codec(tmp_path: Path) -> None:
+    """With symmetry the names' codec is ``connect4:WxH:symmetric`` (the classes' sizes are then
+    known from a stored case's codes alone), and each code must be its class's smaller one."""
+    from verifier.games import name_codecs
+    from verifier.io import load_any, save_any
+
+    case = connect4.generate(4, 3, symmetry=True)
+    back = load_any(save_any(case, tmp_path / "c.npz"))
+    assert back.graph.names.codec == "connect4:4x3:symmetric"  # type: ignore[attr-defined]
+    assert list(back.graph.names) == list(case.graph.names)
+    codes = np.array(case.graph.names.codes)  # type: ignore[attr-defined]
+    board = connect4.Board(4, 3)
+    at = int(np.flatnonzero(board.mirror(codes) != codes)[0])
+    codes[at] = board.mirror(codes[at : at + 1])[0]  # the larger code of its class
+    with pytest.raises(ValueError, match=f"at {at} is no connect4:4x3:symmetric position"):
+        name_codecs.codec_names("connect4:4x3:symmetric", codes)
+    assert len(name_codecs.codec_names("connect4:4x3", codes)) == len(codes)  # a plain codec
+
+
 def test_name_codes_checked_block_by_block(monkeypatch: pytest.MonkeyPatch) -> None:
     from verifier.games import name_codecs
 

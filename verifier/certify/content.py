@@ -133,14 +133,17 @@ def certificate_of(report: CaseReport, printed: Sequence[str] | None = None) -> 
     }
     if printed is not None:
         header["printed"] = list(printed)
-    if getattr(g.names, "codec", None) is not None and case.path.suffix.lower() == ".npz":
-        # the case file holds a game's codes of its names, which the checker cannot decode:
-        # the certificate lists them (json_document, npz_arrays)
+    codec = getattr(g.names, "codec", None)
+    if codec is not None and case.path.suffix.lower() == ".npz":
+        # the case file holds a game's codes of its names: the certificate lists them
+        # (json_document, npz_arrays), and the checker decodes the codes itself to compare
         header["names"] = "listed"
-        if summary.get("symmetry") is not None:
-            # the counts over all positions, each class by its size: the checker compares the
-            # printed ones with them (TODO: recomputed by the checker's own class sizes)
+        if str(codec).endswith(":symmetric") and summary.get("symmetry") is not None:
+            # the counts over all positions, each class by its size, which the checker
+            # recomputes from the codes (checker/name_codecs.py) and compares with the printed
             header["summary"]["symmetry"] = dict(summary["symmetry"])
+        if str(codec).startswith("chess:") and summary.get("chess"):
+            header["summary"]["chess"] = summary["chess"]  # recomputed from the codes too
     if case.root is not None:  # the line the report prints, of the report's length
         from verifier.writers.answer import LINE_PLIES
 

@@ -176,7 +176,8 @@ def orbit_sizes(names: Sequence[str]) -> NDArray[np.int64]:
     else 2 (from the position codes at numpy speed when the names are the generator's)."""
     codec = getattr(names, "codec", None)
     if codec is not None and codec.startswith("connect4:"):
-        width, height = (int(k) for k in codec.removeprefix("connect4:").split("x"))
+        board = codec.removeprefix("connect4:").removesuffix(":symmetric")
+        width, height = (int(k) for k in board.split("x"))
         codes = names.codes  # type: ignore[attr-defined]
         # a code holds each column's stones and marker bit: mirroring it mirrors the board
         return np.where(Board(width, height).mirror(codes) == codes, 1, 2).astype(np.int64)
@@ -195,7 +196,8 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
     """The Connect Four graph of a ``width`` x ``height`` board, from the empty board.
 
     ``symmetry``: positions are identified with their mirror image (left to right); a class is
-    represented by the one of the two with the smaller code.
+    represented by the one of the two with the smaller code (the names' codec says
+    ``connect4:WxH:symmetric``, so that a stored case's classes are known from its codes).
     """
     board = Board(width, height)
     cur = np.zeros(1, dtype=U64)
@@ -257,7 +259,8 @@ def generate(width: int = 4, height: int = 4, symmetry: bool = False) -> Case:
         offset += size
     all_codes = np.concatenate(codes)
     del codes
-    names = LazyNames(all_codes, board.name, board.names, codec=f"connect4:{width}x{height}")
+    codec = f"connect4:{width}x{height}" + (":symmetric" if symmetry else "")
+    names = LazyNames(all_codes, board.name, board.names, codec=codec)
     ptr = np.zeros(len(all_codes) + 1, dtype=np.int64)
     np.cumsum(np.concatenate(degrees), out=ptr[1:], dtype=np.int64)
     del degrees
@@ -353,15 +356,23 @@ class ConnectFour(Game):
         return mirror if self._code(mirror) < self._code(cols) else cols
 
 
-_CODEC = re.compile(r"connect4:([1-9][0-9]?)x([1-9][0-9]?)\Z")
+_CODEC = re.compile(r"connect4:([1-9][0-9]?)x([1-9][0-9]?)(:symmetric)?\Z")
 
 
 def _codec_names(codec: str, codes: NDArray[Any]) -> LazyNames:
-    """The names of a ``.npz`` file's codes under ``connect4:WxH`` (checked)."""
+    """The names of a ``.npz`` file's codes under ``connect4:WxH[:symmetric]`` (checked; with
+    ``:symmetric`` each code must be the smaller of a board's and its mirror image's)."""
     m = _CODEC.match(codec)
     if m is None:
-        raise ValueError(f"unknown name codec {codec!r} (known: connect4:WxH)")
-    return board_names(Board(int(m.group(1)), int(m.group(2))), codec, codes)
+        raise ValueError(f"unknown name codec {codec!r} (known: connect4:WxH[:symmetric])")
+    board = Board(int(m.group(1)), int(m.group(2)))
+    names = board_names(board, codec, codes)
+    if m.group(3):
+        wrong = np.flatnonzero(board.mirror(codes) < codes)
+        if len(wrong):
+            at = int(wrong[0])
+            raise ValueError(f"code {int(codes[at])} at {at} is no {codec} position (its mirror's)")
+    return names
 
 
 GAME = BuiltinGame(
@@ -384,6 +395,6 @@ GAME = BuiltinGame(
         for w, h in ((3, 3), (4, 3))
         for sym, tail in ((False, ""), (True, "-symmetric"))
     ),
-    codec=Codec("connect4:WxH", _codec_names),
+    codec=Codec("connect4:WxH[:symmetric]", _codec_names),
     order=30,
 )

@@ -5,9 +5,12 @@ keeps one uint64 code per position (``name_codes``) and the codec's name in its 
 strings.
 
 Codecs: those the games declare (``BuiltinGame.codec``, :mod:`verifier.games.registry`):
-``connect4:WxH`` (``verifier.games.connect4``'s position codes). Codes read from a file are
-checked before any is decoded (:func:`board_names`): each must be a position code of the board
-(every column holds its marker bit, nothing above the board) and no two alike. The check runs
+``connect4:WxH[:symmetric]`` (``verifier.games.connect4``'s position codes; with
+``:symmetric`` each the smaller of a board's and its mirror image's), ``chess:MATERIAL[:symmetric]``
+(``verifier.games.chess``). Codes read from a file are checked before any is decoded
+(:func:`board_names`): each must be a position code of the board (every column holds its marker
+bit, nothing above the board) and no two alike. The standalone checker decodes the same codecs
+with its own code (``checker/name_codecs.py``). The check runs
 a block of codes at a time (temporaries stay in the cache: the 94,910,577 codes of 6x4 in
 1.6 s, where whole-array passes and a sort took 10 s); codes in the generator's order, by
 number of stones and then increasing, are distinct without a sort, any other order is sorted.
