@@ -5,7 +5,9 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -84,15 +86,61 @@ def _metavar(param: Any) -> str | None:
     return {int: "N", float: "NUM"}.get(kind, "TEXT")
 
 
+_SENTENCE_END = re.compile(r"[.!?:]\)?$")
+
+
+def _reflow(text: str) -> str:
+    """A docstring as the help shows it: a paragraph's lines joined where a sentence runs on
+    (Typer keeps a docstring's own line breaks, which left sentences broken mid-line at 80
+    columns), a break kept after a sentence that ends a line (``Exit code: ...`` on its own)."""
+    paragraphs = []
+    for para in inspect.cleandoc(text).split("\n\n"):
+        if para.startswith("\b"):  # click's mark for a paragraph printed as it is
+            paragraphs.append(para)
+            continue
+        lines: list[str] = []
+        for line in para.splitlines():
+            line = line.strip()
+            if lines and not (_SENTENCE_END.search(lines[-1]) and not line[:1].islower()):
+                lines[-1] = f"{lines[-1]} {line}"
+            else:
+                lines.append(line)
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
+def _usage_name(param: Any) -> str:
+    """An argument in the usage line: GAME, PATHS..., [NAME] (not Typer's ``{game}``)."""
+    name = str(param.metavar or param.name).upper()
+    name = name if param.required else f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
+
+
 class _Fits80:
-    """Help that fits 80 columns: short metavars (``_metavar``), the help option without one."""
+    """Help that fits 80 columns: short metavars (``_metavar``), the help option without one,
+    the docstring's sentences reflowed (``_reflow``), arguments named in capitals and without
+    Typer's ``<list[Path]>`` (a choice keeps its values)."""
 
     params: list[Any]
+    help: str | None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.help:
+            self.help = _reflow(self.help)
         for param in self.params:
             param.metavar = _metavar(param)
+            if param.param_type_name == "argument" and not param.type_descriptor.is_choice:
+                param.display_type_rich = lambda ctx: None
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        typer_names = {
+            p.get_usage_pieces(ctx)[0]: _usage_name(p)
+            for p in self.params
+            if p.param_type_name == "argument"
+        }
+        return [typer_names.get(piece, piece) for piece in pieces]
 
     def get_help_option(self, ctx: Any) -> Any:
         option = super().get_help_option(ctx)  # type: ignore[misc]
@@ -457,15 +505,23 @@ def _load_answers(
 PathsArg = Annotated[
     list[Path], typer.Argument(help="Case files (.json, .npz, .graphml, .gml) or folders of them.")
 ]
-FormatOpt = Annotated[
-    Format | None,
-    typer.Option(
+
+
+def _format_option(csv: str | None = "csv (one row per node)") -> Any:
+    """``--format``: what each format writes, csv's rows as the command writes them (not
+    offered where the command writes no csv: ``pick_format`` refuses it there)."""
+    kinds = "table (readable; the default), json (the machine report)"
+    return typer.Option(
         "--format",
-        help="table (readable), json (the machine report) or csv (one row per node).",
-        show_default="table",
+        metavar=None if csv else "table|json",
+        help=f"{kinds} or {csv}." if csv else f"{kinds}.",
+        show_default=False,
         rich_help_panel=OUTPUT,
-    ),
-]
+    )
+
+
+FormatOpt = Annotated[Format | None, _format_option()]
+ReportFormatOpt = Annotated[Format | None, _format_option(None)]
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="The same as --format json.", rich_help_panel=OUTPUT)
 ]
@@ -596,7 +652,7 @@ def verify_cmd(
         int,
         typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=CHECKS),
     ] = 2,
-    worker_memory: WorkerMemoryOpt = None,
+    worker_memory: Annotated[str | None, _worker_memory_option(CHECKS)] = None,
     junit: Annotated[
         Path | None,
         typer.Option(
@@ -745,7 +801,13 @@ class SolveEngine(StrEnum):
 
 @app.command("solve", cls=_Command)
 def solve_cmd(
-    path: Annotated[Path, typer.Argument(help="Case file (.json, .npz, .graphml, .gml).")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="Case file (.json, .npz, .graphml, .gml), or a tiered dataset's directory "
+            "(--engine dask; generate ... --engine dask writes one)."
+        ),
+    ],
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
@@ -764,7 +826,7 @@ def solve_cmd(
         int | None,
         typer.Option(min=1, help="Node ranges (--engine dask; default: one per worker)."),
     ] = None,
-    worker_memory: WorkerMemoryOpt = None,
+    worker_memory: Annotated[str | None, _worker_memory_option(None)] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -869,14 +931,14 @@ def solve_cmd(
     raise typer.Exit(exit_code([rep], 0))
 
 
-WorkerMemoryOpt = Annotated[
-    str | None,
-    typer.Option(
+def _worker_memory_option(panel: str | None) -> Any:
+    """``--worker-memory``, in the help's panel of the command's other Dask options."""
+    return typer.Option(
         "--worker-memory",
         help="Each LocalCluster worker's memory limit, e.g. 1.5GB (--engine dask; default: "
         "Dask's share of the machine).",
-    ),
-]
+        rich_help_panel=panel,
+    )
 
 
 class DaskOptions(NamedTuple):
@@ -1311,7 +1373,8 @@ def generate_cmd(
         typer.Option(
             "--output",
             "-o",
-            help="Case file to write (.json, .npz, .graphml, .gml).",
+            help="Case file to write (.json, .npz, .graphml, .gml); with --engine dask, the "
+            "directory of the tiered dataset.",
             rich_help_panel=OUTPUT,
         ),
     ],
@@ -1429,7 +1492,7 @@ def generate_cmd(
         int,
         typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=OUTPUT),
     ] = 2,
-    worker_memory: WorkerMemoryOpt = None,
+    worker_memory: Annotated[str | None, _worker_memory_option(OUTPUT)] = None,
     shard_positions: Annotated[
         int | None,
         typer.Option(
@@ -1642,7 +1705,7 @@ def query_cmd(
     ] = 40,
     budget: BudgetOpt = None,
     rlimit: RlimitOpt = 800_000_000,
-    fmt: FormatOpt = None,
+    fmt: ReportFormatOpt = None,
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
 ) -> None:
@@ -1651,9 +1714,7 @@ def query_cmd(
     vouch for it."""
     from verifier.writers.query import query_document
 
-    f = pick_format(fmt, as_json)
-    if f is Format.csv:
-        raise _fail("--format csv: this command writes table or json")
+    f = pick_format(fmt, as_json, (Format.table, Format.json))
     case = _load_or_exit(path, max_positions, "verify" if smt else "solve")
     ids = []
     if not positions:
@@ -1861,7 +1922,7 @@ def grundy_cmd(
         str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
     ],
     upto: Annotated[int, typer.Option(min=0, help="Compute heaps 0..upto.")] = 100,
-    fmt: FormatOpt = None,
+    fmt: Annotated[Format | None, _format_option("csv (heap,value rows)")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print the Grundy value sequence of a game family and its (pre-period, period)."""
@@ -1923,8 +1984,15 @@ def prove_cmd(
     theorem: Annotated[Theorem, typer.Argument(help="bouton (nim) or xor-rule (sums).")],
     piles: Annotated[int, typer.Option(min=1, help="bouton: number of piles.")] = 3,
     bits: Annotated[int, typer.Option(min=1, help="Bits per pile / per Grundy value.")] = 8,
-    rlimit: RlimitOpt = 0,
-    fmt: FormatOpt = None,
+    rlimit: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Z3's resource limit per query (deterministic); 0: no limit.",
+            rich_help_panel=LIMITS,
+        ),
+    ] = 0,
+    fmt: ReportFormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ask Z3 to prove a theorem symbolically (the negation must be unsat).
@@ -1996,7 +2064,10 @@ def diff_cmd(
             min=0, help="Print at most this many differing entries.", rich_help_panel=OUTPUT
         ),
     ] = 50,
-    fmt: FormatOpt = None,
+    fmt: Annotated[
+        Format | None,
+        _format_option("csv (position,column,left,right rows: the differing entries)"),
+    ] = None,
     as_json: JsonOpt = False,
     quiet: Annotated[
         bool,
