@@ -330,6 +330,7 @@ def run_verify(
     linear: bool = False,
     certificate: Path | None = None,
     self_check: bool | None = None,
+    force: bool = False,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -369,6 +370,13 @@ def run_verify(
             except VerifierError as e:
                 _err(err, str(e))
                 return EXIT_BAD_INPUT
+    if certificate is not None and not force:  # as solve -o: an existing file stays
+        folder = len(files) > 1 or certificate.is_dir() or not certificate.suffix
+        targets = [certificate / f"{f.stem}.cert.json" for f in files] if folder else [certificate]
+        there = next((t for t in targets if t.exists() or t.is_symlink()), None)
+        if there is not None:
+            _err(err, f"{there}: the file exists: --force replaces it")
+            return EXIT_BAD_INPUT
     if certificate is not None and len(files) > 1:
         try:
             certificate.mkdir(parents=True, exist_ok=True)
@@ -691,6 +699,14 @@ def verify_cmd(
             rich_help_panel=CHECKS,
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace an existing --certificate file (else exit 2).",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = False,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -732,6 +748,7 @@ def verify_cmd(
             linear=linear,
             certificate=certificate,
             self_check=self_check,
+            force=force,
         )
     )
 
@@ -866,6 +883,7 @@ def solve_cmd(
     writer = make_writer(pick_format(fmt, as_json), Settings(values=values, brief=brief))
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
+    _refuse_overwrite(certificate, force)
     if certificate is not None:
         _check_output(certificate)
     if answer_file is not None:
@@ -1528,6 +1546,15 @@ def generate_cmd(
     if not resume:
         _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
+        if not output.parent.is_dir():  # the dataset's folder is made, never its parents
+            from verifier.io.files import cannot_write
+
+            raise _fail(
+                str(cannot_write(output)).replace(
+                    "cannot write the file", "cannot write the dataset"
+                )
+            )
+        _check_output(output, folder=True)
         cluster = DaskOptions(scheduler, workers, worker_memory)
         if game.lower().startswith("chess:"):
             _generate_chess_tiers(game, symmetry, output, cluster, shard_positions, resume)
