@@ -798,8 +798,38 @@ def pick_format(
     return chosen
 
 
+def _dataset_route(path: Path) -> str:
+    """One line for a tiered dataset given where a case file is read: what reads it, and how
+    to get the same game as a case file (the command that writes one, from its manifest)."""
+    import json
+
+    try:
+        m = json.loads((path / "manifest.json").read_text())
+        game, params = str(m.get("game")), dict(m.get("parameters") or {})
+    except (OSError, ValueError, TypeError, AttributeError):
+        game, params = "", {}
+    sym = " --symmetry" if params.get("symmetric") else ""
+    out = f"{path.name or 'game'}.npz"
+    if game == "connect4":
+        w, h = params.get("width"), params.get("height")
+        how = f"verifier generate connect4 --width {w} --height {h}{sym} -o {out}"
+    elif game == "chess" and params.get("material"):
+        how = f"verifier generate chess:{params['material']}{sym} -o {out}"
+    elif game == "graph" and params.get("source"):
+        how = f"its source, {params['source']}"
+    else:
+        how = "the generate command that made it, without --engine dask"
+    return (
+        f"{path}: a tiered dataset, not a case file: solve and verify read it with --engine "
+        f"dask (docs/distributed.md); for this command, the game as a case file: {how}"
+    )
+
+
 def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Case:
-    """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line."""
+    """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line
+    (for a tiered dataset, how to get at it: ``_dataset_route``)."""
+    if path.is_dir() and (path / "manifest.json").is_file():
+        raise _fail(_dataset_route(path))
     try:
         return load(path, max_positions, command=command)
     except VerifierError as e:
@@ -1353,6 +1383,25 @@ def _refuse_overwrite(path: Path | None, force: bool) -> None:
         raise _fail(f"{path}: the file exists: --force replaces it")
 
 
+def _refuse_dataset_overwrite(output: Path) -> None:
+    """Exit 2 when ``output`` holds a tiered dataset (connect4's, chess's), naming ``--resume``
+    beside ``--force``: a generation that stopped goes on, a finished one is kept."""
+    import json
+
+    if not (output / "manifest.json").is_file():
+        return
+    try:
+        done = bool(json.loads((output / "manifest.json").read_text()).get("generated"))
+    except (OSError, ValueError, AttributeError):
+        done = False
+    if done:
+        raise _fail(f"{output}: a tiered dataset exists there: --force replaces it")
+    raise _fail(
+        f"{output}: a tiered dataset whose generation stopped: --resume continues it, "
+        "--force starts again"
+    )
+
+
 def _save_answers(solution: Solution | None, case: Case, path: Path | None) -> None:
     """Write the answer file ``path`` (if any) of a solution (exit 2 when there is none)."""
     if path is None:
@@ -1543,6 +1592,9 @@ def generate_cmd(
 
     if resume and engine is not GenerateEngine.dask:
         raise _fail("--resume continues a tiered dataset's generation (--engine dask)")
+    graph = game == "random" or Path(game).suffix.lower() in (".npz", ".json")
+    if engine is GenerateEngine.dask and not (resume or force or graph):
+        _refuse_dataset_overwrite(output)
     if not resume:
         _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
@@ -1559,7 +1611,7 @@ def generate_cmd(
         if game.lower().startswith("chess:"):
             _generate_chess_tiers(game, symmetry, output, cluster, shard_positions, resume)
             return
-        if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
+        if graph:
             if resume or symmetry:
                 flag = "--resume" if resume else "--symmetry"
                 again = "; a graph's generation that stopped is run again with --force"
