@@ -22,9 +22,11 @@ from typing import Any, NamedTuple
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import graphs
     from checker.drup import BadProof, claim_fault
+    from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault  # type: ignore[import-not-found,no-redef]
+    from wording import said  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -45,8 +47,7 @@ class Bad(Exception):
 
 class Reject(Exception):
     def __init__(self, position: str | None, condition: str, why: str) -> None:
-        where = f"position {position!r}: " if position is not None else ""
-        super().__init__(f"{where}{condition} {why}")
+        super().__init__(said(position, condition, why))
         self.condition, self.position = condition, position
 
 

@@ -17,6 +17,11 @@ from typing import Any
 
 import numpy as np
 
+try:  # imported as the package ``checker``, or as a script's neighbour
+    from checker.wording import said
+except ImportError:  # pragma: no cover - the script's way
+    from wording import said  # type: ignore[import-not-found,no-redef]
+
 LINE_PLIES = 12  # as check_certificate.py
 WORDS = {"won": 1, "lost": -1, "draw": 0}
 VALUES = {"normal": (-1, 0, 1), "reachability": (0, 1)}  # the values an .npz entry may hold
@@ -261,8 +266,8 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
             judge_answers(answers, cd, names, sem)
     except Violation as v:
         x, cond, why = v.found
-        where = f"position {names[x]!r}: " if x is not None else ""
-        return ("REJECTED", f"{where}{cond} {why}", None if x is None else names[x], cond)
+        at = None if x is None else names[x]
+        return ("REJECTED", said(at, cond, why), at, cond)
     except Exception as e:  # anything unreadable: a bad file, never a traceback
         why = (
             str(e)

@@ -1,0 +1,78 @@
+"""Issue 44 item 9: messages that say what is wrong in the user's terms."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from checker.check_certificate import check
+from verifier.cli import app, verify_app
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "cases"
+runner = CliRunner()
+
+NORMAL = {
+    "semantics": "normal",
+    "root": "a",
+    "nodes": {
+        "a": {"moves": ["b"]},
+        "b": {"moves": ["c"]},
+        "c": {},
+        "d": {"moves": ["e", "b"]},
+        "e": {"moves": ["d"]},
+    },
+}
+CERT = {
+    "nodes": {
+        "a": {"value": "lost", "remoteness": 2, "move": "b"},
+        "b": {"value": "won", "remoteness": 1, "move": "c"},
+        "c": {"value": "lost", "remoteness": 0},
+        "d": {"value": "draw", "move": "e"},
+        "e": {"value": "draw", "move": "d"},
+    },
+    "summary": {"won": 1, "lost": 2, "drawn": 2, "longest_win": 1, "root": "a"}
+    | {"root_value": "lost"},
+    "line": ["a", "b", "c"],
+    "uniqueness": {"claim": "not unique", "proof": "witness", "witness": {"d": "won", "e": "lost"}},
+}
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def _checked(tmp: Path, cert: dict[str, Any]) -> Any:
+    c = tmp / "case.json"
+    c.write_text(json.dumps(NORMAL))
+    head = {"sha256": hashlib.sha256(c.read_bytes()).hexdigest(), "positions": 5, "moves": 5}
+    doc = {"format": "gamegraph-verifier-certificate", "version": 1}
+    p = tmp / "cert.json"
+    p.write_text(json.dumps(doc | {"semantics": "normal", "case": head, **cert}))
+    return check(str(c), str(p))
+
+
+def test_a_rejection_names_the_certified_claim_that_fails(tmp_path: Path) -> None:
+    assert _checked(tmp_path, CERT).status == "ACCEPTED"
+    bad = copy.deepcopy(CERT)
+    bad["nodes"]["e"] = {"value": "lost", "remoteness": 1, "move": "d"}
+    out = _checked(tmp_path, bad)
+    assert (out.status, out.position, out.condition) == ("REJECTED", "d", "N4")
+    assert out.message == (
+        "the certificate claims 'd' is a draw, but N4 needs no successor lost, some successor "
+        "a draw"
+    )
+    bad = copy.deepcopy(CERT)
+    bad["nodes"]["a"]["remoteness"] = 5
+    assert _checked(tmp_path, bad).message == (
+        "the certificate claims 'a' is lost, but N3 needs every successor won, remoteness 1 + "
+        "their greatest"
+    )
+    bad = copy.deepcopy(CERT)
+    bad["summary"]["won"] = 2
+    assert _checked(tmp_path, bad).message.startswith("the certificate's summary claim fails: ")
