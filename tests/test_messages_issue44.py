@@ -76,3 +76,46 @@ def test_a_rejection_names_the_certified_claim_that_fails(tmp_path: Path) -> Non
     bad = copy.deepcopy(CERT)
     bad["summary"]["won"] = 2
     assert _checked(tmp_path, bad).message.startswith("the certificate's summary claim fails: ")
+
+
+CASE = str(CASES / "dag-paul-carole.json")
+
+
+def test_an_unquoted_fen_is_told_to_be_quoted() -> None:
+    fen = ["7k/Q7/6K1/8/8/8/8/8", "w", "-", "-", "0", "1"]
+    r = runner.invoke(app, ["query", CASE, *fen, "--no-smt"])
+    assert r.exit_code == 2
+    assert _lines(r.stderr) == [
+        f"{CASE}: $.nodes: no position named '7k/Q7/6K1/8/8/8/8/8': a FEN holds spaces, so "
+        "quote it: '7k/Q7/6K1/8/8/8/8/8 w - - 0 1'"
+    ]
+    r = runner.invoke(app, ["query", CASE, "nope", "--no-smt"])
+    assert _lines(r.stderr) == [f"{CASE}: $.nodes: no position named 'nope'"]
+
+
+def _said(r: Any) -> str:
+    return " ".join(r.output.replace("│", " ").split())
+
+
+def test_a_misspelt_option_is_not_offered_a_hidden_one() -> None:
+    r = runner.invoke(app, ["solve", CASE, "--ouput", "x.csv"])
+    assert r.exit_code == 2
+    assert "(Possible options: --output)" in _said(r) and "--out," not in _said(r)
+
+
+def test_a_bad_choice_does_not_leak_pydantic_words() -> None:
+    r = runner.invoke(app, ["solve", CASE, "--format", "yaml"])
+    assert r.exit_code == 2
+    assert "Invalid value for '--format': 'yaml' is not one of" in _said(r)
+    assert "Value error" not in r.output
+
+
+def test_a_missing_file_is_worded_alike_by_every_command(tmp_path: Path) -> None:
+    for name in ("nope.json", "nope.npz", "nope.gml"):
+        missing = str(tmp_path / name)
+        said = {
+            tuple(_lines(runner.invoke(verify_app, [missing]).stderr)),
+            tuple(_lines(runner.invoke(app, ["solve", missing]).stderr)),
+            tuple(_lines(runner.invoke(app, ["query", missing]).stderr)),
+        }
+        assert said == {(f"{missing}: $: no such file or directory",)}, said

@@ -133,6 +133,22 @@ class _Fits80:
             if param.param_type_name == "argument" and not param.type_descriptor.is_choice:
                 param.display_type_rich = lambda ctx: None
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Click's usage errors in our words: no hidden option suggested for a misspelt one
+        (``--ouput``: ``--output``, never the old ``--out``), no pydantic ``Value error, ``
+        before a bad value's message."""
+        from typer._click.exceptions import BadParameter, NoSuchOption
+
+        try:
+            return super().parse_args(ctx, args)  # type: ignore[misc,no-any-return]
+        except NoSuchOption as e:
+            hidden = {n for p in self.params if getattr(p, "hidden", False) for n in p.opts}
+            e.possibilities = [n for n in e.possibilities or () if n not in hidden]
+            raise
+        except BadParameter as e:
+            e.message = e.message.removeprefix("Value error, ")
+            raise
+
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]
         typer_names = {
@@ -830,6 +846,8 @@ def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Ca
     (for a tiered dataset, how to get at it: ``_dataset_route``)."""
     if path.is_dir() and (path / "manifest.json").is_file():
         raise _fail(_dataset_route(path))
+    if not path.exists():  # as verify words it, whatever the file type
+        raise _fail(f"{path}: $: no such file or directory")
     try:
         return load(path, max_positions, command=command)
     except VerifierError as e:
@@ -1762,6 +1780,27 @@ def render_cmd(
     _err(Console(emoji=False, stderr=True), f"wrote {written}")
 
 
+_FEN_FIELDS = (r"[wb]", r"-|[KQkqA-Ha-h]{1,4}", r"-|[a-h][36]", r"\d+", r"\d+")
+"""A FEN's fields after the board: side to move, castling, en passant, the two clocks."""
+
+
+def _split_fen(positions: list[str] | None, i: int) -> str:
+    """A hint when ``positions[i]`` is a FEN's board and the words after it its other fields:
+    the shell split an unquoted FEN (nothing otherwise)."""
+    words = list(positions or ())[i:]
+    if words[0].count("/") != 7 or len(words) < 2:
+        return ""
+    fields = 0
+    for word, pattern in zip(words[1:], _FEN_FIELDS, strict=False):
+        if not re.fullmatch(pattern, word):
+            break
+        fields += 1
+    if not fields:
+        return ""
+    fen = " ".join(words[: 1 + fields])
+    return f": a FEN holds spaces, so quote it: '{fen}'"
+
+
 @app.command(
     "query",
     cls=_Command,
@@ -1800,9 +1839,9 @@ def query_cmd(
         if case.root is None:
             raise _fail(f"{path}: $.root: the case names no root: give the positions to ask about")
         ids.append(case.root)
-    for name in positions or ():
+    for i, name in enumerate(positions or ()):
         if not case.graph.has_node(name):
-            raise _fail(f"{path}: $.nodes: no position named {name!r}")
+            raise _fail(f"{path}: $.nodes: no position named {name!r}{_split_fen(positions, i)}")
         ids.append(case.graph.id_of(name))
         if case.graph.name(ids[-1]) != name:  # a game that parses names (chess: any FEN)
             typer.echo(f"{name}: known in {path} as {case.graph.name(ids[-1])}", err=True)
@@ -2049,8 +2088,10 @@ def check_certificate_cmd(
 
     for given in (case, certificate, answers):
         if given is not None and not given.is_file():
-            why = "a folder, not a file" if given.is_dir() else "no such file"
-            raise _fail(f"{given}: $: cannot read the file: {why}")
+            why = (
+                "cannot read the file: a folder" if given.is_dir() else "no such file or directory"
+            )
+            raise _fail(f"{given}: $: {why}")
     out = run_checker(case, certificate, answers)
     if out.status == "BAD":
         raise _fail(out.message)
