@@ -119,3 +119,38 @@ def test_a_missing_file_is_worded_alike_by_every_command(tmp_path: Path) -> None
             tuple(_lines(runner.invoke(app, ["query", missing]).stderr)),
         }
         assert said == {(f"{missing}: $: no such file or directory",)}, said
+
+
+def _case(tmp: Path, doc: dict[str, Any], name: str = "c.json") -> str:
+    p = tmp / name
+    p.write_text(json.dumps(doc))
+    return str(p)
+
+
+def test_uniqueness_with_no_solution_says_so_once(tmp_path: Path) -> None:
+    loop = _case(tmp_path, {"semantics": "impartial", "nodes": {"a": {"moves": ["a"]}}})
+    r = runner.invoke(app, ["uniqueness", loop])
+    lines = _lines(r.stdout)
+    assert lines[0] == "c: the mex equations have no solution"
+    assert lines[1] == "no values for 1 position satisfy them; verify answers it with loopy values"
+    assert "in every solution" not in r.stdout
+
+
+def test_a_failed_expect_unique_names_the_expect_entry(tmp_path: Path) -> None:
+    nodes = {"p": {"moves": ["q"]}, "q": {"moves": ["p"]}}
+    two = _case(tmp_path, {"semantics": "normal", "nodes": nodes, "expect": {"unique": True}})
+    r = runner.invoke(verify_app, [two, "-q"])
+    assert r.exit_code == 1
+    assert r.stdout.rstrip().endswith(
+        "refuted: expect unique: true expected, smt-uniqueness finds more than one solution"
+    )
+
+
+def test_an_engine_with_no_solver_for_the_case_says_so(tmp_path: Path) -> None:
+    nodes = {"a": {"moves": ["b"]}, "b": {"moves": ["a", "c"]}, "c": {}}
+    imp = _case(tmp_path, {"semantics": "impartial", "nodes": nodes})
+    r = runner.invoke(verify_app, [imp, "--engine", "numpy", "-q"])
+    assert r.exit_code == 3
+    assert r.stdout.rstrip().endswith(
+        "unknown: no solver of --engine numpy answers this case: try another --engine"
+    )

@@ -15,6 +15,7 @@ from rich.table import Table
 from verifier.model import CheckResult, Verdict
 from verifier.model.describe import describe
 from verifier.model.report import CaseReport, CaseVerdict, Finding
+from verifier.model.results import ANSWER
 from verifier.model.words import count
 from verifier.writers.answer import answer_lines, finding_line
 from verifier.writers.base import Document, Settings
@@ -61,13 +62,21 @@ def print_line(rep: CaseReport, console: Console) -> None:
     answer = next(iter(answer_lines(rep)), "").split("; line ")[0] or _counts(rep) or ""
     why = next(
         (f"refuted: {finding_line(rep, f)}" for f in rep.findings),
-        next((f"unknown: {c.name}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
+        next((f"unknown: {_unknown(c)}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
     )
     tail = "; ".join(t for t in (answer, why) if t)
     # never highlighted: rich's highlighter regexes run for minutes on a long hostile name
     console.print(
         _head(rep) + (f"  {escape(tail)}" if tail else ""), soft_wrap=True, highlight=False
     )
+
+
+def _unknown(check: CheckResult) -> str:
+    """An undecided check in a case's line: its name, or for "no solver answered" why (an
+    --engine none of whose solvers runs here, say)."""
+    if check.check == ANSWER:
+        return check.detail.split(" (", 1)[0]
+    return check.name
 
 
 def _counts(rep: CaseReport) -> str | None:
