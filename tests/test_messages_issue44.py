@@ -154,3 +154,38 @@ def test_an_engine_with_no_solver_for_the_case_says_so(tmp_path: Path) -> None:
     assert r.stdout.rstrip().endswith(
         "unknown: no solver of --engine numpy answers this case: try another --engine"
     )
+
+
+def test_a_size_refusal_names_a_route_the_game_has(tmp_path: Path) -> None:
+    c43 = tmp_path / "c43.npz"
+    r = runner.invoke(
+        app, ["generate", "connect4", "--width", "4", "--height", "3", "-o", str(c43)]
+    )
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["solve", str(c43), "--max-positions", "10"])
+    assert r.exit_code == 2
+    assert _lines(r.stderr)[0].endswith(
+        "; raise --max-positions where the memory allows, or on disk: verifier generate "
+        "connect4 --width 4 --height 3 -o DIR --engine dask (tiers)"
+    )
+    r = runner.invoke(app, ["solve", CASE, "--max-positions", "10"])
+    assert _lines(r.stderr)[0].endswith("; raise --max-positions where the memory allows")
+
+
+def test_the_api_holds_a_case_to_the_matching_command(monkeypatch: Any) -> None:
+    import pytest
+
+    import verifier
+    from verifier.errors import CaseError
+    from verifier.io import limits
+
+    # a machine where solve's default admits the 16 positions of CASE and verify's does not
+    memory = int(16 * limits.SOLVE_BYTES_PER_POSITION / limits.DEFAULT_MEMORY_SHARE) + 1
+    monkeypatch.setattr(limits, "memory_bytes", lambda: memory)
+    case = verifier.load(CASE)  # solve's limit, as verifier solve
+    assert verifier.solve(case)["s"].value == 4
+    with pytest.raises(CaseError) as e:
+        verifier.verify(case)
+    assert "too big to process in one process" in str(e.value)
+    assert "or verifier solve (no proofs: 16 positions by default)" in str(e.value)
+    assert "Connect Four" not in str(e.value)

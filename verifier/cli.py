@@ -841,6 +841,38 @@ def _dataset_route(path: Path) -> str:
     )
 
 
+_TIERED_SOURCES = (
+    (re.compile(r"verifier\.games\.chess \(material=(\w+)(, symmetry=True)?\)"), "chess:{0}"),
+    (
+        re.compile(r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)"),
+        "connect4 --width {0} --height {1}",
+    ),
+)
+"""The games stored in tiers on the Dask route, as an ``.npz`` case's ``source`` names them."""
+
+
+def _tiered_route(path: Path, refusal: str) -> str:
+    """For a refusal for size of an ``.npz`` case of a game stored in tiers (connect4, chess),
+    the sharded route of that game (nothing for any other case, or another error)."""
+    if "too big to process" not in refusal or path.suffix.lower() != ".npz":
+        return ""
+    import json
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:  # the header alone is read
+            source = str(json.loads(z["header"].tobytes()).get("source") or "")
+    except (OSError, ValueError, KeyError, AttributeError):
+        return ""
+    for pattern, spec in _TIERED_SOURCES:
+        m = pattern.fullmatch(source)
+        if m:
+            game = spec.format(*m.groups()) + (" --symmetry" if m.groups()[-1] else "")
+            return f", or on disk: verifier generate {game} -o DIR --engine dask (tiers)"
+    return ""
+
+
 def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Case:
     """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line
     (for a tiered dataset, how to get at it: ``_dataset_route``)."""
@@ -851,7 +883,7 @@ def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Ca
     try:
         return load(path, max_positions, command=command)
     except VerifierError as e:
-        raise _fail(str(e)) from None
+        raise _fail(str(e) + _tiered_route(path, str(e))) from None
     except OSError as e:
         raise _fail(f"{path}: $: cannot read the file: {e.strerror or e}") from None
 
