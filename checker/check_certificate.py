@@ -20,16 +20,17 @@ import sys
 from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import graphs, words
-    from checker import name_codecs as codecs
+    from checker import graphs, name_codecs, words
     from checker.drup import BadProof, claim_fault, z3_fault
     from checker.reading import Unreadable, cell, has_numpy, jtext, loads, npz
+    from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
-    import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
+    import name_codecs  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault, z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import Unreadable, cell, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
+    from wording import said  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -50,8 +51,7 @@ class Bad(Exception):
 
 class Reject(Exception):
     def __init__(self, position: str | None, condition: str, why: str) -> None:
-        where = f"position {position!r}: " if position is not None else ""
-        super().__init__(f"{where}{condition} {why}")
+        super().__init__(said(position, condition, why))
         self.condition, self.position = condition, position
 
 
@@ -73,7 +73,7 @@ class Game:
             raw = json.dumps(graphs.read(raw, path, Bad)).encode()
         d = self._npz(path) if path.lower().endswith(".npz") else loads(raw)
         if "name_codec" in d and type(d["nodes"]) is int:  # a game's codes: named here
-            d["names"] = codecs.Names(d["name_codec"], d.get("name_codes"), d["nodes"], Bad)
+            d["names"] = name_codecs.Names(d["name_codec"], d.get("name_codes"), d["nodes"], Bad)
         self.sem, n, code = d["semantics"], d["nodes"], True
         if isinstance(n, dict):  # readable: names, moves, owner words, values or labels
             nodes, code = n, False
@@ -358,7 +358,7 @@ def summary(g: Game, c: Cert) -> None:
             "longest_win": max(wins) if wins else None,
             "root": None if root is None else g.names[root],
             "root_value": None if root is None else val[root],
-            **codecs.facts(g.decoded, out, rem)}  # fmt: skip
+            **name_codecs.facts(g.decoded, out, rem)}  # fmt: skip
     if root is not None:  # a value as written: parsed as the entries are
         s = s | {"root_value": c.parse("value", s.get("root_value"), "$.summary.root_value")}
     for k, w in want.items():
@@ -472,8 +472,8 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
         if answers_path is not None:
             at = answers_path
             answers(g, c, answers_path)
-        if (said := words.plain(g, c, answers_path)) is not None:  # the words printed
-            raise Reject(*said)
+        if (wrong := words.plain(g, c, answers_path)) is not None:  # the words printed
+            raise Reject(*wrong)
     except Reject as r:
         return Outcome("REJECTED", str(r), r.position, r.condition)
     except Exception as e:  # anything unreadable: a bad file, never a traceback
@@ -491,8 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)  # a usage error exits 2
     out = check(a.case, a.certificate, a.answers)
     code = {"ACCEPTED": 0, "REJECTED": 1, "BAD": 2}[out.status]
-    said = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]
-    print(said, file=sys.stderr if code == 2 else sys.stdout)
+    line = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]
+    print(line, file=sys.stderr if code == 2 else sys.stdout)
     return code
 
 

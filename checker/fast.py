@@ -21,11 +21,13 @@ try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import words
     from checker.drup import z3_fault
     from checker.reading import loads
+    from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import loads  # type: ignore[import-not-found,no-redef]
+    from wording import said  # type: ignore[import-not-found,no-redef]
 
 LINE_PLIES = 12  # as check_certificate.py
 WORDS = {"won": 1, "lost": -1, "draw": 0}
@@ -251,8 +253,8 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
                 raise BadFile("names: one per position")
             x = names.first_difference(zk["names"]) if "names" in zk else None
             if x is not None:
-                said = zk["names"][x].decode()
-                raise Violation(x, "names", f"differ: the certificate says {said!r}")
+                theirs = zk["names"][x].decode()
+                raise Violation(x, "names", f"differ: the certificate says {theirs!r}")
         elif "names" in zc:
             names = text(zc["names"])
             if len(set(names)) != n:
@@ -266,8 +268,8 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
             judge_answers(answers, cd, names, sem)
     except Violation as v:
         x, cond, why = v.found
-        where = f"position {names[x]!r}: " if x is not None else ""
-        return ("REJECTED", f"{where}{cond} {why}", None if x is None else names[x], cond)
+        at = None if x is None else names[x]
+        return ("REJECTED", said(at, cond, why), at, cond)
     except Exception as e:  # anything unreadable: a bad file, never a traceback
         why = (
             str(e)
@@ -364,8 +366,8 @@ def checks(
         seen.add(at)
     if head.get("line", []) != line:
         raise Violation(None, "line", f"is {head.get('line')!r}, the moves give {line!r}")
-    if (said := words.arrays(sem, head, root, names, c)) is not None:  # the words printed
-        raise Violation(None, "printed", said)
+    if (wrong := words.arrays(sem, head, root, names, c)) is not None:  # the words printed
+        raise Violation(None, "printed", wrong)
     uniqueness(sem, r, c, u)
 
 

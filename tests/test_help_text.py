@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +147,95 @@ def test_the_command_list_reads_as_sentences() -> None:
             entries.setdefault(name, []).append(body)
     assert {"verify", "query", "uniqueness", "diff", "study"} <= set(entries)
     assert all(len(lines) <= 2 for lines in entries.values()), entries
+
+
+ARTEFACTS = re.compile(r"\(table\)\]|\[default: \(|\{[a-z_]+\}|<list\[|<path>|<str>")
+"""What Typer prints in place of words: ``[default: (table)]``, ``{paths}...``, ``{game}``,
+``<list[Path]>``."""
+
+
+def _broken_sentences(text: str) -> list[str]:
+    """Lines of the help that end before the right edge although the next line of the same
+    paragraph (same column, not a new item) starts with a word that would have fitted there:
+    a docstring's own line break printed as it is, a sentence broken mid-line."""
+    lines = text.splitlines()
+    broken = []
+    for a, b in pairwise(lines):
+        b_text = b.strip("│ ")
+        if not b_text or not a.strip("│ ─╭╰╮╯"):
+            continue
+        col = len(b) - len(b.lstrip("│ "))
+        if col >= len(a) or a[col - 1] != " " or a[col] == " ":
+            continue  # b does not continue a's column: a new row, panel or paragraph
+        if "  " in a[col:].rstrip("│ "):
+            continue  # b starts under a's name column (a new argument), not its help
+        if b.startswith("│ ") and col == 2:
+            continue  # a panel's new row (an option, a command)
+        first = b_text.split()[0]
+        if not (first[0].islower() or first[0] == "("):  # a new sentence, [default: ...]
+            continue
+        right = a.rindex("│") - 1 if a.rstrip().endswith("│") else 79
+        end = len(a.rstrip("│ ").rstrip())
+        if end + 1 + len(first) <= right:
+            broken.append(f"{a.rstrip()}\n{b.rstrip()}")
+    return broken
+
+
+def test_broken_sentences_heuristic() -> None:
+    # the heuristic itself: a docstring's break before a word that fits is found, a wrap is not
+    para = " A tiered dataset (DIR, --engine dask): its answers, or the Parquet\n"
+    assert _broken_sentences(para + " table judged shard by shard.")
+    assert not _broken_sentences(para + " Exit code: 0 verified.")
+    wrapped = " Solve each case with every applicable solver, cross-check with Z3, compare\n"
+    assert not _broken_sentences(wrapped + " with expect.")
+
+
+@pytest.mark.parametrize(
+    ("typer_app", "words", "cmd"),
+    COMMANDS,
+    ids=[" ".join(["verify" if a is verify_app else "verifier", *w]) for a, w, _ in COMMANDS],
+)
+def test_help_at_80_columns_has_whole_sentences_and_no_artefacts(
+    typer_app: Typer, words: list[str], cmd: Any
+) -> None:
+    env = {"COLUMNS": "80", "TERMINAL_WIDTH": "80"}
+    r = runner.invoke(typer_app, [*words, "--help"], env=env, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    assert not ARTEFACTS.findall(r.stdout), ARTEFACTS.findall(r.stdout)
+    broken = _broken_sentences(r.stdout)
+    assert not broken, "\n\n".join(broken)
+
+
+def test_readme_lists_every_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    listed = next(line for line in readme.splitlines() if "# all commands:" in line)
+    names = get_command(app).commands  # type: ignore[attr-defined]
+    assert [n for n in names if n not in listed.split(": ", 1)[1].split(", ")] == []
+    assert [n for n in names if n != "study" and f"verifier {n} " not in readme] == []
+
+
+def test_worker_memory_sits_with_the_other_dask_options() -> None:
+    for words in (["verify"], ["solve"], ["generate"]):
+        text = runner.invoke(app, [*words, "--help"], terminal_width=80).stdout
+        panel, panels = "Options", {}
+        for line in text.splitlines():
+            if line.startswith("╭─ "):
+                panel = line.strip("╭─ ╮").strip()
+            for opt in ("--worker-memory", "--scheduler"):
+                if line.lstrip("│ ").startswith(f"{opt} "):
+                    panels[opt] = panel
+        assert panels["--worker-memory"] == panels["--scheduler"], (words, panels)
+
+
+def test_prove_help_offers_what_prove_does() -> None:
+    text = runner.invoke(app, ["prove", "--help"], terminal_width=80).stdout
+    assert "csv" not in text
+    assert "0: no limit" in " ".join(text.replace("│", " ").split())
+    grundy = " ".join(runner.invoke(app, ["grundy", "--help"], terminal_width=80).stdout.split())
+    assert "heap,value" in grundy and "one row per node" not in grundy
+    for words, needle in (
+        (["generate"], "with --engine dask, the directory"),
+        (["solve"], "a tiered dataset's directory"),
+    ):
+        out = runner.invoke(app, [*words, "--help"], terminal_width=80).stdout
+        assert needle in " ".join(out.replace("│", " ").split()), words

@@ -26,6 +26,7 @@ from verifier.model.case import Case
 
 if TYPE_CHECKING:
     from verifier.io.answer_base import Answers
+    from verifier.io.limits import Command
     from verifier.model.report import CaseReport
     from verifier.model.solution import Solution
     from verifier.registry import ProgressFn
@@ -33,16 +34,28 @@ if TYPE_CHECKING:
 __all__ = ["load", "solve", "solve_report", "verify"]
 
 
-def load(path: str | Path) -> Case:
+def load(path: str | Path, *, command: Command = "solve") -> Case:
     """Read a case file of any supported kind (``.json``, ``.npz``, ``.graphml``, ``.gml``);
-    bad input raises ``CaseError`` whose message is the command line's one-line error."""
+    bad input raises ``CaseError`` whose message is the command line's one-line error. The
+    largest case read is ``command``'s (``verifier solve``'s by default, the lightest: what
+    :func:`solve` takes; :func:`verify` refuses what ``verify`` would)."""
     from verifier.io import load_any
+    from verifier.io.limits import Limits
 
-    return load_any(path)
+    return load_any(path, limits=Limits.for_command(command))
 
 
-def _case(case: Case | str | Path) -> Case:
-    return case if isinstance(case, Case) else load(case)
+def _case(case: Case | str | Path, command: Command) -> Case:
+    """The case given, or read at ``command``'s limit; a case given is held to that limit too
+    (the command line's refusal: one line, the ways on)."""
+    if not isinstance(case, Case):
+        return load(case, command=command)
+    from verifier.io.limits import Limits
+
+    g = case.graph
+    what = f"{g.n:,} nodes and {g.m:,} moves"
+    Limits.for_command(command).check_positions(g.n + g.m, str(case.path or case.id), what=what)
+    return case
 
 
 def solve(case: Case | str | Path, *, engine: str = "auto") -> Solution:
@@ -50,7 +63,7 @@ def solve(case: Case | str | Path, *, engine: str = "auto") -> Solution:
     / ``compiled``) and compare them, without the Z3 proofs: the answer as a ``Solution``
     keyed by position name (``sol["a"].value``, ``.remoteness``, ``.move``, ``.line()``,
     ``sol.to_dict()``, ``sol.to_pandas()``). ``NotApplicable`` if no solver answers."""
-    c = _case(case)
+    c = _case(case, "solve")
     rep = solve_report(c, engine=engine)
     if rep.solution is None:
         skipped = "; ".join(f"{r.name}: {r.skipped}" for r in rep.solvers if r.skipped)
@@ -67,7 +80,7 @@ def solve_report(
     from verifier.pipeline import run_case
     from verifier.registry import Options
 
-    return run_case(_case(case), Options(engine=engine, progress=progress), smt=False)
+    return run_case(_case(case, "solve"), Options(engine=engine, progress=progress), smt=False)
 
 
 def verify(
@@ -107,7 +120,7 @@ def verify(
     if rlimit is not None:
         opts = replace(opts, rlimit=rlimit)
     t0 = time.perf_counter()
-    c = _case(case)
+    c = _case(case, "linear" if linear else "verify")
     if answers is None or isinstance(answers, Answers):
         claims = answers
     else:

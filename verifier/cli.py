@@ -6,7 +6,9 @@ Exit codes: 0 verified, 1 refuted, 2 bad input or usage, 3 inconclusive.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -85,15 +87,77 @@ def _metavar(param: Any) -> str | None:
     return {int: "N", float: "NUM"}.get(kind, "TEXT")
 
 
+_SENTENCE_END = re.compile(r"[.!?:]\)?$")
+
+
+def _reflow(text: str) -> str:
+    """A docstring as the help shows it: a paragraph's lines joined where a sentence runs on
+    (Typer keeps a docstring's own line breaks, which left sentences broken mid-line at 80
+    columns), a break kept after a sentence that ends a line (``Exit code: ...`` on its own)."""
+    paragraphs = []
+    for para in inspect.cleandoc(text).split("\n\n"):
+        if para.startswith("\b"):  # click's mark for a paragraph printed as it is
+            paragraphs.append(para)
+            continue
+        lines: list[str] = []
+        for line in para.splitlines():
+            line = line.strip()
+            if lines and not (_SENTENCE_END.search(lines[-1]) and not line[:1].islower()):
+                lines[-1] = f"{lines[-1]} {line}"
+            else:
+                lines.append(line)
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
+def _usage_name(param: Any) -> str:
+    """An argument in the usage line: GAME, PATHS..., [NAME] (not Typer's ``{game}``)."""
+    name = str(param.metavar or param.name).upper()
+    name = name if param.required else f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
+
+
 class _Fits80:
-    """Help that fits 80 columns: short metavars (``_metavar``), the help option without one."""
+    """Help that fits 80 columns: short metavars (``_metavar``), the help option without one,
+    the docstring's sentences reflowed (``_reflow``), arguments named in capitals and without
+    Typer's ``<list[Path]>`` (a choice keeps its values)."""
 
     params: list[Any]
+    help: str | None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.help:
+            self.help = _reflow(self.help)
         for param in self.params:
             param.metavar = _metavar(param)
+            if param.param_type_name == "argument" and not param.type_descriptor.is_choice:
+                param.display_type_rich = lambda ctx: None
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Click's usage errors in our words: no hidden option suggested for a misspelt one
+        (``--ouput``: ``--output``, never the old ``--out``), no pydantic ``Value error, ``
+        before a bad value's message."""
+        from typer._click.exceptions import BadParameter, NoSuchOption
+
+        try:
+            return super().parse_args(ctx, args)  # type: ignore[misc,no-any-return]
+        except NoSuchOption as e:
+            hidden = {n for p in self.params if getattr(p, "hidden", False) for n in p.opts}
+            e.possibilities = [n for n in e.possibilities or () if n not in hidden]
+            raise
+        except BadParameter as e:
+            e.message = e.message.removeprefix("Value error, ")
+            raise
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces: list[str] = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        typer_names = {
+            p.get_usage_pieces(ctx)[0]: _usage_name(p)
+            for p in self.params
+            if p.param_type_name == "argument"
+        }
+        return [typer_names.get(piece, piece) for piece in pieces]
 
     def get_help_option(self, ctx: Any) -> Any:
         option = super().get_help_option(ctx)  # type: ignore[misc]
@@ -283,6 +347,7 @@ def run_verify(
     linear: bool = False,
     certificate: Path | None = None,
     self_check: bool | None = None,
+    force: bool = False,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -322,6 +387,13 @@ def run_verify(
             except VerifierError as e:
                 _err(err, str(e))
                 return EXIT_BAD_INPUT
+    if certificate is not None and not force:  # as solve -o: an existing file stays
+        folder = len(files) > 1 or certificate.is_dir() or not certificate.suffix
+        targets = [certificate / f"{f.stem}.cert.json" for f in files] if folder else [certificate]
+        there = next((t for t in targets if t.exists() or t.is_symlink()), None)
+        if there is not None:
+            _err(err, f"{there}: the file exists: --force replaces it")
+            return EXIT_BAD_INPUT
     if certificate is not None and len(files) > 1:
         try:
             certificate.mkdir(parents=True, exist_ok=True)
@@ -460,15 +532,23 @@ def _load_answers(
 PathsArg = Annotated[
     list[Path], typer.Argument(help="Case files (.json, .npz, .graphml, .gml) or folders of them.")
 ]
-FormatOpt = Annotated[
-    Format | None,
-    typer.Option(
+
+
+def _format_option(csv: str | None = "csv (one row per node)") -> Any:
+    """``--format``: what each format writes, csv's rows as the command writes them (not
+    offered where the command writes no csv: ``pick_format`` refuses it there)."""
+    kinds = "table (readable; the default), json (the machine report)"
+    return typer.Option(
         "--format",
-        help="table (readable), json (the machine report) or csv (one row per node).",
-        show_default="table",
+        metavar=None if csv else "table|json",
+        help=f"{kinds} or {csv}." if csv else f"{kinds}.",
+        show_default=False,
         rich_help_panel=OUTPUT,
-    ),
-]
+    )
+
+
+FormatOpt = Annotated[Format | None, _format_option()]
+ReportFormatOpt = Annotated[Format | None, _format_option(None)]
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="The same as --format json.", rich_help_panel=OUTPUT)
 ]
@@ -599,7 +679,7 @@ def verify_cmd(
         int,
         typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=CHECKS),
     ] = 2,
-    worker_memory: WorkerMemoryOpt = None,
+    worker_memory: Annotated[str | None, _worker_memory_option(CHECKS)] = None,
     junit: Annotated[
         Path | None,
         typer.Option(
@@ -638,6 +718,14 @@ def verify_cmd(
             rich_help_panel=CHECKS,
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Replace an existing --certificate file (else exit 2).",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = False,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -679,6 +767,7 @@ def verify_cmd(
             linear=linear,
             certificate=certificate,
             self_check=self_check,
+            force=force,
         )
     )
 
@@ -728,12 +817,76 @@ def pick_format(
     return chosen
 
 
+def _dataset_route(path: Path) -> str:
+    """One line for a tiered dataset given where a case file is read: what reads it, and how
+    to get the same game as a case file (the command that writes one, from its manifest)."""
+    import json
+
+    try:
+        m = json.loads((path / "manifest.json").read_text())
+        game, params = str(m.get("game")), dict(m.get("parameters") or {})
+    except (OSError, ValueError, TypeError, AttributeError):
+        game, params = "", {}
+    sym = " --symmetry" if params.get("symmetric") else ""
+    out = f"{path.name or 'game'}.npz"
+    if game == "connect4":
+        w, h = params.get("width"), params.get("height")
+        how = f"verifier generate connect4 --width {w} --height {h}{sym} -o {out}"
+    elif game == "chess" and params.get("material"):
+        how = f"verifier generate chess:{params['material']}{sym} -o {out}"
+    elif game == "graph" and params.get("source"):
+        how = f"its source, {params['source']}"
+    else:
+        how = "the generate command that made it, without --engine dask"
+    return (
+        f"{path}: a tiered dataset, not a case file: solve and verify read it with --engine "
+        f"dask (docs/distributed.md); for this command, the game as a case file: {how}"
+    )
+
+
+_TIERED_SOURCES = (
+    (re.compile(r"verifier\.games\.chess \(material=(\w+)(, symmetry=True)?\)"), "chess:{0}"),
+    (
+        re.compile(r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)"),
+        "connect4 --width {0} --height {1}",
+    ),
+)
+"""The games stored in tiers on the Dask route, as an ``.npz`` case's ``source`` names them."""
+
+
+def _tiered_route(path: Path, refusal: str) -> str:
+    """For a refusal for size of an ``.npz`` case of a game stored in tiers (connect4, chess),
+    the sharded route of that game (nothing for any other case, or another error)."""
+    if "too big to process" not in refusal or path.suffix.lower() != ".npz":
+        return ""
+    import json
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:  # the header alone is read
+            source = str(json.loads(z["header"].tobytes()).get("source") or "")
+    except (OSError, ValueError, KeyError, AttributeError):
+        return ""
+    for pattern, spec in _TIERED_SOURCES:
+        m = pattern.fullmatch(source)
+        if m:
+            game = spec.format(*m.groups()) + (" --symmetry" if m.groups()[-1] else "")
+            return f", or on disk: verifier generate {game} -o DIR --engine dask (tiers)"
+    return ""
+
+
 def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Case:
-    """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line."""
+    """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line
+    (for a tiered dataset, how to get at it: ``_dataset_route``)."""
+    if path.is_dir() and (path / "manifest.json").is_file():
+        raise _fail(_dataset_route(path))
+    if not path.exists():  # as verify words it, whatever the file type
+        raise _fail(f"{path}: $: no such file or directory")
     try:
         return load(path, max_positions, command=command)
     except VerifierError as e:
-        raise _fail(str(e)) from None
+        raise _fail(str(e) + _tiered_route(path, str(e))) from None
     except OSError as e:
         raise _fail(f"{path}: $: cannot read the file: {e.strerror or e}") from None
 
@@ -748,7 +901,13 @@ class SolveEngine(StrEnum):
 
 @app.command("solve", cls=_Command)
 def solve_cmd(
-    path: Annotated[Path, typer.Argument(help="Case file (.json, .npz, .graphml, .gml).")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="Case file (.json, .npz, .graphml, .gml), or a tiered dataset's directory "
+            "(--engine dask; generate ... --engine dask writes one)."
+        ),
+    ],
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     values: ValuesOpt = True,
@@ -767,7 +926,7 @@ def solve_cmd(
         int | None,
         typer.Option(min=1, help="Node ranges (--engine dask; default: one per worker)."),
     ] = None,
-    worker_memory: WorkerMemoryOpt = None,
+    worker_memory: Annotated[str | None, _worker_memory_option(None)] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -808,6 +967,7 @@ def solve_cmd(
     writer = make_writer(form, Settings(values=values, brief=brief))
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
     _refuse_overwrite(answer_file, force)
+    _refuse_overwrite(certificate, force)
     if certificate is not None:
         _check_output(certificate)
     if answer_file is not None:
@@ -873,14 +1033,14 @@ def solve_cmd(
     raise typer.Exit(exit_code([rep], 0))
 
 
-WorkerMemoryOpt = Annotated[
-    str | None,
-    typer.Option(
+def _worker_memory_option(panel: str | None) -> Any:
+    """``--worker-memory``, in the help's panel of the command's other Dask options."""
+    return typer.Option(
         "--worker-memory",
         help="Each LocalCluster worker's memory limit, e.g. 1.5GB (--engine dask; default: "
         "Dask's share of the machine).",
-    ),
-]
+        rich_help_panel=panel,
+    )
 
 
 class DaskOptions(NamedTuple):
@@ -1279,6 +1439,25 @@ def _refuse_overwrite(path: Path | None, force: bool) -> None:
         raise _fail(f"{path}: the file exists: --force replaces it")
 
 
+def _refuse_dataset_overwrite(output: Path) -> None:
+    """Exit 2 when ``output`` holds a tiered dataset (connect4's, chess's), naming ``--resume``
+    beside ``--force``: a generation that stopped goes on, a finished one is kept."""
+    import json
+
+    if not (output / "manifest.json").is_file():
+        return
+    try:
+        done = bool(json.loads((output / "manifest.json").read_text()).get("generated"))
+    except (OSError, ValueError, AttributeError):
+        done = False
+    if done:
+        raise _fail(f"{output}: a tiered dataset exists there: --force replaces it")
+    raise _fail(
+        f"{output}: a tiered dataset whose generation stopped: --resume continues it, "
+        "--force starts again"
+    )
+
+
 def _save_answers(solution: Solution | None, case: Case, path: Path | None) -> None:
     """Write the answer file ``path`` (if any) of a solution (exit 2 when there is none)."""
     if path is None:
@@ -1317,7 +1496,8 @@ def generate_cmd(
         typer.Option(
             "--output",
             "-o",
-            help="Case file to write (.json, .npz, .graphml, .gml).",
+            help="Case file to write (.json, .npz, .graphml, .gml); with --engine dask, the "
+            "directory of the tiered dataset.",
             rich_help_panel=OUTPUT,
         ),
     ],
@@ -1435,7 +1615,7 @@ def generate_cmd(
         int,
         typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=OUTPUT),
     ] = 2,
-    worker_memory: WorkerMemoryOpt = None,
+    worker_memory: Annotated[str | None, _worker_memory_option(OUTPUT)] = None,
     shard_positions: Annotated[
         int | None,
         typer.Option(
@@ -1468,14 +1648,26 @@ def generate_cmd(
 
     if resume and engine is not GenerateEngine.dask:
         raise _fail("--resume continues a tiered dataset's generation (--engine dask)")
+    graph = game == "random" or Path(game).suffix.lower() in (".npz", ".json")
+    if engine is GenerateEngine.dask and not (resume or force or graph):
+        _refuse_dataset_overwrite(output)
     if not resume:
         _refuse_overwrite(output, force)
     if engine is GenerateEngine.dask:
+        if not output.parent.is_dir():  # the dataset's folder is made, never its parents
+            from verifier.io.files import cannot_write
+
+            raise _fail(
+                str(cannot_write(output)).replace(
+                    "cannot write the file", "cannot write the dataset"
+                )
+            )
+        _check_output(output, folder=True)
         cluster = DaskOptions(scheduler, workers, worker_memory)
         if game.lower().startswith("chess:"):
             _generate_chess_tiers(game, symmetry, output, cluster, shard_positions, resume)
             return
-        if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
+        if graph:
             if resume or symmetry:
                 flag = "--resume" if resume else "--symmetry"
                 again = "; a graph's generation that stopped is run again with --force"
@@ -1626,6 +1818,27 @@ def render_cmd(
     _err(Console(emoji=False, stderr=True), f"wrote {written}")
 
 
+_FEN_FIELDS = (r"[wb]", r"-|[KQkqA-Ha-h]{1,4}", r"-|[a-h][36]", r"\d+", r"\d+")
+"""A FEN's fields after the board: side to move, castling, en passant, the two clocks."""
+
+
+def _split_fen(positions: list[str] | None, i: int) -> str:
+    """A hint when ``positions[i]`` is a FEN's board and the words after it its other fields:
+    the shell split an unquoted FEN (nothing otherwise)."""
+    words = list(positions or ())[i:]
+    if words[0].count("/") != 7 or len(words) < 2:
+        return ""
+    fields = 0
+    for word, pattern in zip(words[1:], _FEN_FIELDS, strict=False):
+        if not re.fullmatch(pattern, word):
+            break
+        fields += 1
+    if not fields:
+        return ""
+    fen = " ".join(words[: 1 + fields])
+    return f": a FEN holds spaces, so quote it: '{fen}'"
+
+
 @app.command(
     "query",
     cls=_Command,
@@ -1648,7 +1861,7 @@ def query_cmd(
     ] = 40,
     budget: BudgetOpt = None,
     rlimit: RlimitOpt = 800_000_000,
-    fmt: FormatOpt = None,
+    fmt: ReportFormatOpt = None,
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
 ) -> None:
@@ -1657,18 +1870,16 @@ def query_cmd(
     vouch for it."""
     from verifier.writers.query import query_document
 
-    f = pick_format(fmt, as_json)
-    if f is Format.csv:
-        raise _fail("--format csv: this command writes table or json")
+    f = pick_format(fmt, as_json, (Format.table, Format.json))
     case = _load_or_exit(path, max_positions, "verify" if smt else "solve")
     ids = []
     if not positions:
         if case.root is None:
             raise _fail(f"{path}: $.root: the case names no root: give the positions to ask about")
         ids.append(case.root)
-    for name in positions or ():
+    for i, name in enumerate(positions or ()):
         if not case.graph.has_node(name):
-            raise _fail(f"{path}: $.nodes: no position named {name!r}")
+            raise _fail(f"{path}: $.nodes: no position named {name!r}{_split_fen(positions, i)}")
         ids.append(case.graph.id_of(name))
         if case.graph.name(ids[-1]) != name:  # a game that parses names (chess: any FEN)
             typer.echo(f"{name}: known in {path} as {case.graph.name(ids[-1])}", err=True)
@@ -1867,7 +2078,7 @@ def grundy_cmd(
         str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
     ],
     upto: Annotated[int, typer.Option(min=0, help="Compute heaps 0..upto.")] = 100,
-    fmt: FormatOpt = None,
+    fmt: Annotated[Format | None, _format_option("csv (heap,value rows)")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Print the Grundy value sequence of a game family and its (pre-period, period)."""
@@ -1915,8 +2126,10 @@ def check_certificate_cmd(
 
     for given in (case, certificate, answers):
         if given is not None and not given.is_file():
-            why = "a folder, not a file" if given.is_dir() else "no such file"
-            raise _fail(f"{given}: $: cannot read the file: {why}")
+            why = (
+                "cannot read the file: a folder" if given.is_dir() else "no such file or directory"
+            )
+            raise _fail(f"{given}: $: {why}")
     out = run_checker(case, certificate, answers)
     if out.status == "BAD":
         raise _fail(out.message)
@@ -1929,8 +2142,15 @@ def prove_cmd(
     theorem: Annotated[Theorem, typer.Argument(help="bouton (nim) or xor-rule (sums).")],
     piles: Annotated[int, typer.Option(min=1, help="bouton: number of piles.")] = 3,
     bits: Annotated[int, typer.Option(min=1, help="Bits per pile / per Grundy value.")] = 8,
-    rlimit: RlimitOpt = 0,
-    fmt: FormatOpt = None,
+    rlimit: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Z3's resource limit per query (deterministic); 0: no limit.",
+            rich_help_panel=LIMITS,
+        ),
+    ] = 0,
+    fmt: ReportFormatOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ask Z3 to prove a theorem symbolically (the negation must be unsat).
@@ -2002,7 +2222,10 @@ def diff_cmd(
             min=0, help="Print at most this many differing entries.", rich_help_panel=OUTPUT
         ),
     ] = 50,
-    fmt: FormatOpt = None,
+    fmt: Annotated[
+        Format | None,
+        _format_option("csv (position,column,left,right rows: the differing entries)"),
+    ] = None,
     as_json: JsonOpt = False,
     quiet: Annotated[
         bool,

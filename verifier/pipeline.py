@@ -142,7 +142,12 @@ def run_case(
     solution = Solution.from_results(case, results, checks)
     if solution is None:
         why = "; ".join(f"{r.name}: {r.skipped}" for r in runs if r.skipped) or "no solver"
-        none = CheckResult("answer", Verdict.UNKNOWN, f"no solver answered ({why})")
+        lead = (
+            "no solver answered"
+            if options.engine == "auto"
+            else f"no solver of --engine {options.engine} answers this case: try another --engine"
+        )
+        none = CheckResult("answer", Verdict.UNKNOWN, f"{lead} ({why})")
         checks.extend(stamped([none], ANSWER, frozenset()))
     verdict = decide(checks)
     if not smt and verdict is not CaseVerdict.REFUTED and solution is not None:

@@ -72,19 +72,20 @@ def test_connect_four_6x4_is_solved_with_the_defaults_on_24_gib(
         Limits.for_command("solve").check_positions(C4_6X4_POSITIONS, "c64.npz")
 
 
-def test_the_refusal_is_one_line_naming_the_limit_and_the_dask_route() -> None:
+def test_the_refusal_is_one_line_naming_the_limit_and_a_route_that_exists() -> None:
     with pytest.raises(CaseError) as e:
         Limits.for_command("solve", 5).check_positions(6, "c.npz")
     msg = str(e.value)
     assert "\n" not in msg
     assert msg.startswith("c.npz: $: 6 positions: too big to process in one process")
     assert "more than --max-positions 5 (nodes + moves)" in msg
-    assert "raise --max-positions, or use --engine dask" in msg
+    assert msg.endswith("; raise --max-positions where the memory allows")  # nothing else
+    assert "Connect Four" not in msg and "dask" not in msg  # no route this case has not
     for check in (
         lambda: Limits(1).check_bytes(10**12, "c.npz", "the arrays declared"),
         lambda: Limits(1).check_text_size(10**12, "c.json"),
     ):
-        with pytest.raises(CaseError, match="use --engine dask") as e:
+        with pytest.raises(CaseError, match="raise --max-positions") as e:
             check()
         assert "\n" not in str(e.value)
 
@@ -120,7 +121,8 @@ def test_a_tiny_limit_refuses_on_every_command(args: list[str], tmp_path: Path) 
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     out = _one_line_exit_2([*args, "--max-positions", "1"])
     assert out.startswith(f"{CASE}: $: 3 nodes and 3 moves: too big to process in one process")
-    assert "--max-positions 1 (nodes + moves)" in out and "--engine dask" in out
+    assert "--max-positions 1 (nodes + moves)" in out and "raise --max-positions" in out
+    assert "Connect Four" not in out and "--engine dask" not in out
 
 
 def test_a_tiny_limit_refuses_the_linear_run(tmp_path: Path) -> None:
@@ -130,7 +132,7 @@ def test_a_tiny_limit_refuses_the_linear_run(tmp_path: Path) -> None:
     out = _one_line_exit_2(
         ["verify", str(CASE), "--answers", str(answers), "--linear", "--max-positions", "1"]
     )
-    assert "too big to process in one process" in out and "--engine dask" in out
+    assert "too big to process in one process" in out and "raise --max-positions" in out
 
 
 def test_the_cli_defaults_are_per_command(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -186,7 +186,9 @@ def test_a_repeated_key_in_a_case_or_answer_file_is_bad(tmp_path: Path) -> None:
     out = check(str(twice), str(cert))
     assert out.status == "BAD" and "$.nodes: duplicate key 'z'" in out.message, out.message
     answers = tmp_path / "a.json"
-    r = runner.invoke(app, ["solve", str(case), "-o", str(answers), "--certificate", str(cert)])
+    r = runner.invoke(
+        app, ["solve", str(case), "-o", str(answers), "--certificate", str(cert), "--force"]
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(answers.read_text())
     right = json.dumps(doc["nodes"]["x"])
@@ -259,7 +261,9 @@ def test_fractional_entries_of_an_npz_certificate_are_bad(tmp_path: Path) -> Non
 def test_a_position_answered_twice_is_bad(tmp_path: Path) -> None:
     case, cert = _fresh(tmp_path, "knuth-cycle-with-exit")
     csv_file = tmp_path / "a.csv"
-    r = runner.invoke(app, ["solve", str(case), "-o", str(csv_file), "--certificate", str(cert)])
+    r = runner.invoke(
+        app, ["solve", str(case), "-o", str(csv_file), "--certificate", str(cert), "--force"]
+    )
     assert r.exit_code == 0, r.output
     head, *rows = csv_file.read_text().splitlines()
     x_row = next(row for row in rows if row.startswith("x,"))
@@ -276,7 +280,9 @@ def test_a_position_answered_twice_is_bad(tmp_path: Path) -> None:
     for npz_case in (False, True):
         case, cert = _fresh(tmp_path, "knuth-cycle-with-exit", npz=npz_case, cert_suffix=".npz")
         ans = tmp_path / f"a{int(npz_case)}.npz"
-        r = runner.invoke(app, ["solve", str(case), "-o", str(ans), "--certificate", str(cert)])
+        r = runner.invoke(
+            app, ["solve", str(case), "-o", str(ans), "--certificate", str(cert), "--force"]
+        )
         assert r.exit_code == 0, r.output
         arrays = _arrays(ans)
         twice = {k: np.concatenate([v[:1], v]) if k != "header" else v for k, v in arrays.items()}

@@ -191,7 +191,11 @@ def _coded_names(codes: NDArray[Any], codec: str | None, n: int, file: str) -> S
 
 def _read_arrays(path: Path, file: str, limits: Limits) -> dict[str, NDArray[Any]]:
     if not path.is_file():
-        fail(file, (), "cannot read the file: no such file")
+        fail(
+            file,
+            (),
+            "cannot read the file: a folder" if path.is_dir() else "no such file or directory",
+        )
     if not zipfile.is_zipfile(path):
         fail(file, (), "not an .npz case file (not a zip archive)")
 

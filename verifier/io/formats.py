@@ -34,6 +34,8 @@ def load_any(path: str | Path, *, limits: Limits | None = None) -> Case:
     p = Path(path)
     suffix = p.suffix.lower()
     limits = limits or Limits()
+    if not p.exists():  # in the words of verify's discovery, whatever the suffix
+        fail(str(path), (), "no such file or directory")
     if suffix == ".json":
         return load_case(p, limits=limits)
     if suffix == ".npz":

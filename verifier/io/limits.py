@@ -115,14 +115,12 @@ TEXT_EXPANSION: Final = MappingProxyType({".json": 16, ".graphml": 48, ".gml": 4
 (JSON makes a Python object of a few dozen bytes per short token; GraphML and GML go through
 networkx, which also keeps an element tree and a dict per node and edge)."""
 
-WAYS_ON: Final = (
-    "raise --max-positions, or use --engine dask (verifier solve on a Dask cluster; "
-    "for Connect Four, generate -o DIR --engine dask: tiers on disk, no process holds the game)"
-)
-"""What a refusal for size suggests: a higher limit where the memory allows, or ``verifier
-solve --engine dask --scheduler ADDR`` (Kars' algorithm on a Dask cluster, docs/distributed.md;
-its driver still reads the whole case, the workers share the solving), or for the games with
-tiers the sharded route (``verifier generate connect4 ... -o DIR --engine dask``)."""
+WAYS_ON: Final = "raise --max-positions where the memory allows"
+"""What every refusal for size suggests; :meth:`Limits.ways_on` adds ``verifier solve`` to a
+heavier command's (``verify``: no proofs, a fifth of the memory a position), and the command
+line the sharded route of a game stored in tiers (``verifier.cli``: ``generate chess:KQKR -o
+DIR --engine dask`` for a case that ``generate chess:KQKR`` wrote). ``solve --engine dask`` is
+not one: its driver reads the whole case at ``solve``'s limit."""
 
 
 def memory_bytes() -> int:
@@ -149,6 +147,8 @@ class Limits:
 
     max_positions: int = field(default_factory=default_max_positions)
     bytes_per_position: int = BYTES_PER_POSITION
+    command: Command | None = field(default=None, compare=False)
+    """The command the limits are sized for (``None``: ``verify``'s cost, as ``Limits()``)."""
 
     def __post_init__(self) -> None:
         """Refuse a limit below one position."""
@@ -165,8 +165,19 @@ class Limits:
         if given (``--max-positions``), else sized to the machine at its bytes per position."""
         cost = COMMAND_BYTES_PER_POSITION[command]
         return cls(
-            max_positions if max_positions is not None else default_max_positions(cost), cost
+            max_positions if max_positions is not None else default_max_positions(cost),
+            cost,
+            command,
         )
+
+    @property
+    def ways_on(self) -> str:
+        """What a refusal suggests: a higher limit, and ``verifier solve`` where a lighter
+        command admits the case by default."""
+        solve = default_max_positions(SOLVE_BYTES_PER_POSITION)
+        if self.command != "solve" and solve > self.max_positions:
+            return f"{WAYS_ON}, or verifier solve (no proofs: {solve:,} positions by default)"
+        return WAYS_ON
 
     @classmethod
     def for_linear_run(cls) -> Limits:
@@ -190,7 +201,7 @@ class Limits:
                 where,
                 f"{what or f'{positions:,} positions'}: too big to process in one process, "
                 f"more than --max-positions {self.max_positions:,} (nodes + moves); "
-                f"{WAYS_ON}",
+                f"{self.ways_on}",
             )
 
     def check_bytes(self, declared: int, file: str, what: str) -> None:
@@ -201,7 +212,7 @@ class Limits:
                 (),
                 f"{what} of {declared:,} bytes: too big to process in one process, more than "
                 f"the {self.budget_bytes:,} bytes of --max-positions {self.max_positions:,}; "
-                f"{WAYS_ON}",
+                f"{self.ways_on}",
             )
 
     def check_text_file(self, path: Path, file: str) -> None:
@@ -221,5 +232,5 @@ class Limits:
                 (),
                 f"a file of {size:,} bytes: too big to process in one process (parsing takes "
                 f"about {expansion} bytes per byte), more than the {self.budget_bytes:,} bytes "
-                f"of --max-positions {self.max_positions:,}; {WAYS_ON}",
+                f"of --max-positions {self.max_positions:,}; {self.ways_on}",
             )

@@ -201,7 +201,11 @@ def read_graph_file(
     if suffix not in GRAPH_SUFFIXES:
         fail(file, (), f"not a GraphML or GML file (suffix {p.suffix!r})")
     if not p.is_file():
-        fail(file, (), "cannot read the file: no such file")
+        fail(
+            file,
+            (),
+            "cannot read the file: a folder" if p.is_dir() else "no such file or directory",
+        )
     limits = limits or Limits()
     limits.check_text_file(p, file)
     with paused_gc():

@@ -211,5 +211,14 @@ def finding_words(rep: CaseReport, check: CheckResult) -> str | None:
 
 def finding_line(rep: CaseReport, finding: Finding) -> str:
     """A finding in one line: ``answers bad.csv: 'c' claimed lost, is won``."""
-    words = finding_words(rep, finding.check)
-    return f"{finding.check.name}: {words}" if words else finding.check.name
+    check = finding.check
+    w = check.witness or {}
+    reason = str(w.get("reason", ""))
+    if reason.startswith("the case expects unique=") and "unique" in w:  # expect's own entry
+        found = "exactly one solution" if w["unique"] else "more than one solution"
+        expected = reason.rsplit("=", 1)[1].lower()
+        return f"expect unique: {expected} expected, {check.name} finds {found}"
+    words = finding_words(rep, check)
+    if reason.startswith("interval differs from the case's expect"):
+        return f"expect intervals ({check.name}): {words}" if words else "expect intervals"
+    return f"{check.name}: {words}" if words else check.name

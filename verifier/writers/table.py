@@ -13,6 +13,7 @@ from rich.table import Table
 
 from verifier.model import CheckResult, Verdict
 from verifier.model.report import CaseReport, CaseVerdict, Finding
+from verifier.model.results import ANSWER
 from verifier.model.words import count
 from verifier.writers.answer import finding_line, printed_block
 from verifier.writers.base import Document, Settings
@@ -59,13 +60,21 @@ def print_line(rep: CaseReport, console: Console) -> None:
     answer = next(iter(printed_block(rep)), "").split("; line ")[0]
     why = next(
         (f"refuted: {finding_line(rep, f)}" for f in rep.findings),
-        next((f"unknown: {c.name}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
+        next((f"unknown: {_unknown(c)}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
     )
     tail = "; ".join(t for t in (answer, why) if t)
     # never highlighted: rich's highlighter regexes run for minutes on a long hostile name
     console.print(
         _head(rep) + (f"  {escape(tail)}" if tail else ""), soft_wrap=True, highlight=False
     )
+
+
+def _unknown(check: CheckResult) -> str:
+    """An undecided check in a case's line: its name, or for "no solver answered" why (an
+    --engine none of whose solvers runs here, say)."""
+    if check.check == ANSWER:
+        return check.detail.split(" (", 1)[0]
+    return check.name
 
 
 def print_report(rep: CaseReport, console: Console, verbose: bool = False) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from verifier.model.describe import describe
+from verifier.model.words import count as counted
 from verifier.research.uniqueness import SolutionSet
 from verifier.writers.base import Document, Records
 
@@ -43,7 +44,12 @@ def uniqueness_document(s: SolutionSet) -> Document:
     g = s.case.graph
     free = np.flatnonzero(s.free).tolist()
     lines = [_headline(s)]
-    if free:
+    if s.count == 0:  # nothing to say of the positions' values in every solution: none
+        loopy = (
+            "; verify answers it with loopy values" if s.case.semantics.value == "impartial" else ""
+        )
+        lines.append(f"no values for {counted(g.n, 'position')} satisfy them{loopy}")
+    elif free:
         what = "may take" if not s.attained and s.count is None else "take"
         lines.append(
             f"{len(free):,} of {g.n:,} positions {what} more than one value; the others have the "
