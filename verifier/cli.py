@@ -928,13 +928,15 @@ def solve_cmd(
     ] = None,
     worker_memory: Annotated[str | None, _worker_memory_option(None)] = None,
     resume: Annotated[
-        bool,
+        bool | None,
         typer.Option(
-            "--resume",
+            "--resume/--restart",
             help="A tiered dataset (--engine dask): keep the tiers already solved and "
-            "continue below them.",
+            "continue below them, or solve every tier again. Default: resume a solve that "
+            "stopped part way, else solve every tier.",
+            show_default=False,
         ),
-    ] = False,
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -992,8 +994,9 @@ def solve_cmd(
             _solve_tiers(
                 path, pick_format(fmt, as_json, (Format.table, Format.json)), cluster, resume
             )
-    if resume:
-        raise _fail(f"{path}: --resume continues a tiered dataset's solve (--engine dask on a DIR)")
+    if resume is not None:
+        said = "--resume continues" if resume else "--restart solves again"
+        raise _fail(f"{path}: {said} a tiered dataset's solve (--engine dask on a DIR)")
     if path.is_dir() and (path / "manifest.json").is_file():
         raise _fail(f"{path}: a tiered dataset: solve it with --engine dask")
     case = _load_or_exit(path, max_positions, "solve")
@@ -1095,16 +1098,23 @@ def _tier_errors(run: Callable[[], T]) -> T:
         raise _fail(str(e)) from None
 
 
-def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool) -> None:
+def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None) -> None:
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
-    start position's value and the counts per tier, exit 0."""
+    start position's value and the counts per tier, exit 0. ``resume`` ``None``: resume where
+    a solve stopped part way (some tiers solved, not all), else solve every tier."""
     import json
 
     from verifier.distributed.tiers.driver import load_manifest, solve_dataset
     from verifier.distributed.tiers.report import solve_json, solve_text
 
     err = Console(emoji=False, stderr=True)
-    _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
+    m = _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
+    if resume is None:
+        kept = sum(t.solved for t in m.tiers)
+        resume = 0 < kept < len(m.tiers)
+        if resume:
+            _err(err, f"progress: {path}: a solve stopped part way: {kept} of {len(m.tiers)} "
+                 "tier(s) solved are kept (--restart solves every tier again)")  # fmt: skip
 
     def run() -> Any:
         with _tier_cluster(cluster) as client:

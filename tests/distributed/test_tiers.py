@@ -165,6 +165,29 @@ def test_resume_after_a_run_stopped_mid_way(client: Any, tmp_path: Path) -> None
 
 
 @pytest.mark.dask
+def test_solve_resumes_a_stopped_solve_by_default_and_restart_solves_all(
+    client: Any, tmp_path: Path
+) -> None:
+    """Issue 44 (8): ``solve DIR`` without ``--resume`` after an interrupt used to solve every
+    tier again in silence; it now keeps the tiers solved and says so, ``--restart`` redoes
+    them all, and a dataset solved whole is solved again."""
+    root = dataset(tmp_path / "ds", client, 4, 3, 500)
+    solve_dataset(root, client, stop_after=7)  # a solve that stopped after tier 7
+    address = client.scheduler.address
+    r = run_cli("solve", root, "--engine", "dask", "--scheduler", address)
+    assert r.exit_code == 0, r.output
+    assert "6 of 13 tier(s) solved are kept (--restart solves every tier again)" in r.output
+    assert "7 tier(s) solved by this run" in r.output
+    assert_same_as_in_memory(root, 4, 3)
+    again = run_cli("solve", root, "--engine", "dask", "--scheduler", address)
+    assert "13 tier(s) solved by this run" in again.output and "kept" not in again.output
+    solve_dataset(root, client, stop_after=7)
+    restarted = run_cli("solve", root, "--engine", "dask", "--scheduler", address, "--restart")
+    assert "13 tier(s) solved by this run" in restarted.output, restarted.output
+    assert_same_as_in_memory(root, 4, 3)
+
+
+@pytest.mark.dask
 def test_a_generation_stopped_mid_way_resumes_to_the_same_files(
     client: Any, tmp_path: Path
 ) -> None:
