@@ -11,36 +11,13 @@ from typing import Any
 from typer.testing import CliRunner
 
 from checker.check_certificate import check
+from tests.standalone.test_check_certificate import NORMAL  # a hand-made case, certified
+from tests.standalone.test_check_certificate import NORMAL_CERT as CERT
 from verifier.cli import app, verify_app
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"
 runner = CliRunner()
-
-NORMAL = {
-    "semantics": "normal",
-    "root": "a",
-    "nodes": {
-        "a": {"moves": ["b"]},
-        "b": {"moves": ["c"]},
-        "c": {},
-        "d": {"moves": ["e", "b"]},
-        "e": {"moves": ["d"]},
-    },
-}
-CERT = {
-    "nodes": {
-        "a": {"value": "lost", "remoteness": 2, "move": "b"},
-        "b": {"value": "won", "remoteness": 1, "move": "c"},
-        "c": {"value": "lost", "remoteness": 0},
-        "d": {"value": "draw", "move": "e"},
-        "e": {"value": "draw", "move": "d"},
-    },
-    "summary": {"won": 1, "lost": 2, "drawn": 2, "longest_win": 1, "root": "a"}
-    | {"root_value": "lost"},
-    "line": ["a", "b", "c"],
-    "uniqueness": {"claim": "not unique", "proof": "witness", "witness": {"d": "won", "e": "lost"}},
-}
 
 
 def _lines(text: str) -> list[str]:
