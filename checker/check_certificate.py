@@ -11,7 +11,6 @@ condition names (N1..N5, R1..R4, M1..M5, I1..I4) are the document's, each with i
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import importlib
 import json
@@ -22,14 +21,14 @@ from typing import Any, NamedTuple
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import graphs, name_codecs, words
     from checker.drup import BadProof, claim_fault, z3_fault
-    from checker.reading import Unreadable, cell, has_numpy, jtext, loads, npz
+    from checker.reading import Unreadable, cell, csv_columns, has_numpy, jtext, loads, npz
     from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
     import name_codecs  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault, z3_fault  # type: ignore[import-not-found,no-redef]
-    from reading import Unreadable, cell, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
+    from reading import Unreadable, cell, csv_columns, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
     from wording import said  # type: ignore[import-not-found,no-redef]
 
 FORMAT, VERSION, LINE_PLIES = "gamegraph-verifier-certificate", 1, 12
@@ -422,11 +421,11 @@ def answers(g: Game, c: Cert, path: str) -> None:
         cols = [(f, z[f].tolist()) for f in fields if f in z]  # lists: no numpy per entry
         for k, x in enumerate(z["ids"].tolist()):
             rows.append((g.names[x], {f: c.npz_entry(f, col[k], x, loopy) for f, col in cols}))
-    elif path.lower().endswith(".csv"):
-        with open(path, newline="", encoding="utf-8") as text:
-            for r in csv.DictReader(text):
-                row = {k: cell(g.sem, k, r[k]) for k in fields if r.get(k)}
-                rows.append((str(r.get("node", r.get("position"))), row))
+    elif path.lower().endswith(".csv"):  # by columns, as the numpy path reads it
+        table = csv_columns(path)  # every row has the header's cells
+        for r in (dict(zip(table, cells, strict=True)) for cells in zip(*table.values())):  # noqa: B905
+            row = {k: cell(g.sem, k, r[k]) for k in fields if r.get(k)}
+            rows.append((str(r.get("node", r.get("position"))), row))
     else:
         with open(path, "rb") as fh:
             for name, e in loads(fh.read())["nodes"].items():

@@ -4,7 +4,7 @@ in the same order, so the first violation reported (position and condition) is t
 pass of whole-array operations per condition instead of a Python loop per position.
 
 Covers ``normal``, ``reachability`` and ``minimax`` with no uniqueness proof to replay (none,
-``rests-on-z3``, ``intervals``, ``ranks``) and an ``.npz`` answer file or none; anything else
+``rests-on-z3``, ``intervals``, ``ranks``) and an ``.npz`` or CSV answer file or none; anything else
 returns ``None`` and the plain path judges it. Arrays: -1 marks an absent remoteness, move or
 rank; a row of the CSR may be empty (a terminal).
 """
@@ -20,13 +20,13 @@ try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import name_codecs as codecs
     from checker import words
     from checker.drup import z3_fault
-    from checker.reading import loads
+    from checker.reading import csv_columns, loads, paused_gc
     from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import z3_fault  # type: ignore[import-not-found,no-redef]
-    from reading import loads  # type: ignore[import-not-found,no-redef]
+    from reading import csv_columns, loads, paused_gc  # type: ignore[import-not-found,no-redef]
     from wording import said  # type: ignore[import-not-found,no-redef]
 
 LINE_PLIES = 12  # as check_certificate.py
@@ -238,7 +238,7 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
             or (u is not None and u.get("proof") not in EASY_PROOFS)
         ):
             return None
-        if answers is not None and not answers.lower().endswith(".npz"):
+        if answers is not None and not answers.lower().endswith((".npz", ".csv")):
             return None
         n = len(zc["succ_ptr"]) - 1
         ids = np.int32 if n < 2**31 - 1 else np.int64  # half the memory traffic below 2^31
@@ -408,8 +408,12 @@ def uniqueness(sem: str, r: Rows, c: dict[str, Any], u: dict[str, Any] | None) -
 
 
 def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
-    """The ``.npz`` answer file says what the certificate says, row by row."""
-    z = load(path)
+    """The ``.npz`` or CSV answer file says what the certificate says, row by row (a CSV's
+    ``outcome`` column too)."""
+    with paused_gc():  # a CSV's names and cells: millions of strings
+        n = len(names) if path.lower().endswith(".csv") else 0
+        index = dict(zip(map(str, map(names.__getitem__, range(n))), range(n), strict=True))
+        z = csv_answers(path, index, sem) if path.lower().endswith(".csv") else load(path)
     ids = z["ids"].astype(np.int64)
     if len(ids) and (ids.min() < 0 or ids.max() >= len(names)):
         raise BadFile("an answer names no position")
@@ -432,7 +436,48 @@ def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
         if bad.any():  # the plain path reads row by row, the fields in this order
             k = int(np.argmax(bad))
             v, w = (None if absent[k] else theirs[k].item()), mine[k].item()
+            v = int(v) if sem != "minimax" and isinstance(v, float) else v  # a CSV's value
             found.append((k, len(found), f, v, None if f != "value" and w < 0 else w))
     if found:
         k, _, f, v, w = min(found)
         raise Violation(int(ids[k]), "answers", f"the file says {f} {v!r}, the certificate {w!r}")
+    if "outcome" in z:  # a CSV's outcome words (win / loss / draw for Max, the mover, player 0)
+        v = c["value"][ids]
+        side = np.where(v == 0, 1, -1) if sem == "reachability" else np.sign(v).astype(np.int64)
+        want = np.array(["loss", "draw", "win"], dtype=object)[side + 1]
+        bad = np.flatnonzero(z["outcome"] != want)
+        if len(bad):
+            k = int(bad[0])
+            why = f"the outcome column says {z['outcome'][k]!r}, the certified value {want[k]!r}"
+            raise Violation(int(ids[k]), "answers", why)
+
+
+def csv_answers(path: str, index: dict[str, int], sem: str) -> dict[str, Any]:
+    """A CSV answer (docs/answers.md) as an ``.npz`` one's arrays: ids, then -1 (NaN for a
+    value) where a cell is empty; BAD for a name of no position or a cell of no value."""
+    cols = csv_columns(path)
+    value = {"normal": WORDS.__getitem__, "minimax": number}.get(sem, natural)
+    parse = {"value": value, "remoteness": natural, "move": index.__getitem__}
+    try:
+        out = {"ids": [index[x] for x in cols.get("position", cols.get("node", []))]}
+        for f in (f for f in parse if f in cols):
+            out[f] = [parse[f](v) if v else np.nan if f == "value" else -1 for v in cols[f]]
+    except (KeyError, ValueError) as e:
+        raise BadFile(f"{path}: not an answer of this case ({type(e).__name__}: {e})") from None
+    arrays = {f: np.asarray(v, np.float64 if f == "value" else np.int64) for f, v in out.items()}
+    return arrays | ({"outcome": np.array(cols["outcome"], object)} if "outcome" in cols else {})
+
+
+def natural(v: str) -> int:
+    """A count as a CSV cell holds it: digits."""
+    if not v.isdigit():
+        raise ValueError(f"{v!r} is not a whole number at least 0")
+    return int(v)
+
+
+def number(v: str) -> float:
+    """A minimax score as a CSV cell holds it: a JSON number."""
+    x = loads(v)
+    if type(x) not in (int, float):
+        raise ValueError(f"{v!r} is not a number")
+    return float(x)

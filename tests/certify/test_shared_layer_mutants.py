@@ -241,7 +241,8 @@ def test_csv_writer_blanking_zeros(monkeypatch: pytest.MonkeyPatch) -> None:
     def cell(v: Any) -> Any:
         return "" if isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0 else real(v)
 
-    monkeypatch.setattr(csv_writer, "_cell", cell)
+    monkeypatch.setattr(csv_writer, "_cell", cell)  # the writer's cells, row by row or
+    monkeypatch.setattr(csv_writer, "_column_cells", lambda c: list(map(cell, c)))  # by column
     path = str(CASES / "kars-figure1-b-lt-d.json")
     slipped = CliRunner().invoke(app, ["verify", path, "--format", "csv", "--no-self-check"])
     assert slipped.exit_code == 0, slipped.output  # nothing else reads what the CSV says

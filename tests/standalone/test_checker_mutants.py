@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import io
 import json
 import random
 import shutil
@@ -39,6 +40,7 @@ from verifier.io.answers import save_answers
 from verifier.io.binary import save_npz
 from verifier.io.case_json import case_to_dict
 from verifier.model.report import CaseVerdict
+from verifier.writers.csv import solution_records, write_records
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER, CASES = ROOT / "checker", ROOT / "cases"
@@ -244,6 +246,12 @@ MUTANTS: list[tuple[str, str, str, str]] = [
         FAST,
         'if head.get("line", []) != line:',
         'if len(head.get("line", [])) != len(line):',
+    ),
+    (
+        "fast CSV outcome",
+        FAST,
+        'bad = np.flatnonzero(z["outcome"] != want)',
+        'bad = np.flatnonzero(z["outcome"] != z["outcome"])',
     ),
     ("fast uniqueness intervals", FAST, 'if (claim == "unique") != same:', "if False:"),
     (
@@ -502,6 +510,19 @@ class Maker:
             np.savez(p, **{**a, "header": np.frombuffer(json.dumps(h).encode(), np.uint8)})
             self.add(f"npz {what}", case, p)
         self.answer_files(case, cert, rep, ".npz")
+        self.answer_files(case, cert, rep, ".csv")  # a CSV answer on the numpy path
+        self.printed_csv(case, cert, rep)
+
+    def printed_csv(self, case: Path, cert: Path, rep: Any) -> None:
+        """The CSV ``verify --format csv`` prints, its first row's outcome word changed."""
+        out = io.StringIO()
+        write_records(solution_records(rep.solution), out)
+        head, first, *rows = out.getvalue().splitlines()
+        k, cells = head.split(",").index("outcome"), first.split(",")
+        cells[k] = {"win": "loss", "loss": "draw", "draw": "win"}[cells[k]]
+        p = self.path(".csv")
+        p.write_text("\n".join([head, ",".join(cells), *rows]) + "\n")
+        self.add("printed outcome", case, cert, p)
 
 
 def _header_forgeries(head: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

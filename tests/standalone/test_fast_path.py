@@ -143,3 +143,48 @@ def test_both_paths_agree_on_answer_files(tmp_path: Path) -> None:
             assert (out.status, out.condition) == ("REJECTED", "answers"), out
             np.savez(tmp_path / "bad.ans.npz", **{k: v for k, v in arrays.items() if k != f})
             assert _both(case, cert, tmp_path / "bad.ans.npz").status == "REJECTED"
+
+
+def test_both_paths_agree_on_the_printed_csv(tmp_path: Path) -> None:
+    """Issue 44 (4): the CSV ``verify --format csv`` prints is judged on the numpy path (a
+    10^6-position answer in seconds, not minutes), with the plain path's verdicts: each cell
+    changed, a row twice, a name of no position, a ragged row, the outcome word."""
+    import io
+
+    from verifier import api
+    from verifier.writers.csv import solution_records, write_records
+
+    judged = 0
+    for case in _npz_cases(tmp_path)[-6:]:  # the random ones
+        cert = tmp_path / f"{case.stem}.cert.npz"
+        rep = api.verify(case, certificate=cert)
+        assert rep.verdict is CaseVerdict.VERIFIED
+        out = io.StringIO()
+        write_records(solution_records(rep.solution), out)
+        head, *rows = out.getvalue().splitlines()
+        csv_file = tmp_path / f"{case.stem}.csv"
+        csv_file.write_text(out.getvalue())
+        assert _both(case, cert, csv_file).status == "ACCEPTED"
+        cols = head.split(",")
+        for k, name in enumerate(cols):
+            cells = rows[3].split(",")
+            swap = {"win": "loss", "loss": "win", "draw": "win", "won": "lost", "lost": "draw"}
+            if name == "position":
+                cells[k] = "no-such-position"
+            elif cells[k] in swap:
+                cells[k] = swap[cells[k]]
+            elif cells[k] == "":
+                cells[k] = "1"
+            elif name == "move":
+                cells[k] = rows[4].split(",")[0]
+            else:
+                cells[k] = str(float(cells[k]) + 1) if "." in cells[k] else str(int(cells[k]) + 1)
+            bad = [*rows[:3], ",".join(cells), *rows[4:]]
+            csv_file.write_text("\n".join([head, *bad]) + "\n")
+            found = _both(case, cert, csv_file)
+            assert found.status in ("REJECTED", "BAD"), (case.name, name, found)
+            judged += 1
+        for bad in ([rows[3], *rows], [*rows[:3], rows[3] + ",", *rows[4:]]):  # twice, ragged
+            csv_file.write_text("\n".join([head, *bad]) + "\n")
+            assert _both(case, cert, csv_file).status == "BAD"
+    assert judged >= 18

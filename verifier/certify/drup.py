@@ -83,7 +83,8 @@ class DrupResult:
 def won_lost_proof(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) -> DrupResult:
     """Ask the SAT solver for another labelling; its proof that there is none, if none."""
     drawn = np.flatnonzero(np.asarray(labels) == 0)
-    if clause_count("normal", ptr, drawn) > DRUP_MAX_CLAUSES:
+    clauses = clause_count("normal", ptr, drawn)  # U1's, as the checker counts them
+    if clauses > DRUP_MAX_CLAUSES:
         return DrupResult(why=f"more than {DRUP_MAX_CLAUSES:,} clauses")
     found, model, proof = _sat(won_lost_cnf(ptr, idx, labels))
     if found is None:
@@ -142,7 +143,8 @@ def mex_solutions(ptr: NDArray[Any], idx: NDArray[Any]) -> tuple[list[list[int]]
     fewer, the DRUP proof that there is no other; ``([], None)`` where the solver gave up or
     the equations are above :data:`DRUP_MAX_CLAUSES`."""
     deg = np.diff(ptr).tolist()
-    if clause_count("impartial", ptr) > DRUP_MAX_CLAUSES:
+    clauses = clause_count("impartial", ptr)  # U3's, as the checker counts them
+    if clauses > DRUP_MAX_CLAUSES:
         return [], None
     first = [1, *(1 + np.cumsum(np.asarray(deg) + 1)).tolist()]
     found: list[list[int]] = []

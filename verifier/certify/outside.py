@@ -121,11 +121,12 @@ def self_checked(
 
 
 def _numpy_path(report: CaseReport, csv: bool, answers: Path | None) -> bool:
-    """Whether the checker's numpy path will judge (an ``.npz`` case, certificate, answers)."""
+    """Whether the checker's numpy path will judge (an ``.npz`` case and certificate; the CSV
+    printed, or an ``.npz`` answer file, or none)."""
     path = report.case.path
     npz = path is not None and path.suffix.lower() == ".npz"
-    rows_npz = answers is None or answers.suffix.lower() == ".npz"
-    return npz and not csv and rows_npz and report.case.semantics.value in _NUMPY_PATH
+    rows = csv or answers is None or answers.suffix.lower() == ".npz"
+    return npz and rows and report.case.semantics.value in _NUMPY_PATH
 
 
 def _not_run(report: CaseReport, force: bool, fast: bool = False) -> str | None:
@@ -168,8 +169,10 @@ def _csv_text(report: CaseReport) -> str:
     """The ``--format csv`` text of this case alone (``CsvWriter`` prints it as it is)."""
     import io
 
+    from verifier.io.jsonpath import paused_gc
     from verifier.writers.csv import solution_records, write_records
 
     out = io.StringIO()
-    write_records(solution_records(report.solution), out)
+    with paused_gc():  # a row's strings a node: no cycles for the collector to look for
+        write_records(solution_records(report.solution), out)
     return out.getvalue()

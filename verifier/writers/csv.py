@@ -32,8 +32,10 @@ def solution_columns(solution: Solution | None) -> tuple[str, ...]:
 
 def solution_records(solution: Solution | None) -> Records:
     """An answer's rows (none, under the leading header, when no solver answered)."""
-    rows = () if solution is None else solution.records()
-    return Records(solution_columns(solution), rows)
+    if solution is None:
+        return Records(solution_columns(None))
+    columns, cols = solution.shown_columns()
+    return Records(columns, tuples=zip(*map(_column_cells, cols), strict=True))
 
 
 def _with_case(reports: Sequence[CaseReport]) -> Iterator[Mapping[str, Any]]:
@@ -65,8 +67,20 @@ def write_records(records: Records, out: TextIO) -> None:
     """Write the header and the rows."""
     w = csv.writer(out, lineterminator="\n")
     w.writerow(records.columns)
+    if records.tuples is not None:  # cells as written (None empty)
+        w.writerows(records.tuples)
     for row in records.rows:
         w.writerow([_cell(row.get(c)) for c in records.columns])
+
+
+_NESTED = {list, tuple, dict}
+"""The types of a cell written as JSON (``_cell``)."""
+
+
+def _column_cells(column: list[Any]) -> list[Any]:
+    """A column's entries as cells (``_cell``), the column as it is where that changes nothing
+    (``None`` is written empty): a million rows without a call per cell."""
+    return list(map(_cell, column)) if set(map(type, column)) & _NESTED else column
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from verifier.model.describe import describe
+from verifier.model.results import View
 from verifier.model.words import count as counted
 from verifier.research.uniqueness import SolutionSet
 from verifier.writers.base import Document, Records
@@ -45,9 +46,8 @@ def uniqueness_document(s: SolutionSet) -> Document:
     free = np.flatnonzero(s.free).tolist()
     lines = [_headline(s)]
     if s.count == 0:  # nothing to say of the positions' values in every solution: none
-        loopy = (
-            "; verify answers it with loopy values" if s.case.semantics.value == "impartial" else ""
-        )
+        grundy = describe(s.case.semantics).view is View.GRUNDY
+        loopy = "; verify answers it with loopy values" if grundy else ""
         lines.append(f"no values for {counted(g.n, 'position')} satisfy them{loopy}")
     elif free:
         what = "may take" if not s.attained and s.count is None else "take"

@@ -745,7 +745,7 @@ def check_positions(
     its dead-end label (mated / drawn) the kernel's. Returns the violations, the first, and
     the shard's first and last material codes (the driver checks the spans between shards:
     ``check_spans``). ``refs``: per tier, per shard, ``(positions, sha256)``."""
-    from verifier.distributed.tiers.rules import INNER
+    from verifier.distributed.tiers.outcome import INNER
     from verifier.games import _chess_kernels as ck
 
     base = Path(root)

@@ -14,13 +14,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers.graphs import GraphTiers
+from verifier.distributed.tiers.outcome import INNER
 from verifier.games.connect4 import Board
 from verifier.model.semantics import Semantics
 
-__all__ = ["ConnectFourTiers", "Expansion", "TierGame", "game_from_manifest"]
-
-INNER = np.int8(2)
-"""``Expansion.outcome`` of a position that is not terminal."""
+__all__ = ["INNER", "ConnectFourTiers", "Expansion", "TierGame", "game_from_manifest"]
 
 
 class Expansion(NamedTuple):
