@@ -77,3 +77,21 @@ def test_heartbeat_beats_while_the_block_runs(tmp_path: Path) -> None:
         time.sleep(0.3)
     lines = log.read_text().splitlines()
     assert len(lines) >= 2 and all(line.startswith("progress: building after ") for line in lines)
+
+
+def test_solve_names_the_answer_file_it_writes(tmp_path: Path) -> None:
+    """``solve kqk.npz -o kqk.csv`` spent 20 s writing the file in silence: the stage is
+    named, with its count of positions."""
+    env = {**os.environ, "VERIFIER_PROGRESS_EVERY": "0", "PYTHONPATH": str(ROOT)}
+    case = tmp_path / "t.npz"
+    run = [sys.executable, "-m", "verifier.cli"]
+    gen = subprocess.run([*run, "generate", "lgame", "-o", str(case)], capture_output=True, env=env)
+    assert gen.returncode == 0, gen.stderr
+    out = tmp_path / "t.csv"
+    solve = subprocess.run(
+        [*run, "solve", str(case), "-o", str(out), "-q"], capture_output=True, text=True, env=env
+    )
+    assert solve.returncode == 0, solve.stderr
+    assert f"progress: writing {out}: " in solve.stderr
+    assert any(x.startswith(f"progress: writing {out}: ") and x.endswith(" positions after 0 s")
+               for x in solve.stderr.splitlines())  # fmt: skip

@@ -1028,9 +1028,12 @@ def solve_cmd(
         )
     solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
     rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
-    _save_answers(rep.solution, case, answer_file)
+    if answer_file is not None:
+        with _working(f"writing {answer_file}: {case.graph.n:,} positions"):
+            _save_answers(rep.solution, case, answer_file)
     if certificate is not None:
-        rep = _certified(rep, certificate, answer_file, csv=form is Format.csv)
+        with _working(f"certifying {case.graph.n:,} positions: {certificate} and its check"):
+            rep = _certified(rep, certificate, answer_file, csv=form is Format.csv)
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
@@ -1466,6 +1469,14 @@ def _refuse_dataset_overwrite(output: Path) -> None:
         f"{output}: a tiered dataset whose generation stopped: --resume continues it, "
         "--force starts again"
     )
+
+
+def _working(what: str) -> Any:
+    """A stage with no steps to count: a spinner saying ``what`` on a terminal, else
+    ``progress: WHAT after N s`` lines every ``VERIFIER_PROGRESS_EVERY`` seconds (as
+    ``generate`` does)."""
+    err = Console(emoji=False, stderr=True)
+    return err.status(what) if err.is_terminal else heartbeat(sys.stderr, what)
 
 
 def _save_answers(solution: Solution | None, case: Case, path: Path | None) -> None:

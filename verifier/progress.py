@@ -47,10 +47,13 @@ class PlainProgress:
 @contextmanager
 def heartbeat(stream: TextIO, what: str, every: float | None = None) -> Iterator[None]:
     """For a stage with no steps to count (building a game): ``progress: WHAT after N s`` on
-    ``stream`` every ``every`` seconds while the block runs."""
+    ``stream`` every ``every`` seconds while the block runs (``every`` 0: at its start too)."""
     every = progress_every() if every is None else every
     done = threading.Event()
     started = time.monotonic()
+    if every == 0:
+        stream.write(f"progress: {what} after 0 s\n")
+        stream.flush()
 
     def beat() -> None:
         while not done.wait(max(every, 0.05)):
