@@ -317,6 +317,17 @@ def _progress_fn(progress: Progress) -> ProgressFn:
     return report
 
 
+def _say_compiling(case: Case, engine: str) -> None:
+    """One line on stderr before the solver kernels compile (the first run on a machine, a
+    minute on 2 cores; ``verifier.kernel_cache``), when the compiled engine will run."""
+    from verifier.registry import COMPILED_LIMIT
+
+    if engine == "compiled" or (engine == "auto" and case.graph.n > COMPILED_LIMIT):
+        from verifier.kernel_cache import say_if_cold
+
+        say_if_cold(sys.stderr, "verifier.engine._kernels", "the solver kernels")
+
+
 def _case_bar(console: Console) -> Progress:
     """The progress bar of one case on a terminal (rich.progress imported only then)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -436,6 +447,7 @@ def run_verify(
                 _err(err, str(e))
                 continue
         read = time.perf_counter() - t_read
+        _say_compiling(case, engine.value)
         on_progress: ProgressFn = (
             _progress_fn(progress) if progress is not None else PlainProgress(sys.stderr)
         )
@@ -1026,6 +1038,7 @@ def solve_cmd(
             f"-o {out}: answer files are .json, .csv, .npz or .parquet (a directory: "
             "--engine dask's partitioned results)"
         )
+    _say_compiling(case, engine.value)
     solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
     rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
     if answer_file is not None:
@@ -1744,6 +1757,10 @@ def generate_cmd(
         twice = sorted(k for k in params if flags.get(k) is not None)
         if twice:
             raise UsageError(f"--param {twice[0]}=... and its own option both given")
+        if game.startswith("chess:"):  # the first run compiles for a minute: say so
+            from verifier.kernel_cache import say_if_cold
+
+            say_if_cold(sys.stderr, "verifier.games._chess_kernels", "the chess kernels")
         with working:
             case = generate(game, **{**flags, **params})
     except (VerifierError, ValueError) as e:
@@ -2143,6 +2160,7 @@ def check_certificate_cmd(
     Prints ACCEPTED, or the first violation naming the position (docs/certificates.md).
     Exit code: 0 accepted, 1 rejected, 2 a file it cannot read.
     """
+    from checker import stages
     from verifier.certify.outside import run_checker
 
     for given in (case, certificate, answers):
@@ -2151,7 +2169,7 @@ def check_certificate_cmd(
                 "cannot read the file: a folder" if given.is_dir() else "no such file or directory"
             )
             raise _fail(f"{given}: $: {why}")
-    out = run_checker(case, certificate, answers)
+    out = stages.watched(run_checker, case, certificate, answers)  # a line per stage, terminal
     if out.status == "BAD":
         raise _fail(out.message)
     typer.echo(out.message if out.status == "ACCEPTED" else f"REJECTED: {out.message}")
