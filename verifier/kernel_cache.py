@@ -14,7 +14,7 @@ Whenever the question cannot be answered (numba missing, its internals changed) 
 from __future__ import annotations
 
 import importlib
-from typing import TextIO
+from typing import Any, TextIO
 
 __all__ = ["COMPILE_SECONDS", "cold", "say_if_cold"]
 
@@ -32,7 +32,9 @@ def cold(module_name: str) -> bool:
 
         module = importlib.import_module(module_name)
         kernels = [k for k in vars(module).values() if isinstance(k, Dispatcher)]
-        cached = [k for k in kernels if type(getattr(k, "_cache", None)).__name__ == CACHE]
+        cached: list[Any] = [
+            k for k in kernels if type(getattr(k, "_cache", None)).__name__ == CACHE
+        ]
         if not cached:
             return False
         magic = cached[0].targetctx.codegen().magic_tuple()  # this machine's CPU and features
