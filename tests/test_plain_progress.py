@@ -95,3 +95,23 @@ def test_solve_names_the_answer_file_it_writes(tmp_path: Path) -> None:
     assert f"progress: writing {out}: " in solve.stderr
     assert any(x.startswith(f"progress: writing {out}: ") and x.endswith(" positions after 0 s")
                for x in solve.stderr.splitlines())  # fmt: skip
+
+
+def test_a_chess_generation_reports_its_positions() -> None:
+    """``generate chess:KQK``'s lines said only ``generating chess:KQK after N s``: the
+    generator reports the positions done, which the lines carry with a rate."""
+    from verifier.games import chess
+    from verifier.progress import Counts, reporting
+
+    seen: list[tuple[str, int, int]] = []
+    counts = Counts()
+
+    def both(task: str, done: int, total: int) -> None:
+        seen.append((task, done, total))
+        counts(task, done, total)
+
+    with reporting(both):
+        n = chess.generate("KQK", symmetry=True).graph.n
+    assert ("positions whose moves are counted", n, n) in seen
+    assert seen[-1] == ("positions whose moves are written", n, n)
+    assert str(counts).startswith(f": positions whose moves are written {n:,}/{n:,}")

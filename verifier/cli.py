@@ -39,7 +39,7 @@ from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
 from verifier.model.words import count
 from verifier.pipeline import run_case
-from verifier.progress import PlainProgress, heartbeat
+from verifier.progress import Counts, PlainProgress, heartbeat, reporting
 from verifier.registry import Options, ProgressFn
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 from verifier.writers.base import Brief
@@ -1730,10 +1730,16 @@ def generate_cmd(
                 f"--terminal-values: not a comma-separated list of numbers: {values!r}"
             ) from None
     err = Console(emoji=False, stderr=True)
+    counts = Counts()  # the generator's own steps (report), on each line
+    status = err.status(f"generating {game}") if err.is_terminal else None
+
+    def step(task: str, done: int, total: int) -> None:
+        counts(task, done, total)
+        if status is not None:
+            status.update(f"generating {game}{counts}")
+
     working = (
-        err.status(f"generating {game}")
-        if err.is_terminal
-        else heartbeat(sys.stderr, f"generating {game}")
+        status if status is not None else heartbeat(sys.stderr, f"generating {game}", counts=counts)
     )
     try:
         flags: dict[str, Any] = {
@@ -1761,7 +1767,7 @@ def generate_cmd(
             from verifier.kernel_cache import say_if_cold
 
             say_if_cold(sys.stderr, "verifier.games._chess_kernels", "the chess kernels")
-        with working:
+        with working, reporting(step):
             case = generate(game, **{**flags, **params})
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
