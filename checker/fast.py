@@ -227,10 +227,10 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
     try:
         with open(case, "rb") as f:
             sha = hashlib.sha256(f.read()).hexdigest()
-        zc = stages.step("reading the case", 0, load, case)
+        zc = stages.step("reading the case's arrays", 0, load, case)
         g = text(zc["header"])
         at = cert
-        zk = stages.step("reading the certificate", len(zc["succ_ptr"]) - 1, load, cert)
+        zk = stages.step("reading the certificate's arrays", len(zc["succ_ptr"]) - 1, load, cert)
         head = text(zk["header"])
         u = head.get("uniqueness")  # None: no claim
         if (
@@ -263,7 +263,7 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
         if len(idx) and (idx.min() < 0 or idx.max() >= n):
             raise BadFile("a move leads to no position")
         gd, cd = case_arrays(zc, n) | {"root": g.get("root")}, cert_arrays(zk, n, sem)
-        stages.step(f"the conditions of {sem}", n, checks, r, sem, gd, cd, head, names, u)
+        stages.step(f"the conditions of {sem} on arrays", n, checks, r, sem, gd, cd, head, names, u)
         if answers is not None:
             at = answers
             judge_answers(answers, cd, names, sem)
@@ -369,7 +369,7 @@ def checks(
         raise Violation(None, "line", f"is {head.get('line')!r}, the moves give {line!r}")
     if (wrong := words.arrays(sem, head, root, names, c)) is not None:  # the words printed
         raise Violation(None, "printed", wrong)
-    stages.step("the uniqueness claim", r.n, uniqueness, sem, r, c, u)
+    stages.step("the uniqueness claim on arrays", r.n, uniqueness, sem, r, c, u)
 
 
 def parse(sem: str, v: Any, where: str) -> Any:
