@@ -22,7 +22,8 @@ CACHE = "FunctionCache"  # numba's cache of a ``cache=True`` kernel (else a ``Nu
 
 COMPILE_SECONDS = {"verifier.games._chess_kernels": 30, "verifier.engine._kernels": 20}
 """About how long each module's kernels take to compile the first time (2 cores, 2026-11-28:
-the chess kernels 25 s on an idle machine and up to 110 s on a loaded one)."""
+the chess kernels of ``generate chess:KQK`` 25 s beside a test run, 110 s reported on a busier
+machine; the solver kernels 7 s for one minimax case, more when several semantics run)."""
 
 
 def cold(module_name: str) -> bool:
