@@ -1039,8 +1039,10 @@ def solve_cmd(
             "--engine dask's partitioned results)"
         )
     _say_compiling(case, engine.value)
-    solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
-    rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
+    bar = _case_bar(Console(emoji=False, stderr=True)) if sys.stderr.isatty() else None
+    solve_progress = PlainProgress(sys.stderr) if bar is None else _progress_fn(bar)
+    with bar if bar is not None else nullcontext():  # a bar on a terminal, as verify's
+        rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
     if answer_file is not None:
         with _working(f"writing {answer_file}: {case.graph.n:,} positions"):
             _save_answers(rep.solution, case, answer_file)
