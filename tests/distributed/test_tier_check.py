@@ -334,6 +334,8 @@ def test_cli_verdicts_and_exit_codes(
     r = run_cli("verify", solved, "--linear", *addr)
     assert r.exit_code == 0, r.output
     assert stdout(r).splitlines()[0].startswith("VERIFIED: draw (neither player")
+    said = f"progress: {solved}: checking the answers: 12,031 positions in 31 shard(s)"
+    assert said in r.output.splitlines()  # the stages on stderr
     theirs = write_table(tmp_path / "theirs", table)
     r = run_cli("verify", solved, "--answers", theirs, "--json", *addr)
     assert r.exit_code == 0, r.output
