@@ -5,8 +5,7 @@
 prints ACCEPTED (exit 0), or the first violation naming the position and the condition (exit 1),
 or what it cannot read (exit 2). Standard library only (numpy for ``.npz`` files); it imports
 nothing from the package whose output it judges, and reads the case with its own parser. The
-condition names (N1..N5, R1..R4, M1..M5, I1..I4) are the document's, each with its argument.
-"""
+condition names (N1..N5, R1..R4, M1..M5, I1..I4) are the document's, each with its argument."""
 
 from __future__ import annotations
 
@@ -19,13 +18,14 @@ import sys
 from typing import Any, NamedTuple
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import graphs, name_codecs, words
+    from checker import graphs, name_codecs, stages, words
     from checker.drup import BadProof, claim_fault, z3_fault
     from checker.reading import Unreadable, cell, csv_columns, has_numpy, jtext, loads, npz
     from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import graphs  # type: ignore[import-not-found,no-redef]
     import name_codecs  # type: ignore[import-not-found,no-redef]
+    import stages  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import BadProof, claim_fault, z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import Unreadable, cell, csv_columns, has_numpy, jtext, loads, npz  # type: ignore[import-not-found,no-redef]
@@ -457,17 +457,17 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
             return Outcome(*found)
     at = case_path  # the file being read, named by a BAD outcome
     try:
-        g = Game(case_path)
+        g = stages.step("reading the case", 0, Game, case_path)
         need(g.sem in SEMANTICS, f"unknown semantics {g.sem!r}")
         at = cert_path
-        c = Cert(cert_path, g)
+        c = stages.step("reading the certificate", g.n, Cert, cert_path, g)
         for x, y in enumerate(c.col["move"]):  # every move named is a move of its position
             if y is not None and y not in g.succ[x]:
                 raise Reject(g.names[x], "move", f"names {g.names[y]!r}, not one of its moves")
-        SEMANTICS[g.sem](g, c)
+        stages.step(f"the conditions of {g.sem}", g.n, SEMANTICS[g.sem], g, c)
         summary(g, c)
         sums(g, c)
-        trusted = uniqueness(g, c)
+        trusted = stages.step("the uniqueness claim", g.n, uniqueness, g, c)
         if answers_path is not None:
             at = answers_path
             answers(g, c, answers_path)
@@ -488,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("certificate")
     ap.add_argument("--answers", help="an answer file that must say what the certificate says")
     a = ap.parse_args(argv)  # a usage error exits 2
-    out = check(a.case, a.certificate, a.answers)
+    out = stages.watched(check, a.case, a.certificate, a.answers)
     code = {"ACCEPTED": 0, "REJECTED": 1, "BAD": 2}[out.status]
     line = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]
     print(line, file=sys.stderr if code == 2 else sys.stdout)

@@ -18,12 +18,13 @@ import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import name_codecs as codecs
-    from checker import words
+    from checker import stages, words
     from checker.drup import z3_fault
     from checker.reading import csv_columns, loads, paused_gc
     from checker.wording import said
 except ImportError:  # pragma: no cover - the script's way
     import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
+    import stages  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
     from drup import z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import csv_columns, loads, paused_gc  # type: ignore[import-not-found,no-redef]
@@ -226,10 +227,10 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
     try:
         with open(case, "rb") as f:
             sha = hashlib.sha256(f.read()).hexdigest()
-        zc = load(case)
+        zc = stages.step("reading the case's arrays", 0, load, case)
         g = text(zc["header"])
         at = cert
-        zk = load(cert)
+        zk = stages.step("reading the certificate's arrays", len(zc["succ_ptr"]) - 1, load, cert)
         head = text(zk["header"])
         u = head.get("uniqueness")  # None: no claim
         if (
@@ -262,7 +263,7 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
         if len(idx) and (idx.min() < 0 or idx.max() >= n):
             raise BadFile("a move leads to no position")
         gd, cd = case_arrays(zc, n) | {"root": g.get("root")}, cert_arrays(zk, n, sem)
-        checks(r, sem, gd, cd, head, names, u)
+        stages.step(f"the conditions of {sem} on arrays", n, checks, r, sem, gd, cd, head, names, u)
         if answers is not None:
             at = answers
             judge_answers(answers, cd, names, sem)
@@ -368,7 +369,7 @@ def checks(
         raise Violation(None, "line", f"is {head.get('line')!r}, the moves give {line!r}")
     if (wrong := words.arrays(sem, head, root, names, c)) is not None:  # the words printed
         raise Violation(None, "printed", wrong)
-    uniqueness(sem, r, c, u)
+    stages.step("the uniqueness claim on arrays", r.n, uniqueness, sem, r, c, u)
 
 
 def parse(sem: str, v: Any, where: str) -> Any:

@@ -77,3 +77,71 @@ def test_heartbeat_beats_while_the_block_runs(tmp_path: Path) -> None:
         time.sleep(0.3)
     lines = log.read_text().splitlines()
     assert len(lines) >= 2 and all(line.startswith("progress: building after ") for line in lines)
+
+
+def test_solve_names_the_answer_file_it_writes(tmp_path: Path) -> None:
+    """``solve kqk.npz -o kqk.csv`` spent 20 s writing the file in silence: the stage is
+    named, with its count of positions."""
+    env = {**os.environ, "VERIFIER_PROGRESS_EVERY": "0", "PYTHONPATH": str(ROOT)}
+    case = tmp_path / "t.npz"
+    run = [sys.executable, "-m", "verifier.cli"]
+    gen = subprocess.run([*run, "generate", "lgame", "-o", str(case)], capture_output=True, env=env)
+    assert gen.returncode == 0, gen.stderr
+    out = tmp_path / "t.csv"
+    solve = subprocess.run(
+        [*run, "solve", str(case), "-o", str(out), "-q"], capture_output=True, text=True, env=env
+    )
+    assert solve.returncode == 0, solve.stderr
+    assert f"progress: writing {out}: " in solve.stderr
+    assert any(x.startswith(f"progress: writing {out}: ") and x.endswith(" positions after 0 s")
+               for x in solve.stderr.splitlines())  # fmt: skip
+
+
+def test_a_chess_generation_reports_its_positions() -> None:
+    """``generate chess:KQK``'s lines said only ``generating chess:KQK after N s``: the
+    generator reports the positions done, which the lines carry with a rate."""
+    from verifier.games import chess
+    from verifier.progress import Counts, reporting
+
+    seen: list[tuple[str, int, int]] = []
+    counts = Counts()
+
+    def both(task: str, done: int, total: int) -> None:
+        seen.append((task, done, total))
+        counts(task, done, total)
+
+    with reporting(both):
+        n = chess.generate("KQK", symmetry=True).graph.n
+    assert ("positions whose moves are counted", n, n) in seen
+    assert seen[-1] == ("positions whose moves are written", n, n)
+    assert str(counts).startswith(f": positions whose moves are written {n:,}/{n:,}")
+
+
+def test_solve_shows_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal ``solve`` showed nothing while it solved: now the bar that ``verify``
+    shows (standard error a pseudo-terminal here; standard output the report)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verifier.cli", "solve", "cases/dag-paul-carole.json", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    os.close(follower)
+    out = proc.communicate()[0]
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert proc.returncode == 0 and "SOLVED" in out
+    assert b"dag-paul-carole: solvers" in seen

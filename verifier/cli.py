@@ -39,7 +39,7 @@ from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
 from verifier.model.words import count
 from verifier.pipeline import run_case
-from verifier.progress import PlainProgress, heartbeat
+from verifier.progress import Counts, PlainProgress, heartbeat, reporting
 from verifier.registry import Options, ProgressFn
 from verifier.writers import Document, Format, Settings, make_writer, overall_verdict
 from verifier.writers.base import Brief
@@ -317,6 +317,17 @@ def _progress_fn(progress: Progress) -> ProgressFn:
     return report
 
 
+def _say_compiling(case: Case, engine: str) -> None:
+    """One line on stderr before the solver kernels compile (the first run on a machine, a
+    minute on 2 cores; ``verifier.kernel_cache``), when the compiled engine will run."""
+    from verifier.registry import COMPILED_LIMIT
+
+    if engine == "compiled" or (engine == "auto" and case.graph.n > COMPILED_LIMIT):
+        from verifier.kernel_cache import say_if_cold
+
+        say_if_cold(sys.stderr, "verifier.engine._kernels", "the solver kernels")
+
+
 def _case_bar(console: Console) -> Progress:
     """The progress bar of one case on a terminal (rich.progress imported only then)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -436,6 +447,7 @@ def run_verify(
                 _err(err, str(e))
                 continue
         read = time.perf_counter() - t_read
+        _say_compiling(case, engine.value)
         on_progress: ProgressFn = (
             _progress_fn(progress) if progress is not None else PlainProgress(sys.stderr)
         )
@@ -1026,11 +1038,17 @@ def solve_cmd(
             f"-o {out}: answer files are .json, .csv, .npz or .parquet (a directory: "
             "--engine dask's partitioned results)"
         )
-    solve_progress = None if sys.stderr.isatty() else PlainProgress(sys.stderr)
-    rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
-    _save_answers(rep.solution, case, answer_file)
+    _say_compiling(case, engine.value)
+    bar = _case_bar(Console(emoji=False, stderr=True)) if sys.stderr.isatty() else None
+    solve_progress = PlainProgress(sys.stderr) if bar is None else _progress_fn(bar)
+    with bar if bar is not None else nullcontext():  # a bar on a terminal, as verify's
+        rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
+    if answer_file is not None:
+        with _working(f"writing {answer_file}: {case.graph.n:,} positions"):
+            _save_answers(rep.solution, case, answer_file)
     if certificate is not None:
-        rep = _certified(rep, certificate, answer_file, csv=form is Format.csv)
+        with _working(f"certifying {case.graph.n:,} positions: {certificate} and its check"):
+            rep = _certified(rep, certificate, answer_file, csv=form is Format.csv)
     writer.write_case(rep)
     writer.finish([rep], [])
     raise typer.Exit(exit_code([rep], 0))
@@ -1468,6 +1486,14 @@ def _refuse_dataset_overwrite(output: Path) -> None:
     )
 
 
+def _working(what: str) -> Any:
+    """A stage with no steps to count: a spinner saying ``what`` on a terminal, else
+    ``progress: WHAT after N s`` lines every ``VERIFIER_PROGRESS_EVERY`` seconds (as
+    ``generate`` does)."""
+    err = Console(emoji=False, stderr=True)
+    return err.status(what) if err.is_terminal else heartbeat(sys.stderr, what)
+
+
 def _save_answers(solution: Solution | None, case: Case, path: Path | None) -> None:
     """Write the answer file ``path`` (if any) of a solution (exit 2 when there is none)."""
     if path is None:
@@ -1706,10 +1732,16 @@ def generate_cmd(
                 f"--terminal-values: not a comma-separated list of numbers: {values!r}"
             ) from None
     err = Console(emoji=False, stderr=True)
+    counts = Counts()  # the generator's own steps (report), on each line
+    status = err.status(f"generating {game}") if err.is_terminal else None
+
+    def step(task: str, done: int, total: int) -> None:
+        counts(task, done, total)
+        if status is not None:
+            status.update(f"generating {game}{counts}")
+
     working = (
-        err.status(f"generating {game}")
-        if err.is_terminal
-        else heartbeat(sys.stderr, f"generating {game}")
+        status if status is not None else heartbeat(sys.stderr, f"generating {game}", counts=counts)
     )
     try:
         flags: dict[str, Any] = {
@@ -1733,7 +1765,11 @@ def generate_cmd(
         twice = sorted(k for k in params if flags.get(k) is not None)
         if twice:
             raise UsageError(f"--param {twice[0]}=... and its own option both given")
-        with working:
+        if game.startswith("chess:"):  # the first run compiles for a minute: say so
+            from verifier.kernel_cache import say_if_cold
+
+            say_if_cold(sys.stderr, "verifier.games._chess_kernels", "the chess kernels")
+        with working, reporting(step):
             case = generate(game, **{**flags, **params})
     except (VerifierError, ValueError) as e:
         raise _fail(str(e)) from None
@@ -2132,6 +2168,7 @@ def check_certificate_cmd(
     Prints ACCEPTED, or the first violation naming the position (docs/certificates.md).
     Exit code: 0 accepted, 1 rejected, 2 a file it cannot read.
     """
+    from checker import stages
     from verifier.certify.outside import run_checker
 
     for given in (case, certificate, answers):
@@ -2140,7 +2177,7 @@ def check_certificate_cmd(
                 "cannot read the file: a folder" if given.is_dir() else "no such file or directory"
             )
             raise _fail(f"{given}: $: {why}")
-    out = run_checker(case, certificate, answers)
+    out = stages.watched(run_checker, case, certificate, answers)  # a line per stage, terminal
     if out.status == "BAD":
         raise _fail(out.message)
     typer.echo(out.message if out.status == "ACCEPTED" else f"REJECTED: {out.message}")

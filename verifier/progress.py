@@ -11,11 +11,55 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TextIO
 
-__all__ = ["PlainProgress", "heartbeat", "progress_every"]
+__all__ = ["Counts", "PlainProgress", "heartbeat", "progress_every", "report", "reporting"]
+
+_REPORT: ContextVar[Callable[[str, int, int], None] | None] = ContextVar("report", default=None)
+
+
+def report(task: str, done: int, total: int) -> None:
+    """A step of work with no progress callback of its own (a game's generator): handed to
+    the callback of the innermost ``reporting`` block, if any."""
+    fn = _REPORT.get()
+    if fn is not None:
+        fn(task, done, total)
+
+
+@contextmanager
+def reporting(fn: Callable[[str, int, int], None]) -> Iterator[None]:
+    """``report(...)`` calls in the block go to ``fn``."""
+    token = _REPORT.set(fn)
+    try:
+        yield
+    finally:
+        _REPORT.reset(token)
+
+
+class Counts:
+    """The last ``report`` of a stage, as the text a heartbeat adds to its line: ``: TASK
+    DONE/TOTAL`` and ``, RATE a second`` (from the task's first report to its last)."""
+
+    def __init__(self) -> None:
+        self.task, self.done, self.total, self.rate = "", 0, 0, 0.0
+        self.since, self.first = time.monotonic(), 0
+
+    def __call__(self, task: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if task != self.task:
+            self.task, self.since, self.first, self.rate = task, now, done, 0.0
+        elif now > self.since:
+            self.rate = (done - self.first) / (now - self.since)
+        self.done, self.total = done, total
+
+    def __str__(self) -> str:
+        if not self.task:
+            return ""
+        rate = f", {self.rate:,.0f} a second" if self.rate > 0 else ""
+        return f": {self.task} {self.done:,}/{self.total:,}{rate}"
 
 
 def progress_every() -> float:
@@ -45,16 +89,23 @@ class PlainProgress:
 
 
 @contextmanager
-def heartbeat(stream: TextIO, what: str, every: float | None = None) -> Iterator[None]:
+def heartbeat(
+    stream: TextIO, what: str, every: float | None = None, counts: Counts | None = None
+) -> Iterator[None]:
     """For a stage with no steps to count (building a game): ``progress: WHAT after N s`` on
-    ``stream`` every ``every`` seconds while the block runs."""
+    ``stream`` every ``every`` seconds while the block runs (``every`` 0: at its start too);
+    ``counts``: the block's last ``report``, added to each line."""
     every = progress_every() if every is None else every
     done = threading.Event()
     started = time.monotonic()
+    if every == 0:
+        stream.write(f"progress: {what} after 0 s\n")
+        stream.flush()
 
     def beat() -> None:
         while not done.wait(max(every, 0.05)):
-            stream.write(f"progress: {what} after {time.monotonic() - started:.0f} s\n")
+            more = "" if counts is None else str(counts)
+            stream.write(f"progress: {what}{more} after {time.monotonic() - started:.0f} s\n")
             stream.flush()
 
     thread = threading.Thread(target=beat, daemon=True)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli
+from tier_cli import one_line_error, run_cli, stdout
 
 from verifier import api
 from verifier.games import chess
@@ -264,7 +264,7 @@ def refuted_dataset(client: Any, root: Path, *words: str) -> str:
     holds ``words``; that line."""
     r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    assert r.output.startswith("REFUTED:"), r.output
+    assert stdout(r).startswith("REFUTED:"), r.output
     line = next(x for x in r.output.splitlines() if x.strip().startswith("dataset"))
     for w in words:
         assert w in line, line

@@ -111,6 +111,20 @@ def test_the_datasets_own_answers_are_verified(client: Any, solved: Path) -> Non
     assert res.description == "draw (neither player can force four in a row)"
 
 
+def test_each_stage_of_the_check_says_what_it_does(
+    client: Any, solved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``verify DIR --engine dask`` was silent for 24 s on Connect Four 4x4: each stage says
+    its positions and shards, what is done now and then, and its time and rate at the end."""
+    monkeypatch.setenv("VERIFIER_PROGRESS_EVERY", "0")
+    lines: list[str] = []
+    assert not check_dataset(solved, client, say=lines.append).refuted
+    for what in ("checking the answers", "checking that every position is reachable"):
+        assert f"{what}: 12,031 positions in 31 shard(s)" in lines, lines
+        ends = [x for x in lines if x.startswith(f"{what}: done in ")]
+        assert len(ends) == 1 and ends[0].endswith(" positions a second)"), lines
+
+
 class _Recording:
     """A client whose ``submit`` records the pickled size of each task's arguments (the
     futures among them count as their key: their values are on the workers already)."""
@@ -319,7 +333,9 @@ def test_cli_verdicts_and_exit_codes(
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     r = run_cli("verify", solved, "--linear", *addr)
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[0].startswith("VERIFIED: draw (neither player")
+    assert stdout(r).splitlines()[0].startswith("VERIFIED: draw (neither player")
+    said = f"progress: {solved}: checking the answers: 12,031 positions in 31 shard(s)"
+    assert said in r.output.splitlines()  # the stages on stderr
     theirs = write_table(tmp_path / "theirs", table)
     r = run_cli("verify", solved, "--answers", theirs, "--json", *addr)
     assert r.exit_code == 0, r.output

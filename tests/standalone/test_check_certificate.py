@@ -242,6 +242,48 @@ def test_command_line_exit_codes(tmp_path: Path) -> None:
     assert run(case_path).returncode == 2  # usage
 
 
+def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
+    """A line per stage on standard error, with the count and the rate, when standard error is
+    a terminal (a pseudo-terminal here) or CHECKER_PROGRESS=1; nothing when piped."""
+    import os
+    import pty
+
+    case_path, cert_path = _write(tmp_path, NORMAL, NORMAL_CERT)
+    argv = [sys.executable, str(CHECKER), case_path, cert_path]
+    piped = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, "ACCEPTED\n", "")
+    forced = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "CHECKER_PROGRESS": "1"},
+    )
+    lines = forced.stderr.splitlines()
+    assert forced.stdout == "ACCEPTED\n" and [x.split(":")[1] for x in lines] == [
+        " reading the case after 0.0 s", " reading the certificate", " the conditions of normal",
+        " the uniqueness claim", " done",
+    ], lines  # fmt: skip
+    assert lines[2].startswith("checker: the conditions of normal: 5 positions after ")
+    assert lines[-1].startswith("checker: done: 5 positions after ")
+    assert lines[-1].endswith(" a second)")
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=follower, text=True)
+    os.close(follower)
+    out = proc.communicate()[0]
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert out == "ACCEPTED\n" and b"checker: the uniqueness claim: 5 positions after" in seen
+
+
 def test_the_answer_file_must_say_what_the_certificate_says(tmp_path: Path) -> None:
     case_path, cert_path = _write(tmp_path, NORMAL, NORMAL_CERT)
     answers = tmp_path / "answers.csv"
@@ -257,10 +299,12 @@ def test_the_checker_is_standalone_and_small() -> None:
     """The conditions in at most 500 lines; beside them the uniqueness proofs (the CNFs and the
     DRUP replay) in at most 200, the numpy path in at most 490, the grammar of the printed
     words in at most 350, the shared reading (strict JSON, CSV columns, numpy on demand) in at
-    most 120, the GraphML / GML reader in at most 260 and the games' name codecs in at most
-    400; all import the standard library, numpy and each other only."""
+    most 120, the GraphML / GML reader in at most 260, the games' name codecs in at most 400
+    and the progress lines in at most 50; all import the standard library, numpy and each
+    other only."""
     sizes = {
-        "drup": 200, "fast": 490, "words": 350, "reading": 120, "graphs": 260, "name_codecs": 400
+        "drup": 200, "fast": 490, "words": 350, "reading": 120, "graphs": 260, "name_codecs": 400,
+        "stages": 50,
     }  # fmt: skip
     assert len(CHECKER.read_text().splitlines()) <= 500
     every = CHECKER.read_text()
@@ -275,7 +319,7 @@ def test_the_checker_is_standalone_and_small() -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
     allowed = {"numpy", "checker", "drup", "fast", "graphs", "reading", "words", "name_codecs"}
-    allowed.add("wording")  # the REJECTED line, as both paths word it
+    allowed |= {"wording", "stages"}  # the REJECTED line, as both paths word it; progress
     assert imported <= set(sys.stdlib_module_names) | allowed, imported
     assert "verifier" not in imported
 

@@ -24,7 +24,7 @@ from verifier.certify.proofs import (
     ProofGaveUp,
     fraenkel_counter,
 )
-from verifier.io.answers import answer_entries, npz_columns
+from verifier.io.answers import answer_entries, names_of, npz_columns
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
 from verifier.model.report import CaseReport
@@ -60,14 +60,15 @@ class Certificate:
         ranks = [
             (k, self.proofs[k]) for k in ("lfp_rank", "gfp_rank", "counter") if k in self.proofs
         ]
-        for x, v, more in answer_entries(sol, g):
+        name = names_of(g)
+        for x, v, more in answer_entries(sol, g, name):
             entry = {"value": v, **more}
             if lfp is not None and gfp is not None:
                 entry["lfp"], entry["gfp"] = d.show(lfp[x]), d.show(gfp[x])
             for key, col in ranks:
                 if col[x] >= 0:
                     entry[key] = int(col[x])
-            nodes[g.name(x)] = entry
+            nodes[name(x)] = entry
         listed = {"names": list(g.names)} if "names" in self.header else {}
         return {**self.header, **listed, "nodes": nodes}
 

@@ -1040,6 +1040,8 @@ def check_dataset(
                 for s in t.shards
             ],
             what="checking the answers",
+            say=say,
+            positions=sum(t.positions for t in m.tiers),
             **run,  # type: ignore[arg-type]
         )
         for f in checked:
@@ -1056,6 +1058,8 @@ def check_dataset(
                     for s in t.shards
                 ],
                 what="checking that every position is reachable",
+                say=say,
+                positions=sum(t.positions for t in m.tiers),
                 **run,  # type: ignore[arg-type]
             )
             for n, w in reached:

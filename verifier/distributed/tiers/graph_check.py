@@ -537,6 +537,8 @@ def check_rule_dataset(
                            table, pure=False)
              for s in tier.shards],
             what="checking the answers",
+            say=say,
+            positions=tier.positions,
             **run,
         )  # fmt: skip
 

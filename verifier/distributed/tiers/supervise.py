@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
+from verifier.progress import progress_every
 
 __all__ = ["cluster_workers", "gather_tier", "share"]
 
@@ -29,19 +30,28 @@ def gather_tier(
     poll: float = 1.0,
     grace: float = 10.0,
     check_first: bool = True,
+    say: Callable[[str], None] | None = None,
+    positions: int = 0,
 ) -> list[Any]:
     """The results of ``futures`` (one tier's tasks, described by ``what``, e.g. ``solving
     tier 7``), or ``RunFailed`` within about ``poll`` seconds of one of ``workers`` (the
     run's, taken at its start; default: the cluster's now) leaving the cluster and ``grace``
     seconds of one staying paused. A task's ``DatasetError`` is raised as is.
     ``check_first=False``: the workers are not asked for before the first wait (a tier's
-    retrograde rounds, a few milliseconds each, checked once per ``poll`` while they wait)."""
+    retrograde rounds, a few milliseconds each, checked once per ``poll`` while they wait).
+    ``say``: a line at the start (``positions`` and tasks), every ``VERIFIER_PROGRESS_EVERY``
+    seconds (tasks done) and at the end (the time and positions a second)."""
     import distributed
 
     dd: Any = distributed  # only partly typed
     start = set(cluster_workers(client)) if workers is None else workers
     paused: dict[str, float] = {}
     pending = list(futures)
+    told = began = time.monotonic()
+    every = progress_every()
+    count = f"{positions:,} positions in " if positions else ""
+    if say is not None:
+        say(f"{what}: {count}{len(pending)} shard(s)")
     try:
         if check_first:
             _check_workers(client, start, paused, what, grace)  # one lost since the last tier
@@ -60,10 +70,19 @@ def gather_tier(
                 else:
                     _raise_if_failed(fut, what)
             pending = still
+            if say is not None and pending and time.monotonic() - told >= every:
+                told = time.monotonic()
+                done = len(futures) - len(pending)
+                say(f"{what}: {done}/{len(futures)} shard(s) done after {told - began:.0f} s")
             if pending and time.monotonic() - checked >= poll:  # not after every task
                 _check_workers(client, start, paused, what, grace)
                 checked = time.monotonic()
-        return list(client.gather(list(futures)))
+        out = list(client.gather(list(futures)))
+        if say is not None:
+            took = time.monotonic() - began
+            rate = f" ({positions / max(took, 1e-9):,.0f} positions a second)" * bool(positions)
+            say(f"{what}: done in {took:.1f} s{rate}")
+        return out
     except BaseException:
         client.cancel(list(futures))
         raise
