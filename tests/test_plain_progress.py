@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.terminal import on_a_terminal
 from verifier.progress import PlainProgress
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,28 +121,10 @@ def test_a_chess_generation_reports_its_positions() -> None:
 def test_solve_shows_a_bar_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal ``solve`` showed nothing while it solved: now the bar that ``verify``
     shows (standard error a pseudo-terminal here; standard output the report)."""
-    import pty
-
-    leader, follower = pty.openpty()
-    proc = subprocess.Popen(
+    code, out, seen = on_a_terminal(
         [sys.executable, "-m", "verifier.cli", "solve", "cases/dag-paul-carole.json", "-q"],
-        stdout=subprocess.PIPE,
-        stderr=follower,
-        text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    os.close(follower)
-    out = proc.communicate()[0]
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(leader)
-    assert proc.returncode == 0 and "SOLVED" in out
+    assert code == 0 and "SOLVED" in out
     assert b"dag-paul-carole: solvers" in seen

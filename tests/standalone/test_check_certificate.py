@@ -18,6 +18,7 @@ import pytest
 from cert_edits import DROP, edited
 
 from checker.check_certificate import check
+from tests.terminal import on_a_terminal
 
 CHECKER = Path(__file__).resolve().parents[2] / "checker" / "check_certificate.py"
 
@@ -246,7 +247,6 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     """A line per stage on standard error, with the count and the rate, when standard error is
     a terminal (a pseudo-terminal here) or CHECKER_PROGRESS=1; nothing when piped."""
     import os
-    import pty
 
     case_path, cert_path = _write(tmp_path, NORMAL, NORMAL_CERT)
     argv = [sys.executable, str(CHECKER), case_path, cert_path]
@@ -267,20 +267,7 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
     assert lines[2].startswith("checker: the conditions of normal: 5 positions after ")
     assert lines[-1].startswith("checker: done: 5 positions after ")
     assert lines[-1].endswith(" a second)")
-    leader, follower = pty.openpty()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=follower, text=True)
-    os.close(follower)
-    out = proc.communicate()[0]
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(leader, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(leader)
+    _, out, seen = on_a_terminal(argv)
     assert out == "ACCEPTED\n" and b"checker: the uniqueness claim: 5 positions after" in seen
 
 
