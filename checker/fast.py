@@ -12,6 +12,7 @@ rank; a row of the CSR may be empty (a terminal).
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import name_codecs as codecs
     from checker import stages, words
+    from checker.cells import counts, named, natural, number
     from checker.drup import z3_fault
     from checker.reading import csv_columns, loads, paused_gc
     from checker.wording import said
@@ -26,6 +28,7 @@ except ImportError:  # pragma: no cover - the script's way
     import name_codecs as codecs  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
     import words  # type: ignore[import-not-found,no-redef]
+    from cells import counts, named, natural, number  # type: ignore[import-not-found,no-redef]
     from drup import z3_fault  # type: ignore[import-not-found,no-redef]
     from reading import csv_columns, loads, paused_gc  # type: ignore[import-not-found,no-redef]
     from wording import said  # type: ignore[import-not-found,no-redef]
@@ -60,6 +63,9 @@ class Ids:
         if not 0 <= x < self.n:
             raise IndexError(x)
         return str(x)
+
+    def __iter__(self) -> Any:
+        return map(str, range(self.n))
 
 
 class Rows:
@@ -412,9 +418,7 @@ def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
     """The ``.npz`` or CSV answer file says what the certificate says, row by row (a CSV's
     ``outcome`` column too)."""
     with paused_gc():  # a CSV's names and cells: millions of strings
-        n = len(names) if path.lower().endswith(".csv") else 0
-        index = dict(zip(map(str, map(names.__getitem__, range(n))), range(n), strict=True))
-        z = csv_answers(path, index, sem) if path.lower().endswith(".csv") else load(path)
+        z = csv_answers(path, names, sem) if path.lower().endswith(".csv") else load(path)
     ids = z["ids"].astype(np.int64)
     if len(ids) and (ids.min() < 0 or ids.max() >= len(names)):
         raise BadFile("an answer names no position")
@@ -453,32 +457,23 @@ def judge_answers(path: str, c: dict[str, Any], names: Any, sem: str) -> None:
             raise Violation(int(ids[k]), "answers", why)
 
 
-def csv_answers(path: str, index: dict[str, int], sem: str) -> dict[str, Any]:
+def csv_answers(path: str, names: Any, sem: str) -> dict[str, Any]:
     """A CSV answer (docs/answers.md) as an ``.npz`` one's arrays: ids, then -1 (NaN for a
     value) where a cell is empty; BAD for a name of no position or a cell of no value."""
-    cols = csv_columns(path)
-    value = {"normal": WORDS.__getitem__, "minimax": number}.get(sem, natural)
-    parse = {"value": value, "remoteness": natural, "move": index.__getitem__}
-    try:
-        out = {"ids": [index[x] for x in cols.get("position", cols.get("node", []))]}
-        for f in (f for f in parse if f in cols):
-            out[f] = [parse[f](v) if v else np.nan if f == "value" else -1 for v in cols[f]]
+    cols, n = csv_columns(path), len(names)
+    index = cache(lambda: dict(zip(map(str, names), range(n), strict=True)))
+    value = {"normal": {**WORDS, "": np.nan}.__getitem__, "minimax": number}.get(sem, natural)
+    parse = {"value": value, "remoteness": natural, "move": None}
+    try:  # a column at a time: by numpy where it can (checker/cells.py), else mapped
+        at = cols.get("position", cols.get("node", []))
+        out = {"ids": named(at, isinstance(names, Ids), n, index)}
+        for f, p in ((f, p) for f, p in parse.items() if f in cols):
+            blank = np.nan if f == "value" else -1
+            out[f] = counts(cols[f], blank) if p is natural else None
+            out[f] = [number(v) if v else blank for v in cols[f]] if p is number else out[f]
+            out[f] = named(cols[f], isinstance(names, Ids), n, index, -1) if p is None else out[f]
+            out[f] = list(map(p, cols[f])) if out[f] is None else out[f]  # type: ignore[arg-type]
     except (KeyError, ValueError) as e:
         raise BadFile(f"{path}: not an answer of this case ({type(e).__name__}: {e})") from None
     arrays = {f: np.asarray(v, np.float64 if f == "value" else np.int64) for f, v in out.items()}
     return arrays | ({"outcome": np.array(cols["outcome"], object)} if "outcome" in cols else {})
-
-
-def natural(v: str) -> int:
-    """A count as a CSV cell holds it: digits."""
-    if not v.isdigit():
-        raise ValueError(f"{v!r} is not a whole number at least 0")
-    return int(v)
-
-
-def number(v: str) -> float:
-    """A minimax score as a CSV cell holds it: a JSON number."""
-    x = loads(v)
-    if type(x) not in (int, float):
-        raise ValueError(f"{v!r} is not a number")
-    return float(x)

@@ -106,11 +106,14 @@ def csv_columns(path: str) -> dict[str, list[str]]:
     with open(path, newline="", encoding="utf-8") as text:
         whole = text.read()
     with paused_gc():
-        if '"' in whole or "\r" in whole:  # quoted cells: the csv module's reading
-            head, *rows = list(csv.reader(io.StringIO(whole))) or [[]]
-        else:  # none: each line is its cells between commas, as the csv module reads it
-            head, *rows = [line.split(",") for line in whole.split("\n")]
-    rows = rows[:-1] if rows and rows[-1] == [""] else rows  # after the last line's end
+        if '"' not in whole and "\r" not in whole:  # each line its cells between commas
+            lines = whole.removesuffix("\n").split("\n")  # nothing after the last line's end
+            k = lines[0].count(",") + 1
+            if set(map(str.count, lines, [","] * len(lines))) != {k - 1}:
+                raise Unreadable("a row of the CSV has not the header's number of cells")
+            cells = whole.removesuffix("\n").replace("\n", ",").split(",")
+            return {h: cells[k + j :: k] for j, h in enumerate(cells[:k])}
+        head, *rows = list(csv.reader(io.StringIO(whole))) or [[]]  # quoted: the csv module's
     if set(map(len, rows)) - {len(head)}:
         raise Unreadable("a row of the CSV has not the header's number of cells")
     return {h: [r[k] for r in rows] for k, h in enumerate(head)}

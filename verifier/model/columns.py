@@ -182,6 +182,12 @@ class ColumnSpec:
     """How answer files hold it (``None``: not in answer files). The value and the loopy K are
     the semantics' own (``Description``), not a codec."""
 
+    def show_each(self, graph: GameGraph, entries: NDArray[Any]) -> list[Any]:
+        """``show`` of each entry (node entries named a whole list at a time)."""
+        if self.show is _node_name:
+            return graph.names_of(entries.astype(np.int64).tolist())
+        return [self.show(graph, v) for v in entries]
+
 
 COLUMNS: dict[str, ColumnSpec] = {}
 """Every registered column, in registration order (the order of output columns)."""

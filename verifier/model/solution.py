@@ -25,7 +25,7 @@ command line read it and nothing else rebuilds it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
@@ -254,15 +254,16 @@ class Solution:
         if LOOPY in self.columns:  # an infinite Grundy value reads its K: node by node
             shown = [self.value(x) for x in ids]
         else:
-            shown = _shown(value.data[xs], value.given[xs], self.description.show)
+            show = self.description.show
+            shown = _shown(value.data[xs], value.given[xs], lambda vs: [show(v) for v in vs])
         cols: list[list[Any]] = [
-            [self.graph.name(x) for x in ids],
+            self.graph.names_of(ids),
             shown,
             words[self.outcome()[xs].astype(np.int64) + 1].tolist(),
         ]
         for name in others:
             col, spec = self.columns[name], column_spec(name)
-            cols.append(_shown(col.data[xs], col.given[xs], partial(spec.show, self.graph)))
+            cols.append(_shown(col.data[xs], col.given[xs], partial(spec.show_each, self.graph)))
         return ("position", "value", "outcome", *others), cols
 
 
@@ -311,12 +312,16 @@ def _agrees(a: SolverResult, b: SolverResult) -> bool:
     return True
 
 
-def _shown(data: NDArray[Any], given: NDArray[np.bool_], show: Any) -> list[Any]:
-    """``show(entry)`` for each entry of ``data`` (``None`` where not ``given``), calling it
-    once per distinct entry (floats told apart by their bits: ``-0.0`` is not ``0.0``)."""
+def _shown(
+    data: NDArray[Any], given: NDArray[np.bool_], show: Callable[[NDArray[Any]], list[Any]]
+) -> list[Any]:
+    """The shown entry of each entry of ``data`` (``None`` where not ``given``): ``show`` maps
+    an array of entries to their shown forms, called once on the distinct entries (floats told
+    apart by their bits: ``-0.0`` is not ``0.0``)."""
     if data.dtype.kind not in "biuf" or not len(data):
-        return [show(v) if g else None for v, g in zip(data, given, strict=True)]
+        each = show(data)
+        return [e if g else None for e, g in zip(each, given.tolist(), strict=True)]
     bits = data.view(np.int64) if data.dtype == np.float64 else data
     _, first, back = np.unique(bits, return_index=True, return_inverse=True)
-    each = [show(data[k]) for k in first.tolist()]
-    return [each[i] if g else None for i, g in zip(back.tolist(), given.tolist(), strict=True)]
+    shown = np.fromiter([*show(data[first]), None], dtype=object, count=len(first) + 1)
+    return shown[np.where(given, back.ravel(), len(first))].tolist()  # type: ignore[no-any-return]
