@@ -39,8 +39,8 @@ class Records:
 
     columns: tuple[str, ...]
     rows: Iterable[Mapping[str, Any]] = ()
-    tuples: Iterable[Sequence[Any]] | None = None
-    """The rows as sequences of cells in the order of ``columns`` (``None`` an empty cell, a
+    cells: Sequence[Sequence[Any]] | None = None
+    """The table a column at a time, in the order of ``columns`` (``None`` an empty cell, a
     list or mapping already JSON), instead of ``rows``: a large answer is written without a
     mapping per row."""
 

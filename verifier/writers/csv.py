@@ -35,7 +35,7 @@ def solution_records(solution: Solution | None) -> Records:
     if solution is None:
         return Records(solution_columns(None))
     columns, cols = solution.shown_columns()
-    return Records(columns, tuples=zip(*map(_column_cells, cols), strict=True))
+    return Records(columns, cells=list(map(_column_cells, cols)))
 
 
 def _with_case(reports: Sequence[CaseReport]) -> Iterator[Mapping[str, Any]]:
@@ -67,10 +67,29 @@ def write_records(records: Records, out: TextIO) -> None:
     """Write the header and the rows."""
     w = csv.writer(out, lineterminator="\n")
     w.writerow(records.columns)
-    if records.tuples is not None:  # cells as written (None empty)
-        w.writerows(records.tuples)
+    if records.cells is not None:  # cells as written (None empty)
+        text = [_texts(column) for column in records.cells]
+        if len(text) < 2 or any(_QUOTED.intersection(",".join(column)) for column in text):
+            w.writerows(zip(*text, strict=True))  # a lone empty cell is written ""
+        elif len(text[0]):  # nothing to quote: the lines joined whole
+            out.write("\n".join(map(",".join, zip(*text, strict=True))) + "\n")
     for row in records.rows:
         w.writerow([_cell(row.get(c)) for c in records.columns])
+
+
+_QUOTED = frozenset(',"\r\n')
+"""The characters of a cell the ``csv`` module quotes (RFC 4180)."""
+
+
+def _texts(column: Sequence[Any]) -> list[str]:
+    """A column's cells as the ``csv`` module writes them unquoted (``None`` empty, anything
+    else ``str``), without a call per cell where the column is all strings or all ints."""
+    kinds = set(map(type, column))
+    if kinds <= {str}:
+        return list(column)
+    if kinds <= {int}:
+        return list(map(str, column))
+    return ["" if v is None else v if type(v) is str else str(v) for v in column]
 
 
 _NESTED = {list, tuple, dict}
