@@ -69,7 +69,7 @@ def write_records(records: Records, out: TextIO) -> None:
     w.writerow(records.columns)
     if records.cells is not None:  # cells as written (None empty)
         text = [_texts(column) for column in records.cells]
-        if len(text) < 2 or any(_QUOTED.intersection(",".join(column)) for column in text):
+        if len(text) < 2 or any(_QUOTED.intersection("".join(column)) for column in text):
             w.writerows(zip(*text, strict=True))  # a lone empty cell is written ""
         elif len(text[0]):  # nothing to quote: the lines joined whole
             out.write("\n".join(map(",".join, zip(*text, strict=True))) + "\n")
