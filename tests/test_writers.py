@@ -267,10 +267,11 @@ def test_a_table_with_nothing_to_quote_is_written_without_the_csv_modules_rows(
     from verifier.writers.base import Records
 
     rows_written: list[int] = []
+    real = csv.writer
 
     class Writer:
         def __init__(self, out: Any, **kw: Any) -> None:
-            self.w = csv.writer(out, **kw)
+            self.w = real(out, **kw)
             self.writerow = self.w.writerow
 
         def writerows(self, rows: Any) -> None:
