@@ -240,7 +240,11 @@ _CELLS = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(1, 4).flatmap(lambda k: st.lists(st.lists(_CELLS, min_size=k, max_size=k))))
+@given(
+    st.integers(1, 4).flatmap(
+        lambda k: st.lists(st.lists(_CELLS, min_size=k, max_size=k), max_size=40)
+    )
+)
 def test_csv_written_a_column_at_a_time_is_what_the_csv_module_writes(rows: list[Any]) -> None:
     """``write_records`` over columns (lines joined whole where no cell needs quoting) writes
     the very text the ``csv`` module writes row by row (``None`` an empty cell)."""

@@ -69,7 +69,7 @@ def write_records(records: Records, out: TextIO) -> None:
     w.writerow(records.columns)
     if records.cells is not None:  # cells as written (None empty)
         text = [_texts(column) for column in records.cells]
-        if len(text) < 2 or any(_QUOTED.intersection("".join(column)) for column in text):
+        if len(text) < 2 or any(map(_quoted, records.cells, text)):
             w.writerows(zip(*text, strict=True))  # a lone empty cell is written ""
         elif len(text[0]):  # nothing to quote: the lines joined whole
             out.write("\n".join(map(",".join, zip(*text, strict=True))) + "\n")
@@ -77,19 +77,32 @@ def write_records(records: Records, out: TextIO) -> None:
         w.writerow([_cell(row.get(c)) for c in records.columns])
 
 
-_QUOTED = frozenset(',"\r\n')
+_QUOTED = ',"\r\n'
 """The characters of a cell the ``csv`` module quotes (RFC 4180)."""
 
 
-def _texts(column: Sequence[Any]) -> list[str]:
+def _texts(column: Sequence[Any]) -> Sequence[str]:
     """A column's cells as the ``csv`` module writes them unquoted (``None`` empty, anything
-    else ``str``), without a call per cell where the column is all strings or all ints."""
+    else ``str``), without a call per cell where it can: strings and ``None``, or a few
+    distinct ints (each shown once)."""
     kinds = set(map(type, column))
     if kinds <= {str}:
-        return list(column)
-    if kinds <= {int}:
-        return list(map(str, column))
+        return column
+    if kinds <= {str, type(None)}:
+        return [v or "" for v in column]
+    distinct = set(column) if kinds <= {int, type(None)} else None  # none equal, as -0.0 0.0
+    if distinct is not None and len(distinct) < len(column) // 8:  # few: each shown once
+        shown = {v: "" if v is None else str(v) for v in distinct}
+        return list(map(shown.__getitem__, column))
     return ["" if v is None else v if type(v) is str else str(v) for v in column]
+
+
+def _quoted(column: Sequence[Any], text: Sequence[str]) -> bool:
+    """Some cell of the column is quoted by the ``csv`` module (ints and ``None`` never)."""
+    if set(map(type, column)) <= {int, type(None)}:
+        return False
+    every = "".join(text)
+    return any(c in every for c in _QUOTED)
 
 
 _NESTED = {list, tuple, dict}
