@@ -1169,11 +1169,11 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     import json
 
     _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
-    from verifier.distributed.tiers.check import table_files
     from verifier.distributed.tiers.driver import load_manifest
     from verifier.distributed.tiers.export import is_dataset
     from verifier.distributed.tiers.graph_check import check_any
     from verifier.distributed.tiers.report import check_json, check_text
+    from verifier.distributed.tiers.tables import table_files
 
     if path.is_file():
         raise _fail(

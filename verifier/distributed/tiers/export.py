@@ -5,7 +5,7 @@ shard size, another version of this tool).
 Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER``
 reads its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them
 as a Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
-``check.OUTCOMES``, ``graph_check``'s values per semantics) in a scratch folder of ``DIR``;
+``tables.OUTCOMES``, ``graph_check``'s values per semantics) in a scratch folder of ``DIR``;
 that table is then judged exactly as a table someone handed over (coverage, rules, the
 certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
 """

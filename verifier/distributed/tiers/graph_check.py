@@ -33,7 +33,7 @@ number; impartial: the Grundy value, an integer >= 0), for reachability an optio
 ``remoteness`` (the layer; null or -1 outside the region). A column that would not be judged
 (``move``; ``remoteness`` under minimax, whose in-memory remoteness counts plies, and impartial)
 and a bad value are refused in one line naming the file and the column, exit 2. The rows are
-routed and aligned as normal's (``check.route_file``, ``check.align_shard``, reading the value
+routed and aligned as normal's (``tables.route_file``, ``tables.align_shard``, reading the value
 column as ``Checker.table`` says): *coverage* counts the nodes without a row and the rows of no
 node. The *rules* above are run on the table's values, where it claims. The global part:
 
@@ -66,22 +66,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.check import (
-    NO_CLAIM,
-    Owners,
-    TableValues,
-    TierCheck,
-    Witness,
-    align_table,
-    check_dataset,
-    claims_path,
-    column_of,
-    compare_counts,
-    graph_counts,
-    int_column,
-    position_named,
-    shape_faults,
-)
+from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.export import exported_answers, is_dataset
 from verifier.distributed.tiers.graph_rules import RULES, rule_named
@@ -89,8 +74,17 @@ from verifier.distributed.tiers.graph_storage import read_edges, read_node_colum
 from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
+from verifier.distributed.tiers.shape import Owners, Witness, position_named, shape_faults
 from verifier.distributed.tiers.storage import read_parquet, read_rule_answers, shard_path
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
+from verifier.distributed.tiers.tables import (
+    NO_CLAIM,
+    TableValues,
+    align_table,
+    claims_path,
+    column_of,
+    int_column,
+)
 from verifier.engine.grundy import mex_rows
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
@@ -150,7 +144,7 @@ CHECKERS: PerSemantics[Checker] = PerSemantics("sharded check")
 
 @dataclass(frozen=True)
 class Table:
-    """A stranger's table aligned with the shards in ``scratch`` (``check.align_table``), and
+    """A stranger's table aligned with the shards in ``scratch`` (``tables.align_table``), and
     whether the dataset's own answers are judged beside it and compared (``borrow``: the
     table carries no certificate and the dataset is solved)."""
 

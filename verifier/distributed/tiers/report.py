@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from verifier.distributed.tiers.check import SHAPE, TierCheck
+from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
+from verifier.distributed.tiers.shape import SHAPE
 
 __all__ = ["check_json", "check_text", "solve_json", "solve_text"]
 
