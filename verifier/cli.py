@@ -1141,7 +1141,7 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | N
             )
             wins = None
             if res.manifest.game == "chess":  # per material, the longest wins by FEN
-                from verifier.distributed.tiers.chess_tiers import longest_wins
+                from verifier.distributed.tiers.chess_report import longest_wins
 
                 wins = longest_wins(path, res.manifest, client)
             return res, wins
@@ -1155,7 +1155,7 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | N
     else:
         lines = solve_text(path, res)
         if wins is not None:
-            from verifier.distributed.tiers.chess_tiers import wins_text
+            from verifier.distributed.tiers.chess_report import wins_text
 
             lines += wins_text(wins, bool(res.manifest.parameters.get("symmetric")))
         print("\n".join(lines))
@@ -1195,7 +1195,7 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
 
     res = _tier_errors(run)
     if res.manifest.game == "chess":  # a witness's FEN needs its tier, which the report knows
-        from verifier.distributed.tiers.chess_tiers import name_witnesses
+        from verifier.distributed.tiers.chess_report import name_witnesses
 
         names, reasons = _tier_errors(lambda: name_witnesses(path, res.manifest, res.witnesses))
         res.names.update(names)

@@ -26,7 +26,7 @@ joined with their targets' claims in the next tier:
 The dataset itself is checked in the same tasks, whoever's claims are judged (issue 43):
 ``dataset``, each shard's codes strictly increasing, owned by the shard and positions of its
 tier (``shape_faults``; a stored graph's: its node-id range; a chess shard's positions, moves
-and dead ends recomputed by ``chess_tiers.check_positions``); ``reachable``, for games whose
+and dead ends recomputed by ``chess_check.check_positions``); ``reachable``, for games whose
 moves are computed, tier 0 the start alone and every later row reached by a move from the tier
 before (the check tasks mark the rows their moves reach, ``write_marks``; a fourth round,
 ``reach_shard``, compares each shard with its marks); ``counts``, the manifest's per-tier
@@ -291,7 +291,7 @@ def check_shard(
     j = Judged(game, tier, exp, label, rem, move, c_label, c_rem)
     span = None
     if getattr(game, "name", None) == "chess":  # its positions and moves recomputed
-        from verifier.distributed.tiers.chess_tiers import check_positions
+        from verifier.distributed.tiers.chess_check import check_positions
 
         n_pos, w_pos, span = check_positions(root, game, tier, entry, exp, refs, lo)  # type: ignore[arg-type]
         n_shape, w_shape = shape["dataset"]
@@ -624,8 +624,8 @@ def _chess_spans(
     client: Any, game: Any, m: Manifest, checked: list[ShardFaults], run: dict[str, Any]
 ) -> list[tuple[int, int, str]]:
     """A chess dataset's shards in the order of their positions, and no legal position
-    outside them (``chess_tiers.check_spans``, one task per tier): the violations."""
-    from verifier.distributed.tiers.chess_tiers import check_spans
+    outside them (``chess_check.check_spans``, one task per tier): the violations."""
+    from verifier.distributed.tiers.chess_check import check_spans
 
     spans = iter(f.span for f in checked)
     tasks = []

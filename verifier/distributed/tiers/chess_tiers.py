@@ -31,11 +31,10 @@ bounds the running sums of the chunk counts.
 
 from __future__ import annotations
 
-import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +58,9 @@ from verifier.distributed.tiers.storage import read_parquet, shard_path, write_p
 __all__ = [
     "BYTES_PER_POSITION",
     "ChessTiers",
-    "check_positions",
-    "check_spans",
     "dataset_order",
     "generate_chess",
+    "material_of",
     "position_codes",
 ]
 
@@ -182,7 +180,7 @@ def _back_path(root: Path, tier: int, shard: int, dst_tier: int, chunk: int) -> 
     )  # fmt: skip
 
 
-def _material(game: ChessTiers, tier: int) -> tuple[Any, int]:
+def material_of(game: ChessTiers, tier: int) -> tuple[Any, int]:
     """``chess.tiers`` of the game and the index of dataset tier ``tier`` in it."""
     from verifier.games.chess import tiers
 
@@ -194,7 +192,7 @@ def scan_chunk(root: str, game: ChessTiers, tier: int, chunk: int, span: int) ->
     codes ``chunk * span ..``), sorted; their number."""
     from verifier.games import _chess_kernels as ck
 
-    t, i = _material(game, tier)
+    t, i = material_of(game, tier)
     size = int(t.base[i + 1] - t.base[i])
     lo, hi = chunk * span, min(size, (chunk + 1) * span)
     keep = ck.tier_positions_range(int(t.k[i]), t.men[i], int(t.group[i]), lo, hi)
@@ -237,7 +235,7 @@ def expand_shard(
     if len(codes) != hi - lo:
         raise DatasetError(f"{base}: tier {tier}, shard {shard}: {len(codes)} positions, not "
                            f"{hi - lo}")  # fmt: skip
-    t, i = _material(game, tier)
+    t, i = material_of(game, tier)
     k, men = int(t.k[i]), t.men[i]
     signed = codes.astype(np.int64)
     n = len(codes)
@@ -580,301 +578,3 @@ def position_codes(root: Path, m: Manifest, tier: int, shard: int) -> U64:
         where = shard_path(root, tier, shard)
         raise DatasetError(f"{where}: {len(got)} positions, the manifest says {e.positions}")
     return got  # type: ignore[return-value]
-
-
-# --- what solve and verify say about a chess dataset --------------------------------------
-
-Win = tuple[int, int, int] | None
-"""The longest win of one side to move in a shard: ``(plies, positions, material code of the
-first of them)``, ``None`` without a win."""
-
-
-def shard_wins(root: str, game: ChessTiers, tier: int, entry: ShardEntry) -> tuple[Win, Win]:
-    """The longest win with White to move and with Black to move among a shard's positions
-    (its answers and its nodes file's material codes)."""
-    from verifier.distributed.tiers.storage import read_answers
-
-    base = Path(root)
-    t, i = _material(game, tier)
-    got = read_parquet(shard_path(base, tier, entry.shard), entry.sha256, {"position": "uint64"})
-    pos = got["position"].astype(np.int64)
-    label, rem = read_answers(base, tier, entry.shard, entry.answers_sha256, entry.positions)
-    black = ((pos >> (6 * int(t.k[i]))) & 1) == 1
-    out: list[Win] = []
-    for side in (~black, black):
-        won = side & (label == 1)
-        if not won.any():
-            out.append(None)
-            continue
-        r = int(rem[won].max())
-        at = np.flatnonzero(won & (rem == r))
-        out.append((r, len(at), int(pos[at[0]])))
-    return out[0], out[1]
-
-
-def longest_wins(root: Path, m: Manifest, client: Any) -> list[dict[str, Any]]:
-    """Per tier of a solved chess dataset: its material, the counts of ``solve`` and per side
-    to move the longest win (``plies``, ``mate_in``, ``positions``, an ``example`` FEN), from
-    one task per shard."""
-    from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
-
-    game = ChessTiers(**m.parameters)
-    jobs = [(t.tier, s) for t in m.tiers if t.solved for s in t.shards]
-    wins = gather_tier(
-        client,
-        [client.submit(shard_wins, str(root), game, k, s, pure=False) for k, s in jobs],
-        what="finding the longest wins",
-        workers=set(cluster_workers(client)),
-    )
-    best: dict[tuple[int, int], tuple[int, int, int]] = {}
-    for (k, _), pair in zip(jobs, wins, strict=True):
-        for side, w in enumerate(pair):
-            if w is None:
-                continue
-            old = best.get((k, side))
-            if old is None or w[0] > old[0]:
-                best[(k, side)] = w
-            elif w[0] == old[0]:
-                best[(k, side)] = (old[0], old[1] + w[1], old[2])
-    out = []
-    for t, material in zip(m.tiers, game.materials(), strict=True):
-        row: dict[str, Any] = {"tier": t.tier, "material": material, "positions": t.positions,
-                               "won": t.won, "lost": t.lost, "drawn": t.drawn}  # fmt: skip
-        for side, word in enumerate(("white", "black")):
-            w = best.get((t.tier, side))
-            row[word] = (
-                None
-                if w is None
-                else {
-                    "plies": w[0],
-                    "mate_in": (w[0] + 1) // 2,
-                    "positions": w[1],
-                    "example": game.fens(t.tier, np.array([w[2]], dtype=np.uint64))[0],
-                }
-            )
-        out.append(row)
-    return out
-
-
-def wins_text(rows: list[dict[str, Any]], symmetric: bool = False) -> list[str]:
-    """``longest_wins`` as lines: per material won / lost / drawn and the longest wins
-    (``symmetric``: the counts are of classes of positions)."""
-    unit = "class(es)" if symmetric else "position(s)"
-    lines = ["materials (won / lost / drawn for the side to move; longest win in moves to mate):"]
-    for r in rows:
-        if r["won"] is None:
-            lines.append(f"{r['tier']:>5} {r['material']:<6} (not solved)")
-            continue
-        head = (
-            f"{r['tier']:>5} {r['material']:<6} {r['positions']:>12,}: won {r['won']:,}, lost "
-            f"{r['lost']:,}, drawn {r['drawn']:,}"
-        )
-        wins = [
-            f"{side.capitalize()} to move mate in {w['mate_in']} ({w['plies']} plies, "
-            f"{w['positions']:,} {unit}, e.g. {w['example']})"
-            for side in ("white", "black")
-            if (w := r[side]) is not None
-        ]
-        lines.append(head + ("; longest win: " + "; ".join(wins) if wins else "; no win"))
-    return lines
-
-
-NODE_IN_REASON = re.compile(r"node (\d+)(?: of tier (\d+))?")
-"""A node named in a violation's reason (``check._child_name``): its id, and its tier when
-that is not the witness's."""
-
-
-def name_witnesses(
-    root: Path, m: Manifest, witnesses: dict[str, tuple[int, int, str]]
-) -> tuple[dict[str, str], dict[str, tuple[int, int, str]]]:
-    """The FEN of each witness of a verdict on a chess dataset (a node id and its tier), and
-    the witnesses with the nodes their reasons name (a move's target) written as FENs."""
-    from verifier.distributed.tiers.graphs import range_bounds
-
-    game = ChessTiers(**m.parameters)
-    materials = game.materials()
-
-    def fen(tier: int, code: int) -> str | None:
-        if not 0 <= tier < len(m.tiers) or code < 0:  # a count's witness: no position
-            return None
-        bounds = range_bounds([s.positions for s in m.tiers[tier].shards])
-        s = int(range_owner(np.array([code], dtype=np.uint64), bounds)[0])
-        if not 0 <= s < len(m.tiers[tier].shards) or code < int(bounds[s]):
-            return None
-        pos = position_codes(root, m, tier, s)
-        at = code - int(bounds[s])
-        t, i = _material(game, tier)
-        if at >= len(pos) or int(pos[at]) >= int(t.base[i + 1] - t.base[i]):
-            return None  # no position of the material (a corrupt dataset's row): no FEN
-        return game.fens(tier, pos[at : at + 1])[0]
-
-    def target(tier: int, hit: re.Match[str]) -> str:
-        there = tier if hit[2] is None else int(hit[2])
-        name = fen(there, int(hit[1]))
-        return hit[0] if name is None else f"{name} (node {hit[1]} of {materials[there]})"
-
-    names, reasons = {}, dict(witnesses)
-    for check, (tier, code, why) in witnesses.items():
-        if (own := fen(tier, code)) is None:
-            continue
-        names[check] = f"{own} (node {code} of {materials[tier]})"
-        reasons[check] = (tier, code, NODE_IN_REASON.sub(partial(target, tier), why))
-    return names, reasons
-
-
-# --- what verify proves of the dataset itself -----------------------------------------------
-
-Faults = tuple[int, tuple[int, int, str] | None]
-"""Violations of the ``dataset`` check and the first ``(tier, node id or -1, why)``."""
-
-GAP_BLOCK = 1 << 22
-"""Material codes scanned at once between two shards (memory: a byte a code)."""
-
-
-def _first_fault(found: list[tuple[int, int, str]]) -> tuple[int, int, str] | None:
-    return min(found, key=lambda w: (w[0], w[1])) if found else None
-
-
-def check_positions(
-    root: str, game: ChessTiers, tier: int, entry: ShardEntry, moves: Any, refs: Any, lo: int
-) -> tuple[int, tuple[int, int, str] | None, tuple[int, int] | None]:
-    """The ``dataset`` check of a chess shard: its positions' material codes (``position``)
-    strictly increasing, each a legal (canonical) position of the tier's material, no legal
-    code missing between its first and its last; each position's stored moves (``moves``:
-    ``check.ShardMoves``, ids from ``lo``) exactly the legal moves the kernel makes from it,
-    its dead-end label (mated / drawn) the kernel's. Returns the violations, the first, and
-    the shard's first and last material codes (the driver checks the spans between shards:
-    ``check_spans``). ``refs``: per tier, per shard, ``(positions, sha256)``."""
-    from verifier.distributed.tiers.outcome import INNER
-    from verifier.games import _chess_kernels as ck
-
-    base = Path(root)
-    t, i = _material(game, tier)
-    k, men, size = int(t.k[i]), t.men[i], int(t.base[i + 1] - t.base[i])
-    pos = _positions(base, tier, entry.shard, entry.sha256).astype(np.int64)
-    n = len(pos)
-    where = f"shard {entry.shard}"
-    found: list[tuple[int, int, str]] = []
-    count = 0
-
-    def flag(bad: NDArray[np.bool_], why: Callable[[int], str]) -> None:
-        nonlocal count
-        hit = np.flatnonzero(bad)
-        count += len(hit)
-        if len(hit):
-            found.append((tier, lo + int(hit[0]), why(int(hit[0]))))
-
-    order = np.zeros(n, dtype=np.bool_)
-    order[1:] = pos[1:] <= pos[:-1]
-    flag(order, lambda r: f"{where} row {r}: material code {int(pos[r])} follows "
-                          f"{int(pos[r - 1])} (the codes strictly increase)")  # fmt: skip
-    legal = (pos >= 0) & (pos < size)
-    if legal.any():
-        a, b = int(pos[legal].min()), int(pos[legal].max()) + 1
-        keep = ck.tier_positions_range(k, men, int(t.group[i]), a, b)
-        legal[legal] = keep[pos[legal] - a]
-        want = np.flatnonzero(keep) + a
-        missing = want[~np.isin(want, pos)]
-        if len(missing):
-            count += len(missing)
-            fen = game.fens(tier, missing[:1].astype(np.uint64))[0]
-            found.append((tier, -1, f"{where}: the legal position {fen} (material code "
-                                    f"{int(missing[0])}) is missing"))  # fmt: skip
-    flag(~legal, lambda r: f"{where} row {r}: material code {int(pos[r])} is no legal "
-                           f"position of {game.materials()[tier]}")  # fmt: skip
-    rows = np.flatnonzero(legal)
-    mine = np.isin(moves.parent, rows)
-    stored = _move_keys(base, moves.children[mine], moves.child_tier[mine], refs)
-    s_row = moves.parent[mine]
-    ptr = np.zeros(len(rows) + 1, np.int64)
-    terminal = np.zeros(len(rows), np.int8)
-    none = np.zeros(0, np.int64)
-    signed = pos[rows]
-    ck.tier_successors(signed, k, men, t.of_key, t.group, ptr[1:], none, none, terminal, True)
-    degree = ptr[1:].copy()
-    np.cumsum(ptr, out=ptr)
-    to = np.empty(int(ptr[-1]), np.int64)
-    code = np.empty(int(ptr[-1]), np.int64)
-    ck.tier_successors(signed, k, men, t.of_key, t.group, ptr[:-1], to, code, terminal, False)
-    rank = np.empty(len(t.materials), np.int64)  # a material's index -> its dataset tier
-    rank[list(dataset_order(*game._key()))] = np.arange(len(t.materials))
-    legal_keys = (rank[to] << 32) | code
-    k_row = np.repeat(rows, degree)
-    has = np.bincount(s_row, minlength=n)
-    due = np.bincount(k_row, minlength=n)
-    wrong = np.zeros(n, dtype=np.bool_)
-    wrong[rows] = has[rows] != due[rows]
-    same = ~wrong[s_row]
-    if same.any():  # rows with as many moves as due: compare them move by move
-        o_s = np.lexsort((stored[same], s_row[same]))
-        o_k = np.lexsort((legal_keys[~wrong[k_row]], k_row[~wrong[k_row]]))
-        differ = stored[same][o_s] != legal_keys[~wrong[k_row]][o_k]
-        wrong[s_row[same][o_s][differ]] = True
-    flag(wrong, lambda r: f"{where} row {r}: its stored moves ({int(has[r])}) are not the "
-                          f"legal moves of the position ({int(due[r])})")  # fmt: skip
-    dead = np.zeros(n, dtype=np.bool_)
-    dead_label = np.zeros(n, dtype=np.int8)
-    dead[rows] = degree == 0
-    dead_label[rows] = terminal
-    off = dead & ~wrong & (moves.outcome != dead_label) & (moves.outcome != INNER)
-    words = {-1: "mated (lost)", 0: "drawn", 1: "won"}
-    flag(off, lambda r: f"{where} row {r}: stored as a dead end {words[int(moves.outcome[r])]}"
-                        f", but the position is {words[int(dead_label[r])]}")  # fmt: skip
-    span = (int(pos[0]), int(pos[-1])) if n else None
-    return count, _first_fault(found), span
-
-
-def _positions(root: Path, tier: int, shard: int, sha: str | None) -> NDArray[np.uint64]:
-    got = read_parquet(shard_path(root, tier, shard), sha, {"position": "uint64"})["position"]
-    return got  # type: ignore[return-value]
-
-
-def _move_keys(root: Path, dst: U64, to: NDArray[np.int64], refs: Any) -> NDArray[np.int64]:
-    """Each stored move's target as ``tier << 32 | material code`` (its node id looked up in
-    the ``position`` column of the shard holding it), one shard read at a time."""
-    from verifier.distributed.tiers.graphs import range_bounds
-
-    out = np.zeros(len(dst), dtype=np.int64)
-    for tt in np.unique(to).tolist():
-        sel = np.flatnonzero(to == tt)
-        bounds = range_bounds([p for p, _ in refs[tt]])
-        owner = range_owner(dst[sel], bounds)
-        for j in np.unique(owner).tolist():
-            if not 0 <= j < len(refs[tt]):
-                continue  # a move to no node: the claims' lookup says so
-            at = sel[owner == j]
-            pos = _positions(root, tt, j, refs[tt][j][1]).astype(np.int64)
-            out[at] = (int(tt) << 32) | pos[(dst[at] - np.uint64(bounds[j])).astype(np.intp)]
-    return out
-
-
-def check_spans(
-    game: ChessTiers, tier: int, spans: list[tuple[int, int] | None], lo: list[int]
-) -> tuple[int, int, str] | None:
-    """The shards of a chess tier in the order of their material codes, and no legal code of
-    the material outside every shard's span (before the first, between two, after the last):
-    the first violation (``None``: none). ``lo``: each shard's first node id."""
-    from verifier.games import _chess_kernels as ck
-
-    t, i = _material(game, tier)
-    size = int(t.base[i + 1] - t.base[i])
-    gaps, prev = [], (-1, 0)  # (last code of the shard before, its shard)
-    for s, span in enumerate(spans):
-        if span is None:
-            continue
-        if span[0] <= prev[0]:
-            return (tier, lo[s], f"shard {s} starts at material code {span[0]}, not after "
-                                 f"shard {prev[1]}'s last, {prev[0]}")  # fmt: skip
-        gaps.append((prev[0] + 1, span[0]))
-        prev = (span[1], s)
-    gaps.append((prev[0] + 1, size))
-    for a, b in gaps:
-        for c in range(a, b, GAP_BLOCK):
-            keep = ck.tier_positions_range(int(t.k[i]), t.men[i], int(t.group[i]), c,
-                                           min(b, c + GAP_BLOCK))  # fmt: skip
-            if keep.any():
-                code = c + int(np.flatnonzero(keep)[0])
-                fen = game.fens(tier, np.array([code], dtype=np.uint64))[0]
-                return (tier, -1, f"the legal position {fen} (material code {code}) is in no "
-                                  "shard")  # fmt: skip
-    return None

@@ -60,7 +60,7 @@ class ShardFaults(NamedTuple):
     witnesses: tuple[Witness, ...]
     tally: tuple[int, int, int, int] | None = None
     span: tuple[int, int] | None = None
-    """A chess shard's first and last material codes (``chess_tiers.check_spans``)."""
+    """A chess shard's first and last material codes (``chess_check.check_spans``)."""
 
 
 def _faults(
