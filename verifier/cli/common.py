@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -163,93 +162,33 @@ def pick_format(
     return chosen
 
 
-def _dataset_route(path: Path) -> str:
-    """One line for a tiered dataset given where a case file is read: what reads it, and how
-    to get the same game as a case file (the command that writes one, from its manifest)."""
-    import json
-
-    try:
-        m = json.loads((path / "manifest.json").read_text())
-        game, params = str(m.get("game")), dict(m.get("parameters") or {})
-    except (OSError, ValueError, TypeError, AttributeError):
-        game, params = "", {}
-    sym = " --symmetry" if params.get("symmetric") else ""
-    out = f"{path.name or 'game'}.npz"
-    if game == "connect4":
-        w, h = params.get("width"), params.get("height")
-        how = f"verifier generate connect4 --width {w} --height {h}{sym} -o {out}"
-    elif game == "chess" and params.get("material"):
-        how = f"verifier generate chess:{params['material']}{sym} -o {out}"
-    elif game == "graph" and params.get("source"):
-        how = f"its source, {params['source']}"
-    else:
-        how = "the generate command that made it, without --engine dask"
-    return (
-        f"{path}: a tiered dataset, not a case file: solve and verify read it with --engine "
-        f"dask (docs/distributed.md); for this command, the game as a case file: {how}"
-    )
-
-
-_TIERED_SOURCES = (
-    (re.compile(r"verifier\.games\.chess \(material=(\w+)(, symmetry=True)?\)"), "chess:{0}"),
-    (
-        re.compile(r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)"),
-        "connect4 --width {0} --height {1}",
-    ),
-)
-"""The games stored in tiers on the Dask route, as an ``.npz`` case's ``source`` names them."""
-
-
-def _tiered_route(path: Path, refusal: str) -> str:
-    """For a refusal for size of an ``.npz`` case of a game stored in tiers (connect4, chess),
-    the sharded route of that game (nothing for any other case, or another error)."""
-    if "too big to process" not in refusal or path.suffix.lower() != ".npz":
-        return ""
-    import json
-
-    import numpy as np
-
-    try:
-        with np.load(path, allow_pickle=False) as z:  # the header alone is read
-            source = str(json.loads(z["header"].tobytes()).get("source") or "")
-    except (OSError, ValueError, KeyError, AttributeError):
-        return ""
-    for pattern, spec in _TIERED_SOURCES:
-        m = pattern.fullmatch(source)
-        if m:
-            game = spec.format(*m.groups()) + (" --symmetry" if m.groups()[-1] else "")
-            return f", or on disk: verifier generate {game} -o DIR --engine dask (tiers)"
-    return ""
-
-
 def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Case:
     """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line
-    (for a tiered dataset, how to get at it: ``_dataset_route``)."""
+    (for a tiered dataset, how to get at it: ``case_file_route``)."""
     if path.is_dir() and (path / "manifest.json").is_file():
-        raise _fail(_dataset_route(path))
+        from verifier.distributed.tiers.commands import case_file_route
+
+        raise _fail(case_file_route(path))
     if not path.exists():  # as verify words it, whatever the file type
         raise _fail(f"{path}: $: no such file or directory")
     try:
         return load(path, max_positions, command=command)
     except VerifierError as e:
-        raise _fail(str(e) + _tiered_route(path, str(e))) from None
+        from verifier.distributed.tiers.commands import tiered_route
+
+        raise _fail(str(e) + tiered_route(path, str(e))) from None
     except OSError as e:
         raise _fail(f"{path}: $: cannot read the file: {e.strerror or e}") from None
 
 
 def _needs(path: Path, what: str, extra: str, *modules: str) -> None:
     """Exit 2 with one line naming ``path`` when a module of an optional extra is missing."""
-    import importlib
+    from verifier.extras import require_extra
 
-    for module in modules:
-        try:
-            importlib.import_module(module)
-        except ImportError as e:
-            raise _fail(
-                f"{path}: {what} needs the {extra!r} extra, not installed (no module "
-                f"{e.name or module!r}): pip install 'gamegraph-verifier[{extra}]' "
-                f"(from a checkout: pip install '.[{extra}]')"
-            ) from None
+    try:
+        require_extra(path, what, extra, *modules)
+    except VerifierError as e:
+        raise _fail(str(e)) from None
 
 
 def _check_output(path: Path, *, folder: bool = False) -> None:
@@ -296,3 +235,21 @@ def _write(write: Callable[[Document], None], doc: Document) -> None:
         write(doc)
     except VerifierError as e:
         raise _fail(str(e)) from None
+
+
+def _tier_errors(run: Callable[[], T]) -> T:
+    """``run()``, its dataset errors exit 2 and its cluster failures exit 3, one line each."""
+    from verifier.distributed.tiers.errors import RunFailed
+
+    try:
+        return run()
+    except RunFailed as e:
+        raise _fail(str(e), EXIT_INCONCLUSIVE) from None
+    except VerifierError as e:
+        raise _fail(str(e)) from None
+
+
+def _said(path: Path) -> Callable[[str], None]:
+    """A tiered run's ``say``: each stage a ``progress: PATH: ...`` line on stderr."""
+    err = Console(emoji=False, stderr=True)
+    return lambda line: _err(err, f"progress: {path}: {line}")

@@ -6,27 +6,16 @@ import sys
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from verifier.cli.common import _check_output, _err, _fail, _refuse_overwrite, _said, _tier_errors
+from verifier.cli.options import GAMES, LIMITS, OUTPUT, RANDOM, ForceOpt, _worker_memory_option
 from verifier.errors import UsageError, VerifierError
 from verifier.model import Case
 from verifier.progress import Counts, heartbeat, reporting
-
-if TYPE_CHECKING:
-    pass
-
-from verifier.cli.common import _check_output, _err, _fail, _refuse_overwrite
-from verifier.cli.options import GAMES, LIMITS, OUTPUT, RANDOM, ForceOpt, _worker_memory_option
-from verifier.cli.tiers import (
-    DaskOptions,
-    RandomGraph,
-    _generate_chess_tiers,
-    _generate_graph_tiers,
-    _generate_tiers,
-)
 
 
 def _refuse_dataset_overwrite(output: Path) -> None:
@@ -230,22 +219,17 @@ def generate_cmd(
                 )
             )
         _check_output(output, folder=True)
+        from verifier.distributed.tiers.commands import DaskOptions, RandomGraph, generate_tiers
+
         cluster = DaskOptions(scheduler, workers, worker_memory)
-        if game.lower().startswith("chess:"):
-            _generate_chess_tiers(game, symmetry, output, cluster, shard_positions, resume)
-            return
-        if graph:
-            if resume or symmetry:
-                flag = "--resume" if resume else "--symmetry"
-                again = "; a graph's generation that stopped is run again with --force"
-                raise _fail(
-                    f"{flag}: for connect4's and chess's tiered datasets, not a graph's "
-                    f"({game}{again if resume else ''})"
-                )
-            drawn = RandomGraph(semantics, nodes, degree, seed, values, terminal_fraction, acyclic)
-            _generate_graph_tiers(game, drawn, output, cluster, shard_positions)
-            return
-        _generate_tiers(game, width, height, symmetry, output, cluster, shard_positions, resume)
+        drawn = RandomGraph(semantics, nodes, degree, seed, values, terminal_fraction, acyclic)
+        wrote = _tier_errors(
+            lambda: generate_tiers(
+                game, output, cluster, width=width, height=height, symmetry=symmetry,
+                drawn=drawn, per_shard=shard_positions, resume=resume, say=_said(output),
+            )
+        )  # fmt: skip
+        _err(Console(emoji=False, stderr=True), wrote)
         return
     _check_output(output)
     if is_game_spec(game):

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
-
-if TYPE_CHECKING:
-    pass
-
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 """``-h`` is ``--help`` in every command (the subcommands inherit it from their group)."""

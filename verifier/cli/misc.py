@@ -7,21 +7,10 @@ from collections.abc import Mapping
 from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
-
-from verifier.errors import VerifierError
-from verifier.model import Case
-from verifier.model.columns import Column
-from verifier.model.words import count
-from verifier.pipeline import run_case
-from verifier.registry import Options
-from verifier.writers import Document, Format, make_writer
-
-if TYPE_CHECKING:
-    pass
 
 from verifier.cli.common import (
     EXIT_INCONCLUSIVE,
@@ -34,6 +23,13 @@ from verifier.cli.common import (
     pick_format,
 )
 from verifier.cli.options import LIMITS, OUTPUT, JsonOpt, ReportFormatOpt, _format_option
+from verifier.errors import VerifierError
+from verifier.model import Case
+from verifier.model.columns import Column
+from verifier.model.words import count
+from verifier.pipeline import run_case
+from verifier.registry import Options
+from verifier.writers import Document, Format, make_writer
 
 
 def grundy_cmd(

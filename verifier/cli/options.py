@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from verifier.writers import Format
-
-if TYPE_CHECKING:
-    pass
-
 from verifier.cli.common import EXIT_OK
+from verifier.writers import Format
 
 INPUT, OUTPUT, CHECKS, LIMITS = "Input", "Output", "Checks", "Limits"
 GAMES, RANDOM = "Games", "Random graphs (generate random)"

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
-
-from verifier.errors import VerifierError
-from verifier.pipeline import run_case
-from verifier.registry import Options
-from verifier.writers import Format, make_writer
-
-if TYPE_CHECKING:
-    pass
 
 from verifier.cli.common import (
     _check_output,
@@ -36,6 +28,10 @@ from verifier.cli.options import (
     ReportFormatOpt,
     RlimitOpt,
 )
+from verifier.errors import VerifierError
+from verifier.pipeline import run_case
+from verifier.registry import Options
+from verifier.writers import Format, make_writer
 
 
 def render_cmd(

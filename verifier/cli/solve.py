@@ -19,9 +19,10 @@ from verifier.writers import Format, Settings, make_writer
 from verifier.writers.base import Brief
 
 if TYPE_CHECKING:
-    pass
+    from verifier.distributed.tiers.commands import DaskOptions
 
 from verifier.cli.common import (
+    EXIT_OK,
     _case_bar,
     _check_output,
     _err,
@@ -31,8 +32,10 @@ from verifier.cli.common import (
     _progress_fn,
     _refuse_overwrite,
     _renamed,
+    _said,
     _save_answers,
     _say_compiling,
+    _tier_errors,
     _working,
     exit_code,
     pick_format,
@@ -47,7 +50,6 @@ from verifier.cli.options import (
     ValuesOpt,
     _worker_memory_option,
 )
-from verifier.cli.tiers import DaskOptions, _solve_tiers
 
 
 class SolveEngine(StrEnum):
@@ -148,6 +150,8 @@ def solve_cmd(
         if path.is_dir() and not (path / "nodes.parquet").exists():  # a tiered dataset
             if out is not None:
                 raise _fail(f"-o {out}: a tiered dataset keeps its answers in {path}/answers")
+            from verifier.distributed.tiers.commands import DaskOptions
+
             cluster = DaskOptions(scheduler, workers, worker_memory)
             _solve_tiers(
                 path, pick_format(fmt, as_json, (Format.table, Format.json)), cluster, resume
@@ -217,3 +221,18 @@ def _certified(
         why = out.summary.get("certificate") or f"the case is {rep.verdict.value}"
         _err(Console(emoji=False, stderr=True), f"{certificate}: no certificate written ({why})")
     return out
+
+
+def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None) -> None:
+    """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
+    start position's value and the counts per tier, exit 0 (``tiers.commands.solve_tiers``)."""
+    import json
+
+    from verifier.distributed.tiers.commands import solve_tiers
+
+    res = _tier_errors(lambda: solve_tiers(path, cluster, resume, _said(path)))
+    if fmt is Format.json:
+        print(json.dumps(res.document(), indent=2))
+    else:
+        print("\n".join(res.lines()))
+    raise typer.Exit(EXIT_OK)

@@ -7,18 +7,10 @@ import time
 from collections.abc import Mapping
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-
-from verifier.errors import VerifierError
-from verifier.progress import PlainProgress
-from verifier.registry import Options
-from verifier.writers import make_writer
-
-if TYPE_CHECKING:
-    pass
 
 from verifier.cli.common import (
     EXIT_INCONCLUSIVE,
@@ -41,6 +33,10 @@ from verifier.cli.options import (
     OldOutOpt,
     RlimitOpt,
 )
+from verifier.errors import VerifierError
+from verifier.progress import PlainProgress
+from verifier.registry import Options
+from verifier.writers import make_writer
 
 
 def uniqueness_cmd(

@@ -23,16 +23,21 @@ from verifier.writers import Format, Settings, make_writer
 from verifier.writers.base import Brief
 
 if TYPE_CHECKING:
-    pass
+    from verifier.distributed.tiers.commands import DaskOptions
 
 from verifier.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INCONCLUSIVE,
+    EXIT_OK,
+    EXIT_REFUTED,
     _case_bar,
     _err,
     _fail,
     _load_answers,
     _progress_fn,
+    _said,
     _say_compiling,
+    _tier_errors,
     exit_code,
     load,
     pick_format,
@@ -56,7 +61,6 @@ from verifier.cli.options import (
     VersionOpt,
     _worker_memory_option,
 )
-from verifier.cli.tiers import DaskOptions, _verify_tiers
 
 
 class VerifyEngine(StrEnum):
@@ -353,6 +357,8 @@ def verify_cmd(
         for flag, given in (("--junit", junit), ("--certificate", certificate)):
             if given is not None:
                 raise _fail(f"{flag}: not written for a tiered dataset (--engine dask)")
+        from verifier.distributed.tiers.commands import DaskOptions
+
         _verify_tiers(
             paths[0],
             answers,
@@ -379,6 +385,23 @@ def verify_cmd(
             force=force,
         )
     )
+
+
+def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions) -> None:
+    """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
+    ``answers``, or another dataset's answers) shard by shard on the cluster; exit 0 verified,
+    1 refuted (``tiers.commands.verify_tiers``)."""
+    import json
+
+    from verifier.distributed.tiers.commands import verify_tiers
+
+    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, _said(path)))
+    if fmt is Format.json:
+        print(json.dumps(res.document(), indent=2))
+    else:
+        print("\n".join(res.lines()))
+    exits = {"refuted": EXIT_REFUTED, "inconclusive": EXIT_INCONCLUSIVE, "verified": EXIT_OK}
+    raise typer.Exit(exits[res.verdict])
 
 
 verify_app = typer.Typer(
