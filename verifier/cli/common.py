@@ -117,6 +117,18 @@ def _case_bar(console: Console) -> Progress:
     )
 
 
+def _answers_mistake(path: Path) -> str | None:
+    """Why ``path`` given as ``--answers`` is not an answer file (it is a case), or None."""
+    from verifier.io.discover import kind_of
+
+    if path.suffix.lower() in (".json", ".npz") and path.is_file() and kind_of(path) == "case":
+        return (
+            f"{path}: $: a case file, not an answer file: give the case first, "
+            f"verify {path} --answers ANSWERS"
+        )
+    return None
+
+
 def _load_answers(
     path: Path, case: Case, max_positions: int | None = None, *, command: Command = "verify"
 ) -> Answers:

@@ -12,7 +12,16 @@ import typer
 from rich.console import Console
 
 from verifier.cli.common import _check_output, _err, _fail, _refuse_overwrite, _said, _tier_errors
-from verifier.cli.options import GAMES, LIMITS, OUTPUT, RANDOM, ForceOpt, _worker_memory_option
+from verifier.cli.options import (
+    GAMES,
+    LIMITS,
+    OUTPUT,
+    RANDOM,
+    ForceOpt,
+    _scheduler_option,
+    _worker_memory_option,
+    _workers_option,
+)
 from verifier.errors import UsageError, VerifierError
 from verifier.model import Case
 from verifier.progress import Counts, heartbeat, reporting
@@ -160,17 +169,8 @@ def generate_cmd(
             rich_help_panel=OUTPUT,
         ),
     ] = GenerateEngine.memory,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            help="Dask scheduler address (--engine dask; default: a LocalCluster).",
-            rich_help_panel=OUTPUT,
-        ),
-    ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=OUTPUT),
-    ] = 2,
+    scheduler: Annotated[str | None, _scheduler_option(OUTPUT)] = None,
+    workers: Annotated[int, _workers_option(OUTPUT)] = 2,
     worker_memory: Annotated[str | None, _worker_memory_option(OUTPUT)] = None,
     shard_positions: Annotated[
         int | None,

@@ -169,6 +169,37 @@ OldOutOpt = Annotated[Path | None, typer.Option("--out", hidden=True)]
 """``--out``: the old spelling of ``--output`` (hidden; kept for one release)."""
 
 
+CaseArg = Annotated[Path, typer.Argument(help="Case file.")]
+
+
+class VerifyEngine(StrEnum):
+    """``verify --engine`` and ``solve --engine``: the in-memory engines, or ``dask`` (a
+    tiered dataset; solve: also a case file, by Kars' synchronous algorithm)."""
+
+    auto = "auto"
+    reference = "reference"
+    numpy = "numpy"
+    compiled = "compiled"
+    dask = "dask"
+
+
+SolveEngine = VerifyEngine
+"""``solve --engine``: the same choices as ``verify``'s."""
+
+
+def _scheduler_option(panel: str | None, *, engine: str = "--engine dask; ") -> Any:
+    """``--scheduler``, in the help's panel of the command's other Dask options (``engine``:
+    the words that name the route it is for, none where the option's panel says it)."""
+    return typer.Option(
+        help=f"Dask scheduler address ({engine}default: a LocalCluster).", rich_help_panel=panel
+    )
+
+
+def _workers_option(panel: str | None) -> Any:
+    """``--workers``, in the help's panel of the command's other Dask options."""
+    return typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=panel)
+
+
 def _worker_memory_option(panel: str | None) -> Any:
     """``--worker-memory``, in the help's panel of the command's other Dask options."""
     return typer.Option(

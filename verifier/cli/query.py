@@ -20,6 +20,7 @@ from verifier.cli.common import (
 )
 from verifier.cli.options import (
     BudgetOpt,
+    CaseArg,
     Engine,
     EngineOpt,
     ForceOpt,
@@ -35,7 +36,7 @@ from verifier.writers import Format, make_writer
 
 
 def render_cmd(
-    path: Annotated[Path, typer.Argument(help="Case file.")],
+    path: CaseArg,
     output: Annotated[Path, typer.Option("--output", "-o", help=".dot or .svg file to write.")],
     smt: Annotated[
         bool,
@@ -84,7 +85,7 @@ def _split_fen(positions: list[str] | None, i: int) -> str:
 
 
 def query_cmd(
-    path: Annotated[Path, typer.Argument(help="Case file.")],
+    path: CaseArg,
     positions: Annotated[
         list[str] | None,
         typer.Argument(help="Positions to ask about, by name (default: the case's root)."),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -47,17 +46,12 @@ from verifier.cli.options import (
     MaxPositionsOpt,
     OldOutOpt,
     QuietOpt,
+    SolveEngine,
     ValuesOpt,
+    _scheduler_option,
     _worker_memory_option,
+    _workers_option,
 )
-
-
-class SolveEngine(StrEnum):
-    auto = "auto"
-    reference = "reference"
-    numpy = "numpy"
-    compiled = "compiled"
-    dask = "dask"
 
 
 def solve_cmd(
@@ -78,10 +72,8 @@ def solve_cmd(
             "synchronous algorithm on a Dask cluster)."
         ),
     ] = SolveEngine.auto,
-    scheduler: Annotated[
-        str | None, typer.Option(help="Dask scheduler address (default: a LocalCluster).")
-    ] = None,
-    workers: Annotated[int, typer.Option(min=1, help="LocalCluster workers (--engine dask).")] = 2,
+    scheduler: Annotated[str | None, _scheduler_option(None, engine="")] = None,
+    workers: Annotated[int, _workers_option(None)] = 2,
     partitions: Annotated[
         int | None,
         typer.Option(min=1, help="Node ranges (--engine dask; default: one per worker)."),

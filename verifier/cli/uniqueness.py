@@ -27,6 +27,7 @@ from verifier.cli.help import HELP_OPTIONS, _Command, _Group
 from verifier.cli.options import (
     LIMITS,
     BudgetOpt,
+    CaseArg,
     FormatOpt,
     JsonOpt,
     MaxPositionsOpt,
@@ -40,7 +41,7 @@ from verifier.writers import make_writer
 
 
 def uniqueness_cmd(
-    path: Annotated[Path, typer.Argument(help="Case file.")],
+    path: CaseArg,
     max_count: Annotated[
         int, typer.Option(min=1, help="Enumerate at most this many solutions.")
     ] = 10_000,

@@ -6,7 +6,6 @@ import dataclasses
 import sys
 import time
 from contextlib import nullcontext
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -30,6 +29,7 @@ from verifier.cli.common import (
     EXIT_INCONCLUSIVE,
     EXIT_OK,
     EXIT_REFUTED,
+    _answers_mistake,
     _case_bar,
     _err,
     _fail,
@@ -58,19 +58,12 @@ from verifier.cli.options import (
     SeedOpt,
     ValuesOpt,
     VerboseOpt,
+    VerifyEngine,
     VersionOpt,
+    _scheduler_option,
     _worker_memory_option,
+    _workers_option,
 )
-
-
-class VerifyEngine(StrEnum):
-    """``verify --engine``: the in-memory engines, or ``dask`` for a tiered dataset."""
-
-    auto = "auto"
-    reference = "reference"
-    numpy = "numpy"
-    compiled = "compiled"
-    dask = "dask"
 
 
 def run_verify(
@@ -248,18 +241,6 @@ def _outside_check(
     return out
 
 
-def _answers_mistake(path: Path) -> str | None:
-    """Why ``path`` given as ``--answers`` is not an answer file (it is a case), or None."""
-    from verifier.io.discover import kind_of
-
-    if path.suffix.lower() in (".json", ".npz") and path.is_file() and kind_of(path) == "case":
-        return (
-            f"{path}: $: a case file, not an answer file: give the case first, "
-            f"verify {path} --answers ANSWERS"
-        )
-    return None
-
-
 def verify_cmd(
     paths: PathsArg,
     answers: AnswersOpt = None,
@@ -281,17 +262,8 @@ def verify_cmd(
     verbose: VerboseOpt = False,
     quiet: QuietOpt = False,
     max_positions: MaxPositionsOpt = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            help="Dask scheduler address (--engine dask; default: a LocalCluster).",
-            rich_help_panel=CHECKS,
-        ),
-    ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(min=1, help="LocalCluster workers (--engine dask).", rich_help_panel=CHECKS),
-    ] = 2,
+    scheduler: Annotated[str | None, _scheduler_option(CHECKS)] = None,
+    workers: Annotated[int, _workers_option(CHECKS)] = 2,
     worker_memory: Annotated[str | None, _worker_memory_option(CHECKS)] = None,
     junit: Annotated[
         Path | None,
