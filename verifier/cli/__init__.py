@@ -16,8 +16,6 @@ from typing import Any
 # plugins sets the variable to an empty string
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
-from typer import Typer
-
 from verifier.cli import generate, misc, query, solve, uniqueness, verify
 from verifier.cli.common import (
     EXIT_BAD_INPUT,
@@ -30,7 +28,7 @@ from verifier.cli.common import (
     load,
     pick_format,
 )
-from verifier.cli.help import HELP_OPTIONS, _Command, _GenerateCommand, _Group
+from verifier.cli.help import _Command, _GenerateCommand, group
 from verifier.cli.options import VersionOpt
 from verifier.cli.verify import run_verify, verify_app
 from verifier.io.pipes import closed_pipe_tolerated
@@ -55,14 +53,8 @@ __all__ = [
 ]
 
 
-app = Typer(
-    name="verifier",
-    cls=_Group,
-    context_settings=HELP_OPTIONS,
-    help="Solve finite two-player game graphs several ways and prove the answers with Z3.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+app = group(
+    "verifier", "Solve finite two-player game graphs several ways and prove the answers with Z3."
 )
 
 

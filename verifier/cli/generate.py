@@ -219,16 +219,21 @@ def generate_cmd(
                 )
             )
         _check_output(output, folder=True)
-        from verifier.distributed.tiers.commands import DaskOptions, RandomGraph, generate_tiers
+        from verifier.distributed.tiers.commands import (
+            DaskOptions,
+            RandomGraph,
+            Target,
+            generate_tiers,
+        )
 
         cluster = DaskOptions(scheduler, workers, worker_memory)
+        to = Target(output, cluster, shard_positions, resume, _said(output))
         drawn = RandomGraph(semantics, nodes, degree, seed, values, terminal_fraction, acyclic)
         wrote = _tier_errors(
             lambda: generate_tiers(
-                game, output, cluster, width=width, height=height, symmetry=symmetry,
-                drawn=drawn, per_shard=shard_positions, resume=resume, say=_said(output),
+                game, to, width=width, height=height, symmetry=symmetry, drawn=drawn
             )
-        )  # fmt: skip
+        )
         _err(Console(emoji=False, stderr=True), wrote)
         return
     _check_output(output)

@@ -6,6 +6,7 @@ import inspect
 import re
 from typing import Any
 
+import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
@@ -145,3 +146,17 @@ class _GenerateCommand(_Command):
 
 class _Group(_Fits80, TyperGroup):
     """A group whose help fits 80 columns (its options as ``_Command``'s)."""
+
+
+def group(name: str, help: str) -> typer.Typer:
+    """A group of commands (``verifier``, ``verifier study``): help that fits 80 columns, with
+    ``-h``, shown when no command is given; no shell completion, errors in our words."""
+    return typer.Typer(
+        name=name,
+        cls=_Group,
+        context_settings=HELP_OPTIONS,
+        help=help,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )

@@ -23,7 +23,7 @@ from verifier.cli.common import (
     _write,
     pick_format,
 )
-from verifier.cli.help import HELP_OPTIONS, _Command, _Group
+from verifier.cli.help import _Command, group
 from verifier.cli.options import (
     LIMITS,
     BudgetOpt,
@@ -87,15 +87,7 @@ def uniqueness_cmd(
     _write(make_writer(pick_format(fmt, as_json)).write_document, uniqueness_document(s))
 
 
-study_app = typer.Typer(
-    name="study",
-    cls=_Group,
-    context_settings=HELP_OPTIONS,
-    help="Research sweeps over families of games (CSV and figures).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+study_app = group("study", "Research sweeps over families of games (CSV and figures).")
 
 
 def _numbers(option: str, text: str, kind: type[int] | type[float]) -> list[Any]:

@@ -31,6 +31,7 @@ __all__ = [
     "DaskOptions",
     "RandomGraph",
     "SolvedDataset",
+    "Target",
     "case_file_route",
     "generate_tiers",
     "random_graph_tiers",
@@ -208,49 +209,50 @@ def verify_tiers(
     return CheckedDataset(path, res)
 
 
+class Target(NamedTuple):
+    """Where and how ``generate --engine dask`` writes: the dataset's directory, the cluster,
+    the positions per shard (``None``: sized to the workers), whether to continue a
+    generation that stopped, and where its stages are said."""
+
+    output: Path
+    cluster: DaskOptions
+    per_shard: int | None
+    resume: bool
+    say: Say
+
+
 def generate_tiers(
     game: str,
-    output: Path,
-    cluster: DaskOptions,
+    to: Target,
     *,
     width: int | None,
     height: int | None,
     symmetry: bool | None,
     drawn: RandomGraph,
-    per_shard: int | None,
-    resume: bool,
-    say: Say,
 ) -> str:
     """``generate GAME -o DIR --engine dask``: Connect Four, a chess endgame
     (``chess:MATERIAL``), a random graph or a case file's graph (FILE.npz, FILE.json) written
     as a tiered dataset on the cluster; the line saying what was written."""
     if game.lower().startswith("chess:"):
-        return _generate_chess_tiers(game, symmetry, output, cluster, per_shard, resume, say)
+        return _generate_chess_tiers(game, symmetry, to)
     if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
-        if resume or symmetry:
-            flag = "--resume" if resume else "--symmetry"
+        if to.resume or symmetry:
+            flag = "--resume" if to.resume else "--symmetry"
             again = "; a graph's generation that stopped is run again with --force"
             raise UsageError(
                 f"{flag}: for connect4's and chess's tiered datasets, not a graph's "
-                f"({game}{again if resume else ''})"
+                f"({game}{again if to.resume else ''})"
             )
-        return _generate_graph_tiers(game, drawn, output, cluster, per_shard, say)
-    return _generate_tiers(game, width, height, symmetry, output, cluster, per_shard, resume, say)
+        return _generate_graph_tiers(game, drawn, to)
+    return _generate_tiers(game, width, height, symmetry, to)
 
 
 def _generate_tiers(
-    game: str,
-    width: int | None,
-    height: int | None,
-    symmetry: bool | None,
-    output: Path,
-    cluster: DaskOptions,
-    per_shard: int | None,
-    resume: bool,
-    say: Say,
+    game: str, width: int | None, height: int | None, symmetry: bool | None, to: Target
 ) -> str:
     """``generate connect4 -o DIR --engine dask [--resume]``: write the tiered dataset on the
     cluster (or continue writing it)."""
+    output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.driver import generate_dataset, load_manifest, prepare_output
     from verifier.distributed.tiers.rules import ConnectFourTiers
@@ -322,17 +324,11 @@ def random_graph_tiers(opts: RandomGraph) -> GraphTiers:
     )
 
 
-def _generate_graph_tiers(
-    game: str,
-    opts: RandomGraph,
-    output: Path,
-    cluster: DaskOptions,
-    per_shard: int | None,
-    say: Say,
-) -> str:
+def _generate_graph_tiers(game: str, opts: RandomGraph, to: Target) -> str:
     """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard)
     or ``generate FILE.npz -o DIR --engine dask`` (a case file's graph, stored: any semantics
     but sums; an impartial graph is solved when acyclic)."""
+    output, cluster, per_shard, _, say = to
     require_extra(output, "--engine dask", *DASK)
     import math
 
@@ -367,19 +363,12 @@ def _generate_graph_tiers(
     )
 
 
-def _generate_chess_tiers(
-    game: str,
-    symmetry: bool | None,
-    output: Path,
-    cluster: DaskOptions,
-    per_shard: int | None,
-    resume: bool,
-    say: Say,
-) -> str:
+def _generate_chess_tiers(game: str, symmetry: bool | None, to: Target) -> str:
     """``generate chess:MATERIAL -o DIR --engine dask [--symmetry] [--resume]``: every
     material as a tier of a stored graph, generated shard by shard on the workers
     (``chess_tiers``); ``--resume`` continues a generation that stopped after its last
     finished step."""
+    output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.chess_tiers import generate_chess
     from verifier.distributed.tiers.driver import prepare_output
