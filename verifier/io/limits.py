@@ -118,9 +118,9 @@ networkx, which also keeps an element tree and a dict per node and edge)."""
 WAYS_ON: Final = "raise --max-positions where the memory allows"
 """What every refusal for size suggests; :meth:`Limits.ways_on` adds ``verifier solve`` to a
 heavier command's (``verify``: no proofs, a fifth of the memory a position), and the command
-line the sharded route of a game stored in tiers (``verifier.cli``: ``generate chess:KQKR -o
-DIR --engine dask`` for a case that ``generate chess:KQKR`` wrote). ``solve --engine dask`` is
-not one: its driver reads the whole case at ``solve``'s limit."""
+line the sharded route of a game stored in tiers (``distributed.tiers.commands.tiered_route``:
+``generate chess:KQKR -o DIR --engine dask`` for a case that ``generate chess:KQKR`` wrote).
+``solve --engine dask`` is not one: its driver reads the whole case at ``solve``'s limit."""
 
 
 def memory_bytes() -> int:

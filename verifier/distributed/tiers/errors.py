@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from verifier.errors import VerifierError
 
-__all__ = ["DatasetError", "RunFailed"]
+__all__ = ["ClusterFailed", "DatasetError", "RunFailed"]
 
 
 class DatasetError(VerifierError, ValueError):
@@ -20,3 +20,8 @@ class RunFailed(VerifierError, RuntimeError):
     """The cluster could not finish a tier (a worker died, stayed paused, or a task failed):
     the finished tiers are kept, ``--resume`` continues. The message names the worker and the
     tier."""
+
+
+class ClusterFailed(RunFailed):
+    """The Dask cluster could not be started or reached, or failed under the run (an
+    ``OSError``): exit 3, as a run that fails. The message names the scheduler."""

@@ -1,0 +1,463 @@
+"""The tiered route of ``solve``, ``verify`` and ``generate`` on a dataset DIR, as functions.
+
+Each takes typed arguments, says its stages through ``say`` (one line each, without the
+``progress: DIR:`` the command line puts before them) and returns what it found or wrote; bad
+input raises a ``VerifierError`` (exit 2 at the command line) before a cluster starts, a
+cluster that fails raises ``RunFailed`` (exit 3). The Dask modules are imported inside the
+functions: this module imports without Dask (the command line checks the extra first).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from verifier.distributed.tiers.errors import ClusterFailed
+from verifier.errors import UsageError
+from verifier.extras import require_extra
+
+if TYPE_CHECKING:
+    from verifier.distributed.tiers.check import TierCheck
+    from verifier.distributed.tiers.driver import TierSolve
+    from verifier.distributed.tiers.graphs import GraphTiers
+
+__all__ = [
+    "TIERED_SOURCES",
+    "CheckedDataset",
+    "DaskOptions",
+    "RandomGraph",
+    "SolvedDataset",
+    "Target",
+    "case_file_route",
+    "generate_tiers",
+    "random_graph_tiers",
+    "solve_tiers",
+    "tier_cluster",
+    "tiered_route",
+    "verify_tiers",
+]
+
+Say = Callable[[str], None]
+
+DASK = ("dask", "dask", "distributed", "pyarrow")
+"""The extra a tiered run needs and its modules (``require_extra``)."""
+
+
+class DaskOptions(NamedTuple):
+    """Where a tiered run runs: a scheduler's address, or a LocalCluster of ``workers``
+    one-thread workers each limited to ``worker_memory``."""
+
+    scheduler: str | None
+    workers: int
+    worker_memory: str | None
+
+
+class RandomGraph(NamedTuple):
+    """``generate random``'s options as given (``None``: not given)."""
+
+    semantics: str | None
+    nodes: int | None
+    degree: float | None
+    seed: int | None
+    values: str | None
+    terminal_fraction: float | None
+    acyclic: bool | None
+
+
+@contextmanager
+def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
+    """A Dask client for a tiered run (``--worker-memory`` checked first; the cluster's own
+    log lines silenced: a lost worker is reported once, by the run)."""
+    import logging
+
+    from verifier.distributed.api import _client
+
+    memory = None
+    if opts.worker_memory is not None:
+        from dask.utils import parse_bytes
+
+        try:
+            memory = parse_bytes(opts.worker_memory)
+        except (ValueError, TypeError):
+            raise UsageError(
+                f"--worker-memory {opts.worker_memory!r}: not a size (e.g. 1.5GB)"
+            ) from None
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        with _client(opts.scheduler, opts.workers, memory) as client:
+            yield client
+    except OSError as e:
+        where = opts.scheduler or "a LocalCluster"
+        raise ClusterFailed(f"cannot use the Dask cluster ({where}): {e}") from None
+    finally:
+        log.setLevel(level)
+
+
+@dataclass(frozen=True)
+class SolvedDataset:
+    """A tiered dataset solved: the run's result, and chess's longest wins per material."""
+
+    path: Path
+    result: TierSolve
+    wins: list[dict[str, Any]] | None
+
+    def document(self) -> dict[str, Any]:
+        """The ``--format json`` document."""
+        from verifier.distributed.tiers.report import solve_json
+
+        doc = solve_json(self.path, self.result)
+        if self.wins is not None:
+            doc["materials"] = self.wins
+        return doc
+
+    def lines(self) -> list[str]:
+        """The table's lines."""
+        from verifier.distributed.tiers.report import solve_text
+
+        lines = solve_text(self.path, self.result)
+        if self.wins is not None:
+            from verifier.distributed.tiers.chess_report import wins_text
+
+            symmetric = bool(self.result.manifest.parameters.get("symmetric"))
+            lines += wins_text(self.wins, symmetric)
+        return lines
+
+
+def solve_tiers(path: Path, cluster: DaskOptions, resume: bool | None, say: Say) -> SolvedDataset:
+    """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster. ``resume``
+    ``None``: resume where a solve stopped part way (some tiers solved, not all), else solve
+    every tier."""
+    from verifier.distributed.tiers.driver import load_manifest, solve_dataset
+
+    m = load_manifest(path)  # bad input before a cluster starts
+    if resume is None:
+        kept = sum(t.solved for t in m.tiers)
+        resume = 0 < kept < len(m.tiers)
+        if resume:
+            say(f"a solve stopped part way: {kept} of {len(m.tiers)} tier(s) solved are kept "
+                "(--restart solves every tier again)")  # fmt: skip
+    with tier_cluster(cluster) as client:
+        res = solve_dataset(path, client, resume=resume, say=say)
+        wins = None
+        if res.manifest.game == "chess":  # per material, the longest wins by FEN
+            from verifier.distributed.tiers.chess_report import longest_wins
+
+            wins = longest_wins(path, res.manifest, client)
+    return SolvedDataset(path, res, wins)
+
+
+@dataclass(frozen=True)
+class CheckedDataset:
+    """A tiered dataset's answers judged: the verdict and what it rests on."""
+
+    path: Path
+    result: TierCheck
+
+    @property
+    def verdict(self) -> str:
+        """``verified``, ``refuted`` or ``inconclusive``."""
+        return self.result.verdict
+
+    def document(self) -> dict[str, Any]:
+        """The ``--format json`` document."""
+        from verifier.distributed.tiers.report import check_json
+
+        return check_json(self.path, self.result)
+
+    def lines(self) -> list[str]:
+        """The table's lines."""
+        from verifier.distributed.tiers.report import check_text
+
+        return check_text(self.path, self.result)
+
+
+def verify_tiers(
+    path: Path, answers: Path | None, cluster: DaskOptions, say: Say
+) -> CheckedDataset:
+    """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
+    ``answers``, or another dataset's answers) shard by shard on the cluster."""
+    require_extra(path, "--engine dask", *DASK)
+    from verifier.distributed.tiers.driver import load_manifest
+    from verifier.distributed.tiers.export import is_dataset
+    from verifier.distributed.tiers.graph_check import check_any
+    from verifier.distributed.tiers.tables import table_files
+
+    if path.is_file():
+        raise UsageError(
+            f"{path}: not a tiered dataset: --engine dask judges a DIR written by 'verifier "
+            "generate ... -o DIR --engine dask'; verify a case file with another --engine"
+        )
+    load_manifest(path)  # bad input before a cluster starts
+    if answers is not None and is_dataset(answers):  # the same game, solved elsewhere
+        load_manifest(answers)
+    elif answers is not None:
+        table_files(answers)
+    with tier_cluster(cluster) as client:
+        res = check_any(path, client, answers=answers, say=say)
+    if res.manifest.game == "chess":  # a witness's FEN needs its tier, which the report knows
+        from verifier.distributed.tiers.chess_report import name_witnesses
+
+        names, reasons = name_witnesses(path, res.manifest, res.witnesses)
+        res.names.update(names)
+        res.witnesses.update(reasons)  # a move's target named by its FEN too
+    return CheckedDataset(path, res)
+
+
+class Target(NamedTuple):
+    """Where and how ``generate --engine dask`` writes: the dataset's directory, the cluster,
+    the positions per shard (``None``: sized to the workers), whether to continue a
+    generation that stopped, and where its stages are said."""
+
+    output: Path
+    cluster: DaskOptions
+    per_shard: int | None
+    resume: bool
+    say: Say
+
+
+def generate_tiers(
+    game: str,
+    to: Target,
+    *,
+    width: int | None,
+    height: int | None,
+    symmetry: bool | None,
+    drawn: RandomGraph,
+) -> str:
+    """``generate GAME -o DIR --engine dask``: Connect Four, a chess endgame
+    (``chess:MATERIAL``), a random graph or a case file's graph (FILE.npz, FILE.json) written
+    as a tiered dataset on the cluster; the line saying what was written."""
+    if game.lower().startswith("chess:"):
+        return _generate_chess_tiers(game, symmetry, to)
+    if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
+        if to.resume or symmetry:
+            flag = "--resume" if to.resume else "--symmetry"
+            again = "; a graph's generation that stopped is run again with --force"
+            raise UsageError(
+                f"{flag}: for connect4's and chess's tiered datasets, not a graph's "
+                f"({game}{again if to.resume else ''})"
+            )
+        return _generate_graph_tiers(game, drawn, to)
+    return _generate_tiers(game, width, height, symmetry, to)
+
+
+def _generate_tiers(
+    game: str, width: int | None, height: int | None, symmetry: bool | None, to: Target
+) -> str:
+    """``generate connect4 -o DIR --engine dask [--resume]``: write the tiered dataset on the
+    cluster (or continue writing it)."""
+    output, cluster, per_shard, resume, say = to
+    require_extra(output, "--engine dask", *DASK)
+    from verifier.distributed.tiers.driver import generate_dataset, load_manifest, prepare_output
+    from verifier.distributed.tiers.rules import ConnectFourTiers
+
+    if game != "connect4":
+        raise UsageError(
+            f"--engine dask generates connect4, random or a case file's graph "
+            f"(.npz, .json) as a tiered dataset, not {game!r}"
+        )
+    try:
+        tiers = ConnectFourTiers(width or 4, height or 4, symmetric=bool(symmetry))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if resume:
+        if per_shard is not None:
+            raise UsageError("--resume keeps the dataset's shard size: drop --shard-positions")
+        load_manifest(output)  # bad input before a cluster starts
+    else:
+        prepare_output(output)
+    with tier_cluster(cluster) as client:
+        m = generate_dataset(output, tiers, client, per_shard=per_shard, resume=resume, say=say)
+    positions = sum(t.positions for t in m.tiers)
+    shards = sum(len(t.shards) for t in m.tiers)
+    return (
+        f"wrote {output}: connect4 {tiers.width}x{tiers.height}, normal, {positions:,} "
+        f"{'classes (positions up to the mirror)' if tiers.symmetric else 'positions'} in "
+        f"{len(m.tiers)} tiers, {shards} shards"
+    )
+
+
+def random_graph_tiers(opts: RandomGraph) -> GraphTiers:
+    """The ``GraphTiers`` that ``generate random --engine dask`` draws (random_case's
+    defaults); a ``UsageError`` on an option it cannot take."""
+    import math
+
+    from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.model.describe import describe
+    from verifier.model.semantics import Semantics
+
+    try:
+        sem = Semantics(opts.semantics or GraphTiers.semantics.value)
+    except ValueError:
+        raise UsageError(
+            f"--semantics {opts.semantics!r}: give one of {', '.join(x.value for x in Semantics)}"
+        ) from None
+    d = describe(sem)
+    values = opts.values or "-1,0,1"
+    labels: list[float] = []
+    if d.value_field is not None:  # dead ends take a value (a score or a label)
+        try:
+            labels = sorted({float(v) for v in values.split(",")})
+        except ValueError:
+            raise UsageError(f"--terminal-values {values!r}: give numbers, e.g. -1,0,1") from None
+        if not all(math.isfinite(v) for v in labels):
+            raise UsageError(f"--terminal-values {values!r}: the values must be finite")
+    if d.words and not set(labels) <= set(d.words):  # labels: their codes only
+        among = ", ".join(map(str, sorted(d.words)))
+        raise UsageError(f"--terminal-values {values!r}: {sem.value} labels must be among {among}")
+    text = ",".join(f"{v:g}" for v in labels) if labels else None
+    return GraphTiers(
+        opts.nodes or 1000,
+        0,
+        seed=opts.seed or 0,
+        degree=3.0 if opts.degree is None else opts.degree,
+        terminal_fraction=0.1 if opts.terminal_fraction is None else opts.terminal_fraction,
+        terminal_values=text,
+        acyclic_moves=True if opts.acyclic else None,
+        semantics=sem,
+    )
+
+
+def _generate_graph_tiers(game: str, opts: RandomGraph, to: Target) -> str:
+    """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard)
+    or ``generate FILE.npz -o DIR --engine dask`` (a case file's graph, stored: any semantics
+    but sums; an impartial graph is solved when acyclic)."""
+    output, cluster, per_shard, _, say = to
+    require_extra(output, "--engine dask", *DASK)
+    import math
+
+    from verifier.distributed.tiers.driver import prepare_output
+    from verifier.distributed.tiers.graph_generate import (
+        dataset_from_graph,
+        generate_random_graph,
+    )
+    from verifier.distributed.tiers.graph_rules import rule_for
+    from verifier.io import load_any
+    from verifier.io.limits import Limits
+
+    limits = Limits.for_command("solve", None)
+    case = None if game == "random" else load_any(Path(game), limits=limits)
+    tiers = random_graph_tiers(opts) if case is None else None
+    prepare_output(output)
+    with tier_cluster(cluster) as client:
+        if tiers is not None:
+            m = generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
+        else:
+            assert case is not None
+            shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
+            ruled = rule_for(case.semantics) is not None  # normal keeps node 0 as its start
+            m = dataset_from_graph(
+                output, case.graph, client, shards=shards, source=str(game),
+                start=case.root if ruled else None, say=say,
+            )  # fmt: skip
+    t = m.tiers[0]
+    return (
+        f"wrote {output}: graph, {m.semantics}, {t.positions:,} nodes, "
+        f"{m.parameters['edges']:,} moves in {len(t.shards)} shards"
+    )
+
+
+def _generate_chess_tiers(game: str, symmetry: bool | None, to: Target) -> str:
+    """``generate chess:MATERIAL -o DIR --engine dask [--symmetry] [--resume]``: every
+    material as a tier of a stored graph, generated shard by shard on the workers
+    (``chess_tiers``); ``--resume`` continues a generation that stopped after its last
+    finished step."""
+    output, cluster, per_shard, resume, say = to
+    require_extra(output, "--engine dask", *DASK)
+    from verifier.distributed.tiers.chess_tiers import generate_chess
+    from verifier.distributed.tiers.driver import prepare_output
+    from verifier.games.chess import parse_material
+
+    material = game.split(":", 1)[1]
+    try:
+        parse_material(material)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if not resume:
+        prepare_output(output)
+    else:  # a dataset to continue, before a cluster starts
+        from verifier.distributed.tiers.manifest import load_manifest
+
+        load_manifest(output)
+    with tier_cluster(cluster) as client:
+        m = generate_chess(
+            output,
+            material,
+            client,
+            symmetric=bool(symmetry),
+            per_shard=per_shard,
+            resume=resume,
+            say=say,
+        )
+    shards = sum(len(t.shards) for t in m.tiers)
+    units = "classes (positions up to the board's symmetries)" if symmetry else "positions"
+    return (
+        f"wrote {output}: chess {m.parameters['material']}, normal, "
+        f"{m.parameters['nodes']:,} {units} and {m.parameters['edges']:,} moves in "
+        f"{len(m.tiers)} tiers (materials), {shards} shards"
+    )
+
+
+def case_file_route(path: Path) -> str:
+    """One line for a tiered dataset given where a case file is read: what reads it, and how
+    to get the same game as a case file (the command that writes one, from its manifest)."""
+    import json
+
+    try:
+        m = json.loads((path / "manifest.json").read_text())
+        game, params = str(m.get("game")), dict(m.get("parameters") or {})
+    except (OSError, ValueError, TypeError, AttributeError):
+        game, params = "", {}
+    sym = " --symmetry" if params.get("symmetric") else ""
+    out = f"{path.name or 'game'}.npz"
+    if game == "connect4":
+        w, h = params.get("width"), params.get("height")
+        how = f"verifier generate connect4 --width {w} --height {h}{sym} -o {out}"
+    elif game == "chess" and params.get("material"):
+        how = f"verifier generate chess:{params['material']}{sym} -o {out}"
+    elif game == "graph" and params.get("source"):
+        how = f"its source, {params['source']}"
+    else:
+        how = "the generate command that made it, without --engine dask"
+    return (
+        f"{path}: a tiered dataset, not a case file: solve and verify read it with --engine "
+        f"dask (docs/distributed.md); for this command, the game as a case file: {how}"
+    )
+
+
+TIERED_SOURCES = (
+    (re.compile(r"verifier\.games\.chess \(material=(\w+)(, symmetry=True)?\)"), "chess:{0}"),
+    (
+        re.compile(r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)"),
+        "connect4 --width {0} --height {1}",
+    ),
+)
+"""The games stored in tiers on the Dask route, as an ``.npz`` case's ``source`` names them."""
+
+
+def tiered_route(path: Path, refusal: str) -> str:
+    """For a refusal for size of an ``.npz`` case of a game stored in tiers (connect4, chess),
+    the sharded route of that game (nothing for any other case, or another error)."""
+    if "too big to process" not in refusal or path.suffix.lower() != ".npz":
+        return ""
+    import json
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:  # the header alone is read
+            source = str(json.loads(z["header"].tobytes()).get("source") or "")
+    except (OSError, ValueError, KeyError, AttributeError):
+        return ""
+    for pattern, spec in TIERED_SOURCES:
+        m = pattern.fullmatch(source)
+        if m:
+            game = spec.format(*m.groups()) + (" --symmetry" if m.groups()[-1] else "")
+            return f", or on disk: verifier generate {game} -o DIR --engine dask (tiers)"
+    return ""
