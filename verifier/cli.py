@@ -1952,6 +1952,14 @@ def uniqueness_cmd(
     certify: Annotated[
         bool, typer.Option("--certify/--no-certify", help="Z3 certifies the bounds.")
     ] = True,
+    counter: Annotated[
+        bool | None,
+        typer.Option(
+            "--counter/--no-counter",
+            help="Count with Ganak, decide each position's values by SAT (the 'counting' "
+            "extra; default: where installed).",
+        ),
+    ] = None,
     budget: BudgetOpt = None,
     rlimit: RlimitOpt = 800_000_000,
     fmt: FormatOpt = None,
@@ -1963,9 +1971,12 @@ def uniqueness_cmd(
     and how they depend on each other, and where Kars' score sits (docs/uniqueness.md)."""
     from verifier.deadline import TimeUp, stop_after
     from verifier.pipeline import z3_timeout
+    from verifier.research.counting import EXTRA, INSTALL, available
     from verifier.research.uniqueness import solution_set
     from verifier.writers.uniqueness import uniqueness_document
 
+    if counter and not available():
+        raise _fail(f"uniqueness --counter: needs the '{EXTRA}' extra: {INSTALL}")
     case = _load_or_exit(path, max_positions, "verify")
     t0 = time.perf_counter()
     try:
@@ -1976,6 +1987,8 @@ def uniqueness_cmd(
                 max_count=max_count,
                 max_enumerated=max_enumerated,
                 certify=certify,
+                counter=counter,
+                budget=budget,
             )
     except TimeUp:
         _err(

@@ -33,10 +33,12 @@ def _headline(s: SolutionSet) -> str:
     if s.count == 1:
         return f"{s.case.id}: {eq} have exactly one solution: the only answer the rules allow"
     if s.count is not None:
-        return f"{s.case.id}: {eq} have {s.count:,} solutions ({s.how})"
+        return f"{s.case.id}: {eq} have {s.count:,} solutions ({s.method}: {s.how})"
+    if s.estimate is not None:
+        return f"{s.case.id}: {eq} have about {s.estimate:,} solutions (approximate: {s.how})"
     lo, hi = s.count_bounds
     top = f"{hi:,}" if hi is not None else "astronomically many"
-    return f"{s.case.id}: {eq} have between {lo:,} and {top} solutions ({s.how})"
+    return f"{s.case.id}: {eq} have between {lo:,} and {top} solutions (bounds: {s.how})"
 
 
 def uniqueness_document(s: SolutionSet) -> Document:
