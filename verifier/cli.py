@@ -1960,6 +1960,17 @@ def uniqueness_cmd(
             "extra; default: where installed).",
         ),
     ] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--sample",
+            min=1,
+            help="Draw N solutions uniformly instead, each an answer file in --output DIR.",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Folder for the --sample files.")
+    ] = None,
     budget: BudgetOpt = None,
     rlimit: RlimitOpt = 800_000_000,
     fmt: FormatOpt = None,
@@ -1977,7 +1988,17 @@ def uniqueness_cmd(
 
     if counter and not available():
         raise _fail(f"uniqueness --counter: needs the '{EXTRA}' extra: {INSTALL}")
+    if samples is not None and output is None:
+        raise _fail("uniqueness --sample: give the folder to write: --output DIR (or -o DIR)")
     case = _load_or_exit(path, max_positions, "verify")
+    if samples is not None and output is not None:
+        from verifier.research.sampling import sample_to_folder
+
+        try:
+            typer.echo(sample_to_folder(case, samples, output, budget))
+        except LookupError as e:
+            raise _fail(f"uniqueness --sample: {e}") from None
+        return
     t0 = time.perf_counter()
     try:
         with stop_after(budget), z3_timeout(budget):

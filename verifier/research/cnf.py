@@ -51,10 +51,19 @@ class SolutionCnf:
     values: tuple[Values, ...]
     """Per free position, each value it may take (value index; normal: 0 lost, 1 drawn, 2 won;
     impartial: the Grundy value) with the literals that together say it."""
+    reference: IntArray
+    """Every position's value where it is fixed (the free ones: any)."""
 
     @property
     def projection(self) -> tuple[int, ...]:
         return tuple(sorted({abs(v) for vals in self.values for _, lits in vals for v in lits}))
+
+    def solution(self, model: set[int] | frozenset[int]) -> IntArray:
+        """Every position's value in the solution of a model."""
+        out = self.reference.copy()
+        for x, v in self.decode(model).items():
+            out[x] = v
+        return out
 
     def decode(self, model: set[int] | frozenset[int]) -> dict[int, int]:
         """The free positions' values in a model (its true literals)."""
@@ -92,7 +101,8 @@ def solution_cnf(
             tuple((k, (int(first[x]) + k,)) for k in range(int(g.out_degree[x]) + 1))
             for x in nodes.tolist()
         )
-        return SolutionCnf(mex_cnf(g.succ_ptr, g.succ_idx), tuple(nodes.tolist()), values)
+        clauses = mex_cnf(g.succ_ptr, g.succ_idx)
+        return SolutionCnf(clauses, tuple(nodes.tolist()), values, reference)
     if sys.negamax:
         from verifier.certify.drup import won_lost_cnf
 
@@ -102,7 +112,7 @@ def solution_cnf(
             ((0, (2 * x + 2,)), (1, (-(2 * x + 1), -(2 * x + 2))), (2, (2 * x + 1,)))
             for x in nodes.tolist()
         ]
-        return SolutionCnf(clauses, tuple(nodes.tolist()), tuple(labelled))
+        return SolutionCnf(clauses, tuple(nodes.tolist()), tuple(labelled), reference)
     return _order_cnf(sys, reference, free, lo, hi)
 
 
@@ -131,4 +141,4 @@ def _order_cnf(
             lits = [int(enc.lit(one, k)[0]), -int(enc.lit(one, k + 1)[0])]
             vals.append((k, tuple(v for v in lits if v != TRUE)))
         values.append(tuple(vals))
-    return SolutionCnf(enc.cnf.clauses(), tuple(nodes.tolist()), tuple(values))
+    return SolutionCnf(enc.cnf.clauses(), tuple(nodes.tolist()), tuple(values), reference)

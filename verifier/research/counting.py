@@ -25,6 +25,7 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,7 @@ __all__ = [
     "available",
     "count_models",
     "enumerate_models",
+    "run_jobs",
     "split",
 ]
 
@@ -170,19 +172,26 @@ for line in sys.stdin:
         c.add_clauses(clauses)
         c.set_sampling_set(proj)
         n = c.count()
+    elif job["mode"] == "sample":
+        import pyunigen
+        c = pyunigen.Sampler(seed=job["seed"] + 1)
+        for cl in clauses:
+            c.add_clause(cl)
+        n = c.sample(num=job["num"], sampling_set=proj)[2]
     else:
         import pyapproxmc
         c = pyapproxmc.Counter(seed=job["seed"] + 1, epsilon=job["epsilon"], delta=job["delta"])
         c.add_clauses(clauses)
         cells, hashes = c.count(proj)
         n = cells * 2 ** hashes
-    print("count", n, flush=True)
+    print("result", json.dumps(n), flush=True)
 """
 
 
-def _run(jobs: list[dict[str, object]], deadline: float | None) -> tuple[list[int], str]:
-    """The counts of ``jobs`` in order, as many as the child finishes before ``deadline``
-    (``time.monotonic``), and why it stopped short (empty when it did not)."""
+def run_jobs(jobs: list[dict[str, Any]], deadline: float | None) -> tuple[list[Any], str]:
+    """The results of ``jobs`` (modes ``exact``, ``approximate``, ``sample``) in order, as
+    many as the child finishes before ``deadline`` (``time.monotonic``), and why it stopped
+    short (empty when it did not)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     proc = subprocess.Popen(
         [sys.executable, "-c", _CHILD],
@@ -194,7 +203,7 @@ def _run(jobs: list[dict[str, object]], deadline: float | None) -> tuple[list[in
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     stdin, stdout = proc.stdin, proc.stdout
-    out: queue.Queue[int | None] = queue.Queue()
+    out: queue.Queue[Any] = queue.Queue()
 
     def write() -> None:
         try:
@@ -206,13 +215,13 @@ def _run(jobs: list[dict[str, object]], deadline: float | None) -> tuple[list[in
 
     def read() -> None:
         for line in stdout:
-            if line.startswith("count "):
-                out.put(int(line.split()[1]))
+            if line.startswith("result "):
+                out.put(json.loads(line[len("result ") :]))
         out.put(None)
 
     threading.Thread(target=write, daemon=True).start()
     threading.Thread(target=read, daemon=True).start()
-    got: list[int] = []
+    got: list[Any] = []
     why = ""
     try:
         while len(got) < len(jobs):
@@ -256,10 +265,10 @@ def count_models(
     if not available("pyganak"):
         why = f"no exact count: the '{EXTRA}' extra is not installed ({INSTALL})"
         return Counted(Method.BOUNDS, None, len(groups), why, time.perf_counter() - t0)
-    jobs: list[dict[str, object]] = [
+    jobs: list[dict[str, Any]] = [
         {"mode": "exact", "clauses": c, "projection": p, "seed": seed} for c, p in groups
     ]
-    exact, why = _run(jobs, exact_until)
+    exact, why = run_jobs(jobs, exact_until)
     parts = f"{len(groups):,} independent component(s)"
     if len(exact) == len(groups) or 0 in exact:
         n = math.prod(exact) * 2**loose if 0 not in exact else 0
@@ -270,7 +279,7 @@ def count_models(
         stop += f"; no estimate: pyapproxmc is not installed ({INSTALL})"
         return Counted(Method.BOUNDS, None, len(groups), stop, time.perf_counter() - t0)
     rest_clauses, rest_projection = _merge(groups[len(exact) :])
-    job: dict[str, object] = {
+    job: dict[str, Any] = {
         "mode": "approximate",
         "clauses": rest_clauses,
         "projection": rest_projection,
@@ -278,7 +287,7 @@ def count_models(
         "epsilon": EPSILON,
         "delta": DELTA,
     }
-    estimate, why2 = _run([job], approximate_until)
+    estimate, why2 = run_jobs([job], approximate_until)
     if not estimate:
         return Counted(
             Method.BOUNDS, None, len(groups), f"{stop}; ApproxMC: {why2}", time.perf_counter() - t0

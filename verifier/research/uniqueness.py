@@ -55,6 +55,7 @@ __all__ = [
     "SolutionSet",
     "case_cnf",
     "solution_set",
+    "view_values",
 ]
 
 MAX_COUNT = 10_000
@@ -427,7 +428,7 @@ def solution_set(
         certified = "no bounds to certify (the mex equations have no order)"
     elif certify:
         certified = _certify(case, sys, options)
-    view = _view_values(case, sys)
+    view = view_values(case, sys)
     return SolutionSet(
         case=case,
         reference=view(space.reference),
@@ -460,8 +461,9 @@ def case_cnf(case: Case) -> SolutionCnf:
     return solution_cnf(case, sys, space.reference, space.free, space.lo, space.hi)
 
 
-def _view_values(case: Case, sys: Any) -> Any:
-    """Value indices (or Grundy values) -> the view's stored values."""
+def view_values(case: Case, sys: Any) -> Any:
+    """Value indices (or Grundy values) -> the view's stored values (``sys``: the case's
+    ``OrderSystem``, None for impartial games)."""
     if sys is None:
         return lambda a: np.asarray(a)
     if sys.negamax:  # normal: value index 0, 1, 2 -> label -1, 0, +1
