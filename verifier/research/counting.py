@@ -55,9 +55,11 @@ Group = tuple[list[list[int]], list[int]]
 
 
 class Method(StrEnum):
+    """Which method gave the number (the report's and the JSON's ``method``)."""
+
     EXACT = "exact"
-    APPROXIMATE = "approximate"
-    BOUNDS = "bounds"
+    APPROXIMATE = "approximate"  # ApproxMC's (epsilon, delta) estimate
+    BOUNDS = "bounds"  # no number: the caller's bounds
 
 
 @dataclass(frozen=True)

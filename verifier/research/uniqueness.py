@@ -16,13 +16,19 @@ exercise; the ICO notes), the mex equations for ``impartial`` (Sprague-Grundy). 
   solutions of its own equations when every node below it keeps the reference solution (Kars'
   score, the derived labels, the attractor, the Grundy values; the nodes above adjust), and the
   free components it depends on (its free successors lead into them).
-- **the number of solutions**: exact where Z3 enumerates every solution over the free nodes
-  (blocking clauses, up to ``max_count`` solutions and ``MAX_ENUMERATED`` free nodes), or, for
-  ``minimax`` and ``reachability``, as the product of the cyclic components' counts when none
-  depends on another through free nodes (then each sees only fixed values below it, an acyclic
-  free node's value follows from its successors', and in a monotone system the nodes above
-  always have a solution: a fixed one keeps its equation for any values inside the bounds);
-  otherwise bounds, and always said which.
+- **the number of solutions with a model counter** (the ``counting`` extra; ``counter``): the
+  CNF of the equations without ranks (``research.cnf``) counted exactly by Ganak, component by
+  component (``research.counting``), an ApproxMC estimate where that does not finish within the
+  budget, else the bounds below; and which values each free node takes, by SAT calls
+  (``research.backbone``). ``SolutionSet.method`` names what gave the number: ``exact``,
+  ``approximate``, ``bounds``.
+- **the number of solutions** without the counter: exact where Z3 enumerates every solution over the
+  free nodes (blocking clauses, up to ``max_count`` solutions and ``MAX_ENUMERATED`` free nodes),
+  or, for ``minimax`` and ``reachability``, as the product of the cyclic components' counts when
+  none depends on another through free nodes (then each sees only fixed values below it, an acyclic
+  free node's value follows from its successors', and in a monotone system the nodes above always
+  have a solution: a fixed one keeps its equation for any values inside the bounds); otherwise
+  bounds, and always said which.
 - **Kars' score among the solutions** (``minimax``): per free node whether it sits at the least
   solution, the greatest, or strictly between (the draw-closest value).
 
