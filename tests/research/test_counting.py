@@ -232,6 +232,24 @@ def test_cli_json_names_the_method() -> None:
     assert "have 3 solutions (exact: Ganak counted" in r.output
 
 
+CORPUS = sorted(
+    p
+    for p in CASES.iterdir()
+    if p.suffix in (".json", ".gml", ".graphml") and "lgame" not in p.name
+)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_every_corpus_case_counted_exactly_as_z3_enumerates_it(path: Path) -> None:
+    # the L-game (4,963 labellings) is the slow test below
+    case = load_any(path)
+    counted = solution_set(case, certify=False, counter=True, budget=60)
+    enumerated = solution_set(case, certify=False, counter=False)
+    assert counted.method == "exact", counted.how
+    assert enumerated.count is not None and counted.count == enumerated.count, enumerated.how
+    assert counted.free.tolist() == enumerated.free.tolist()
+
+
 @pytest.mark.slow
 def test_the_lgame_count_equals_a_full_sat_enumeration() -> None:
     # 4,963 circular labellings of the 1,261 drawn positions (Ganak: about 15 s; the
