@@ -58,6 +58,7 @@ ROLES: dict[tuple[str, str], tuple[str, tuple[Variant, ...]]] = {
     ("render", "output"): ("output", ((".dot", ()), (".svg", ()))),
     ("query", "path"): ("input", ((".json", ()),)),
     ("uniqueness", "path"): ("input", ((".json", ()),)),
+    ("uniqueness", "output"): ("folder", (("", ("--sample", "2")),)),
     ("diff", "left"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "right"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "case_path"): ("input", ((".json", ()),)),

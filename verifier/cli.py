@@ -1990,6 +1990,8 @@ def uniqueness_cmd(
         raise _fail(f"uniqueness --counter: needs the '{EXTRA}' extra: {INSTALL}")
     if samples is not None and output is None:
         raise _fail("uniqueness --sample: give the folder to write: --output DIR (or -o DIR)")
+    if output is not None:
+        _check_output(output, folder=True)
     case = _load_or_exit(path, max_positions, "verify")
     if samples is not None and output is not None:
         from verifier.research.sampling import sample_to_folder

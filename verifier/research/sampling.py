@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -82,6 +83,7 @@ def sample(case: Case, n: int, seed: int = 0, until: float | None = None) -> Sam
 def write_samples(case: Case, samples: Samples, folder: Path) -> list[Path]:
     """One answer file per sample, ``DIR/sample-0001.json`` ..., value per position only."""
     from verifier.io.answers import FORMAT, VERSION, names_of
+    from verifier.io.files import write_atomically
     from verifier.model.describe import describe
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -96,9 +98,9 @@ def write_samples(case: Case, samples: Samples, folder: Path) -> list[Path]:
             "case": case.id,
             "nodes": {name(x): d.show(v) for x, v in enumerate(vals.tolist())},
         }
+        text = (json.dumps(doc, indent=1) + "\n").encode()
         path = folder / f"sample-{i:04d}.json"
-        path.write_text(json.dumps(doc, indent=1) + "\n")
-        paths.append(path)
+        paths.append(write_atomically(path, partial(_write, text), None))
     return paths
 
 
@@ -110,3 +112,7 @@ def sample_to_folder(case: Case, n: int, folder: Path, budget: float | None = No
     drawn = sample(case, n, until=until)
     written = write_samples(case, drawn, folder)
     return f"wrote {len(written):,} sample(s) to {folder}: {drawn.detail}"
+
+
+def _write(text: bytes, f: IO[bytes]) -> None:
+    f.write(text)
