@@ -1977,9 +1977,10 @@ def uniqueness_cmd(
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
 ) -> None:
-    """The structure of all solutions of the case's equations: how many there are (exact, or
-    bounds, and how), which positions may change, each position's range, the free components
-    and how they depend on each other, and where Kars' score sits (docs/uniqueness.md)."""
+    """The structure of all solutions of the case's equations: how many there are (exact, an
+    estimate, or bounds, and which), which positions may change, each position's range, the
+    free components and how they depend on each other, and where Kars' score sits; or, with
+    --sample, solutions drawn uniformly as answer files (docs/uniqueness.md)."""
     from verifier.deadline import TimeUp, stop_after
     from verifier.pipeline import z3_timeout
     from verifier.research.counting import EXTRA, INSTALL, available
