@@ -564,11 +564,11 @@ def _counted(
     c = count_models(
         cnf.clauses,
         cnf.projection,
-        exact_until=until(0.6),
-        approximate_until=until(0.8),
+        exact_until=until(0.5),
+        approximate_until=until(0.65),
         seed=options.seed,
     )
-    b = backbone(cnf, until(0.9))
+    b = backbone(cnf, until(0.75))
     attained = {x: list(v) for x, v in b.attained.items()}
     first = None
     if b.first is not None:

@@ -52,7 +52,8 @@ def uniqueness_document(s: SolutionSet) -> Document:
         loopy = "; verify answers it with loopy values" if grundy else ""
         lines.append(f"no values for {counted(g.n, 'position')} satisfy them{loopy}")
     elif free:
-        what = "may take" if not s.attained and s.count is None else "take"
+        decided = set(free) <= set(s.attained) or (s.count is not None and not s.attained)
+        what = "take" if decided else "may take"
         lines.append(
             f"{len(free):,} of {g.n:,} positions {what} more than one value; the others have the "
             "same value in every solution"
