@@ -79,7 +79,10 @@ class Counted:
 
 def available(module: str = "pyganak") -> bool:
     """Whether a counter's module is installed (``pyganak``, ``pyapproxmc``, ``pyunigen``)."""
-    return importlib.util.find_spec(module) is not None
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # an import hook that refuses it
+        return False
 
 
 def split(
