@@ -58,6 +58,7 @@ ROLES: dict[tuple[str, str], tuple[str, tuple[Variant, ...]]] = {
     ("render", "output"): ("output", ((".dot", ()), (".svg", ()))),
     ("query", "path"): ("input", ((".json", ()),)),
     ("uniqueness", "path"): ("input", ((".json", ()),)),
+    ("uniqueness", "output"): ("folder", (("", ("--sample", "2")),)),
     ("diff", "left"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "right"): ("input", ((".json", ()), (".csv", ()))),
     ("diff", "case_path"): ("input", ((".json", ()),)),
@@ -263,7 +264,7 @@ def _runs(tmp: Path) -> list[tuple[list[str], Path | None]]:
     runs: list[tuple[list[str], Path | None]] = []
     for command in COMMANDS:
         outputs = [k for k in PATH_PARAMS if k[0] == command and ROLES[k][0] != "input"]
-        if not outputs and command != "study uniqueness":
+        if all(ROLES[k][0] == "folder" for k in outputs) and command != "study uniqueness":
             runs.append((_argv(command, None, "", (), tmp), None))
         for key in outputs:
             if ROLES[key][0] == "folder":

@@ -42,7 +42,7 @@ def test_ci_runs_readme_test_command_as_written() -> None:
         ["grep", "-E", pattern[1], "README.md"], cwd=ROOT, capture_output=True, text=True
     ).stdout.splitlines()
     assert found == [
-        "    python3 -m venv .venv && .venv/bin/pip install -e '.[test,dask,openspiel]' "
+        "    python3 -m venv .venv && .venv/bin/pip install -e '.[test,dask,openspiel,counting]' "
         "&& .venv/bin/pytest"
     ]
     after = readme.index("Install with the test tools")

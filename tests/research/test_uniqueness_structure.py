@@ -67,7 +67,7 @@ def _index(case: Case, values: np.ndarray) -> np.ndarray:
 @given(case=small_cases())
 def test_counts_bounds_and_free_nodes_equal_brute_force(case: Case) -> None:
     sols = brute_force(case)
-    s = solution_set(case, certify=False)
+    s = solution_set(case, certify=False, counter=False)
     assert s.count == len(sols), (s.how, len(sols))
     assert s.unique == (len(sols) == 1)
     arr = np.array(sols, dtype=np.int64).reshape(len(sols), case.graph.n)
@@ -88,7 +88,7 @@ def test_counts_bounds_and_free_nodes_equal_brute_force(case: Case) -> None:
 @settings(max_examples=60, deadline=None)
 @given(case=small_cases())
 def test_components_are_the_sccs_of_the_free_nodes(case: Case) -> None:
-    s = solution_set(case, certify=False)
+    s = solution_set(case, certify=False, counter=False)
     g = case.graph
     free = set(np.flatnonzero(s.free).tolist())
     nxg = nx.DiGraph()
@@ -142,19 +142,21 @@ def _two_kars_figures(linked: bool) -> Case:
 
 def test_independent_components_multiply_and_dependent_ones_are_bounded() -> None:
     case = _two_kars_figures(linked=False)
-    whole = solution_set(case, certify=False)
+    whole = solution_set(case, certify=False, counter=False)
     assert whole.count == len(brute_force(case)) == 9 and "enumerated" in whole.how
-    parts = solution_set(case, certify=False, max_enumerated=2)  # too many to enumerate whole
+    parts = solution_set(
+        case, certify=False, counter=False, max_enumerated=2
+    )  # too many to enumerate whole
     assert parts.count == 9 and "product" in parts.how
     assert [c.count for c in parts.components] == [3, 3]
     linked = _two_kars_figures(linked=True)
     exact = len(brute_force(linked))
-    bounded = solution_set(linked, certify=False, max_enumerated=2)
+    bounded = solution_set(linked, certify=False, counter=False, max_enumerated=2)
     assert bounded.count is None
     low, high = bounded.count_bounds
     assert low <= exact and (high is None or exact <= high)
     assert any(c.depends_on for c in bounded.components)
-    assert solution_set(linked, certify=False).count == exact
+    assert solution_set(linked, certify=False, counter=False).count == exact
 
 
 def test_cli_uniqueness_table_json_csv(tmp_path: Path) -> None:
@@ -190,12 +192,12 @@ def test_component_counts_and_bounds_hold_without_enumerating_the_whole(case: Ca
     # max_enumerated=0: no enumeration over all free nodes; monotone systems may still give an
     # exact count as a product of independent components; otherwise the bounds must hold
     exact = len(brute_force(case))
-    s = solution_set(case, certify=False, max_enumerated=0)
+    s = solution_set(case, certify=False, counter=False, max_enumerated=0)
     low, high = s.count_bounds
     if s.count is not None:
         assert s.count == exact, s.how
     assert low <= exact and (high is None or exact <= high), (s.how, exact)
-    full = solution_set(case, certify=False)
+    full = solution_set(case, certify=False, counter=False)
     for c in s.components:  # component counts need no whole enumeration
         if c.cyclic and len(c.nodes) <= 6:
             assert c.count is None  # max_enumerated=0 also caps components
@@ -205,7 +207,7 @@ def test_component_counts_and_bounds_hold_without_enumerating_the_whole(case: Ca
 @settings(max_examples=60, deadline=None)
 @given(case=small_cases())
 def test_local_counts_are_the_component_solutions_given_the_nodes_below(case: Case) -> None:
-    s = solution_set(case, certify=False)
+    s = solution_set(case, certify=False, counter=False)
     if case.semantics is Semantics.IMPARTIAL or s.count in (0, None):
         return
     sols = brute_force(case)

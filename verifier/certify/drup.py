@@ -35,14 +35,17 @@ CONFLICT_BUDGET = 1_000_000
 """The SAT solver's conflicts before it gives up (the claim then rests on Z3)."""
 
 
-def won_lost_cnf(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) -> list[list[int]]:
+def won_lost_cnf(
+    ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int], *, differs: bool = True
+) -> list[list[int]]:
     """The rules of normal play over ``W``/``L`` and the clause "differs from ``labels``", over
     the drawn positions only: the won and lost labels are forced by their ranks (N2/N3, which
     the checker checks first), so they are constants and every clause they satisfy is left out;
-    a drawn position's successors outside are won (none is lost)."""
+    a drawn position's successors outside are won (none is lost). ``differs=False``: the rules
+    alone, whose models are the labellings of the drawn positions (the solution counter's)."""
     lab = np.asarray(labels, dtype=np.int8)
     cnf: list[list[int]] = []
-    differs: list[int] = []
+    others: list[int] = []
     for x in np.flatnonzero(lab == 0).tolist():
         w, lo = 2 * x + 1, 2 * x + 2
         ys = idx[ptr[x] : ptr[x + 1]]
@@ -55,8 +58,9 @@ def won_lost_cnf(ptr: NDArray[Any], idx: NDArray[Any], labels: Sequence[int]) ->
             cnf.append([lo, *(-(2 * y + 1) for y in drawn)])  # every successor won: lost
             cnf += [[w, -(2 * y + 2)] for y in drawn]  # a lost successor makes it won
             cnf += [[-lo, 2 * y + 1] for y in drawn]  # lost only if every successor is won
-        differs += [w, lo]  # drawn: W or L
-    cnf.append(differs)
+        others += [w, lo]  # drawn: W or L
+    if differs:
+        cnf.append(others)
     return cnf
 
 

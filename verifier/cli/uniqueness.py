@@ -52,21 +52,56 @@ def uniqueness_cmd(
     certify: Annotated[
         bool, typer.Option("--certify/--no-certify", help="Z3 certifies the bounds.")
     ] = True,
+    counter: Annotated[
+        bool | None,
+        typer.Option(
+            "--counter/--no-counter",
+            help="Count with Ganak, decide each position's values by SAT (the 'counting' "
+            "extra; default: where installed).",
+        ),
+    ] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--sample",
+            min=1,
+            help="Draw N solutions uniformly instead, each an answer file in --output DIR.",
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Folder for the --sample files.")
+    ] = None,
     budget: BudgetOpt = None,
     rlimit: RlimitOpt = 800_000_000,
     fmt: FormatOpt = None,
     as_json: JsonOpt = False,
     max_positions: MaxPositionsOpt = None,
 ) -> None:
-    """The structure of all solutions of the case's equations: how many there are (exact, or
-    bounds, and how), which positions may change, each position's range, the free components
-    and how they depend on each other, and where Kars' score sits (docs/uniqueness.md)."""
+    """The structure of all solutions of the case's equations: how many there are (exact, an
+    estimate, or bounds, and which), which positions may change, each position's range, the
+    free components and how they depend on each other, and where Kars' score sits; or, with
+    --sample, solutions drawn uniformly as answer files (docs/uniqueness.md)."""
     from verifier.deadline import TimeUp, stop_after
     from verifier.pipeline import z3_timeout
+    from verifier.research.counting import EXTRA, INSTALL, available
     from verifier.research.uniqueness import solution_set
     from verifier.writers.uniqueness import uniqueness_document
 
+    if counter and not available():
+        raise _fail(f"uniqueness --counter: needs the '{EXTRA}' extra: {INSTALL}")
+    if samples is not None and output is None:
+        raise _fail("uniqueness --sample: give the folder to write: --output DIR (or -o DIR)")
+    if output is not None:
+        _check_output(output, folder=True)
     case = _load_or_exit(path, max_positions, "verify")
+    if samples is not None and output is not None:
+        from verifier.research.sampling import sample_to_folder
+
+        try:
+            typer.echo(sample_to_folder(case, samples, output, budget))
+        except LookupError as e:
+            raise _fail(f"uniqueness --sample: {e}") from None
+        return
     t0 = time.perf_counter()
     try:
         with stop_after(budget), z3_timeout(budget):
@@ -76,6 +111,8 @@ def uniqueness_cmd(
                 max_count=max_count,
                 max_enumerated=max_enumerated,
                 certify=certify,
+                counter=counter,
+                budget=budget,
             )
     except TimeUp:
         _err(

@@ -16,13 +16,19 @@ exercise; the ICO notes), the mex equations for ``impartial`` (Sprague-Grundy). 
   solutions of its own equations when every node below it keeps the reference solution (Kars'
   score, the derived labels, the attractor, the Grundy values; the nodes above adjust), and the
   free components it depends on (its free successors lead into them).
-- **the number of solutions**: exact where Z3 enumerates every solution over the free nodes
-  (blocking clauses, up to ``max_count`` solutions and ``MAX_ENUMERATED`` free nodes), or, for
-  ``minimax`` and ``reachability``, as the product of the cyclic components' counts when none
-  depends on another through free nodes (then each sees only fixed values below it, an acyclic
-  free node's value follows from its successors', and in a monotone system the nodes above
-  always have a solution: a fixed one keeps its equation for any values inside the bounds);
-  otherwise bounds, and always said which.
+- **the number of solutions with a model counter** (the ``counting`` extra; ``counter``): the
+  CNF of the equations without ranks (``research.cnf``) counted exactly by Ganak, component by
+  component (``research.counting``), an ApproxMC estimate where that does not finish within the
+  budget, else the bounds below; and which values each free node takes, by SAT calls
+  (``research.backbone``). ``SolutionSet.method`` names what gave the number: ``exact``,
+  ``approximate``, ``bounds``.
+- **the number of solutions** without the counter: exact where Z3 enumerates every solution over the
+  free nodes (blocking clauses, up to ``max_count`` solutions and ``MAX_ENUMERATED`` free nodes),
+  or, for ``minimax`` and ``reachability``, as the product of the cyclic components' counts when
+  none depends on another through free nodes (then each sees only fixed values below it, an acyclic
+  free node's value follows from its successors', and in a monotone system the nodes above always
+  have a solution: a fixed one keeps its equation for any values inside the bounds); otherwise
+  bounds, and always said which.
 - **Kars' score among the solutions** (``minimax``): per free node whether it sits at the least
   solution, the greatest, or strictly between (the draw-closest value).
 
@@ -34,7 +40,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,13 +50,18 @@ from verifier.model.describe import describe
 from verifier.model.mex import mex
 from verifier.registry import Options
 
+if TYPE_CHECKING:
+    from verifier.research.cnf import SolutionCnf
+
 __all__ = [
     "MAX_ASKED",
     "MAX_COUNT",
     "MAX_ENUMERATED",
     "Component",
     "SolutionSet",
+    "case_cnf",
     "solution_set",
+    "view_values",
 ]
 
 MAX_COUNT = 10_000
@@ -103,6 +114,8 @@ class SolutionSet:
     here)."""
     how: str
     """How the count was obtained, in words."""
+    method: str
+    """Which method gave the number: ``exact``, ``approximate`` (``estimate``) or ``bounds``."""
     certified: str
     """What Z3 said of the bounds (or why it was not asked)."""
     kars_position: dict[str, int] = field(default_factory=dict)
@@ -110,6 +123,8 @@ class SolutionSet:
     attained: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     """Per free node, the values it takes over the enumerated solutions (when complete)."""
     seconds: float = 0.0
+    estimate: int | None = None
+    """ApproxMC's (epsilon, delta) estimate of the count (``method`` approximate)."""
 
     @property
     def unique(self) -> bool | None:
@@ -131,6 +146,7 @@ class SolutionSet:
             "solutions": self.count,
             "solutions_at_least": self.count_bounds[0],
             "solutions_at_most": self.count_bounds[1],
+            "method": self.method,
             "how": self.how,
             "certified": self.certified,
             "free_positions": int(self.free.sum()),
@@ -156,6 +172,8 @@ class SolutionSet:
             out["attained"] = {
                 g.name(x): [d.show(v) for v in vals] for x, vals in self.attained.items()
             }
+        if self.estimate is not None:
+            out["estimate"] = self.estimate
         out["seconds"] = round(self.seconds, 3)
         return out
 
@@ -361,8 +379,16 @@ def solution_set(
     max_count: int = MAX_COUNT,
     max_enumerated: int = MAX_ENUMERATED,
     certify: bool = True,
+    counter: bool | None = None,
+    budget: float | None = None,
 ) -> SolutionSet:
-    """The structure of the solutions of ``case``'s equations (see the module docstring)."""
+    """The structure of the solutions of ``case``'s equations (see the module docstring).
+
+    ``counter``: count with the model counter and decide the backbone by SAT calls (None: where
+    the ``counting`` extra is installed), within ``budget`` seconds (shares of it: the exact
+    count, the estimate, the backbone); else enumerate with Z3 as before."""
+    from verifier.research.counting import INSTALL, available
+
     options = options or Options()
     t0 = time.perf_counter()
     g = case.graph
@@ -372,18 +398,27 @@ def solution_set(
         sys, space = _order_space(case)
     else:
         space = _grundy_space(case)
-    total, bounds, how, attained, first = _count(
-        case, sys, space, max_count, max_enumerated, options
-    )
+    use = available() if counter is None else counter
+    estimate = None
+    if use and space.free.any():
+        total, bounds, how, method, estimate, attained, first = _counted(
+            case, sys, space, budget, options
+        )
+    else:
+        total, bounds, how, attained, first = _count(
+            case, sys, space, max_count, max_enumerated, options
+        )
+        method = "bounds" if total is None else "exact"
+        if total is None and counter is None:
+            how += f" (exact counts: {INSTALL})"
     if not d.has_order and first is not None:
         space = replace(space, reference=first)  # no order: the first solution found
     free = space.free.copy()
     if total is not None and total <= 1:
         free[:] = False  # one solution (or none): no position takes two values
-    if attained:  # every solution enumerated: the free nodes are those that take two values
-        free[:] = False
-        free[[x for x, vals in attained.items() if len(vals) > 1]] = True
-        attained = {x: vals for x, vals in attained.items() if free[x]}
+    for x, vals in attained.items():  # decided: free where it takes two values
+        free[x] = len(vals) > 1
+    attained = {x: vals for x, vals in attained.items() if free[x]}
     members, cyclic, deps = _components(case, free)
     comps: list[Component] = []
     for nodes, cyc, dep in zip(members, cyclic, deps, strict=True):
@@ -393,12 +428,13 @@ def solution_set(
         comps.append(Component(tuple(nodes.tolist()), cyc, count, complete, dep))
     if total is None:
         total, bounds, how = _from_components(case, space, comps, deps, bounds, how)
+        method = "exact" if total is not None else method
     certified = "not asked"
     if not d.has_order:
         certified = "no bounds to certify (the mex equations have no order)"
     elif certify:
         certified = _certify(case, sys, options)
-    view = _view_values(case, sys)
+    view = view_values(case, sys)
     return SolutionSet(
         case=case,
         reference=view(space.reference),
@@ -409,15 +445,31 @@ def solution_set(
         count=total,
         count_bounds=bounds,
         how=how,
+        method=method,
         certified=certified,
         kars_position=_kars_position(space, free) if d.kars_score else {},
         attained={x: tuple(view(np.asarray(v)).tolist()) for x, v in attained.items()},
         seconds=time.perf_counter() - t0,
+        estimate=estimate,
     )
 
 
-def _view_values(case: Case, sys: Any) -> Any:
-    """Value indices (or Grundy values) -> the view's stored values."""
+def case_cnf(case: Case) -> SolutionCnf:
+    """The CNF whose models over its projection are ``case``'s solutions
+    (``research.cnf``), over the same free positions as :func:`solution_set`'s."""
+    from verifier.research.cnf import solution_cnf
+
+    sys: Any = None
+    if describe(case.semantics).has_order:
+        sys, space = _order_space(case)
+    else:
+        space = _grundy_space(case)
+    return solution_cnf(case, sys, space.reference, space.free, space.lo, space.hi)
+
+
+def view_values(case: Case, sys: Any) -> Any:
+    """Value indices (or Grundy values) -> the view's stored values (``sys``: the case's
+    ``OrderSystem``, None for impartial games)."""
     if sys is None:
         return lambda a: np.asarray(a)
     if sys.negamax:  # normal: value index 0, 1, 2 -> label -1, 0, +1
@@ -483,6 +535,57 @@ def _count(
     attained = {x: sorted({int(s[x]) for s in found}) for x in np.flatnonzero(free).tolist()}
     n = len(found)
     return n, (n, n), "Z3 enumerated every solution (blocking clauses)", attained, first
+
+
+def _counted(
+    case: Case, sys: Any, space: _Space, budget: float | None, options: Options
+) -> tuple[
+    int | None,
+    tuple[int, int | None],
+    str,
+    str,
+    int | None,
+    dict[int, list[Any]],
+    IntArray | None,
+]:
+    """The count by the model counters and the values each free node takes by SAT calls
+    (``research.counting``, ``research.backbone``): the count, its bounds, how, the method, the
+    estimate, the values attained per decided node, and one solution."""
+    from verifier.research.backbone import backbone
+    from verifier.research.cnf import solution_cnf
+    from verifier.research.counting import Method, count_models
+
+    now = time.monotonic()
+
+    def until(share: float) -> float | None:
+        return None if budget is None else now + share * budget
+
+    cnf = solution_cnf(case, sys, space.reference, space.free, space.lo, space.hi)
+    c = count_models(
+        cnf.clauses,
+        cnf.projection,
+        exact_until=until(0.5),
+        approximate_until=until(0.65),
+        seed=options.seed,
+    )
+    b = backbone(cnf, until(0.75))
+    attained = {x: list(v) for x, v in b.attained.items()}
+    first = None
+    if b.first is not None:
+        first = space.reference.copy()
+        first[list(b.first)] = list(b.first.values())
+    decided = (
+        f"SAT calls decided the values of {len(attained):,} of {len(cnf.nodes):,} free positions"
+    )
+    how = f"{c.detail}; {decided} ({b.calls:,} calls, {b.seconds:.1f} s)"
+    if c.method is Method.EXACT:
+        assert c.count is not None
+        return c.count, (c.count, c.count), how, c.method.value, None, attained, first
+    two = space.lo is not None or any(len(v) > 1 for v in attained.values())
+    lower = 2 if two else 1 if first is not None else 0
+    upper = _box(space) if first is not None or not b.complete else 0
+    estimate = c.count if c.method is Method.APPROXIMATE else None
+    return None, (lower, upper), how, c.method.value, estimate, attained, first
 
 
 def _from_components(

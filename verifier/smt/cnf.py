@@ -133,6 +133,19 @@ class Cnf:
             lits = np.array([-TRUE], dtype=np.int64)
         self.add_tokens(np.concatenate([lits, [0]]), 1)
 
+    def clauses(self) -> list[list[int]]:
+        """The clauses as lists of literals (for the model counters and python-sat)."""
+        tokens = np.concatenate(self._parts).tolist()
+        out: list[list[int]] = []
+        clause: list[int] = []
+        for t in tokens:
+            if t:
+                clause.append(t)
+            else:
+                out.append(clause)
+                clause = []
+        return out
+
     def dimacs(self) -> str:
         return self.header() + b"".join(map(dimacs_text, self._parts)).decode("ascii")
 

@@ -33,10 +33,12 @@ def _headline(s: SolutionSet) -> str:
     if s.count == 1:
         return f"{s.case.id}: {eq} have exactly one solution: the only answer the rules allow"
     if s.count is not None:
-        return f"{s.case.id}: {eq} have {s.count:,} solutions ({s.how})"
+        return f"{s.case.id}: {eq} have {s.count:,} solutions ({s.method}: {s.how})"
+    if s.estimate is not None:
+        return f"{s.case.id}: {eq} have about {s.estimate:,} solutions (approximate: {s.how})"
     lo, hi = s.count_bounds
     top = f"{hi:,}" if hi is not None else "astronomically many"
-    return f"{s.case.id}: {eq} have between {lo:,} and {top} solutions ({s.how})"
+    return f"{s.case.id}: {eq} have between {lo:,} and {top} solutions (bounds: {s.how})"
 
 
 def uniqueness_document(s: SolutionSet) -> Document:
@@ -50,7 +52,8 @@ def uniqueness_document(s: SolutionSet) -> Document:
         loopy = "; verify answers it with loopy values" if grundy else ""
         lines.append(f"no values for {counted(g.n, 'position')} satisfy them{loopy}")
     elif free:
-        what = "may take" if not s.attained and s.count is None else "take"
+        decided = set(free) <= set(s.attained) or (s.count is not None and not s.attained)
+        what = "take" if decided else "may take"
         lines.append(
             f"{len(free):,} of {g.n:,} positions {what} more than one value; the others have the "
             "same value in every solution"
