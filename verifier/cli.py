@@ -1000,11 +1000,16 @@ def solve_cmd(
                 f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
             ) from None
         if path.is_dir() and not (path / "nodes.parquet").exists():  # a tiered dataset
-            if out is not None:
-                raise _fail(f"-o {out}: a tiered dataset keeps its answers in {path}/answers")
+            if out is not None and answer_file is None:
+                raise _fail(f"-o {out}: answer files are .json, .csv, .npz or .parquet (a "
+                            f"tiered dataset keeps its own answers in {path}/answers)")  # fmt: skip
             cluster = DaskOptions(scheduler, workers, worker_memory)
             _solve_tiers(
-                path, pick_format(fmt, as_json, (Format.table, Format.json)), cluster, resume
+                path,
+                pick_format(fmt, as_json, (Format.table, Format.json)),
+                cluster,
+                resume,
+                answer_file,
             )
     if resume is not None:
         said = "--resume continues" if resume else "--restart solves again"
@@ -1116,10 +1121,13 @@ def _tier_errors(run: Callable[[], T]) -> T:
         raise _fail(str(e)) from None
 
 
-def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None) -> None:
+def _solve_tiers(
+    path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None, out: Path | None = None
+) -> None:
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
     start position's value and the counts per tier, exit 0. ``resume`` ``None``: resume where
-    a solve stopped part way (some tiers solved, not all), else solve every tier."""
+    a solve stopped part way (some tiers solved, not all), else solve every tier. ``out``: an
+    answer file to write the answers to (``tiers.answers``)."""
     import json
 
     from verifier.distributed.tiers.driver import load_manifest, solve_dataset
@@ -1147,6 +1155,12 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | N
             return res, wins
 
     res, wins = _tier_errors(run)
+    if out is not None:
+        from verifier.distributed.tiers.answers import write_answer_file
+
+        n = sum(t.positions for t in res.manifest.tiers)
+        with _working(f"writing {out}: {n:,} positions"):
+            _tier_errors(lambda: write_answer_file(path, out))
     if fmt is Format.json:
         doc = solve_json(path, res)
         if wins is not None:

@@ -107,12 +107,15 @@ def graph_digest(g: GameGraph) -> str:
     return digest(g)
 
 
-def _graph_block(g: GameGraph, *, keyed_by_ids: bool) -> dict[str, Any]:
+def _graph_block(case: Case, *, keyed_by_ids: bool) -> dict[str, Any]:
     """The ``graph`` block of an answer file: the counts and, for a table keyed by names
     (``.json``), the order-free ``graph_digest``; for a table keyed by ids (``.npz``,
     ``.parquet``), whose ids mean positions in one order, the moves and the positions by id."""
     from verifier.io import fingerprint
 
+    g = case.graph
+    if case.dataset is not None:  # a tiered dataset: its moves are not in memory
+        return {"positions": g.n}
     block: dict[str, Any] = {"positions": g.n, "moves": g.m}
     if keyed_by_ids:
         block["digest"] = fingerprint.moves_digest(g)
@@ -454,7 +457,7 @@ def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
-        "graph": _graph_block(g, keyed_by_ids=False),
+        "graph": _graph_block(case, keyed_by_ids=False),
         "nodes": nodes,
     }
 
@@ -516,7 +519,7 @@ def npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[Any
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
-        "graph": _graph_block(g, keyed_by_ids=True),
+        "graph": _graph_block(case, keyed_by_ids=True),
         "loopy": loopy,
     }
     text = json.dumps(header).encode("utf-8")

@@ -79,6 +79,7 @@ from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, s
 __all__ = [
     "CHECKS",
     "OUTCOMES",
+    "UNSTATED",
     "TableValues",
     "TierCheck",
     "align_table",
@@ -93,6 +94,9 @@ NO_CLAIM = np.int8(2)
 """The aligned label of a position the table has no row for."""
 NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
 """The aligned move of a position with none (no code of any game is 2^64 - 1)."""
+UNSTATED = np.uint64(np.iinfo(np.uint64).max - 1)
+"""The move of a row that makes no claim of a move (an answer file silent there:
+``tiers.answers``), which ``moves`` does not judge; ``NO_MOVE`` is a claim of none."""
 CHECKS = ("dataset", "reachable", "coverage", "rules", "remoteness", "moves", "counts")
 """The checks, in the order the report lists them: ``dataset`` (each shard's codes strictly
 increasing, owned by the shard, each a position of its tier; a stored graph's node ids its
@@ -915,7 +919,7 @@ def _moves(j: Judged, claimed: NDArray[np.bool_], timed: bool) -> tuple[int, Wit
     good = np.zeros(n, dtype=np.bool_)
     good[src[fine]] = True
     named = move != NO_MOVE
-    wrong = claimed & ((inner & ~good) | (~inner & named))
+    wrong = claimed & (move != UNSTATED) & ((inner & ~good) | (~inner & named))
 
     def why(i: int) -> str:
         if not inner[i]:

@@ -1,0 +1,355 @@
+"""A tiered dataset's answers in the answer files of ``docs/answers.md``: ``solve DIR --engine
+dask -o FILE`` writes them, ``verify DIR --engine dask --answers FILE`` reads them.
+
+Both go through the in-memory route's own code (``verifier.io.answers``: ``save_answers`` and
+``load_answers``; ``Solution`` for the rows) over a ``Case`` that *stands for* the dataset
+(``Case.dataset``): its positions in the game's order, tier by tier and, inside a tier, codes
+increasing (the order in which ``verifier generate`` numbers a case's positions, so a table
+keyed by ids means the same positions on both routes), named by the game's codec exactly as
+the in-memory route names them (Connect Four's boards; a stored graph's node ids ``0 .. n-1``,
+the names of ``generate random``'s cases), and no moves. The moves written (``move``: the
+first optimal successor by id, the in-memory solvers' choice) are computed from the stored
+answers: from the codes for Connect Four, from the stored edges for a graph.
+
+A file read is turned into the dataset route's own table (``code``, ``value``, ``remoteness``,
+``move``: ``check``'s reading) in a scratch folder and judged there by the checks of
+``check``. Where the file is silent (a partial table, or a row without its remoteness or move)
+the judge reads the dataset's own answers (``docs/answers.md``, the partial-table rules): its
+value and remoteness, and no claim of a move (``UNSTATED``); those answers are judged in the
+same run, so ``verified`` means the claims and the answers around them keep every rule.
+
+Memory: the whole dataset's codes and answers are held at once (about 30 bytes a position,
+plus what the encoding needs: the names of a ``.csv`` / ``.json``), not one shard at a time.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.check import UNSTATED
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_rules import rule_named
+from verifier.distributed.tiers.graph_storage import read_edges
+from verifier.distributed.tiers.graphs import GraphTiers
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
+from verifier.distributed.tiers.rules import ConnectFourTiers, TierGame, game_from_manifest
+from verifier.distributed.tiers.storage import read_answers, read_codes, write_parquet
+from verifier.model.semantics import NOBODY, Semantics
+
+__all__ = [
+    "Catalog",
+    "catalog",
+    "claims_table",
+    "dataset_case",
+    "is_code_table",
+    "judged_table",
+    "write_answer_file",
+]
+
+LOST = -1.0
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """A dataset's positions in the game's order: ``codes[offsets[k] : offsets[k + 1]]`` are
+    tier ``k``'s, increasing; ``perm[k]`` puts tier ``k``'s shards, read one after the other,
+    in that order."""
+
+    root: Path
+    manifest: Manifest
+    game: TierGame
+    codes: NDArray[np.uint64]
+    offsets: NDArray[np.int64]
+    perm: tuple[NDArray[np.intp], ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.codes)
+
+    def ids(self, tier: int, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
+        """The ids of codes of tier ``tier`` (-1 for a code the tier does not hold)."""
+        lo, hi = int(self.offsets[tier]), int(self.offsets[tier + 1])
+        mine = self.codes[lo:hi]
+        at = np.minimum(np.searchsorted(mine, codes), max(hi - lo - 1, 0))
+        found = (mine[at] == codes) if hi > lo else np.zeros(len(codes), dtype=np.bool_)
+        return np.where(found, lo + at, -1).astype(np.int64)
+
+    def lookup(self, name: object) -> int | None:
+        """The id of a position named as the game's codec names it (``None``: no position)."""
+        if not isinstance(name, str):
+            return None
+        if isinstance(self.game, ConnectFourTiers):
+            code = _board_code(self.game, name)
+            if code is None:
+                return None
+            tier = int(self.game.tier_of(np.array([code], dtype=np.uint64))[0])
+            if not 0 <= tier < len(self.offsets) - 1:
+                return None
+            x = int(self.ids(tier, np.array([code], dtype=np.uint64))[0])
+            return None if x < 0 else x
+        return None
+
+    def answers(self) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
+        """The dataset's own answers (label +1 / -1 / 0, remoteness) in catalog order."""
+        label = np.empty(self.n, dtype=np.int8)
+        rem = np.empty(self.n, dtype=np.int32)
+        for t in self.manifest.tiers:
+            if not t.solved:
+                raise DatasetError(
+                    f"{self.root / MANIFEST}: $.tiers[{t.tier}].status: {t.status!r}: the "
+                    "dataset is not solved (verifier solve DIR --engine dask)"
+                )
+            got = [
+                read_answers(self.root, t.tier, s.shard, s.answers_sha256, s.positions)
+                for s in t.shards
+            ]
+            lo, hi = int(self.offsets[t.tier]), int(self.offsets[t.tier + 1])
+            order = self.perm[t.tier]
+            label[lo:hi] = np.concatenate([g[0] for g in got])[order]
+            rem[lo:hi] = np.concatenate([g[1] for g in got])[order]
+        return label, rem
+
+
+def _board_code(game: ConnectFourTiers, name: str) -> int | None:
+    """The code of a Connect Four board as ``Board.name`` writes it (``None``: no board)."""
+    board = game.board
+    rows = name.split("/")
+    if len(rows) != board.height or any(len(r) != board.width for r in rows):
+        return None
+    if set(name) - set("xo./"):
+        return None
+    stones = sum(r.count("x") + r.count("o") for r in rows)
+    mover = "x" if stones % 2 == 0 else "o"
+    cur = mask = 0
+    for r, row in enumerate(reversed(rows)):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                bit = 1 << (c * board.col + r)
+                mask |= bit
+                cur |= bit if ch == mover else 0
+    code = cur + mask + board.bottom
+    return code if board.name(code) == name else None  # no gap under a stone
+
+
+def catalog(root: Path) -> Catalog:
+    """Every position of the dataset in ``root``, in the game's order (``DatasetError`` for a
+    dataset whose answers have no answer file yet: chess's materials, a graph of several
+    tiers, a graph of another semantics than normal)."""
+    m = load_manifest(root)
+    where = str(root / MANIFEST)
+    game = game_from_manifest(m.game, m.parameters, where)
+    m.need_generated(root)
+    if not isinstance(game, ConnectFourTiers | GraphTiers) or (
+        isinstance(game, GraphTiers) and game.tiers != 1
+    ):
+        raise DatasetError(
+            f"{root}: a {m.game} dataset's answers are not written as an answer file yet "
+            "(Connect Four and graphs of one tier are): read them as Parquet (answers/)"
+        )
+    if rule_named(m.semantics) is not None:
+        raise DatasetError(
+            f"{root}: a graph of semantics {m.semantics}: its answers are not written as an "
+            "answer file yet (normal's are): read them as Parquet (answers/)"
+        )
+    parts, perms, sizes = [], [], []
+    for t in m.tiers:
+        codes = np.concatenate(
+            [read_codes(root, t.tier, s.shard, s.sha256, s.positions) for s in t.shards]
+            or [np.zeros(0, dtype=np.uint64)]
+        )
+        order = np.argsort(codes, kind="stable")
+        parts.append(codes[order])
+        perms.append(order)
+        sizes.append(len(codes))
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    return Catalog(root, m, game, np.concatenate(parts), offsets, tuple(perms))
+
+
+def dataset_case(cat: Catalog) -> Any:
+    """The ``Case`` that stands for the dataset: its positions named by the game's codec, no
+    moves (``Case.dataset``)."""
+    from verifier.games._board import LazyNames
+    from verifier.model import Case, GameGraph
+
+    n = cat.n
+    names: Any = ()
+    if isinstance(cat.game, ConnectFourTiers):
+        board = cat.game.board
+        codec = f"connect4:{board.width}x{board.height}" + (
+            ":symmetric" if cat.game.symmetric else ""
+        )
+        names = LazyNames(cat.codes, board.name, board.names, codec=codec, lookup=cat.lookup)
+    graph = GameGraph(
+        semantics=Semantics(cat.manifest.semantics),
+        succ_ptr=np.zeros(n + 1, dtype=np.int64),
+        succ_idx=np.zeros(0, dtype=np.int64),
+        owner=np.full(n, NOBODY, dtype=np.int8),
+        value=np.full(n, LOST),
+        target=np.zeros(n, dtype=np.bool_),
+        names=names,
+    )
+    root = cat.ids(0, np.array([cat.manifest.root_code], dtype=np.uint64))[0]
+    return Case(
+        graph=graph,
+        id=cat.root.name,
+        root=int(root) if root >= 0 else None,
+        dataset=cat.root,
+    )
+
+
+def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDArray[np.int64]:
+    """Each position's move as the in-memory solvers choose it (-1: none): its first successor
+    by id (``engine.retrograde.move_keys``) that is lost with remoteness one less from a won
+    position, won with one less from a lost one, drawn from a drawn one."""
+    move = np.full(cat.n, -1, dtype=np.int64)
+    for src, dst in _edges(cat):
+        a, b = label[src], label[dst]
+        one_less = rem[dst] == rem[src] - 1
+        ok = ((a == 1) & (b == -1) & one_less) | ((a == -1) & (b == 1) & one_less)
+        ok |= (a == 0) & (b == 0)
+        s, d = src[ok], dst[ok]
+        order = np.lexsort((d, s))
+        s, d = s[order], d[order]
+        first = np.ones(len(s), dtype=np.bool_)
+        first[1:] = s[1:] != s[:-1]
+        move[s[first]] = d[first]
+    return move
+
+
+def _edges(cat: Catalog) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The moves ``(source ids, target ids)``, a tier (Connect Four) or a shard (a graph) at
+    a time."""
+    m, game = cat.manifest, cat.game
+    if isinstance(game, GraphTiers):
+        for s in m.tiers[0].shards:
+            src, dst = read_edges(cat.root, 0, s.shard, s.edges_sha256, s.edges)
+            yield src.astype(np.int64), dst.astype(np.int64)
+        return
+    for t in m.tiers[:-1]:
+        lo, hi = int(cat.offsets[t.tier]), int(cat.offsets[t.tier + 1])
+        exp = game.expand(cat.codes[lo:hi], t.tier)
+        dst = cat.ids(t.tier + 1, exp.children)
+        if (dst < 0).any():
+            raise DatasetError(
+                f"{cat.root}: a move of tier {t.tier} leads to code "
+                f"{int(exp.children[dst < 0][0])}, which tier {t.tier + 1} lacks: the dataset "
+                "is incomplete (generate it again)"
+            )
+        yield lo + exp.parent.astype(np.int64), dst
+
+
+def dataset_solution(cat: Catalog, case: Any) -> Any:
+    """The dataset's answers as a ``Solution`` of ``case`` (``dataset_case``): value,
+    remoteness (none at a draw) and the moves."""
+    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.describe import describe
+    from verifier.model.solution import Solution
+
+    label, rem = cat.answers()
+    move = _moves(cat, label, rem)
+    columns = {
+        VALUE: Column.full(label),
+        REMOTENESS: Column.where(rem.astype(np.int64), label != 0),
+        MOVE: Column.where(move, move >= 0),
+    }
+    return Solution(
+        graph=case.graph,
+        root=case.root,
+        description=describe(case.semantics),
+        columns=columns,
+        covered=np.ones(cat.n, dtype=np.bool_),
+    )
+
+
+def write_answer_file(root: Path, out: Path) -> Path:
+    """``solve DIR --engine dask -o FILE``: the solved dataset's answers as an answer file (by
+    suffix, ``docs/answers.md``), written by the in-memory route's writer."""
+    from verifier.errors import CaseError
+    from verifier.io.answers import save_answers
+
+    cat = catalog(root)
+    case = dataset_case(cat)
+    try:
+        return save_answers(dataset_solution(cat, case), case, out)
+    except CaseError as e:
+        raise DatasetError(str(e)) from None
+
+
+# --- reading a stranger's file -------------------------------------------------------------
+
+
+def is_code_table(answers: Path) -> bool:
+    """Whether ``--answers`` is the dataset route's own table (Parquet with a ``code``
+    column, or a folder of such files), read by ``check`` as it is."""
+    if answers.is_dir():
+        return True
+    if answers.suffix.lower() != ".parquet" or not answers.is_file():
+        return False
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return "code" in pq.read_schema(answers).names
+    except (pa.ArrowException, OSError):
+        return True  # check's reader says what is wrong with it
+
+
+def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
+    """Read the answer file ``file`` (any encoding of ``docs/answers.md``, keyed by names or
+    ids) against the dataset in ``root`` and write it as the dataset route's table
+    (``into``/claims.parquet: every position, the file's claims and, where it is silent, the
+    dataset's answers). Returns the table, the positions claimed and all positions."""
+    from verifier.errors import CaseError
+    from verifier.io.answers import load_answers
+    from verifier.io.limits import Limits
+    from verifier.model.columns import MOVE, REMOTENESS
+
+    cat = catalog(root)
+    case = dataset_case(cat)
+    try:
+        claims = load_answers(file, case, Limits())
+    except CaseError as e:
+        raise DatasetError(str(e)) from None
+    label, rem = cat.answers()
+    given = claims.given
+    value = np.where(given, claims.values.astype(np.int8), label).astype(np.int8)
+    # where the file is silent: our remoteness (none at a draw), also on a claimed row that
+    # gives none when its value is ours; a row claiming another value gets none
+    remoteness = np.where(label == 0, -1, rem).astype(np.int64)
+    remoteness[given & (value != label)] = -1
+    said = claims.get(REMOTENESS)
+    if said is not None:
+        remoteness[said.given] = said.data[said.given]
+    cols: dict[str, NDArray[Any]] = {
+        "code": cat.codes,
+        "value": value,
+        "remoteness": remoteness,
+    }
+    chosen = claims.get(MOVE)
+    if chosen is not None:
+        move = np.full(cat.n, UNSTATED, dtype=np.uint64)
+        at = chosen.given
+        move[at] = cat.codes[chosen.data[at].astype(np.int64)]
+        cols["move"] = move
+    path = into / "claims.parquet"
+    write_parquet(path, cols)
+    return path, int(given.sum()), cat.n
+
+
+@contextmanager
+def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int]]:
+    """``claims_table`` in a scratch folder of ``root`` (removed on leaving)."""
+    into = root / "tmp" / f"answers-{uuid.uuid4().hex[:12]}"
+    try:
+        yield claims_table(root, file, into)
+    finally:
+        shutil.rmtree(into, ignore_errors=True)
