@@ -759,7 +759,7 @@ def verify_cmd(
         _verify_tiers(
             paths[0],
             answers,
-            pick_format(fmt, as_json, (Format.table, Format.json)),
+            pick_format(fmt, as_json),
             DaskOptions(scheduler, workers, worker_memory),
         )
     raise typer.Exit(
@@ -1214,7 +1214,15 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
         names, reasons = _tier_errors(lambda: name_witnesses(path, res.manifest, res.witnesses))
         res.names.update(names)
         res.witnesses.update(reasons)  # a move's target named by its FEN too
-    if fmt is Format.json:
+    if fmt is Format.csv:  # the dataset's answers, as verify CASE --format csv prints a case's
+        from verifier.distributed.tiers.answers import dataset_records, not_verified_line
+        from verifier.writers.csv import write_records
+
+        write_records(_tier_errors(lambda: dataset_records(path)), sys.stdout)
+        line = not_verified_line(path, res)
+        if line is not None:
+            print(line, file=sys.stderr)
+    elif fmt is Format.json:
         print(json.dumps(check_json(path, res), indent=2))
     else:
         print("\n".join(check_text(path, res)))
@@ -1931,6 +1939,12 @@ def query_cmd(
     from verifier.writers.query import query_document
 
     f = pick_format(fmt, as_json, (Format.table, Format.json))
+    if path.is_dir() and (path / "manifest.json").is_file():  # a tiered dataset's answers
+        from verifier.distributed.tiers.answers import query_report
+
+        got, asked = _tier_errors(lambda: query_report(path, positions or ()))
+        _write(make_writer(f).write_document, query_document(got, asked, plies))
+        return
     case = _load_or_exit(path, max_positions, "verify" if smt else "solve")
     ids = []
     if not positions:

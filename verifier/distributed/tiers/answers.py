@@ -19,14 +19,15 @@ value and remoteness, and no claim of a move (``UNSTATED``); those answers are j
 same run, so ``verified`` means the claims and the answers around them keep every rule.
 
 Memory: the whole dataset's codes and answers are held at once (about 30 bytes a position,
-plus what the encoding needs: the names of a ``.csv`` / ``.json``), not one shard at a time.
+plus what the encoding needs: a file keyed by names is read through a dict of every name, as
+``GameGraph.id_of`` builds it), not one shard at a time.
 """
 
 from __future__ import annotations
 
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,10 @@ __all__ = [
     "claims_table",
     "dataset_case",
     "is_code_table",
+    "dataset_records",
     "judged_table",
+    "not_verified_line",
+    "query_report",
     "write_answer_file",
 ]
 
@@ -83,21 +87,6 @@ class Catalog:
         found = (mine[at] == codes) if hi > lo else np.zeros(len(codes), dtype=np.bool_)
         return np.where(found, lo + at, -1).astype(np.int64)
 
-    def lookup(self, name: object) -> int | None:
-        """The id of a position named as the game's codec names it (``None``: no position)."""
-        if not isinstance(name, str):
-            return None
-        if isinstance(self.game, ConnectFourTiers):
-            code = _board_code(self.game, name)
-            if code is None:
-                return None
-            tier = int(self.game.tier_of(np.array([code], dtype=np.uint64))[0])
-            if not 0 <= tier < len(self.offsets) - 1:
-                return None
-            x = int(self.ids(tier, np.array([code], dtype=np.uint64))[0])
-            return None if x < 0 else x
-        return None
-
     def answers(self) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
         """The dataset's own answers (label +1 / -1 / 0, remoteness) in catalog order."""
         label = np.empty(self.n, dtype=np.int8)
@@ -117,27 +106,6 @@ class Catalog:
             label[lo:hi] = np.concatenate([g[0] for g in got])[order]
             rem[lo:hi] = np.concatenate([g[1] for g in got])[order]
         return label, rem
-
-
-def _board_code(game: ConnectFourTiers, name: str) -> int | None:
-    """The code of a Connect Four board as ``Board.name`` writes it (``None``: no board)."""
-    board = game.board
-    rows = name.split("/")
-    if len(rows) != board.height or any(len(r) != board.width for r in rows):
-        return None
-    if set(name) - set("xo./"):
-        return None
-    stones = sum(r.count("x") + r.count("o") for r in rows)
-    mover = "x" if stones % 2 == 0 else "o"
-    cur = mask = 0
-    for r, row in enumerate(reversed(rows)):
-        for c, ch in enumerate(row):
-            if ch != ".":
-                bit = 1 << (c * board.col + r)
-                mask |= bit
-                cur |= bit if ch == mover else 0
-    code = cur + mask + board.bottom
-    return code if board.name(code) == name else None  # no gap under a stone
 
 
 def catalog(root: Path) -> Catalog:
@@ -187,7 +155,7 @@ def dataset_case(cat: Catalog) -> Any:
         codec = f"connect4:{board.width}x{board.height}" + (
             ":symmetric" if cat.game.symmetric else ""
         )
-        names = LazyNames(cat.codes, board.name, board.names, codec=codec, lookup=cat.lookup)
+        names = LazyNames(cat.codes, board.name, board.names, codec=codec)
     graph = GameGraph(
         semantics=Semantics(cat.manifest.semantics),
         succ_ptr=np.zeros(n + 1, dtype=np.int64),
@@ -353,3 +321,104 @@ def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int]]:
         yield claims_table(root, file, into)
     finally:
         shutil.rmtree(into, ignore_errors=True)
+
+
+# --- reports: verify --format csv, query -------------------------------------------------
+
+
+def dataset_records(root: Path) -> Any:
+    """The rows ``verify DIR --engine dask --format csv`` prints: the dataset's answers as
+    ``verify CASE --format csv`` prints a case's (``writers.csv.solution_records``:
+    position, value, outcome, remoteness, move)."""
+    from verifier.writers.csv import solution_records
+
+    cat = catalog(root)
+    return solution_records(dataset_solution(cat, dataset_case(cat)))
+
+
+def not_verified_line(root: Path, res: Any) -> str | None:
+    """What the CSV writer says on standard error of a case not verified, for a dataset's
+    check ``res`` (``check.TierCheck``): ``DIR: REFUTED: CHECK: the first violation``."""
+    if res.verdict == "verified":
+        return None
+    failed = [c for c in res.checks if res.counts.get(c)]
+    if not failed:
+        return f"{root}: {res.verdict.upper()}: {res.inconclusive or ''}".rstrip(": ")
+    check = failed[0]
+    witness = res.witnesses.get(check)
+    why = "" if witness is None else f"at {res.names.get(check) or witness[1]}: {witness[2]}"
+    return f"{root}: {res.verdict.upper()}: {check}: {why}".rstrip(": ")
+
+
+def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
+    """``query DIR [POSITION...]``: a ``CaseReport`` (verdict ``solved``: the dataset's
+    answers, not judged here: ``verify`` judges them) over the positions asked about, their
+    moves and their lines of play, for ``writers.query.query_document``; and the ids of the
+    positions asked about in it (the start when none is named)."""
+    from verifier.model import Case, GameGraph
+    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.describe import describe
+    from verifier.model.report import CaseReport, CaseVerdict
+    from verifier.model.solution import Solution
+
+    cat = catalog(root)
+    case = dataset_case(cat)
+    g = case.graph
+    asked: list[int] = []
+    if not names:
+        if case.root is None:
+            raise DatasetError(f"{root}: $.root: the dataset names no start position")
+        asked.append(case.root)
+    for name in names:
+        if not g.has_node(name):
+            raise DatasetError(f"{root}: $.nodes: no position named {name!r}")
+        asked.append(g.id_of(name))
+    label, rem = cat.answers()
+    move = _moves(cat, label, rem)
+    want = np.array(asked, dtype=np.int64)
+    succ: dict[int, list[int]] = {x: [] for x in asked}
+    for src, dst in _edges(cat):
+        hit = np.isin(src, want)
+        for s, d in zip(src[hit].tolist(), dst[hit].tolist(), strict=True):
+            succ[s].append(d)
+    keep = set(asked) | {y for ys in succ.values() for y in ys}
+    for x in asked:  # each line of play, one more than shown (whether it goes on)
+        seen = {x}
+        for _ in range(QUERY_PLIES_MAX):
+            x = int(move[x])
+            if x < 0 or x in seen:
+                break
+            seen.add(x)
+        keep |= seen
+    ids = np.array(sorted(keep), dtype=np.int64)  # in the game's order, as the case's
+    local = {int(x): i for i, x in enumerate(ids.tolist())}
+    src_l: list[int] = []
+    dst_l: list[int] = []
+    for x in ids.tolist():
+        ys = sorted(set(succ[x])) if x in succ else ([int(move[x])] if move[x] in local else [])
+        src_l += [local[x]] * len(ys)
+        dst_l += [local[y] for y in ys]
+    sub = GameGraph.from_edges(
+        [g.name(x) for x in ids.tolist()], src_l, dst_l, semantics=case.semantics
+    )
+    lab, r, mv = label[ids], rem[ids].astype(np.int64), move[ids]
+    mv_local = np.array([local.get(int(y), -1) for y in mv.tolist()], dtype=np.int64)
+    sol = Solution(
+        graph=sub,
+        root=local.get(case.root) if case.root is not None else None,
+        description=describe(case.semantics),
+        columns={
+            VALUE: Column.full(lab),
+            REMOTENESS: Column.where(r, lab != 0),
+            MOVE: Column.where(mv_local, mv_local >= 0),
+        },
+        covered=np.ones(len(ids), dtype=np.bool_),
+    )
+    near = Case(graph=sub, id=case.id, root=sol.root, dataset=root)
+    rep = CaseReport(near, (), (), CaseVerdict.SOLVED, 0.0, solution=sol)
+    return rep, [local[x] for x in asked]
+
+
+QUERY_PLIES_MAX = 1000
+"""The longest line of play a dataset's query follows (``query --plies`` shows at most its
+own number of moves of it)."""
