@@ -120,13 +120,13 @@ def catalog(root: Path) -> Catalog:
         isinstance(game, GraphTiers) and game.tiers != 1
     ):
         raise DatasetError(
-            f"{root}: a {m.game} dataset's answers are not written as an answer file yet "
-            "(Connect Four and graphs of one tier are): read them as Parquet (answers/)"
+            f"{root}: a {m.game} dataset: answer files and query read Connect Four's and "
+            "one-tier graphs' datasets for now (its answers: the Parquet files of answers/)"
         )
     if rule_named(m.semantics) is not None:
         raise DatasetError(
-            f"{root}: a graph of semantics {m.semantics}: its answers are not written as an "
-            "answer file yet (normal's are): read them as Parquet (answers/)"
+            f"{root}: a graph of semantics {m.semantics}: answer files and query read "
+            "normal's datasets for now (its answers: the Parquet files of answers/)"
         )
     parts, perms, sizes = [], [], []
     for t in m.tiers:
