@@ -193,3 +193,42 @@ def test_a_random_graph_csv_is_the_in_memory_rows(client: Any, tmp_path: Path) -
     assert any(",draw," in x for x in rows) and any(",won," in x for x in rows)
     r = run_cli("verify", ds, "--answers", tmp_path / "mem.csv", *_dask(client))
     assert r.exit_code == 0, r.output
+
+
+def test_verify_format_csv_prints_the_rows_verify_prints_for_the_case(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """The dataset's answers under the case's header (position, value, outcome, remoteness,
+    move): the rows a case's ``--format csv`` prints (``solve``'s, which ``verify`` prints too,
+    without the proofs here), after sorting."""
+    r = run_cli("verify", c44["ds"], "--format", "csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "position,value,outcome,remoteness,move"
+    assert lines[1] == "..../..../..../....,draw,draw,,..../..../..../x..."
+    assert len(lines) == 161_030
+    mem = run_cli("solve", c44["dir"] / "c44.json", "--format", "csv")
+    assert mem.exit_code == 0, mem.output
+    assert sorted(mem.stdout.splitlines()) == sorted(lines)
+
+
+def test_query_a_dataset_prints_what_query_prints_for_the_case(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """The start (or named positions): the same lines as ``query c44.json --no-smt`` but for
+    the case's name in the first and the checks that vouch (a dataset's query runs none:
+    ``verify`` judges its answers)."""
+    ds, case = c44["ds"], c44["dir"] / "c44.json"
+    asked = ("..../o.o./xxx./oxo.", "x.../ox../oxx./oxo.")
+    for words in ((), asked):
+        r = run_cli("query", ds, *words)
+        m = run_cli("query", case, *words, "--no-smt")
+        assert r.exit_code == m.exit_code == 0, r.output + m.output
+        mine, theirs = r.stdout.splitlines(), m.stdout.splitlines()
+        assert (
+            mine[0] == f"{ds.name}: normal, values from the view of the player to move, "
+            "verdict solved"
+        )
+        assert mine[1:] == [x for x in theirs[1:] if "vouched for by" not in x]
+    r = run_cli("query", ds, "zz")
+    one_line_error(r, 2, "no position named 'zz'")
