@@ -135,10 +135,13 @@ def test_a_strangers_csv_with_one_value_wrong_is_refuted_naming_it(
         row[1] = "won"
         named.append(row[0])
 
-    r = run_cli("verify", c44["ds"], "--answers", _stranger(c44, "val.csv", wrong), *_dask(client))
+    table = _stranger(c44, "val.csv", wrong)
+    r = run_cli("verify", c44["ds"], "--answers", table, "--format", "csv", *_dask(client))
     assert r.exit_code == 1, r.output
-    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("rules"))
-    assert f"first at {named[0]} (code " in line and "claimed won" in line
+    assert r.stdout.startswith("position,value,outcome,remoteness,move\n")
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    assert line.startswith(f"{c44['ds']}: REFUTED: rules: at {named[0]} (code "), line
+    assert "claimed won" in line
 
 
 def test_a_partial_table_is_judged_with_the_datasets_answers_around_it(
