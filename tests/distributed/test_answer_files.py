@@ -93,14 +93,17 @@ def test_the_in_memory_files_are_verified_against_the_dataset(
     assert f"answers judged: {file} (161,029 of 161,029 positions claimed)" in out
 
 
-def _stranger(c44: dict[str, Path], name: str, edit: Any) -> Path:
-    """The in-memory CSV with ``edit(rows)`` applied: a stranger's table keyed by names."""
+def _stranger(c44: dict[str, Path], name: str, row: tuple[str, str], cell: int, to: str) -> Any:
+    """The in-memory CSV, a stranger's table keyed by names, with one cell changed: cell
+    ``cell`` of the first row whose value and remoteness are ``row``, made ``to``. Returns
+    the file and the position whose row changed."""
     rows = list(csv.reader((c44["dir"] / "mem.csv").open()))
-    edit(rows)
+    changed = _row(rows, *row)
+    changed[cell] = to
     out = c44["dir"] / name
     with out.open("w") as f:
         csv.writer(f, lineterminator="\n").writerows(rows)
-    return out
+    return out, changed[0]
 
 
 def _row(rows: list[list[str]], value: str, remoteness: str) -> list[str]:
@@ -110,37 +113,25 @@ def _row(rows: list[list[str]], value: str, remoteness: str) -> list[str]:
 def test_a_strangers_csv_with_one_remoteness_wrong_is_refuted_naming_it(
     client: Any, c44: dict[str, Path]
 ) -> None:
-    named: list[str] = []
-
-    def wrong(rows: list[list[str]]) -> None:
-        row = _row(rows, "won", "5")
-        row[2] = "7"
-        named.append(row[0])
-
-    r = run_cli("verify", c44["ds"], "--answers", _stranger(c44, "rem.csv", wrong), *_dask(client))
+    table, named = _stranger(c44, "rem.csv", ("won", "5"), 2, "7")
+    r = run_cli("verify", c44["ds"], "--answers", table, *_dask(client))
     assert r.exit_code == 1, r.output
     out = stdout(r)
     assert out.startswith("REFUTED"), out
     line = next(x for x in out.splitlines() if x.strip().startswith("remoteness"))
-    assert f"first at {named[0]} (code " in line and "claimed won with remoteness 7" in line
+    assert f"first at {named} (code " in line and "claimed won with remoteness 7" in line
 
 
 def test_a_strangers_csv_with_one_value_wrong_is_refuted_naming_it(
     client: Any, c44: dict[str, Path]
 ) -> None:
-    named: list[str] = []
-
-    def wrong(rows: list[list[str]]) -> None:
-        row = _row(rows, "lost", "2")
-        row[1] = "won"
-        named.append(row[0])
-
-    table = _stranger(c44, "val.csv", wrong)
+    """... under --format csv: the rows, and the one stderr line naming the position."""
+    table, named = _stranger(c44, "val.csv", ("lost", "2"), 1, "won")
     r = run_cli("verify", c44["ds"], "--answers", table, "--format", "csv", *_dask(client))
     assert r.exit_code == 1, r.output
     assert r.stdout.startswith("position,value,outcome,remoteness,move\n")
     (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
-    assert line.startswith(f"{c44['ds']}: REFUTED: rules: at {named[0]} (code "), line
+    assert line.startswith(f"{c44['ds']}: REFUTED: rules: at {named} (code "), line
     assert "claimed won" in line
 
 
