@@ -1914,7 +1914,9 @@ def _split_fen(positions: list[str] | None, i: int) -> str:
     "interval, checks.",
 )
 def query_cmd(
-    path: Annotated[Path, typer.Argument(help="Case file.")],
+    path: Annotated[
+        Path, typer.Argument(help="Case file, or a tiered dataset's directory (solved).")
+    ],
     positions: Annotated[
         list[str] | None,
         typer.Argument(help="Positions to ask about, by name (default: the case's root)."),
