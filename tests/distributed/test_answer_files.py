@@ -17,6 +17,8 @@ from tier_cli import one_line_error, run_cli, stdout
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.distributed.tiers.answers import write_answer_file
+
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
 
@@ -56,6 +58,10 @@ def test_connect4_csv_and_json_are_the_in_memory_rows(client: Any, c44: dict[str
     head = (d / "mem.csv").read_text().splitlines()[0]
     assert head == "node,value,remoteness,move"
     assert len((d / "ds.csv").read_text().splitlines()) == 161_030
+    # in the game's order, a piece at a time or whole: the in-memory file's very bytes
+    assert (d / "ds.csv").read_bytes() == (d / "mem.csv").read_bytes()
+    write_answer_file(ds, d / "pieces.csv", rows=7_000)  # 24 pieces
+    assert (d / "pieces.csv").read_bytes() == (d / "mem.csv").read_bytes()
     mine, theirs = json.loads((d / "ds.json").read_text()), json.loads((d / "mem.json").read_text())
     assert mine["nodes"] == theirs["nodes"]
     assert mine["semantics"] == "normal" and mine["graph"] == {"positions": 161_029}
@@ -185,6 +191,8 @@ def test_a_random_graph_csv_is_the_in_memory_rows(client: Any, tmp_path: Path) -
     rows = _sorted_lines(tmp_path / "ds.csv")
     assert rows == _sorted_lines(tmp_path / "mem.csv")
     assert any(",draw," in x for x in rows) and any(",won," in x for x in rows)
+    write_answer_file(ds, tmp_path / "pieces.csv", rows=50)  # moves into other pieces
+    assert (tmp_path / "pieces.csv").read_bytes() == (tmp_path / "mem.csv").read_bytes()
     r = run_cli("verify", ds, "--answers", tmp_path / "mem.csv", *_dask(client))
     assert r.exit_code == 0, r.output
 

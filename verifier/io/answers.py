@@ -71,6 +71,7 @@ __all__ = [
     "Answers",
     "answer_entries",
     "check_header",
+    "csv_text",
     "graph_digest",
     "is_answer_file",
     "load_answers",
@@ -462,12 +463,15 @@ def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
     }
 
 
-def _csv_text(sol: Solution, case: Case) -> str:
+def csv_text(sol: Solution, case: Case, *, header: bool = True) -> str:
+    """The ``.csv`` encoding of ``sol``'s covered nodes (``header``: the header line first;
+    a file written a piece at a time writes it once)."""
     g = case.graph
     extra = [s.name for s in answer_columns() if s.name in sol.columns]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["node", "value", *extra])
+    if header:
+        w.writerow(["node", "value", *extra])
     name = names_of(g)
     for x, v, more in answer_entries(sol, g, name):
         w.writerow([name(x), v, *(more.get(c, "") for c in extra)])
@@ -554,6 +558,6 @@ def save_answers(solution: Solution, case: Case, path: str | Path) -> Path:
         elif suffix == ".json":
             f.write((json.dumps(_json_document(solution, case), indent=1) + "\n").encode())
         else:
-            f.write(_csv_text(solution, case).encode())
+            f.write(csv_text(solution, case).encode())
 
     return write_atomically(p, write, case.path)

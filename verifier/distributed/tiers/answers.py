@@ -18,9 +18,10 @@ the judge reads the dataset's own answers (``docs/answers.md``, the partial-tabl
 value and remoteness, and no claim of a move (``UNSTATED``); those answers are judged in the
 same run, so ``verified`` means the claims and the answers around them keep every rule.
 
-Memory: the whole dataset's codes and answers are held at once (about 30 bytes a position,
-plus what the encoding needs: a file keyed by names is read through a dict of every name, as
-``GameGraph.id_of`` builds it), not one shard at a time.
+Memory: the whole dataset's codes, answers and moves are held at once (about 30 bytes a
+position), not one shard at a time; a ``.csv`` is written ``ROWS`` positions at a time
+(``pieces``: the names of a piece alone), a ``.json`` whole; a file keyed by names is read
+through a dict of every name (``GameGraph.id_of``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ __all__ = [
     "is_code_table",
     "judged_table",
     "not_verified_line",
+    "pieces",
     "query_report",
     "write_answer_file",
 ]
@@ -238,18 +240,79 @@ def dataset_solution(cat: Catalog, case: Any) -> Any:
     )
 
 
-def write_answer_file(root: Path, out: Path) -> Path:
+ROWS = 1 << 18
+"""Positions of a ``.csv`` written at a time (their names and rows are the bulk of its memory)."""
+
+
+def write_answer_file(root: Path, out: Path, rows: int = ROWS) -> Path:
     """``solve DIR --engine dask -o FILE``: the solved dataset's answers as an answer file (by
-    suffix, ``docs/answers.md``), written by the in-memory route's writer."""
+    suffix, ``docs/answers.md``), written by the in-memory route's writer; a ``.csv`` ``rows``
+    positions at a time (``pieces``), the same bytes as in one piece."""
     from verifier.errors import CaseError
-    from verifier.io.answers import save_answers
+    from verifier.io.answers import csv_text, save_answers
+    from verifier.io.files import write_atomically
 
     cat = catalog(root)
     case = dataset_case(cat)
+    sol = dataset_solution(cat, case)
     try:
-        return save_answers(dataset_solution(cat, case), case, out)
+        if out.suffix.lower() != ".csv":
+            return save_answers(sol, case, out)
+
+        def write(f: Any) -> None:
+            for k, (c, s) in enumerate(pieces(cat, sol, rows)):
+                f.write(csv_text(s, c, header=k == 0).encode())
+
+        return write_atomically(out, write, None)
     except CaseError as e:
         raise DatasetError(str(e)) from None
+
+
+def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
+    """``sol`` (``dataset_solution``) ``rows`` positions at a time, in id order: each piece a
+    ``Case`` and ``Solution`` over those positions and their moves' targets alone (the
+    targets not covered), so that a writer decodes the names of a piece only."""
+    from verifier.games._board import LazyNames
+    from verifier.model import Case, GameGraph
+    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.solution import Solution
+
+    value, rem, move = (sol.columns[k] for k in (VALUE, REMOTENESS, MOVE))
+    board = cat.game.board if isinstance(cat.game, ConnectFourTiers) else None
+    for lo in range(0, cat.n, max(rows, 1)):
+        hi = min(lo + max(rows, 1), cat.n)
+        ids = np.union1d(np.arange(lo, hi), move.data[lo:hi][move.given[lo:hi]])
+        n = len(ids)
+        codes = cat.codes[ids]
+        names = (
+            LazyNames(codes, str) if board is None else LazyNames(codes, board.name, board.names)
+        )
+        graph = GameGraph(
+            semantics=sol.graph.semantics,
+            succ_ptr=np.zeros(n + 1, dtype=np.int64),
+            succ_idx=np.zeros(0, dtype=np.int64),
+            owner=np.full(n, NOBODY, dtype=np.int8),
+            value=np.full(n, LOST),
+            target=np.zeros(n, dtype=np.bool_),
+            names=names,
+        )
+        to = np.searchsorted(ids, np.where(move.given[ids], move.data[ids], 0))
+        columns = {
+            VALUE: Column.full(value.data[ids]),
+            REMOTENESS: Column.where(rem.data[ids], rem.given[ids]),
+            MOVE: Column.where(to.astype(np.int64), move.given[ids]),
+        }
+        piece = Case(graph=graph, id=cat.root.name, dataset=cat.root)
+        yield (
+            piece,
+            Solution(
+                graph=graph,
+                root=None,
+                description=sol.description,
+                columns=columns,
+                covered=(ids >= lo) & (ids < hi),
+            ),
+        )
 
 
 # --- reading a stranger's file -------------------------------------------------------------
