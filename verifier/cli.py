@@ -1135,6 +1135,10 @@ def _solve_tiers(
 
     err = Console(emoji=False, stderr=True)
     m = _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
+    if out is not None:
+        from verifier.distributed.tiers.answers import readable
+
+        _tier_errors(lambda: readable(path))
     if resume is None:
         kept = sum(t.solved for t in m.tiers)
         resume = 0 < kept < len(m.tiers)
@@ -1195,6 +1199,10 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
             "generate ... -o DIR --engine dask'; verify a case file with another --engine"
         )
     _tier_errors(lambda: load_manifest(path))  # bad input before a cluster starts
+    if fmt is Format.csv:
+        from verifier.distributed.tiers.answers import readable
+
+        _tier_errors(lambda: readable(path))
     if answers is not None and is_dataset(answers):  # the same game, solved elsewhere
         _tier_errors(lambda: load_manifest(answers))
     elif answers is not None:

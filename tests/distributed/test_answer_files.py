@@ -234,3 +234,20 @@ def test_query_a_dataset_prints_what_query_prints_for_the_case(
         assert mine[1:] == [x for x in theirs[1:] if "vouched for by" not in x]
     r = run_cli("query", ds, "zz")
     one_line_error(r, 2, "no position named 'zz'")
+
+
+def test_a_dataset_of_another_semantics_is_refused_before_any_work(
+    client: Any, tmp_path: Path
+) -> None:
+    """Answer files, --format csv and query read normal's datasets for now: one line, exit
+    2, from the manifest alone (the dataset is not even solved)."""
+    case, ds = tmp_path / "m.npz", tmp_path / "M"
+    r = run_cli("generate", "random", "--semantics", "minimax", "--nodes", 60, "--seed", 1,
+                "-o", case)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert run_cli("generate", case, "-o", ds, *_dask(client)).exit_code == 0
+    said = "answer files and query read normal's datasets for now"
+    one_line_error(run_cli("solve", ds, "-o", tmp_path / "a.csv", *_dask(client)), 2, said)
+    one_line_error(run_cli("verify", ds, "--format", "csv", *_dask(client)), 2, said)
+    one_line_error(run_cli("query", ds), 2, said)
+    assert not (ds / "answers").exists()

@@ -58,6 +58,7 @@ __all__ = [
     "not_verified_line",
     "pieces",
     "query_report",
+    "readable",
     "write_answer_file",
 ]
 
@@ -110,14 +111,12 @@ class Catalog:
         return label, rem
 
 
-def catalog(root: Path) -> Catalog:
-    """Every position of the dataset in ``root``, in the game's order (``DatasetError`` for a
-    dataset whose answers have no answer file yet: chess's materials, a graph of several
-    tiers, a graph of another semantics than normal)."""
+def readable(root: Path) -> tuple[Manifest, TierGame]:
+    """The manifest and game of a dataset whose answers answer files and ``query`` read
+    (``DatasetError`` for another, read from the manifest alone: before a cluster starts)."""
     m = load_manifest(root)
     where = str(root / MANIFEST)
     game = game_from_manifest(m.game, m.parameters, where)
-    m.need_generated(root)
     if not isinstance(game, ConnectFourTiers | GraphTiers) or (
         isinstance(game, GraphTiers) and game.tiers != 1
     ):
@@ -130,6 +129,14 @@ def catalog(root: Path) -> Catalog:
             f"{root}: a graph of semantics {m.semantics}: answer files and query read "
             "normal's datasets for now (its answers: the Parquet files of answers/)"
         )
+    return m, game
+
+
+def catalog(root: Path) -> Catalog:
+    """Every position of the dataset in ``root``, in the game's order (``DatasetError`` for a
+    dataset whose answers have no answer file yet: ``readable``)."""
+    m, game = readable(root)
+    m.need_generated(root)
     parts, perms, sizes = [], [], []
     for t in m.tiers:
         codes = np.concatenate(
