@@ -62,6 +62,8 @@ def test_connect4_csv_and_json_are_the_in_memory_rows(client: Any, c44: dict[str
     assert (d / "ds.csv").read_bytes() == (d / "mem.csv").read_bytes()
     write_answer_file(ds, d / "pieces.csv", rows=7_000)  # 24 pieces
     assert (d / "pieces.csv").read_bytes() == (d / "mem.csv").read_bytes()
+    write_answer_file(ds, d / "pieces.json", rows=7_000)
+    assert (d / "pieces.json").read_bytes() == (d / "ds.json").read_bytes()
     mine, theirs = json.loads((d / "ds.json").read_text()), json.loads((d / "mem.json").read_text())
     assert mine["nodes"] == theirs["nodes"]
     assert mine["semantics"] == "normal" and mine["graph"] == {"positions": 161_029}

@@ -32,7 +32,7 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -79,6 +79,7 @@ __all__ = [
     "parse_answers_csv",
     "parse_answers_json",
     "save_answers",
+    "write_json_pieces",
 ]
 
 FORMAT = "gamegraph-verifier-answers"
@@ -447,20 +448,41 @@ def answer_entries(
     return out
 
 
-def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
+def _json_nodes(sol: Solution, case: Case) -> dict[str, Any]:
     g = case.graph
     nodes: dict[str, Any] = {}
     name = names_of(g)
     for x, v, more in answer_entries(sol, g, name):
         nodes[name(x)] = {"value": v, **more}
+    return nodes
+
+
+def _json_head(case: Case) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
         "graph": _graph_block(case, keyed_by_ids=False),
-        "nodes": nodes,
     }
+
+
+def write_json_pieces(f: BinaryIO, case: Case, pieces: Iterable[tuple[Solution, Case]]) -> None:
+    """The ``.json`` encoding of ``case``'s answer given a piece at a time (each a solution
+    over a case of its own whose covered nodes are written): the same bytes as
+    ``save_answers`` writes of the whole, the names of one piece in memory at a time."""
+    head = json.dumps({**_json_head(case), "nodes": {}}, indent=1)
+    assert head.endswith("{}\n}")
+    f.write((head[: -len("{}\n}")] + "{").encode())
+    first = True
+    for sol, piece in pieces:
+        nodes = _json_nodes(sol, piece)
+        if not nodes:
+            continue
+        inner = json.dumps(nodes, indent=1)[2:-2]  # the entries, one level in
+        f.write((("\n " if first else ",\n ") + inner.replace("\n", "\n ")).encode())
+        first = False
+    f.write(b"}\n}\n" if first else b"\n }\n}\n")
 
 
 def csv_text(sol: Solution, case: Case, *, header: bool = True) -> str:
@@ -556,7 +578,7 @@ def save_answers(solution: Solution, case: Case, path: str | Path) -> Path:
         elif suffix == ".npz":
             write_npz(f, npz_columns(solution, case))
         elif suffix == ".json":
-            f.write((json.dumps(_json_document(solution, case), indent=1) + "\n").encode())
+            write_json_pieces(f, case, [(solution, case)])
         else:
             f.write(csv_text(solution, case).encode())
 

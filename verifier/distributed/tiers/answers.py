@@ -19,9 +19,9 @@ value and remoteness, and no claim of a move (``UNSTATED``); those answers are j
 same run, so ``verified`` means the claims and the answers around them keep every rule.
 
 Memory: the whole dataset's codes, answers and moves are held at once (about 30 bytes a
-position), not one shard at a time; a ``.csv`` is written ``ROWS`` positions at a time
-(``pieces``: the names of a piece alone), a ``.json`` whole; a file keyed by names is read
-through a dict of every name (``GameGraph.id_of``).
+position), not one shard at a time; a ``.csv`` or ``.json`` is written ``ROWS`` positions at
+a time (``pieces``: the names of a piece alone); a file keyed by names is read through a dict
+of every name (``GameGraph.id_of``).
 """
 
 from __future__ import annotations
@@ -248,25 +248,30 @@ def dataset_solution(cat: Catalog, case: Any) -> Any:
 
 
 ROWS = 1 << 18
-"""Positions of a ``.csv`` written at a time (their names and rows are the bulk of its memory)."""
+"""Positions of a ``.csv`` or ``.json`` written at a time (their names and rows are the bulk of
+its memory)."""
 
 
 def write_answer_file(root: Path, out: Path, rows: int = ROWS) -> Path:
     """``solve DIR --engine dask -o FILE``: the solved dataset's answers as an answer file (by
-    suffix, ``docs/answers.md``), written by the in-memory route's writer; a ``.csv`` ``rows``
-    positions at a time (``pieces``), the same bytes as in one piece."""
+    suffix, ``docs/answers.md``), written by the in-memory route's writer; a ``.csv`` or
+    ``.json`` ``rows`` positions at a time (``pieces``), the same bytes as in one piece."""
     from verifier.errors import CaseError
-    from verifier.io.answers import csv_text, save_answers
+    from verifier.io.answers import csv_text, save_answers, write_json_pieces
     from verifier.io.files import write_atomically
 
     cat = catalog(root)
     case = dataset_case(cat)
     sol = dataset_solution(cat, case)
+    suffix = out.suffix.lower()
     try:
-        if out.suffix.lower() != ".csv":
+        if suffix not in (".csv", ".json"):
             return save_answers(sol, case, out)
 
         def write(f: Any) -> None:
+            if suffix == ".json":
+                write_json_pieces(f, case, ((s, c) for c, s in pieces(cat, sol, rows)))
+                return
             for k, (c, s) in enumerate(pieces(cat, sol, rows)):
                 f.write(csv_text(s, c, header=k == 0).encode())
 
