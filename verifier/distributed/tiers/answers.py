@@ -151,11 +151,27 @@ def catalog(root: Path) -> Catalog:
     return Catalog(root, m, game, np.concatenate(parts), offsets, tuple(perms))
 
 
+def _positions(semantics: Semantics, n: int, names: Any) -> Any:
+    """A ``GameGraph`` of ``n`` named positions and no moves (what the answer files' writers
+    and readers read of a graph: its names)."""
+    from verifier.model import GameGraph
+
+    return GameGraph(
+        semantics=semantics,
+        succ_ptr=np.zeros(n + 1, dtype=np.int64),
+        succ_idx=np.zeros(0, dtype=np.int64),
+        owner=np.full(n, NOBODY, dtype=np.int8),
+        value=np.full(n, LOST),
+        target=np.zeros(n, dtype=np.bool_),
+        names=names,
+    )
+
+
 def dataset_case(cat: Catalog) -> Any:
     """The ``Case`` that stands for the dataset: its positions named by the game's codec, no
     moves (``Case.dataset``)."""
     from verifier.games._board import LazyNames
-    from verifier.model import Case, GameGraph
+    from verifier.model import Case
 
     n = cat.n
     names: Any = ()
@@ -165,15 +181,7 @@ def dataset_case(cat: Catalog) -> Any:
             ":symmetric" if cat.game.symmetric else ""
         )
         names = LazyNames(cat.codes, board.name, board.names, codec=codec)
-    graph = GameGraph(
-        semantics=Semantics(cat.manifest.semantics),
-        succ_ptr=np.zeros(n + 1, dtype=np.int64),
-        succ_idx=np.zeros(0, dtype=np.int64),
-        owner=np.full(n, NOBODY, dtype=np.int8),
-        value=np.full(n, LOST),
-        target=np.zeros(n, dtype=np.bool_),
-        names=names,
-    )
+    graph = _positions(Semantics(cat.manifest.semantics), n, names)
     root = cat.ids(0, np.array([cat.manifest.root_code], dtype=np.uint64))[0]
     return Case(
         graph=graph,
@@ -285,7 +293,7 @@ def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
     ``Case`` and ``Solution`` over those positions and their moves' targets alone (the
     targets not covered), so that a writer decodes the names of a piece only."""
     from verifier.games._board import LazyNames
-    from verifier.model import Case, GameGraph
+    from verifier.model import Case
     from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
     from verifier.model.solution import Solution
 
@@ -299,15 +307,7 @@ def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
         names = (
             LazyNames(codes, str) if board is None else LazyNames(codes, board.name, board.names)
         )
-        graph = GameGraph(
-            semantics=sol.graph.semantics,
-            succ_ptr=np.zeros(n + 1, dtype=np.int64),
-            succ_idx=np.zeros(0, dtype=np.int64),
-            owner=np.full(n, NOBODY, dtype=np.int8),
-            value=np.full(n, LOST),
-            target=np.zeros(n, dtype=np.bool_),
-            names=names,
-        )
+        graph = _positions(sol.graph.semantics, n, names)
         to = np.searchsorted(ids, np.where(move.given[ids], move.data[ids], 0))
         columns = {
             VALUE: Column.full(value.data[ids]),
