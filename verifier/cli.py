@@ -1187,7 +1187,6 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     import json
 
     _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
-    from verifier.distributed.tiers.check import table_files
     from verifier.distributed.tiers.driver import load_manifest
     from verifier.distributed.tiers.export import is_dataset
     from verifier.distributed.tiers.graph_check import check_any
@@ -1206,7 +1205,9 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     if answers is not None and is_dataset(answers):  # the same game, solved elsewhere
         _tier_errors(lambda: load_manifest(answers))
     elif answers is not None:
-        _tier_errors(lambda: table_files(answers))
+        from verifier.distributed.tiers.answers import answers_input
+
+        _tier_errors(lambda: answers_input(path, answers))
     err = Console(emoji=False, stderr=True)
 
     def run() -> Any:

@@ -49,6 +49,7 @@ from verifier.model.semantics import NOBODY, Semantics
 
 __all__ = [
     "Catalog",
+    "answers_input",
     "catalog",
     "claims_table",
     "dataset_case",
@@ -344,6 +345,20 @@ def is_code_table(answers: Path) -> bool:
         return "code" in pq.read_schema(answers).names
     except (pa.ArrowException, OSError):
         return True  # check's reader says what is wrong with it
+
+
+def answers_input(root: Path, answers: Path) -> None:
+    """``DatasetError`` unless ``--answers`` can be judged against the dataset in ``root``,
+    told before a cluster starts: the dataset route's own table (``check.table_files``), or
+    an answer file of a dataset whose answers answer files read (``readable``)."""
+    from verifier.distributed.tiers.check import table_files
+
+    if is_code_table(answers):
+        table_files(answers)
+        return
+    readable(root)
+    if not answers.is_file():
+        raise DatasetError(f"{answers}: no such file")
 
 
 def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
