@@ -26,7 +26,7 @@ def _lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("words", [["query"], ["uniqueness"], ["render", "-o", "x.svg"]])
+@pytest.mark.parametrize("words", [["uniqueness"], ["render", "-o", "x.svg"]])
 def test_a_command_reading_cases_says_how_to_get_at_a_dataset(
     tmp_path: Path, words: list[str]
 ) -> None:
@@ -42,7 +42,7 @@ def test_a_command_reading_cases_says_how_to_get_at_a_dataset(
 
 def test_a_chess_dataset_names_its_material(tmp_path: Path) -> None:
     kqk = _dataset(tmp_path / "kqk", "chess", {"material": "KQK", "symmetric": 1}, True)
-    r = runner.invoke(app, ["query", str(kqk)])
+    r = runner.invoke(app, ["uniqueness", str(kqk)])  # query reads a dataset: test_answer_files
     assert _lines(r.stderr)[0].endswith("verifier generate chess:KQK --symmetry -o kqk.npz")
 
 

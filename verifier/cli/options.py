@@ -170,6 +170,9 @@ OldOutOpt = Annotated[Path | None, typer.Option("--out", hidden=True)]
 
 
 CaseArg = Annotated[Path, typer.Argument(help="Case file.")]
+CaseOrDatasetArg = Annotated[
+    Path, typer.Argument(help="Case file, or a tiered dataset's directory (solved).")
+]
 
 
 class VerifyEngine(StrEnum):

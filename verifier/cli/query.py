@@ -15,12 +15,14 @@ from verifier.cli.common import (
     _fail,
     _load_or_exit,
     _refuse_overwrite,
+    _tier_errors,
     _write,
     pick_format,
 )
 from verifier.cli.options import (
     BudgetOpt,
     CaseArg,
+    CaseOrDatasetArg,
     Engine,
     EngineOpt,
     ForceOpt,
@@ -85,7 +87,7 @@ def _split_fen(positions: list[str] | None, i: int) -> str:
 
 
 def query_cmd(
-    path: CaseArg,
+    path: CaseOrDatasetArg,
     positions: Annotated[
         list[str] | None,
         typer.Argument(help="Positions to ask about, by name (default: the case's root)."),
@@ -110,6 +112,12 @@ def query_cmd(
     from verifier.writers.query import query_document
 
     f = pick_format(fmt, as_json, (Format.table, Format.json))
+    if path.is_dir() and (path / "manifest.json").is_file():  # a tiered dataset's answers
+        from verifier.distributed.tiers.commands import query_dataset
+
+        got, asked = _tier_errors(lambda: query_dataset(path, positions or ()))
+        _write(make_writer(f).write_document, query_document(got, asked, plies))
+        return
     case = _load_or_exit(path, max_positions, "verify" if smt else "solve")
     ids = []
     if not positions:

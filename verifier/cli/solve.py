@@ -140,13 +140,18 @@ def solve_cmd(
                 f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
             ) from None
         if path.is_dir() and not (path / "nodes.parquet").exists():  # a tiered dataset
-            if out is not None:
-                raise _fail(f"-o {out}: a tiered dataset keeps its answers in {path}/answers")
+            if out is not None and answer_file is None:
+                raise _fail(f"-o {out}: answer files are .json, .csv, .npz or .parquet (a "
+                            f"tiered dataset keeps its own answers in {path}/answers)")  # fmt: skip
             from verifier.distributed.tiers.commands import DaskOptions
 
             cluster = DaskOptions(scheduler, workers, worker_memory)
             _solve_tiers(
-                path, pick_format(fmt, as_json, (Format.table, Format.json)), cluster, resume
+                path,
+                pick_format(fmt, as_json, (Format.table, Format.json)),
+                cluster,
+                resume,
+                answer_file,
             )
     if resume is not None:
         said = "--resume continues" if resume else "--restart solves again"
@@ -215,14 +220,17 @@ def _certified(
     return out
 
 
-def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None) -> None:
+def _solve_tiers(
+    path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None, out: Path | None = None
+) -> None:
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
-    start position's value and the counts per tier, exit 0 (``tiers.commands.solve_tiers``)."""
+    start position's value and the counts per tier, exit 0 (``tiers.commands.solve_tiers``);
+    ``out``: an answer file to write the answers to (``tiers.answers``)."""
     import json
 
     from verifier.distributed.tiers.commands import solve_tiers
 
-    res = _tier_errors(lambda: solve_tiers(path, cluster, resume, _said(path)))
+    res = _tier_errors(lambda: solve_tiers(path, cluster, resume, _said(path), out))
     if fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:

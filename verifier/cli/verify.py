@@ -334,7 +334,7 @@ def verify_cmd(
         _verify_tiers(
             paths[0],
             answers,
-            pick_format(fmt, as_json, (Format.table, Format.json)),
+            pick_format(fmt, as_json),
             DaskOptions(scheduler, workers, worker_memory),
         )
     raise typer.Exit(
@@ -367,8 +367,16 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
 
     from verifier.distributed.tiers.commands import verify_tiers
 
-    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, _said(path)))
-    if fmt is Format.json:
+    rows = fmt is Format.csv
+    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, _said(path), rows))
+    if rows:  # the dataset's answers, as verify CASE --format csv prints a case's
+        from verifier.writers.csv import write_records
+
+        write_records(_tier_errors(res.records), sys.stdout)
+        line = res.not_verified()
+        if line is not None:
+            print(line, file=sys.stderr)
+    elif fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:
         print("\n".join(res.lines()))

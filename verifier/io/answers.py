@@ -32,7 +32,7 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -71,6 +71,7 @@ __all__ = [
     "Answers",
     "answer_entries",
     "check_header",
+    "csv_text",
     "graph_digest",
     "is_answer_file",
     "load_answers",
@@ -78,6 +79,7 @@ __all__ = [
     "parse_answers_csv",
     "parse_answers_json",
     "save_answers",
+    "write_json_pieces",
 ]
 
 FORMAT = "gamegraph-verifier-answers"
@@ -107,12 +109,15 @@ def graph_digest(g: GameGraph) -> str:
     return digest(g)
 
 
-def _graph_block(g: GameGraph, *, keyed_by_ids: bool) -> dict[str, Any]:
+def _graph_block(case: Case, *, keyed_by_ids: bool) -> dict[str, Any]:
     """The ``graph`` block of an answer file: the counts and, for a table keyed by names
     (``.json``), the order-free ``graph_digest``; for a table keyed by ids (``.npz``,
     ``.parquet``), whose ids mean positions in one order, the moves and the positions by id."""
     from verifier.io import fingerprint
 
+    g = case.graph
+    if case.dataset is not None:  # a tiered dataset: its moves are not in memory
+        return {"positions": g.n}
     block: dict[str, Any] = {"positions": g.n, "moves": g.m}
     if keyed_by_ids:
         block["digest"] = fingerprint.moves_digest(g)
@@ -443,28 +448,52 @@ def answer_entries(
     return out
 
 
-def _json_document(sol: Solution, case: Case) -> dict[str, Any]:
+def _json_nodes(sol: Solution, case: Case) -> dict[str, Any]:
     g = case.graph
     nodes: dict[str, Any] = {}
     name = names_of(g)
     for x, v, more in answer_entries(sol, g, name):
         nodes[name(x)] = {"value": v, **more}
+    return nodes
+
+
+def _json_head(case: Case) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
-        "graph": _graph_block(g, keyed_by_ids=False),
-        "nodes": nodes,
+        "graph": _graph_block(case, keyed_by_ids=False),
     }
 
 
-def _csv_text(sol: Solution, case: Case) -> str:
+def write_json_pieces(f: BinaryIO, case: Case, pieces: Iterable[tuple[Solution, Case]]) -> None:
+    """The ``.json`` encoding of ``case``'s answer given a piece at a time (each a solution
+    over a case of its own whose covered nodes are written): the same bytes as
+    ``save_answers`` writes of the whole, the names of one piece in memory at a time."""
+    head = json.dumps({**_json_head(case), "nodes": {}}, indent=1)
+    assert head.endswith("{}\n}")
+    f.write((head[: -len("{}\n}")] + "{").encode())
+    first = True
+    for sol, piece in pieces:
+        nodes = _json_nodes(sol, piece)
+        if not nodes:
+            continue
+        inner = json.dumps(nodes, indent=1)[2:-2]  # the entries, one level in
+        f.write((("\n " if first else ",\n ") + inner.replace("\n", "\n ")).encode())
+        first = False
+    f.write(b"}\n}\n" if first else b"\n }\n}\n")
+
+
+def csv_text(sol: Solution, case: Case, *, header: bool = True) -> str:
+    """The ``.csv`` encoding of ``sol``'s covered nodes (``header``: the header line first;
+    a file written a piece at a time writes it once)."""
     g = case.graph
     extra = [s.name for s in answer_columns() if s.name in sol.columns]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["node", "value", *extra])
+    if header:
+        w.writerow(["node", "value", *extra])
     name = names_of(g)
     for x, v, more in answer_entries(sol, g, name):
         w.writerow([name(x), v, *(more.get(c, "") for c in extra)])
@@ -516,7 +545,7 @@ def npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[Any
         "version": VERSION,
         "semantics": case.semantics.value,
         "case": case.id,
-        "graph": _graph_block(g, keyed_by_ids=True),
+        "graph": _graph_block(case, keyed_by_ids=True),
         "loopy": loopy,
     }
     text = json.dumps(header).encode("utf-8")
@@ -549,8 +578,8 @@ def save_answers(solution: Solution, case: Case, path: str | Path) -> Path:
         elif suffix == ".npz":
             write_npz(f, npz_columns(solution, case))
         elif suffix == ".json":
-            f.write((json.dumps(_json_document(solution, case), indent=1) + "\n").encode())
+            write_json_pieces(f, case, [(solution, case)])
         else:
-            f.write(_csv_text(solution, case).encode())
+            f.write(csv_text(solution, case).encode())
 
     return write_atomically(p, write, case.path)

@@ -87,6 +87,7 @@ from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, s
 from verifier.distributed.tiers.tables import (
     NO_CLAIM,
     NO_MOVE,
+    UNSTATED,
     Claims,
     align_table,
 )
@@ -389,7 +390,7 @@ def _moves(j: Judged, claimed: NDArray[np.bool_], timed: bool) -> tuple[int, Wit
     good = np.zeros(n, dtype=np.bool_)
     good[src[fine]] = True
     named = move != NO_MOVE
-    wrong = claimed & ((inner & ~good) | (~inner & named))
+    wrong = claimed & (move != UNSTATED) & ((inner & ~good) | (~inner & named))
 
     def why(i: int) -> str:
         if not inner[i]:

@@ -10,7 +10,7 @@ functions: this module imports without Dask (the command line checks the extra f
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from verifier.distributed.tiers.check import TierCheck
     from verifier.distributed.tiers.driver import TierSolve
     from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.writers.base import Records
 
 __all__ = [
     "TIERED_SOURCES",
@@ -34,6 +35,7 @@ __all__ = [
     "Target",
     "case_file_route",
     "generate_tiers",
+    "query_dataset",
     "random_graph_tiers",
     "solve_tiers",
     "tier_cluster",
@@ -129,13 +131,19 @@ class SolvedDataset:
         return lines
 
 
-def solve_tiers(path: Path, cluster: DaskOptions, resume: bool | None, say: Say) -> SolvedDataset:
+def solve_tiers(
+    path: Path, cluster: DaskOptions, resume: bool | None, say: Say, out: Path | None = None
+) -> SolvedDataset:
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster. ``resume``
     ``None``: resume where a solve stopped part way (some tiers solved, not all), else solve
-    every tier."""
+    every tier. ``out``: an answer file (docs/answers.md) written from the answers
+    (``tiers.answers``; a dataset no answer file reads yet is refused before the cluster)."""
+    from verifier.distributed.tiers.answers import readable, write_answer_file
     from verifier.distributed.tiers.driver import load_manifest, solve_dataset
 
     m = load_manifest(path)  # bad input before a cluster starts
+    if out is not None:
+        readable(path)
     if resume is None:
         kept = sum(t.solved for t in m.tiers)
         resume = 0 < kept < len(m.tiers)
@@ -149,6 +157,9 @@ def solve_tiers(path: Path, cluster: DaskOptions, resume: bool | None, say: Say)
             from verifier.distributed.tiers.chess_report import longest_wins
 
             wins = longest_wins(path, res.manifest, client)
+    if out is not None:
+        say(f"writing {out}: {sum(t.positions for t in res.manifest.tiers):,} positions")
+        write_answer_file(path, out)
     return SolvedDataset(path, res, wins)
 
 
@@ -176,17 +187,30 @@ class CheckedDataset:
 
         return check_text(self.path, self.result)
 
+    def records(self) -> Records:
+        """The ``--format csv`` rows: the dataset's answers as a case's are printed."""
+        from verifier.distributed.tiers.answers import dataset_records
+
+        return dataset_records(self.path)
+
+    def not_verified(self) -> str | None:
+        """The one line on standard error when the answers are not verified."""
+        from verifier.distributed.tiers.answers import not_verified_line
+
+        return not_verified_line(self.path, self.result)
+
 
 def verify_tiers(
-    path: Path, answers: Path | None, cluster: DaskOptions, say: Say
+    path: Path, answers: Path | None, cluster: DaskOptions, say: Say, rows: bool = False
 ) -> CheckedDataset:
-    """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
-    ``answers``, or another dataset's answers) shard by shard on the cluster."""
+    """``verify DIR --engine dask``: judge a tiered dataset's answers (or the answer file or
+    Parquet table ``answers``, or another dataset's answers) shard by shard on the cluster.
+    ``rows``: its answers will be printed as rows (a dataset no answer file reads yet is
+    refused before the cluster)."""
     require_extra(path, "--engine dask", *DASK)
     from verifier.distributed.tiers.driver import load_manifest
     from verifier.distributed.tiers.export import is_dataset
     from verifier.distributed.tiers.graph_check import check_any
-    from verifier.distributed.tiers.tables import table_files
 
     if path.is_file():
         raise UsageError(
@@ -194,10 +218,16 @@ def verify_tiers(
             "generate ... -o DIR --engine dask'; verify a case file with another --engine"
         )
     load_manifest(path)  # bad input before a cluster starts
+    if rows:
+        from verifier.distributed.tiers.answers import readable
+
+        readable(path)
     if answers is not None and is_dataset(answers):  # the same game, solved elsewhere
         load_manifest(answers)
     elif answers is not None:
-        table_files(answers)
+        from verifier.distributed.tiers.answers import answers_input
+
+        answers_input(path, answers)
     with tier_cluster(cluster) as client:
         res = check_any(path, client, answers=answers, say=say)
     if res.manifest.game == "chess":  # a witness's FEN needs its tier, which the report knows
@@ -461,3 +491,11 @@ def tiered_route(path: Path, refusal: str) -> str:
             game = spec.format(*m.groups()) + (" --symmetry" if m.groups()[-1] else "")
             return f", or on disk: verifier generate {game} -o DIR --engine dask (tiers)"
     return ""
+
+
+def query_dataset(path: Path, positions: Sequence[str]) -> tuple[Any, list[int]]:
+    """``query DIR POSITION...``: the report and ids ``query_document`` reads, from a solved
+    tiered dataset's answers (``tiers.answers``)."""
+    from verifier.distributed.tiers.answers import query_report
+
+    return query_report(path, positions)

@@ -466,7 +466,16 @@ def check_any(
 ) -> TierCheck:
     """``verify DIR --engine dask``: a stored graph of semantics reachability, minimax or
     impartial judged here, any other dataset by ``check.check_dataset``; ``answers`` another
-    dataset of the same game: its answers judged as a stranger's table (``export``)."""
+    dataset of the same game: its answers judged as a stranger's table (``export``); an answer
+    file of ``docs/answers.md`` (keyed by names or ids): read as that table (``answers``)."""
+    from verifier.distributed.tiers.answers import is_code_table, judged_table
+
+    if answers is not None and not is_dataset(answers) and not is_code_table(answers):
+        with judged_table(root, answers) as (table, claimed, n):
+            res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace)
+        silent = "" if claimed == n else "; the dataset's own answers where it is silent"
+        res.answers = f"{answers} ({claimed:,} of {n:,} positions claimed{silent})"
+        return res
     if answers is not None and is_dataset(answers):
         workers = set(cluster_workers(client))
 

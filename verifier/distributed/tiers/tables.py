@@ -29,6 +29,9 @@ NO_CLAIM = np.int8(2)
 """The aligned label of a position the table has no row for."""
 NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
 """The aligned move of a position with none (no code of any game is 2^64 - 1)."""
+UNSTATED = np.uint64(np.iinfo(np.uint64).max - 1)
+"""The move of a row that makes no claim of a move (an answer file silent there:
+``tiers.answers``), which ``moves`` does not judge; ``NO_MOVE`` is a claim of none."""
 
 
 # --- where the claims are ----------------------------------------------------------------

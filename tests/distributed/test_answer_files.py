@@ -1,0 +1,255 @@
+"""A tiered dataset's answers in the answer files of ``docs/answers.md`` (issue 45, item 1):
+``solve DIR --engine dask -o FILE`` writes the rows the in-memory route writes for the same
+game (Connect Four 4x4, a random graph with cycles), and ``verify DIR --engine dask --answers
+FILE`` judges any of them, keyed by names or ids, whole or partial."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from tier_cli import one_line_error, run_cli, stdout
+
+pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+from verifier.distributed.tiers.answers import write_answer_file
+
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+
+
+def _dask(client: Any) -> tuple[str, ...]:
+    return ("--engine", "dask", "--scheduler", client.scheduler.address)
+
+
+@pytest.fixture(scope="module")
+def c44(client: Any, tmp_path_factory: Any) -> dict[str, Path]:
+    """Connect Four 4x4 both ways: the case file solved in memory (``mem.csv``,
+    ``mem.json``, ``mem.parquet``) and the tiered dataset ``DS``, solved."""
+    d = tmp_path_factory.mktemp("c44")
+    case, ds = d / "c44.json", d / "DS"
+    ok = run_cli("generate", "connect4", "--width", 4, "--height", 4, "-o", case)
+    assert ok.exit_code == 0, ok.output
+    for suffix in ("csv", "json", "parquet", "npz"):
+        r = run_cli("solve", case, "-o", d / f"mem.{suffix}")
+        assert r.exit_code == 0, r.output
+    r = run_cli("generate", "connect4", "--width", 4, "--height", 4, "-o", ds, *_dask(client))
+    assert r.exit_code == 0, r.output
+    r = run_cli("solve", ds, *_dask(client))
+    assert r.exit_code == 0, r.output
+    return {"dir": d, "ds": ds}
+
+
+def _sorted_lines(path: Path) -> list[str]:
+    lines = path.read_text().splitlines()
+    return [lines[0], *sorted(lines[1:])]
+
+
+def test_connect4_csv_and_json_are_the_in_memory_rows(client: Any, c44: dict[str, Path]) -> None:
+    d, ds = c44["dir"], c44["ds"]
+    for suffix in ("csv", "json"):
+        r = run_cli("solve", ds, "-o", d / f"ds.{suffix}", *_dask(client))
+        assert r.exit_code == 0, r.output
+    assert _sorted_lines(d / "ds.csv") == _sorted_lines(d / "mem.csv")
+    head = (d / "mem.csv").read_text().splitlines()[0]
+    assert head == "node,value,remoteness,move"
+    assert len((d / "ds.csv").read_text().splitlines()) == 161_030
+    # in the game's order, a piece at a time or whole: the in-memory file's very bytes
+    assert (d / "ds.csv").read_bytes() == (d / "mem.csv").read_bytes()
+    write_answer_file(ds, d / "pieces.csv", rows=7_000)  # 24 pieces
+    assert (d / "pieces.csv").read_bytes() == (d / "mem.csv").read_bytes()
+    write_answer_file(ds, d / "pieces.json", rows=7_000)
+    assert (d / "pieces.json").read_bytes() == (d / "ds.json").read_bytes()
+    mine, theirs = json.loads((d / "ds.json").read_text()), json.loads((d / "mem.json").read_text())
+    assert mine["nodes"] == theirs["nodes"]
+    assert mine["semantics"] == "normal" and mine["graph"] == {"positions": 161_029}
+
+
+def test_connect4_columnar_files_are_the_in_memory_columns(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """Keyed by ids: the dataset numbers its positions as ``generate`` numbers the case's."""
+    import pyarrow.parquet as pq
+
+    d, ds = c44["dir"], c44["ds"]
+    for suffix in ("parquet", "npz"):
+        r = run_cli("solve", ds, "-o", d / f"ds.{suffix}", *_dask(client))
+        assert r.exit_code == 0, r.output
+    mine, theirs = pq.read_table(d / "ds.parquet"), pq.read_table(d / "mem.parquet")
+    assert mine.schema.names == theirs.schema.names == ["id", "value", "remoteness", "move"]
+    assert all(mine[c].equals(theirs[c]) for c in mine.schema.names)
+    a, b = np.load(d / "ds.npz"), np.load(d / "mem.npz")
+    for k in ("ids", "value", "remoteness", "move"):
+        assert np.array_equal(a[k], b[k]), k
+
+
+@pytest.mark.parametrize("suffix", ["csv", "json", "parquet", "npz"])
+def test_the_in_memory_files_are_verified_against_the_dataset(
+    client: Any, c44: dict[str, Path], suffix: str
+) -> None:
+    """Every encoding the in-memory route writes (the Parquet keyed by ``id`` included) is
+    read by the dataset route."""
+    file = c44["dir"] / f"mem.{suffix}"
+    r = run_cli("verify", c44["ds"], "--answers", file, *_dask(client))
+    assert r.exit_code == 0, r.output
+    out = stdout(r)
+    assert out.startswith("VERIFIED"), out
+    assert f"answers judged: {file} (161,029 of 161,029 positions claimed)" in out
+
+
+def _stranger(c44: dict[str, Path], name: str, row: tuple[str, str], cell: int, to: str) -> Any:
+    """The in-memory CSV, a stranger's table keyed by names, with one cell changed: cell
+    ``cell`` of the first row whose value and remoteness are ``row``, made ``to``. Returns
+    the file and the position whose row changed."""
+    rows = list(csv.reader((c44["dir"] / "mem.csv").open()))
+    changed = _row(rows, *row)
+    changed[cell] = to
+    out = c44["dir"] / name
+    with out.open("w") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+    return out, changed[0]
+
+
+def _row(rows: list[list[str]], value: str, remoteness: str) -> list[str]:
+    return next(r for r in rows if r[1] == value and r[2] == remoteness)
+
+
+def test_a_strangers_csv_with_one_remoteness_wrong_is_refuted_naming_it(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    table, named = _stranger(c44, "rem.csv", ("won", "5"), 2, "7")
+    r = run_cli("verify", c44["ds"], "--answers", table, *_dask(client))
+    assert r.exit_code == 1, r.output
+    out = stdout(r)
+    assert out.startswith("REFUTED"), out
+    line = next(x for x in out.splitlines() if x.strip().startswith("remoteness"))
+    assert f"first at {named} (code " in line and "claimed won with remoteness 7" in line
+
+
+def test_a_strangers_csv_with_one_value_wrong_is_refuted_naming_it(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """... under --format csv: the rows, and the one stderr line naming the position."""
+    table, named = _stranger(c44, "val.csv", ("lost", "2"), 1, "won")
+    r = run_cli("verify", c44["ds"], "--answers", table, "--format", "csv", *_dask(client))
+    assert r.exit_code == 1, r.output
+    assert r.stdout.startswith("position,value,outcome,remoteness,move\n")
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    assert line.startswith(f"{c44['ds']}: REFUTED: rules: at {named} (code "), line
+    assert "claimed won" in line
+
+
+def test_a_partial_table_is_judged_with_the_datasets_answers_around_it(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """A few rows, some without remoteness or move: what is given is judged, the dataset's
+    own answers fill the rest (and are judged in the same run)."""
+    rows = list(csv.reader((c44["dir"] / "mem.csv").open()))
+    won, lost = _row(rows, "won", "5"), _row(rows, "lost", "2")
+    right = c44["dir"] / "part.csv"
+    right.write_text(
+        f"node,value,move\n{rows[1][0]},draw,\n{won[0]},won,{won[3]}\n{lost[0]},lost,\n"
+    )
+    r = run_cli("verify", c44["ds"], "--answers", right, *_dask(client))
+    assert r.exit_code == 0, r.output
+    out = stdout(r)
+    assert out.startswith("VERIFIED") and "3 of 161,029 positions claimed" in out, out
+    wrong = c44["dir"] / "part-wrong.csv"
+    wrong.write_text(f"node,value,remoteness\n{won[0]},won,3\n")
+    r = run_cli("verify", c44["ds"], "--answers", wrong, *_dask(client))
+    assert r.exit_code == 1, r.output
+    assert f"first at {won[0]} (code " in stdout(r)
+
+
+def test_a_name_of_no_position_is_one_line(client: Any, c44: dict[str, Path]) -> None:
+    bad = c44["dir"] / "bad.csv"
+    bad.write_text("node,value\n..x./..../..../....,won\n")  # a stone floating in the air
+    r = run_cli("verify", c44["ds"], "--answers", bad, *_dask(client))
+    one_line_error(r, 2, "bad.csv", "line 2", "no position named")
+
+
+def test_solve_o_takes_answer_files_only(client: Any, c44: dict[str, Path]) -> None:
+    r = run_cli("solve", c44["ds"], "-o", c44["dir"] / "x.txt", *_dask(client))
+    one_line_error(r, 2, "answer files are .json, .csv, .npz or .parquet")
+
+
+def test_a_random_graph_csv_is_the_in_memory_rows(client: Any, tmp_path: Path) -> None:
+    """The same random graph (with cycles: draws) in memory and stored as a dataset of
+    several shards: the same rows, names and moves included; and each route's file verifies
+    against the dataset."""
+    case, ds = tmp_path / "r.json", tmp_path / "RG"
+    r = run_cli("generate", "random", "--semantics", "normal", "--nodes", 600, "--degree", 2.5,
+                "--seed", 7, "-o", case)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert run_cli("solve", case, "-o", tmp_path / "mem.csv").exit_code == 0
+    r = run_cli("generate", case, "-o", ds, "--shard-positions", 150, *_dask(client))
+    assert r.exit_code == 0, r.output
+    r = run_cli("solve", ds, "-o", tmp_path / "ds.csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    rows = _sorted_lines(tmp_path / "ds.csv")
+    assert rows == _sorted_lines(tmp_path / "mem.csv")
+    assert any(",draw," in x for x in rows) and any(",won," in x for x in rows)
+    write_answer_file(ds, tmp_path / "pieces.csv", rows=50)  # moves into other pieces
+    assert (tmp_path / "pieces.csv").read_bytes() == (tmp_path / "mem.csv").read_bytes()
+    r = run_cli("verify", ds, "--answers", tmp_path / "mem.csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+
+
+def test_verify_format_csv_prints_the_rows_verify_prints_for_the_case(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """The dataset's answers under the case's header (position, value, outcome, remoteness,
+    move): the rows a case's ``--format csv`` prints (``solve``'s, which ``verify`` prints too,
+    without the proofs here), after sorting."""
+    r = run_cli("verify", c44["ds"], "--format", "csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "position,value,outcome,remoteness,move"
+    assert lines[1] == "..../..../..../....,draw,draw,,..../..../..../x..."
+    assert len(lines) == 161_030
+    mem = run_cli("solve", c44["dir"] / "c44.json", "--format", "csv")
+    assert mem.exit_code == 0, mem.output
+    assert sorted(mem.stdout.splitlines()) == sorted(lines)
+
+
+def test_query_a_dataset_prints_what_query_prints_for_the_case(
+    client: Any, c44: dict[str, Path]
+) -> None:
+    """The start (or named positions): the same lines as ``query c44.json --no-smt`` but for
+    the case's name in the first and the checks that vouch (a dataset's query runs none:
+    ``verify`` judges its answers)."""
+    ds, case = c44["ds"], c44["dir"] / "c44.json"
+    asked = ("..../o.o./xxx./oxo.", "x.../ox../oxx./oxo.")
+    for words in ((), asked):
+        r = run_cli("query", ds, *words)
+        m = run_cli("query", case, *words, "--no-smt")
+        assert r.exit_code == m.exit_code == 0, r.output + m.output
+        mine, theirs = r.stdout.splitlines(), m.stdout.splitlines()
+        assert (
+            mine[0] == f"{ds.name}: normal, values from the view of the player to move, "
+            "verdict solved"
+        )
+        assert mine[1:] == [x for x in theirs[1:] if "vouched for by" not in x]
+    r = run_cli("query", ds, "zz")
+    one_line_error(r, 2, "no position named 'zz'")
+
+
+def test_a_dataset_of_another_semantics_is_refused_before_any_work(
+    client: Any, tmp_path: Path
+) -> None:
+    """Answer files, --format csv and query read normal's datasets for now: one line, exit
+    2, from the manifest alone (the dataset is not even solved)."""
+    case, ds = tmp_path / "m.npz", tmp_path / "M"
+    r = run_cli("generate", "random", "--semantics", "minimax", "--nodes", 60, "--seed", 1,
+                "-o", case)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert run_cli("generate", case, "-o", ds, *_dask(client)).exit_code == 0
+    said = "answer files and query read normal's datasets for now"
+    one_line_error(run_cli("solve", ds, "-o", tmp_path / "a.csv", *_dask(client)), 2, said)
+    one_line_error(run_cli("verify", ds, "--format", "csv", *_dask(client)), 2, said)
+    one_line_error(run_cli("query", ds), 2, said)
+    assert not (ds / "answers").exists()

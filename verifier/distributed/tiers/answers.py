@@ -1,0 +1,517 @@
+"""A tiered dataset's answers in the answer files of ``docs/answers.md``: ``solve DIR --engine
+dask -o FILE`` writes them, ``verify DIR --engine dask --answers FILE`` reads them.
+
+Both go through the in-memory route's own code (``verifier.io.answers``: ``save_answers`` and
+``load_answers``; ``Solution`` for the rows) over a ``Case`` that *stands for* the dataset
+(``Case.dataset``): its positions in the game's order, tier by tier and, inside a tier, codes
+increasing (the order in which ``verifier generate`` numbers a case's positions, so a table
+keyed by ids means the same positions on both routes), named by the game's codec exactly as
+the in-memory route names them (Connect Four's boards; a stored graph's node ids ``0 .. n-1``,
+the names of ``generate random``'s cases), and no moves. The moves written (``move``: the
+first optimal successor by id, the in-memory solvers' choice) are computed from the stored
+answers: from the codes for Connect Four, from the stored edges for a graph.
+
+A file read is turned into the dataset route's own table (``code``, ``value``, ``remoteness``,
+``move``: ``check``'s reading) in a scratch folder and judged there by the checks of
+``check``. Where the file is silent (a partial table, or a row without its remoteness or move)
+the judge reads the dataset's own answers (``docs/answers.md``, the partial-table rules): its
+value and remoteness, and no claim of a move (``UNSTATED``); those answers are judged in the
+same run, so ``verified`` means the claims and the answers around them keep every rule.
+
+Memory: the whole dataset's codes, answers and moves are held at once (about 30 bytes a
+position), not one shard at a time; a ``.csv`` or ``.json`` is written ``ROWS`` positions at
+a time (``pieces``: the names of a piece alone); a file keyed by names is read through a dict
+of every name (``GameGraph.id_of``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_rules import rule_named
+from verifier.distributed.tiers.graph_storage import read_edges
+from verifier.distributed.tiers.graphs import GraphTiers
+from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
+from verifier.distributed.tiers.rules import ConnectFourTiers, TierGame, game_from_manifest
+from verifier.distributed.tiers.storage import read_answers, read_codes, write_parquet
+from verifier.distributed.tiers.tables import UNSTATED
+from verifier.model.semantics import NOBODY, Semantics
+
+if TYPE_CHECKING:
+    from verifier.writers.base import Records
+
+__all__ = [
+    "Catalog",
+    "answers_input",
+    "catalog",
+    "claims_table",
+    "dataset_case",
+    "dataset_records",
+    "is_code_table",
+    "judged_table",
+    "not_verified_line",
+    "pieces",
+    "query_report",
+    "readable",
+    "write_answer_file",
+]
+
+LOST = -1.0
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """A dataset's positions in the game's order: ``codes[offsets[k] : offsets[k + 1]]`` are
+    tier ``k``'s, increasing; ``perm[k]`` puts tier ``k``'s shards, read one after the other,
+    in that order."""
+
+    root: Path
+    manifest: Manifest
+    game: TierGame
+    codes: NDArray[np.uint64]
+    offsets: NDArray[np.int64]
+    perm: tuple[NDArray[np.intp], ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.codes)
+
+    def ids(self, tier: int, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
+        """The ids of codes of tier ``tier`` (-1 for a code the tier does not hold)."""
+        lo, hi = int(self.offsets[tier]), int(self.offsets[tier + 1])
+        mine = self.codes[lo:hi]
+        at = np.minimum(np.searchsorted(mine, codes), max(hi - lo - 1, 0))
+        found = (mine[at] == codes) if hi > lo else np.zeros(len(codes), dtype=np.bool_)
+        return np.where(found, lo + at, -1).astype(np.int64)
+
+    def answers(self) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
+        """The dataset's own answers (label +1 / -1 / 0, remoteness) in catalog order."""
+        label = np.empty(self.n, dtype=np.int8)
+        rem = np.empty(self.n, dtype=np.int32)
+        for t in self.manifest.tiers:
+            if not t.solved:
+                raise DatasetError(
+                    f"{self.root / MANIFEST}: $.tiers[{t.tier}].status: {t.status!r}: the "
+                    "dataset is not solved (verifier solve DIR --engine dask)"
+                )
+            got = [
+                read_answers(self.root, t.tier, s.shard, s.answers_sha256, s.positions)
+                for s in t.shards
+            ]
+            lo, hi = int(self.offsets[t.tier]), int(self.offsets[t.tier + 1])
+            order = self.perm[t.tier]
+            label[lo:hi] = np.concatenate([g[0] for g in got])[order]
+            rem[lo:hi] = np.concatenate([g[1] for g in got])[order]
+        return label, rem
+
+
+def readable(root: Path) -> tuple[Manifest, TierGame]:
+    """The manifest and game of a dataset whose answers answer files and ``query`` read
+    (``DatasetError`` for another, read from the manifest alone: before a cluster starts)."""
+    m = load_manifest(root)
+    where = str(root / MANIFEST)
+    game = game_from_manifest(m.game, m.parameters, where)
+    if not isinstance(game, ConnectFourTiers | GraphTiers) or (
+        isinstance(game, GraphTiers) and game.tiers != 1
+    ):
+        raise DatasetError(
+            f"{root}: a {m.game} dataset: answer files and query read Connect Four's and "
+            "one-tier graphs' datasets for now (its answers: the Parquet files of answers/)"
+        )
+    if rule_named(m.semantics) is not None:
+        raise DatasetError(
+            f"{root}: a graph of semantics {m.semantics}: answer files and query read "
+            "normal's datasets for now (its answers: the Parquet files of answers/)"
+        )
+    return m, game
+
+
+def catalog(root: Path) -> Catalog:
+    """Every position of the dataset in ``root``, in the game's order (``DatasetError`` for a
+    dataset whose answers have no answer file yet: ``readable``)."""
+    m, game = readable(root)
+    m.need_generated(root)
+    parts, perms, sizes = [], [], []
+    for t in m.tiers:
+        codes = np.concatenate(
+            [read_codes(root, t.tier, s.shard, s.sha256, s.positions) for s in t.shards]
+            or [np.zeros(0, dtype=np.uint64)]
+        )
+        order = np.argsort(codes, kind="stable")
+        parts.append(codes[order])
+        perms.append(order)
+        sizes.append(len(codes))
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    return Catalog(root, m, game, np.concatenate(parts), offsets, tuple(perms))
+
+
+def _positions(semantics: Semantics, n: int, names: Any) -> Any:
+    """A ``GameGraph`` of ``n`` named positions and no moves (what the answer files' writers
+    and readers read of a graph: its names)."""
+    from verifier.model import GameGraph
+
+    return GameGraph(
+        semantics=semantics,
+        succ_ptr=np.zeros(n + 1, dtype=np.int64),
+        succ_idx=np.zeros(0, dtype=np.int64),
+        owner=np.full(n, NOBODY, dtype=np.int8),
+        value=np.full(n, LOST),
+        target=np.zeros(n, dtype=np.bool_),
+        names=names,
+    )
+
+
+def dataset_case(cat: Catalog) -> Any:
+    """The ``Case`` that stands for the dataset: its positions named by the game's codec, no
+    moves (``Case.dataset``)."""
+    from verifier.games._board import LazyNames
+    from verifier.model import Case
+
+    n = cat.n
+    names: Any = ()
+    if isinstance(cat.game, ConnectFourTiers):
+        board = cat.game.board
+        codec = f"connect4:{board.width}x{board.height}" + (
+            ":symmetric" if cat.game.symmetric else ""
+        )
+        names = LazyNames(cat.codes, board.name, board.names, codec=codec)
+    graph = _positions(Semantics(cat.manifest.semantics), n, names)
+    root = cat.ids(0, np.array([cat.manifest.root_code], dtype=np.uint64))[0]
+    return Case(
+        graph=graph,
+        id=cat.root.name,
+        root=int(root) if root >= 0 else None,
+        dataset=cat.root,
+    )
+
+
+def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDArray[np.int64]:
+    """Each position's move as the in-memory solvers choose it (-1: none): its first successor
+    by id (``engine.retrograde.move_keys``) that is lost with remoteness one less from a won
+    position, won with one less from a lost one, drawn from a drawn one."""
+    move = np.full(cat.n, -1, dtype=np.int64)
+    for src, dst in _edges(cat):
+        a, b = label[src], label[dst]
+        one_less = rem[dst] == rem[src] - 1
+        ok = ((a == 1) & (b == -1) & one_less) | ((a == -1) & (b == 1) & one_less)
+        ok |= (a == 0) & (b == 0)
+        s, d = src[ok], dst[ok]
+        order = np.lexsort((d, s))
+        s, d = s[order], d[order]
+        first = np.ones(len(s), dtype=np.bool_)
+        first[1:] = s[1:] != s[:-1]
+        move[s[first]] = d[first]
+    return move
+
+
+def _edges(cat: Catalog) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """The moves ``(source ids, target ids)``, a tier (Connect Four) or a shard (a graph) at
+    a time."""
+    m, game = cat.manifest, cat.game
+    if isinstance(game, GraphTiers):
+        for s in m.tiers[0].shards:
+            src, dst = read_edges(cat.root, 0, s.shard, s.edges_sha256, s.edges)
+            yield src.astype(np.int64), dst.astype(np.int64)
+        return
+    for t in m.tiers[:-1]:
+        lo, hi = int(cat.offsets[t.tier]), int(cat.offsets[t.tier + 1])
+        exp = game.expand(cat.codes[lo:hi], t.tier)
+        dst = cat.ids(t.tier + 1, exp.children)
+        if (dst < 0).any():
+            raise DatasetError(
+                f"{cat.root}: a move of tier {t.tier} leads to code "
+                f"{int(exp.children[dst < 0][0])}, which tier {t.tier + 1} lacks: the dataset "
+                "is incomplete (generate it again)"
+            )
+        yield lo + exp.parent.astype(np.int64), dst
+
+
+def dataset_solution(cat: Catalog, case: Any) -> Any:
+    """The dataset's answers as a ``Solution`` of ``case`` (``dataset_case``): value,
+    remoteness (none at a draw) and the moves."""
+    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.describe import describe
+    from verifier.model.solution import Solution
+
+    label, rem = cat.answers()
+    move = _moves(cat, label, rem)
+    columns = {
+        VALUE: Column.full(label),
+        REMOTENESS: Column.where(rem.astype(np.int64), label != 0),
+        MOVE: Column.where(move, move >= 0),
+    }
+    return Solution(
+        graph=case.graph,
+        root=case.root,
+        description=describe(case.semantics),
+        columns=columns,
+        covered=np.ones(cat.n, dtype=np.bool_),
+    )
+
+
+ROWS = 1 << 18
+"""Positions of a ``.csv`` or ``.json`` written at a time (their names and rows are the bulk of
+its memory)."""
+
+
+def write_answer_file(root: Path, out: Path, rows: int = ROWS) -> Path:
+    """``solve DIR --engine dask -o FILE``: the solved dataset's answers as an answer file (by
+    suffix, ``docs/answers.md``), written by the in-memory route's writer; a ``.csv`` or
+    ``.json`` ``rows`` positions at a time (``pieces``), the same bytes as in one piece."""
+    from verifier.errors import CaseError
+    from verifier.io.answers import csv_text, save_answers, write_json_pieces
+    from verifier.io.files import write_atomically
+
+    cat = catalog(root)
+    case = dataset_case(cat)
+    sol = dataset_solution(cat, case)
+    suffix = out.suffix.lower()
+    try:
+        if suffix not in (".csv", ".json"):
+            return save_answers(sol, case, out)
+
+        def write(f: Any) -> None:
+            if suffix == ".json":
+                write_json_pieces(f, case, ((s, c) for c, s in pieces(cat, sol, rows)))
+                return
+            for k, (c, s) in enumerate(pieces(cat, sol, rows)):
+                f.write(csv_text(s, c, header=k == 0).encode())
+
+        return write_atomically(out, write, None)
+    except CaseError as e:
+        raise DatasetError(str(e)) from None
+
+
+def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
+    """``sol`` (``dataset_solution``) ``rows`` positions at a time, in id order: each piece a
+    ``Case`` and ``Solution`` over those positions and their moves' targets alone (the
+    targets not covered), so that a writer decodes the names of a piece only."""
+    from verifier.games._board import LazyNames
+    from verifier.model import Case
+    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.solution import Solution
+
+    value, rem, move = (sol.columns[k] for k in (VALUE, REMOTENESS, MOVE))
+    board = cat.game.board if isinstance(cat.game, ConnectFourTiers) else None
+    for lo in range(0, cat.n, max(rows, 1)):
+        hi = min(lo + max(rows, 1), cat.n)
+        ids = np.union1d(np.arange(lo, hi), move.data[lo:hi][move.given[lo:hi]])
+        n = len(ids)
+        codes = cat.codes[ids]
+        names = (
+            LazyNames(codes, str) if board is None else LazyNames(codes, board.name, board.names)
+        )
+        graph = _positions(sol.graph.semantics, n, names)
+        to = np.searchsorted(ids, np.where(move.given[ids], move.data[ids], 0))
+        columns = {
+            VALUE: Column.full(value.data[ids]),
+            REMOTENESS: Column.where(rem.data[ids], rem.given[ids]),
+            MOVE: Column.where(to.astype(np.int64), move.given[ids]),
+        }
+        piece = Case(graph=graph, id=cat.root.name, dataset=cat.root)
+        yield (
+            piece,
+            Solution(
+                graph=graph,
+                root=None,
+                description=sol.description,
+                columns=columns,
+                covered=(ids >= lo) & (ids < hi),
+            ),
+        )
+
+
+# --- reading a stranger's file -------------------------------------------------------------
+
+
+def is_code_table(answers: Path) -> bool:
+    """Whether ``--answers`` is the dataset route's own table (Parquet with a ``code``
+    column, or a folder of such files), read by ``check`` as it is."""
+    if answers.is_dir():
+        return True
+    if answers.suffix.lower() != ".parquet" or not answers.is_file():
+        return False
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return "code" in pq.read_schema(answers).names
+    except (pa.ArrowException, OSError):
+        return True  # check's reader says what is wrong with it
+
+
+def answers_input(root: Path, answers: Path) -> None:
+    """``DatasetError`` unless ``--answers`` can be judged against the dataset in ``root``,
+    told before a cluster starts: the dataset route's own table (``check.table_files``), or
+    an answer file of a dataset whose answers answer files read (``readable``)."""
+    from verifier.distributed.tiers.tables import table_files
+
+    if is_code_table(answers):
+        table_files(answers)
+        return
+    readable(root)
+    if not answers.is_file():
+        raise DatasetError(f"{answers}: no such file")
+
+
+def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
+    """Read the answer file ``file`` (any encoding of ``docs/answers.md``, keyed by names or
+    ids) against the dataset in ``root`` and write it as the dataset route's table
+    (``into``/claims.parquet: every position, the file's claims and, where it is silent, the
+    dataset's answers). Returns the table, the positions claimed and all positions."""
+    from verifier.errors import CaseError
+    from verifier.io.answers import load_answers
+    from verifier.io.limits import Limits
+    from verifier.model.columns import MOVE, REMOTENESS
+
+    cat = catalog(root)
+    case = dataset_case(cat)
+    try:
+        claims = load_answers(file, case, Limits())
+    except CaseError as e:
+        raise DatasetError(str(e)) from None
+    label, rem = cat.answers()
+    given = claims.given
+    value = np.where(given, claims.values.astype(np.int8), label).astype(np.int8)
+    # where the file is silent: our remoteness (none at a draw), also on a claimed row that
+    # gives none when its value is ours; a row claiming another value gets none
+    remoteness = np.where(label == 0, -1, rem).astype(np.int64)
+    remoteness[given & (value != label)] = -1
+    said = claims.get(REMOTENESS)
+    if said is not None:
+        remoteness[said.given] = said.data[said.given]
+    cols: dict[str, NDArray[Any]] = {
+        "code": cat.codes,
+        "value": value,
+        "remoteness": remoteness,
+    }
+    chosen = claims.get(MOVE)
+    if chosen is not None:
+        move = np.full(cat.n, UNSTATED, dtype=np.uint64)
+        at = chosen.given
+        move[at] = cat.codes[chosen.data[at].astype(np.int64)]
+        cols["move"] = move
+    path = into / "claims.parquet"
+    write_parquet(path, cols)
+    return path, int(given.sum()), cat.n
+
+
+@contextmanager
+def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int]]:
+    """``claims_table`` in a scratch folder of ``root`` (removed on leaving)."""
+    into = root / "tmp" / f"answers-{uuid.uuid4().hex[:12]}"
+    try:
+        yield claims_table(root, file, into)
+    finally:
+        shutil.rmtree(into, ignore_errors=True)
+
+
+# --- reports: verify --format csv, query -------------------------------------------------
+
+
+def dataset_records(root: Path) -> Records:
+    """The rows ``verify DIR --engine dask --format csv`` prints: the dataset's answers as
+    ``verify CASE --format csv`` prints a case's (``writers.csv.solution_records``:
+    position, value, outcome, remoteness, move)."""
+    from verifier.writers.csv import solution_records
+
+    cat = catalog(root)
+    return solution_records(dataset_solution(cat, dataset_case(cat)))
+
+
+def not_verified_line(root: Path, res: Any) -> str | None:
+    """What the CSV writer says on standard error of a case not verified, for a dataset's
+    check ``res`` (``check.TierCheck``): ``DIR: REFUTED: CHECK: the first violation``."""
+    if res.verdict == "verified":
+        return None
+    failed = [c for c in res.checks if res.counts.get(c)]
+    if not failed:
+        return f"{root}: {res.verdict.upper()}: {res.inconclusive or ''}".rstrip(": ")
+    check = failed[0]
+    witness = res.witnesses.get(check)
+    why = "" if witness is None else f"at {res.names.get(check) or witness[1]}: {witness[2]}"
+    return f"{root}: {res.verdict.upper()}: {check}: {why}".rstrip(": ")
+
+
+def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
+    """``query DIR [POSITION...]``: a ``CaseReport`` (verdict ``solved``: the dataset's
+    answers, not judged here: ``verify`` judges them) over the positions asked about, their
+    moves and their lines of play, for ``writers.query.query_document``; and the ids of the
+    positions asked about in it (the start when none is named)."""
+    from verifier.model import Case, GameGraph
+    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.describe import describe
+    from verifier.model.report import CaseReport, CaseVerdict
+    from verifier.model.solution import Solution
+
+    cat = catalog(root)
+    case = dataset_case(cat)
+    g = case.graph
+    asked: list[int] = []
+    if not names:
+        if case.root is None:
+            raise DatasetError(f"{root}: $.root: the dataset names no start position")
+        asked.append(case.root)
+    for name in names:
+        if not g.has_node(name):
+            raise DatasetError(f"{root}: $.nodes: no position named {name!r}")
+        asked.append(g.id_of(name))
+    label, rem = cat.answers()
+    move = _moves(cat, label, rem)
+    want = np.array(asked, dtype=np.int64)
+    succ: dict[int, list[int]] = {x: [] for x in asked}
+    for src, dst in _edges(cat):
+        hit = np.isin(src, want)
+        for s, d in zip(src[hit].tolist(), dst[hit].tolist(), strict=True):
+            succ[s].append(d)
+    keep = set(asked) | {y for ys in succ.values() for y in ys}
+    for x in asked:  # each line of play, one more than shown (whether it goes on)
+        seen = {x}
+        for _ in range(QUERY_PLIES_MAX):
+            x = int(move[x])
+            if x < 0 or x in seen:
+                break
+            seen.add(x)
+        keep |= seen
+    ids = np.array(sorted(keep), dtype=np.int64)  # in the game's order, as the case's
+    local = {int(x): i for i, x in enumerate(ids.tolist())}
+    src_l: list[int] = []
+    dst_l: list[int] = []
+    for x in ids.tolist():
+        ys = sorted(set(succ[x])) if x in succ else ([int(move[x])] if move[x] in local else [])
+        src_l += [local[x]] * len(ys)
+        dst_l += [local[y] for y in ys]
+    sub = GameGraph.from_edges(
+        [g.name(x) for x in ids.tolist()], src_l, dst_l, semantics=case.semantics
+    )
+    lab, r, mv = label[ids], rem[ids].astype(np.int64), move[ids]
+    mv_local = np.array([local.get(int(y), -1) for y in mv.tolist()], dtype=np.int64)
+    sol = Solution(
+        graph=sub,
+        root=local.get(case.root) if case.root is not None else None,
+        description=describe(case.semantics),
+        columns={
+            VALUE: Column.full(lab),
+            REMOTENESS: Column.where(r, lab != 0),
+            MOVE: Column.where(mv_local, mv_local >= 0),
+        },
+        covered=np.ones(len(ids), dtype=np.bool_),
+    )
+    near = Case(graph=sub, id=case.id, root=sol.root, dataset=root)
+    rep = CaseReport(near, (), (), CaseVerdict.SOLVED, 0.0, solution=sol)
+    return rep, [local[x] for x in asked]
+
+
+QUERY_PLIES_MAX = 1000
+"""The longest line of play a dataset's query follows (``query --plies`` shows at most its
+own number of moves of it)."""
