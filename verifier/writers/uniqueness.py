@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 
 from verifier.model.describe import describe
-from verifier.model.results import View
 from verifier.model.words import count as counted
 from verifier.research.uniqueness import SolutionSet
 from verifier.writers.base import Document, Records
@@ -46,8 +45,8 @@ def uniqueness_document(s: SolutionSet) -> Document:
     free = np.flatnonzero(s.free).tolist()
     lines = [_headline(s)]
     if s.count == 0:  # nothing to say of the positions' values in every solution: none
-        grundy = describe(s.case.semantics).view is View.GRUNDY
-        loopy = "; verify answers it with loopy values" if grundy else ""
+        loopy_values = describe(s.case.semantics).form.infinite_values
+        loopy = "; verify answers it with loopy values" if loopy_values else ""
         lines.append(f"no values for {counted(g.n, 'position')} satisfy them{loopy}")
     elif free:
         what = "may take" if not s.attained and s.count is None else "take"
