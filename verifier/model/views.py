@@ -101,7 +101,7 @@ class ViewForm:
         """A value as read (``fits``) in the stored form (inverse of ``show``)."""
         return float(v)
 
-    def verdict(self, v: Any, outcome: str, remoteness: int | None) -> str:
+    def verdict(self, v: Any, outcome: str | None, remoteness: int | None) -> str:
         """Who wins from a position of value ``v`` (shown) and outcome ``win`` / ``loss`` /
         ``draw``, and by what, in words."""
         if outcome == "draw":
@@ -162,7 +162,7 @@ class _Label(ViewForm):
     def stored(self, d: Description, v: Any) -> Any:
         return next(k for k, w in d.words.items() if w == d.canonical(v))
 
-    def verdict(self, v: Any, outcome: str, remoteness: int | None) -> str:
+    def verdict(self, v: Any, outcome: str | None, remoteness: int | None) -> str:
         if outcome == "win":
             return f"the player to move wins{_plies(remoteness)}"
         if outcome == "loss":
@@ -200,7 +200,7 @@ class _Region(ViewForm):
     def stored(self, d: Description, v: Any) -> Any:
         return 1 if float(v) == 0.0 else 0
 
-    def verdict(self, v: Any, outcome: str, remoteness: int | None) -> str:
+    def verdict(self, v: Any, outcome: str | None, remoteness: int | None) -> str:
         if v == 0:
             return f"player 0 reaches the target{_plies(remoteness, 'moves')}"
         return "player 1 keeps play away from the target"
@@ -243,7 +243,7 @@ class _Grundy(ViewForm):
     def stored(self, d: Description, v: Any) -> Any:
         return int(float(v))
 
-    def verdict(self, v: Any, outcome: str, remoteness: int | None) -> str:
+    def verdict(self, v: Any, outcome: str | None, remoteness: int | None) -> str:
         if outcome == "win":
             return f"Grundy value {v}: the player to move wins (an N position)"
         if outcome == "loss":
