@@ -32,7 +32,7 @@ from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column, answer_colu
 from verifier.model.describe import describe
 from verifier.model.mex import mex
 from verifier.model.report import CaseReport
-from verifier.model.results import AGREE, EXPECT, View
+from verifier.model.results import AGREE, EXPECT
 from verifier.model.solution import Solution
 from verifier.pipeline import ExtraResults, decide, run_case
 from verifier.registry import Options
@@ -130,7 +130,7 @@ def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
     succ = g.successors(x).tolist()
     if not all(cols[VALUE].given[y] or _inf(cols, y) for y in succ) or not _claims(cols, x):
         return None
-    if d.view is View.GRUNDY:
+    if not d.has_order:  # the mex equations
         if _inf(cols, x):
             return None
         want = mex(int(cols[VALUE].data[y]) for y in succ if not _inf(cols, y))

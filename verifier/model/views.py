@@ -12,12 +12,13 @@ outside the model branches on a ``View`` to learn what a value means.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.errors import NotApplicable
 from verifier.model.bounds import MAX_EXACT
 from verifier.model.results import View
 from verifier.model.semantics import MAX
@@ -25,7 +26,16 @@ from verifier.model.semantics import MAX
 if TYPE_CHECKING:
     from verifier.model.describe import Description
 
-__all__ = ["GRUNDY", "LABEL", "REGION", "SCORE", "ViewForm", "grundy_text", "is_grundy_value"]
+__all__ = [
+    "GRUNDY",
+    "LABEL",
+    "REGION",
+    "SCORE",
+    "PerView",
+    "ViewForm",
+    "grundy_text",
+    "is_grundy_value",
+]
 
 WIN, LOSS, DRAW = 1, -1, 0
 """Outcomes from a description's point of view."""
@@ -273,3 +283,50 @@ SCORE: ViewForm = _Score()
 LABEL: ViewForm = _Label()
 REGION: ViewForm = _Region()
 GRUNDY: ViewForm = _Grundy()
+
+
+T = TypeVar("T")
+
+
+class PerView(Generic[T]):
+    """One implementation per view for one purpose, declared where it is written
+    (``@table.register(View.X)``), as ``PerSemantics`` declares per-semantics code a
+    ``Description`` cannot hold (Z3 queries, the linear checkers). Looking up a view without
+    one raises ``NotApplicable``; ``in`` says whether there is one.
+
+    >>> t: PerView[int] = PerView("test table")
+    >>> t.register(View.LABEL)(1), View.LABEL in t, View.SCORE in t, list(t)
+    (1, True, False, [<View.LABEL: 'label'>])
+    """
+
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose
+        self._by: dict[View, T] = {}
+
+    def register(self, *views: View) -> Callable[[T], T]:
+        """Declare ``what`` as the implementation for each of ``views``."""
+
+        def put(what: T) -> T:
+            for view in views:
+                if view in self._by:
+                    raise ValueError(f"{self.purpose} for the {view.value} view declared twice")
+                self._by[view] = what
+            return what
+
+        return put
+
+    def __getitem__(self, view: View) -> T:
+        try:
+            return self._by[view]
+        except KeyError:
+            raise NotApplicable(f"no {self.purpose} for the {view.value} view") from None
+
+    def __contains__(self, view: object) -> bool:
+        return view in self._by
+
+    def __iter__(self) -> Iterator[View]:
+        return iter(self._by)
+
+    def items(self) -> list[tuple[View, T]]:
+        """Every declared ``(view, implementation)``, in declaration order."""
+        return list(self._by.items())
