@@ -98,7 +98,7 @@ def _rows(s: SolutionSet) -> Any:
     g = s.case.graph
     d = describe(g.semantics)
     for x in np.flatnonzero(s.free).tolist():
-        if s.lo is not None and s.hi is not None and d.view.value == "score":
+        if s.lo is not None and s.hi is not None and d.scores:
             span = f"[{d.show(s.lo[x])}, {d.show(s.hi[x])}]"
         elif s.lo is not None and s.hi is not None:  # regions: the winners in the range
             span = "{" + ", ".join(sorted({str(d.show(s.lo[x])), str(d.show(s.hi[x]))})) + "}"
