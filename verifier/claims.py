@@ -15,7 +15,6 @@ Kars' score is reported as exactly that, with the node's interval over all solut
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -157,17 +156,10 @@ def _inf(cols: Mapping[str, Column], x: int) -> bool:
 
 
 # ---------------------------------------------------------------------- the judgment
-_LABEL = re.compile(r"^([\w.+-]+):")
-
-
 def _about(c: CheckResult, name: str) -> bool:
-    """Does check ``c`` judge the result named ``name``?"""
-    if re.search(rf"(\(|= |of |, ){re.escape(name)}\b", c.name):
-        return True
-    if name in (c.data.get("solvers") or ()):
-        return True
-    m = _LABEL.match(c.detail)
-    return m is not None and name in m.group(1).split("+")
+    """Does check ``c`` judge the result named ``name``? What the check that made it says it
+    judged (``CheckResult.judged``), never the words of its name or detail."""
+    return name in c.judged
 
 
 def judge_claims(

@@ -24,6 +24,7 @@ import numpy as np
 
 from verifier import certificates
 from verifier.certificate_arrays import checker
+from verifier.checks.common import about
 from verifier.equations.fixpoints import BoolSystem
 from verifier.equations.rules import derivation_system, labelled_nodes, region_system
 from verifier.equations.system import OrderSystem
@@ -300,4 +301,4 @@ def check_strategies(ctx: CheckContext) -> list[CheckResult]:
     if not found:
         raise NotApplicable("no solver reported moves")
     sys = OrderSystem.for_graph(g)
-    return [strategy_certificate(sys, a, ctx.options) for a in found]
+    return [about(strategy_certificate(sys, a, ctx.options), *a.solvers) for a in found]
