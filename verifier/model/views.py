@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,8 +23,18 @@ from verifier.model.bounds import MAX_EXACT
 from verifier.model.results import View
 from verifier.model.semantics import MAX
 
-if TYPE_CHECKING:
-    from verifier.model.describe import Description
+
+class Description(Protocol):
+    """What a view form reads of its ``model.describe.Description`` (no import: describe
+    imports this module)."""
+
+    @property
+    def words(self) -> Mapping[int, str]: ...
+
+    def word(self, stored: int) -> str: ...
+
+    def canonical(self, v: Any) -> Any: ...
+
 
 __all__ = [
     "GRUNDY",
