@@ -22,12 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column
 from verifier.model.graph import GameGraph
 from verifier.model.results import View
@@ -39,6 +38,7 @@ from verifier.model.views import (
     REGION,
     SCORE,
     WIN,
+    Registry,
     ViewForm,
     grundy_text,
     is_grundy_value,
@@ -562,7 +562,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
 T = TypeVar("T")
 
 
-class PerSemantics(Generic[T]):
+class PerSemantics(Registry[Semantics, T]):
     """One implementation per semantics for one purpose, declared where it is written
     (``@table.register(Semantics.X)``, as ``@solver`` declares a solver's semantics), for the
     layers above the model whose per-semantics code a ``Description`` cannot hold (Z3,
@@ -581,33 +581,10 @@ class PerSemantics(Generic[T]):
     """
 
     def __init__(self, purpose: str, missing: str = "no {purpose} for {semantics} cases") -> None:
-        self.purpose = purpose
-        self.missing = missing
-        """The message of ``NotApplicable`` (``{purpose}``, ``{semantics}``: the value)."""
-        self._by: dict[Semantics, T] = {}
+        super().__init__(purpose, missing)  # ``{semantics}``: the semantics' value
 
-    def register(self, *semantics: Semantics) -> Callable[[T], T]:
-        """Declare ``what`` as the implementation for each of ``semantics``."""
-
-        def put(what: T) -> T:
-            for sem in semantics:
-                if sem in self._by:
-                    raise ValueError(f"{self.purpose} for {sem.value} declared twice")
-                self._by[sem] = what
-            return what
-
-        return put
-
-    def __getitem__(self, semantics: Semantics) -> T:
-        try:
-            return self._by[semantics]
-        except KeyError:
-            why = self.missing.format(purpose=self.purpose, semantics=semantics.value)
-            raise NotApplicable(why) from None
-
-    def items(self) -> list[tuple[Semantics, T]]:
-        """Every declared ``(semantics, implementation)``, in declaration order."""
-        return list(self._by.items())
+    def _missing(self, key: Semantics) -> str:
+        return self.missing.format(purpose=self.purpose, semantics=key.value)
 
 
 def describe(semantics: Semantics) -> Description:

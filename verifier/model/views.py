@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -42,6 +43,7 @@ __all__ = [
     "REGION",
     "SCORE",
     "PerView",
+    "Registry",
     "ViewForm",
     "grundy_text",
     "is_grundy_value",
@@ -162,7 +164,15 @@ class _Score(ViewForm):
     """Minimax: a score, Max's point of view."""
 
 
-class _Label(ViewForm):
+class _MoverAlternates(ViewForm):
+    """The views from the mover's point of view (labels, Grundy values): the opponent moves
+    at the next position."""
+
+    def for_mover(self, owner: int, outcome: int, value: float) -> tuple[float, int]:
+        return float(-outcome), -outcome
+
+
+class _Label(_MoverAlternates):
     """Normal play: won / lost / draw, the mover's point of view."""
 
     view = View.LABEL
@@ -189,9 +199,6 @@ class _Label(ViewForm):
             extra = " (the longest defence)" if remoteness else ""
             return f"the player to move loses{_plies(remoteness)}{extra}"
         return "a draw: neither side can force a win"
-
-    def for_mover(self, owner: int, outcome: int, value: float) -> tuple[float, int]:
-        return float(-outcome), -outcome  # the opponent moves at the next position
 
     def from_numbers(
         self, v: Floats, infinite: NDArray[np.bool_]
@@ -243,7 +250,7 @@ class _Region(ViewForm):
         return np.where(stored == 1, 0, 1)  # the winner, as in the other encodings
 
 
-class _Grundy(ViewForm):
+class _Grundy(_MoverAlternates):
     """Impartial: a Grundy value, finite or ``inf(K)`` (stored -1, K beside it)."""
 
     view = View.GRUNDY
@@ -270,9 +277,6 @@ class _Grundy(ViewForm):
             return f"Grundy value {v}: the player to move loses (a P position)"
         return f"Grundy value {v}: a draw, play can go on forever"
 
-    def for_mover(self, owner: int, outcome: int, value: float) -> tuple[float, int]:
-        return float(-outcome), -outcome  # the opponent moves at the next position
-
     def outcome(
         self, v: NDArray[Any], loopy: Mapping[int, Iterable[int]] | None = None
     ) -> NDArray[np.int8]:
@@ -298,45 +302,67 @@ GRUNDY: ViewForm = _Grundy()
 T = TypeVar("T")
 
 
-class PerView(Generic[T]):
-    """One implementation per view for one purpose, declared where it is written
-    (``@table.register(View.X)``), as ``PerSemantics`` declares per-semantics code a
-    ``Description`` cannot hold (Z3 queries, the linear checkers). Looking up a view without
-    one raises ``NotApplicable``; ``in`` says whether there is one.
+E = TypeVar("E", bound=Enum)
 
-    >>> t: PerView[int] = PerView("test table")
-    >>> t.register(View.LABEL)(1), View.LABEL in t, View.SCORE in t, list(t)
-    (1, True, False, [<View.LABEL: 'label'>])
-    """
 
-    def __init__(self, purpose: str) -> None:
+class Registry(Generic[E, T]):
+    """One implementation per key (a semantics, a view) for one purpose, declared where it is
+    written (``@table.register(key)``). Looking up a key without one raises ``NotApplicable``:
+    it never falls through to another's; ``in`` says whether there is one."""
+
+    def __init__(self, purpose: str, missing: str, key_words: str = "{}") -> None:
         self.purpose = purpose
-        self._by: dict[View, T] = {}
+        self.missing = missing
+        """The message of ``NotApplicable`` (``{purpose}``; ``{key}``: the key's value)."""
+        self._key_words = key_words
+        self._by: dict[E, T] = {}
 
-    def register(self, *views: View) -> Callable[[T], T]:
-        """Declare ``what`` as the implementation for each of ``views``."""
+    def register(self, *keys: E) -> Callable[[T], T]:
+        """Declare ``what`` as the implementation for each of ``keys``."""
 
         def put(what: T) -> T:
-            for view in views:
-                if view in self._by:
-                    raise ValueError(f"{self.purpose} for the {view.value} view declared twice")
-                self._by[view] = what
+            for key in keys:
+                if key in self._by:
+                    where = self._key_words.format(key.value)
+                    raise ValueError(f"{self.purpose} for {where} declared twice")
+                self._by[key] = what
             return what
 
         return put
 
-    def __getitem__(self, view: View) -> T:
+    def __getitem__(self, key: E) -> T:
         try:
-            return self._by[view]
+            return self._by[key]
         except KeyError:
-            raise NotApplicable(f"no {self.purpose} for the {view.value} view") from None
+            raise NotApplicable(self._missing(key)) from None
 
-    def __contains__(self, view: object) -> bool:
-        return view in self._by
+    def _missing(self, key: E) -> str:
+        return self.missing.format(purpose=self.purpose, key=key.value)
 
-    def __iter__(self) -> Iterator[View]:
+    def __contains__(self, key: object) -> bool:
+        return key in self._by
+
+    def __iter__(self) -> Iterator[E]:
         return iter(self._by)
 
-    def items(self) -> list[tuple[View, T]]:
-        """Every declared ``(view, implementation)``, in declaration order."""
+    def items(self) -> list[tuple[E, T]]:
+        """Every declared ``(key, implementation)``, in declaration order."""
         return list(self._by.items())
+
+
+class PerView(Registry[View, T]):
+    """One implementation per view for one purpose, declared where it is written
+    (``@table.register(View.X)``), as ``PerSemantics`` declares per-semantics code a
+    ``Description`` cannot hold (Z3 queries, the linear checkers).
+
+    >>> t: PerView[int] = PerView("test table")
+    >>> t.register(View.LABEL)(1), View.LABEL in t, View.SCORE in t, list(t)
+    (1, True, False, [<View.LABEL: 'label'>])
+    >>> t[View.SCORE]
+    Traceback (most recent call last):
+    ...
+    verifier.errors.NotApplicable: no test table for the score view
+    """
+
+    def __init__(self, purpose: str) -> None:
+        super().__init__(purpose, "no {purpose} for the {key} view", "the {} view")
