@@ -4,6 +4,8 @@ Everything that knows what a result *means* reads a ``Description``: the native 
 solvers, whose win a value means (the point of view), the words of its values, the names of the
 owners, the key of its ``expect`` block, how far a remoteness counts, and the factory of its
 equation system. Adding a semantics is one description here plus its readers, solvers and checks.
+The part that belongs to its view (how values are stored, read from and written to answer files,
+shown and said) is the description's ``form`` (``model/views.py``).
 
 >>> d = describe(Semantics.NORMAL)
 >>> d.view.value, d.expect_key, d.point_of_view, d.word(-1)
