@@ -15,7 +15,6 @@ Kars' score is reported as exactly that, with the node's interval over all solut
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -32,7 +31,7 @@ from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column, answer_colu
 from verifier.model.describe import describe
 from verifier.model.mex import mex
 from verifier.model.report import CaseReport
-from verifier.model.results import AGREE, EXPECT, View
+from verifier.model.results import AGREE, EXPECT
 from verifier.model.solution import Solution
 from verifier.pipeline import ExtraResults, decide, run_case
 from verifier.registry import Options
@@ -130,7 +129,7 @@ def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
     succ = g.successors(x).tolist()
     if not all(cols[VALUE].given[y] or _inf(cols, y) for y in succ) or not _claims(cols, x):
         return None
-    if d.view is View.GRUNDY:
+    if not d.has_order:  # the mex equations
         if _inf(cols, x):
             return None
         want = mex(int(cols[VALUE].data[y]) for y in succ if not _inf(cols, y))
@@ -157,17 +156,10 @@ def _inf(cols: Mapping[str, Column], x: int) -> bool:
 
 
 # ---------------------------------------------------------------------- the judgment
-_LABEL = re.compile(r"^([\w.+-]+):")
-
-
 def _about(c: CheckResult, name: str) -> bool:
-    """Does check ``c`` judge the result named ``name``?"""
-    if re.search(rf"(\(|= |of |, ){re.escape(name)}\b", c.name):
-        return True
-    if name in (c.data.get("solvers") or ()):
-        return True
-    m = _LABEL.match(c.detail)
-    return m is not None and name in m.group(1).split("+")
+    """Does check ``c`` judge the result named ``name``? What the check that made it says it
+    judged (``CheckResult.judged``), never the words of its name or detail."""
+    return name in c.judged
 
 
 def judge_claims(

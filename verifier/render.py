@@ -33,7 +33,6 @@ from verifier.errors import VerifierError
 from verifier.io.files import write_atomically
 from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.describe import describe
-from verifier.model.results import View
 from verifier.model.semantics import MIN
 from verifier.model.solution import Solution
 
@@ -123,8 +122,9 @@ def _value_text(answer: Solution, x: int) -> str:
     """The node's value as drawn: the label word, ``W`` / ``-`` for player 0's winning region,
     a number, or ``inf(K)``."""
     v = answer.value(x)
-    if answer.description.view is View.REGION:
-        return "W" if v == 0 else "-"
+    marks = answer.description.form.drawn_marks
+    if marks is not None:
+        return marks[0] if v == 0 else marks[1]
     return _fmt(float(v)) if isinstance(v, (int, float)) else str(v)
 
 

@@ -81,14 +81,14 @@ def _won_lost_swapped(mp: pytest.MonkeyPatch) -> None:
 
 
 def _plies_one_higher(mp: pytest.MonkeyPatch) -> None:
-    import verifier.writers.answer as answer
+    import verifier.model.views as views
 
-    real = answer._plies
+    real = views._plies
 
     def plies(n: int | None, unit: str = "plies") -> str:
         return real(None if n is None else n + 1, unit)
 
-    mp.setattr(answer, "_plies", plies)
+    mp.setattr(views, "_plies", plies)
 
 
 def _symmetric_won_lost_swapped(mp: pytest.MonkeyPatch) -> None:

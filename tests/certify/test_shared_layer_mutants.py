@@ -172,9 +172,9 @@ def test_label_words_swapped(
 def test_score_printing(
     monkeypatch: pytest.MonkeyPatch, mutant: str, name: str, random_files: dict[str, list[Path]]
 ) -> None:
-    import verifier.model.describe as describe
+    import verifier.model.views as views
 
-    real = describe._plain_number
+    real = views._plain_number
 
     def plain(v: Any) -> Any:
         x = real(v)
@@ -182,22 +182,22 @@ def test_score_printing(
             return x
         return -x if mutant == "sign" else round(x)
 
-    monkeypatch.setattr(describe, "_plain_number", plain)
+    monkeypatch.setattr(views, "_plain_number", plain)
     assert _refuted_by_certificate(*CORPUS[name], *random_files[name])
 
 
 def test_infinite_value_loses_an_element(
     monkeypatch: pytest.MonkeyPatch, random_files: dict[str, list[Path]]
 ) -> None:
-    import verifier.model.describe as describe
+    import verifier.model.views as views
 
-    real = describe.grundy_text
+    real = views.grundy_text
 
     def text(k: Any, finite: int | None = None) -> str:
         ks = sorted(k or ())
         return real(ks[:-1] if ks else ks, finite)
 
-    monkeypatch.setattr(describe, "grundy_text", text)
+    monkeypatch.setattr(views, "grundy_text", text)
     assert _refuted_by_certificate(*CORPUS["impartial"], *random_files["impartial"])
 
 

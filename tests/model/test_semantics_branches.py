@@ -20,6 +20,23 @@ scanned.
 
 Per-semantics code above the model that a ``Description`` cannot hold (Z3, kernels,
 conversions) is declared with ``PerSemantics.register(Semantics.X)``, a decorator argument.
+
+The same holds of a semantics' native ``View`` (issue 45 item 6): what a view's values mean (how
+they are stored, read, written and said) is the description's ``form`` (``model/views.py``, the
+per-view part of ``model/describe.py``). A *site* is also
+
+- a comparison any part of which names a member ``View.X`` (``d.view is View.SCORE``,
+  ``r.view in (View.LABEL, View.REGION)``), or compares a view's name as a string with a
+  ``view`` (``d.view.value == "score"``, ``view == "grundy"``; ``View`` is a ``StrEnum``);
+- a dict literal with a ``View.X`` key (``{View.SCORE: np.float64}``);
+- a ``case View.X:`` pattern.
+
+Allowed, as for semantics: ``View.X`` as a call or decorator argument or keyword (a solver's
+``SolverResult(..., view=View.SCORE)``, ``per_solver(ctx, View.GRUNDY, VALUE, judge)``: a check
+that judges the results of one view), a class attribute's value (``ViewForm.view``), and
+comparisons of two views that name no member (``r.view is d.view``). Per-view code above the
+model (the Z3 queries of a strategy certificate, the linear checkers) is declared with
+``PerView.register(View.X)`` beside it, as ``PerSemantics`` is.
 """
 
 from __future__ import annotations
@@ -30,18 +47,21 @@ from pathlib import Path
 import pytest
 
 import verifier
+from verifier.model.results import View
 from verifier.model.semantics import Semantics
 
 NAMES = frozenset(s.value for s in Semantics)
+VIEW_NAMES = frozenset(v.value for v in View)
 PACKAGE = Path(verifier.__file__).parent
-HOMES = frozenset({"model/describe.py", "model/semantics.py"})
+HOMES = frozenset({"model/describe.py", "model/semantics.py", "model/views.py"})
+"""The descriptions (and their per-view part, split from describe.py) and the enum."""
 
 
 def _member(n: ast.AST) -> bool:
     return (
         isinstance(n, ast.Attribute)
         and isinstance(n.value, ast.Name)
-        and n.value.id == "Semantics"
+        and n.value.id in ("Semantics", "View")
         and n.attr.isupper()
     )
 
@@ -50,12 +70,26 @@ def _named(n: ast.AST) -> bool:
     return isinstance(n, ast.Constant) and n.value in NAMES
 
 
+def _a_view(n: ast.AST) -> bool:
+    return (isinstance(n, ast.Name) and n.id == "view") or (
+        isinstance(n, ast.Attribute) and n.attr == "view"
+    )
+
+
+def _view_named(compare: ast.Compare) -> bool:
+    """A view's name as a string compared with a view (``d.view.value == "score"``)."""
+    parts = list(ast.walk(compare))
+    return any(_a_view(m) for m in parts) and any(
+        isinstance(m, ast.Constant) and m.value in VIEW_NAMES for m in parts
+    )
+
+
 def sites(tree: ast.AST) -> list[int]:
     """The line of every semantics branch in ``tree`` (see the module docstring)."""
     lines = []
     for n in ast.walk(tree):
         if isinstance(n, ast.Compare):
-            hit = any(_member(m) or _named(m) for m in ast.walk(n))
+            hit = any(_member(m) or _named(m) for m in ast.walk(n)) or _view_named(n)
         elif isinstance(n, ast.Dict):
             hit = any(k is not None and _member(k) for k in n.keys)
         elif isinstance(n, ast.MatchValue):
@@ -74,7 +108,10 @@ def test_no_module_branches_on_a_semantics_outside_its_description() -> None:
         if (rel := path.relative_to(PACKAGE).as_posix()) not in HOMES
         for line in sites(ast.parse(path.read_text(), str(path)))
     ]
-    assert found == [], "read the Description (model/describe.py) instead of comparing a semantics"
+    assert found == [], (
+        "read the Description (model/describe.py, its form in model/views.py) instead of "
+        "comparing a semantics or a view"
+    )
 
 
 def test_the_scan_sees_each_kind_of_site() -> None:
@@ -98,6 +135,35 @@ def f(case, options):
     g.expect_semantics(Semantics.NORMAL)
     if g.semantics is not semantics: raise ValueError
     return GameGraph.from_edges(2, [0], [1], semantics=Semantics.NORMAL)
+"""
+    assert sites(ast.parse(src)) == []
+
+
+def test_the_scan_sees_each_kind_of_view_site() -> None:
+    src = """
+if d.view is View.SCORE: pass
+x = a if r.view in (View.LABEL, View.REGION) else b
+T = {View.SCORE: np.float64, View.GRUNDY: np.int64}
+match d.view:
+    case View.GRUNDY: pass
+if d.view.value == "score": pass
+ok = view != "grundy"
+"""
+    assert sites(ast.parse(src)) == [2, 3, 4, 6, 7, 8]
+
+
+def test_the_scan_allows_view_declarations_and_registries() -> None:
+    src = """
+class Form:
+    view = View.LABEL
+def check(ctx):
+    r = SolverResult("x", view=View.SCORE, values=v)
+    if r.view is not d.view: raise ValueError
+    return per_solver(ctx, View.GRUNDY, VALUE, judge)
+@QUERIES.register(View.LABEL)
+def q(d): return d.form.show(d, 1)
+RANKED.register(View.REGION)("iter_strategy_region")
+label = cols["label"] if name == "label" else None
 """
     assert sites(ast.parse(src)) == []
 

@@ -26,9 +26,10 @@ from verifier.certify.proofs import (
 )
 from verifier.io.answers import answer_entries, names_of, npz_columns
 from verifier.model.columns import LOOPY, VALUE
-from verifier.model.describe import describe
+from verifier.model.describe import PerSemantics, describe
 from verifier.model.report import CaseReport
-from verifier.model.results import View, by_check
+from verifier.model.results import CheckResult, by_check
+from verifier.model.semantics import Semantics
 
 __all__ = ["FORMAT", "VERSION", "Certificate", "certificate_of"]
 
@@ -122,7 +123,6 @@ def certificate_of(report: CaseReport, printed: Sequence[str] | None = None) -> 
     if case.path is None:
         raise CertificateError("the case was not read from a file (a certificate is for a file)")
     g = case.graph
-    d = describe(g.semantics)
     summary = report.summary
     header: dict[str, Any] = {
         "format": FORMAT,
@@ -149,25 +149,50 @@ def certificate_of(report: CaseReport, printed: Sequence[str] | None = None) -> 
         from verifier.writers.answer import LINE_PLIES
 
         header["line"] = sol.line(case.root, LINE_PLIES)
-    proofs: dict[str, NDArray[Any]] = {}
-    if d.view is View.SCORE:
-        b = MinimaxBounds(g)
-        proofs = {"lfp": b.lfp, "gfp": b.gfp, "lfp_rank": b.lfp_rank, "gfp_rank": b.gfp_rank}
-    elif d.view is View.GRUNDY:
-        val = sol.columns[VALUE]
-        inf = sol.columns.get(LOOPY)
-        finite = np.asarray(val.given, dtype=np.bool_)
-        if inf is not None:
-            finite &= ~inf.given
-        values = np.asarray(val.data, dtype=np.int64)
-        proofs = {"counter": fraenkel_counter(g, finite, values)}
-        sums = _sums(report)
-        if sums is not None:
-            header["sums"] = sums
+    proofs = _PROOFS[g.semantics](report, header)
     uniq = _uniqueness(report)
     if uniq is not None:
         header["uniqueness"] = uniq
     return Certificate(header=header, report=report, proofs=proofs)
+
+
+Proofs = dict[str, NDArray[Any]]
+_PROOFS: PerSemantics[Callable[[CaseReport, dict[str, Any]], Proofs]] = PerSemantics(
+    "certificate proof arrays"
+)
+"""The proof arrays of a certificate (docs/certificates.md), per semantics, given the report and
+the header (which they may complete)."""
+
+
+@_PROOFS.register(Semantics.MINIMAX)
+def _bounds(report: CaseReport, header: dict[str, Any]) -> Proofs:
+    """Kars' score: the least and greatest solutions with their ranks."""
+    b = MinimaxBounds(report.case.graph)
+    return {"lfp": b.lfp, "gfp": b.gfp, "lfp_rank": b.lfp_rank, "gfp_rank": b.gfp_rank}
+
+
+@_PROOFS.register(Semantics.IMPARTIAL)
+def _counter(report: CaseReport, header: dict[str, Any]) -> Proofs:
+    """Grundy values: Fraenkel's counter of the finite ones, and the sums the report judged."""
+    assert report.solution is not None
+    sol = report.solution
+    val = sol.columns[VALUE]
+    inf = sol.columns.get(LOOPY)
+    finite = np.asarray(val.given, dtype=np.bool_)
+    if inf is not None:
+        finite &= ~inf.given
+    values = np.asarray(val.data, dtype=np.int64)
+    proofs = {"counter": fraenkel_counter(report.case.graph, finite, values)}
+    sums = _sums(report)
+    if sums is not None:
+        header["sums"] = sums
+    return proofs
+
+
+@_PROOFS.register(Semantics.NORMAL, Semantics.REACHABILITY)
+def _no_arrays(report: CaseReport, header: dict[str, Any]) -> Proofs:
+    """Labels and regions: no proof arrays."""
+    return {}
 
 
 def _sums(report: CaseReport) -> dict[str, Any] | None:
@@ -179,25 +204,42 @@ def _sums(report: CaseReport) -> dict[str, Any] | None:
 
 def _uniqueness(report: CaseReport) -> dict[str, Any] | None:
     """The report's uniqueness claim with its proof (docs/certificates.md, *Uniqueness*)."""
-    from verifier.smt.uniqueness import SHOW_NODES  # only reports with a uniqueness claim
-
-    sem = describe(report.case.semantics)
     for name in _UNIQUENESS_CHECKS:
         for c in by_check(report.checks, name):
             if "unique" not in c.data:
                 continue
             claim = "unique" if c.data["unique"] else "not unique"
-            if sem.view is View.SCORE:
-                return {"claim": claim, "proof": "intervals"}
-            labels = (c.witness or {}).get("labels")
-            whole = isinstance(labels, dict) and len(labels) < SHOW_NODES  # else cut short
-            if sem.view is View.LABEL and claim == "not unique" and whole:
-                assert isinstance(labels, dict)
-                return {"claim": claim, "proof": "witness", "witness": dict(labels)}  # Z3's
-            if sem.view is View.LABEL:
-                return _won_lost_uniqueness(report, claim)
-            return _mex_uniqueness(report, claim, str(c.data["solutions"]))
+            return _UNIQUENESS[report.case.semantics](report, c, claim)
     return None
+
+
+_UNIQUENESS: PerSemantics[Callable[[CaseReport, CheckResult, str], dict[str, Any]]] = PerSemantics(
+    "uniqueness proof"
+)
+"""The proof of a uniqueness claim (docs/certificates.md, *Uniqueness*), per semantics, given
+the report, the check that made the claim and the claim."""
+
+
+@_UNIQUENESS.register(Semantics.MINIMAX)
+def _intervals(report: CaseReport, c: CheckResult, claim: str) -> dict[str, Any]:
+    return {"claim": claim, "proof": "intervals"}
+
+
+@_UNIQUENESS.register(Semantics.NORMAL)
+def _labels(report: CaseReport, c: CheckResult, claim: str) -> dict[str, Any]:
+    from verifier.smt.uniqueness import SHOW_NODES  # only reports with a uniqueness claim
+
+    labels = (c.witness or {}).get("labels")
+    whole = isinstance(labels, dict) and len(labels) < SHOW_NODES  # else cut short
+    if claim == "not unique" and whole:
+        assert isinstance(labels, dict)
+        return {"claim": claim, "proof": "witness", "witness": dict(labels)}  # Z3's
+    return _won_lost_uniqueness(report, claim)
+
+
+@_UNIQUENESS.register(Semantics.IMPARTIAL, Semantics.REACHABILITY)
+def _mex(report: CaseReport, c: CheckResult, claim: str) -> dict[str, Any]:
+    return _mex_uniqueness(report, claim, str(c.data["solutions"]))
 
 
 def _won_lost_uniqueness(report: CaseReport, claim: str) -> dict[str, Any]:

@@ -71,6 +71,7 @@ def _compare(
                 f"{what} differ at node {witness['node']!r} ({len(diff)} node(s) in all)",
                 witness=witness,
                 seconds=time.perf_counter() - t0,
+                judged=frozenset({ref.solver, other.solver}),
             )
         if col != LOOPY:
             compared.append("values" if col == VALUE else col)
@@ -79,6 +80,7 @@ def _compare(
         Verdict.CONFIRMED,
         f"{int(both.sum())} nodes compared, {' and '.join(compared)} identical",
         seconds=time.perf_counter() - t0,
+        judged=frozenset({ref.solver, other.solver}),
     )
 
 

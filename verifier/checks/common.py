@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from verifier.errors import NotApplicable
@@ -11,7 +12,7 @@ from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.results import View
 from verifier.registry import CheckContext
 
-__all__ = ["per_solver", "result"]
+__all__ = ["about", "per_solver", "result"]
 
 
 def per_solver(
@@ -25,7 +26,12 @@ def per_solver(
     rs = [r for r in ctx.results.values() if r.view is view and column in r.columns]
     if not rs:
         raise NotApplicable(f"no solver gives {view.value} {column}s")
-    return [judge(ctx.case.graph, r) for r in sorted(rs, key=lambda r: r.solver)]
+    return [about(judge(ctx.case.graph, r), r.solver) for r in sorted(rs, key=lambda r: r.solver)]
+
+
+def about(c: CheckResult, *solvers: str) -> CheckResult:
+    """``c``, saying it judges the results of ``solvers`` too (``CheckResult.judged``)."""
+    return replace(c, judged=c.judged | frozenset(solvers))
 
 
 def result(

@@ -27,7 +27,6 @@ from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
-from verifier.model.results import View
 from verifier.model.semantics import Semantics
 from verifier.model.topology import culprit
 from verifier.registry import CheckContext, check
@@ -49,7 +48,7 @@ def rule_faults(g: GameGraph, r: SolverResult) -> NDArray[np.int64]:
     if not known.all():  # judge only nodes whose successors' values are all given
         judged = judged & (np.bincount(g.edge_src[~known[g.succ_idx]], minlength=g.n) == 0)
     d = describe(g.semantics)
-    if d.view is View.GRUNDY:
+    if not d.has_order:  # the mex equations
         values = np.where(val.given & ~infinite, np.asarray(val.data, dtype=np.int64), -1)
         from verifier.smt.mex import mex_failures
 

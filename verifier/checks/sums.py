@@ -33,7 +33,7 @@ import numpy as np
 
 from verifier.model import CheckResult, GameGraph, Semantics, SolverResult, SumSpec, Verdict
 from verifier.model.columns import LOOPY, VALUE
-from verifier.model.results import View
+from verifier.model.describe import describe
 from verifier.model.topology import is_acyclic
 from verifier.registry import CheckContext, check
 from verifier.smt.mex import check_values
@@ -219,11 +219,12 @@ def _claimed(c: Component, x: int) -> int:
 
 
 def _solver_values(g: GameGraph, ctx: CheckContext) -> dict[str, list[int]]:
-    """Every GRUNDY solver's finite value of every node (-1 where none or infinite)."""
+    """Every GRUNDY solver's finite value of every node (-1 where none or infinite); a GRUNDY
+    solver is one in the case's own view."""
     out: dict[str, list[int]] = {}
     for solver in sorted(ctx.results):
         r = ctx.results[solver]
-        if r.view is View.GRUNDY:
+        if r.view is describe(ctx.case.semantics).view:
             vals = [_component_value(r, x) for x in range(g.n)]
             out[solver] = [-1 if v is None or v.finite is None else v.finite for v in vals]
     return out
@@ -246,7 +247,7 @@ def _solvers_sum(
     judged: list[str] = []
     for solver in sorted(ctx.results):
         r = ctx.results[solver]
-        if r.view is not View.GRUNDY:
+        if r.view is not describe(ctx.case.semantics).view:
             continue
         parts = [_component_value(r, x) for x in spec.positions]
         known = [p for p in parts if p is not None]

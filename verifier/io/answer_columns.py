@@ -45,7 +45,6 @@ from verifier.io.numbers import MAX_EXACT
 from verifier.model import Case
 from verifier.model.bounds import MAX_REMOTENESS
 from verifier.model.columns import ColumnSpec, answer_columns
-from verifier.model.results import View
 
 __all__ = [
     "MAX_REMOTENESS",
@@ -122,25 +121,15 @@ def _stored_values(
     from verifier.model.describe import describe
 
     d = describe(case.semantics)
-    finite = np.isfinite(v)
-    if d.view is View.SCORE:
-        bad, stored = ~finite, v
-    elif d.view is View.LABEL:
-        bad, stored = ~np.isin(v, (-1.0, 0.0, 1.0)), v
-    elif d.view is View.REGION:
-        bad, stored = ~np.isin(v, (0.0, 1.0)), np.where(v == 0.0, 1, 0)  # the winner -> W
-    else:
-        whole = finite & (v == np.floor(v))
-        bad = ~infinite & ~(whole & (v >= 0))
+    bad, stored = d.form.from_numbers(v, infinite)
+    if d.form.infinite_values:
         i = _first(~infinite & (v == -1.0))
         if i is not None:
             fail(file, ("value", i), "-1 (infinite) needs its K (loopy)")
-        stored = np.where(infinite, -1.0, np.where(whole, v, 0.0))
     i = _first(bad)
     if i is not None:
         fail(file, ("value", i), f"not {d.value_shape} (got {shown(v[i].item())})")
-    dtype = {View.SCORE: np.float64, View.GRUNDY: np.int64}.get(d.view, np.int8)
-    return np.asarray(stored).astype(dtype)
+    return np.asarray(stored).astype(d.form.value_dtype)
 
 
 def _optional(

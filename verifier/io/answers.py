@@ -61,7 +61,6 @@ from verifier.io.numbers import MAX_EXACT, decimal_of, printing_problem
 from verifier.model import Case, GameGraph
 from verifier.model.columns import VALUE, Column, ColumnSpec, answer_columns
 from verifier.model.describe import Description, describe
-from verifier.model.results import View
 from verifier.model.solution import Solution
 
 __all__ = [
@@ -135,7 +134,7 @@ class _Table:
         self.case, self.file, self.g = case, file, case.graph
         self.d = describe(case.semantics)
         n = self.g.n
-        self.values = np.zeros(n, dtype=_dtype(self.d.view))
+        self.values = np.zeros(n, dtype=self.d.form.value_dtype)
         self.given = np.zeros(n, dtype=np.bool_)
         self.loopy: dict[int, tuple[int, ...]] = {}
         self.specs = {s.name: s for s in answer_columns()}
@@ -155,7 +154,7 @@ class _Table:
         if self.given[x]:
             fail(self.file, where, f"duplicate entry for position {self.g.name(x)!r}")
         self.given[x] = True
-        kset = _kset(value) if self.d.view is View.GRUNDY else None
+        kset = _kset(value) if self.d.form.infinite_values else None
         if kset is None and isinstance(value, str) and _INF.fullmatch(value):
             fail(self.file, where, f"a member of K above 2**53 (got {shown(value)})")
         if kset is not None:
@@ -209,10 +208,6 @@ class _Table:
         )
 
 
-def _dtype(view: View) -> Any:
-    return {View.SCORE: np.float64, View.GRUNDY: np.int64}.get(view, np.int8)
-
-
 def _number(v: Any) -> float | None:
     """A JSON number or a numeric CSV cell as a float (``None`` if it is neither)."""
     if isinstance(v, bool):
@@ -246,13 +241,7 @@ def _kset(v: Any) -> tuple[int, ...] | None:
 
 def _stored(d: Description, v: Any) -> Any:
     """A value as read (``Description.fits``) in the view's stored form (inverse of ``show``)."""
-    if d.view is View.LABEL:
-        return next(k for k, w in d.words.items() if w == d.canonical(v))
-    if d.view is View.REGION:
-        return 1 if float(v) == 0.0 else 0
-    if d.view is View.GRUNDY:
-        return int(float(v))
-    return float(v)
+    return d.form.stored(d, v)
 
 
 # ---------------------------------------------------------------------- JSON
@@ -521,13 +510,12 @@ def npz_columns(sol: Solution, case: Case) -> dict[str, Callable[[], NDArray[Any
 
     def values() -> NDArray[Any]:
         data = sol.columns[VALUE].data
-        store = np.float64 if d.view is View.SCORE else np.int64
+        store = d.form.file_dtype
         if data.dtype.kind in "iu":
             out = pick(data).astype(store)  # labels (int8): one copy, no float64 on the way
         else:
             out = pick(np.asarray(data, dtype=np.float64)).astype(store)
-        if d.view is View.REGION:
-            out = np.where(out == 1, 0, 1)  # the winner, as in the other encodings
+        out = d.form.file_numbers(out)  # the winner for a region, as in the other encodings
         if loopy:
             out[np.isin(ids(), [int(x) for x in loopy])] = -1
         return out

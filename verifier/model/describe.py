@@ -4,6 +4,8 @@ Everything that knows what a result *means* reads a ``Description``: the native 
 solvers, whose win a value means (the point of view), the words of its values, the names of the
 owners, the key of its ``expect`` block, how far a remoteness counts, and the factory of its
 equation system. Adding a semantics is one description here plus its readers, solvers and checks.
+The part that belongs to its view (how values are stored, read from and written to answer files,
+shown and said) is the description's ``form`` (``model/views.py``).
 
 >>> d = describe(Semantics.NORMAL)
 >>> d.view.value, d.expect_key, d.point_of_view, d.word(-1)
@@ -19,21 +21,30 @@ equation system. Adding a semantics is one description here plus its readers, so
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.errors import NotApplicable
-from verifier.model.bounds import MAX_EXACT
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column
 from verifier.model.graph import GameGraph
 from verifier.model.results import View
 from verifier.model.semantics import LOST, MAX, MIN, UNKNOWN, WON, Semantics
+from verifier.model.views import (
+    GRUNDY,
+    LABEL,
+    LOSS,
+    REGION,
+    SCORE,
+    WIN,
+    Registry,
+    ViewForm,
+    grundy_text,
+    is_grundy_value,
+)
 from verifier.model.words import count
 
 __all__ = [
@@ -55,42 +66,14 @@ LABEL_SYNONYMS: Mapping[str, str] = MappingProxyType({"unknown": "draw"})
 """Words read as others: Knuth's ``unknown`` (TAOCP 2.2.3 ex. 28) is a ``draw``."""
 """The words of the won/lost labels (Knuth's ``unknown`` for what the rules leave undecided)."""
 
-WIN, LOSS, DRAW = 1, -1, 0
-"""Outcomes from a description's point of view."""
-
 ROOT_VALUE = "root_value"
 """The key of the ``expect`` block that holds the root's value, in every semantics."""
-
-_GRUNDY_TEXT = re.compile(r"inf(\([0-9]+(,[0-9]+)*\))?")
-
-
-def grundy_text(k: Iterable[int] | None, finite: int | None = None) -> str:
-    """A Grundy value as written in case files: ``"3"``, ``"inf"`` or ``"inf(0,2)"``."""
-    if finite is not None:
-        return str(finite)
-    ks = sorted(k or ())
-    return "inf(" + ",".join(map(str, ks)) + ")" if ks else "inf"
-
-
-def is_grundy_value(v: float | str) -> bool:
-    """Is ``v`` a Grundy value of a case file: a whole number ``>= 0``, ``"inf"`` or
-    ``"inf(K)"`` (``grundy_text`` of an infinite value)?"""
-    if isinstance(v, str):
-        return _GRUNDY_TEXT.fullmatch(v) is not None
-    return float(v).is_integer() and v >= 0
 
 
 def _one_of(words: Iterable[str]) -> str:
     """``'won', 'lost' or 'draw'``: the words quoted, for messages."""
     quoted = [repr(w) for w in words]
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
-
-
-def _plain_number(v: Any) -> Any:
-    v = float(v)
-    if v != v:
-        return None
-    return int(v) if v.is_integer() and abs(v) < MAX_EXACT else v
 
 
 def _equations_minimax(g: GameGraph) -> Any:
@@ -216,8 +199,9 @@ class Description:
     """What the answers of one semantics mean (see the module docstring)."""
 
     semantics: Semantics
-    view: View
-    """The view of the semantics' own solvers (others convert to it or are compared in theirs)."""
+    form: ViewForm
+    """The view of the semantics' own solvers (others convert to it or are compared in theirs):
+    how its values are stored, read, written and said (``model/views.py``)."""
     point_of_view: str
     """Whose win a positive outcome means: ``Max``, ``player 0`` or ``the player to move``."""
     expect_key: str
@@ -302,13 +286,7 @@ class Description:
     def show(self, stored: Any, kset: Iterable[int] | None = None) -> Any:
         """One stored value as the case format writes it: a score, ``won`` / ``lost`` /
         ``unknown``, the winner 0 / 1, a Grundy value (``"inf(K)"`` when ``kset`` is given)."""
-        if self.view is View.LABEL:
-            return self.word(int(stored))
-        if self.view is View.REGION:
-            return 0 if int(stored) == 1 else 1
-        if self.view is View.GRUNDY:
-            return grundy_text(kset) if kset is not None else int(stored)
-        return _plain_number(stored)
+        return self.form.show(self, stored, kset)
 
     def show_node(self, columns: Mapping[str, Column], x: int) -> Any:
         """Node ``x``'s value in an answer's columns, as ``show`` writes it (``None`` where the
@@ -328,14 +306,7 @@ class Description:
         >>> describe(Semantics.REACHABILITY).in_words(0, 1)
         'won by player 0 in 1 move'
         """
-        if self.view is View.LABEL:
-            words = str(shown)
-        elif self.view is View.REGION:
-            words = f"won by player {shown}"
-        elif self.view is View.GRUNDY:
-            words = f"Grundy value {shown}"
-        else:
-            words = f"score {_plain_number(shown) if isinstance(shown, float) else shown}"
+        words = self.form.said(shown)
         if remoteness is None or remoteness < 0:
             return words
         return f"{words} in {count(remoteness, self.unit)}"
@@ -364,6 +335,11 @@ class Description:
             key = f"inner:{int(g.owner[x])}"
             key = key if key in self.rules else "inner"
         return self.rules[key].format(want=want)
+
+    @property
+    def view(self) -> View:
+        """The view of the semantics' own solvers (``form.view``)."""
+        return self.form.view
 
     def owner_spelling(self) -> str:
         """How a case file writes an owner, for messages: ``'max' or 'min'``, ``0 or 1``."""
@@ -398,13 +374,7 @@ class Description:
     def fits(self, v: float | str) -> bool:
         """Is ``v``, a value as read from a case file (every number a float), one value of this
         semantics (see ``value_shape``)?"""
-        if self.view is View.LABEL:
-            return self.canonical(v) in self.words.values()
-        if self.view is View.REGION:
-            return isinstance(v, float) and v in (0.0, 1.0)
-        if self.view is View.GRUNDY:
-            return is_grundy_value(v)
-        return isinstance(v, float)
+        return self.form.fits(self, v)
 
     def canonical(self, v: Any) -> Any:
         """``v`` with an input synonym replaced by the word this semantics writes."""
@@ -417,18 +387,7 @@ class Description:
         """Per node: +1 a win, -1 a loss, 0 a draw, from ``point_of_view``. For Grundy values
         an N position (value > 0) is a win for the mover, a P position (0) a loss, an infinite
         value inf(K) a win when 0 is in K and a draw otherwise (``loopy`` holds the K's)."""
-        v = np.asarray(values)
-        if self.view is View.REGION:
-            return np.where(v == 1, WIN, LOSS).astype(np.int8)
-        if self.view is View.GRUNDY:
-            out = np.where(v > 0, WIN, np.where(v == 0, LOSS, DRAW)).astype(np.int8)
-            for x, k in (loopy or {}).items():
-                out[int(x)] = WIN if 0 in set(k) else DRAW
-            return out
-        # the sign by two comparisons (a NaN is neither): one byte per node, no float copies
-        out = (v > 0).astype(np.int8)
-        out -= v < 0
-        return out
+        return self.form.outcome(np.asarray(values), loopy)
 
     def wins(
         self, values: NDArray[Any], loopy: Mapping[int, Iterable[int]] | None = None
@@ -448,7 +407,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
     {
         Semantics.MINIMAX: Description(
             Semantics.MINIMAX,
-            View.SCORE,
+            SCORE,
             point_of_view="Max",
             expect_key="values",
             value_title="score",
@@ -490,7 +449,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
         ),
         Semantics.NORMAL: Description(
             Semantics.NORMAL,
-            View.LABEL,
+            LABEL,
             point_of_view="the player to move",
             expect_key="labels",
             value_title="label",
@@ -528,7 +487,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
         ),
         Semantics.REACHABILITY: Description(
             Semantics.REACHABILITY,
-            View.REGION,
+            REGION,
             point_of_view="player 0",
             expect_key="winner",
             value_title="winner",
@@ -572,7 +531,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
         ),
         Semantics.IMPARTIAL: Description(
             Semantics.IMPARTIAL,
-            View.GRUNDY,
+            GRUNDY,
             point_of_view="the player to move",
             expect_key="grundy",
             value_title="Grundy value",
@@ -605,7 +564,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
 T = TypeVar("T")
 
 
-class PerSemantics(Generic[T]):
+class PerSemantics(Registry[Semantics, T]):
     """One implementation per semantics for one purpose, declared where it is written
     (``@table.register(Semantics.X)``, as ``@solver`` declares a solver's semantics), for the
     layers above the model whose per-semantics code a ``Description`` cannot hold (Z3,
@@ -624,33 +583,10 @@ class PerSemantics(Generic[T]):
     """
 
     def __init__(self, purpose: str, missing: str = "no {purpose} for {semantics} cases") -> None:
-        self.purpose = purpose
-        self.missing = missing
-        """The message of ``NotApplicable`` (``{purpose}``, ``{semantics}``: the value)."""
-        self._by: dict[Semantics, T] = {}
+        super().__init__(purpose, missing)  # ``{semantics}``: the semantics' value
 
-    def register(self, *semantics: Semantics) -> Callable[[T], T]:
-        """Declare ``what`` as the implementation for each of ``semantics``."""
-
-        def put(what: T) -> T:
-            for sem in semantics:
-                if sem in self._by:
-                    raise ValueError(f"{self.purpose} for {sem.value} declared twice")
-                self._by[sem] = what
-            return what
-
-        return put
-
-    def __getitem__(self, semantics: Semantics) -> T:
-        try:
-            return self._by[semantics]
-        except KeyError:
-            why = self.missing.format(purpose=self.purpose, semantics=semantics.value)
-            raise NotApplicable(why) from None
-
-    def items(self) -> list[tuple[Semantics, T]]:
-        """Every declared ``(semantics, implementation)``, in declaration order."""
-        return list(self._by.items())
+    def _missing(self, key: Semantics) -> str:
+        return self.missing.format(purpose=self.purpose, semantics=key.value)
 
 
 def describe(semantics: Semantics) -> Description:

@@ -144,6 +144,10 @@ class CheckResult:
     proves: frozenset[str] | None = None
     """The answer columns this result vouches for when confirmed; ``None``: what its check's
     registration says (``@check(..., proves=...)``), stamped by the pipeline."""
+    judged: frozenset[str] = frozenset()
+    """The results (by solver name) this result judges, set by the check that made it: what
+    programs select by (``claims`` picks the results about an answer file's claims), never the
+    words of ``name`` or ``detail``."""
 
     def proving(self, column: str) -> bool:
         """Does this result, confirmed, vouch for ``column``?"""

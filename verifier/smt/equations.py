@@ -13,6 +13,7 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.checks.common import about
 from verifier.equations.system import OrderSystem
 from verifier.model.columns import VALUE
 from verifier.model.describe import describe
@@ -201,4 +202,4 @@ def check_equations(ctx: CheckContext) -> list[CheckResult]:
     if not found:
         raise NotApplicable(f"no solver answered with the {view.value} view")
     sys = OrderSystem.for_graph(g)
-    return [equations_hold(sys, a, ctx.options) for a in found]
+    return [about(equations_hold(sys, a, ctx.options), *a.solvers) for a in found]

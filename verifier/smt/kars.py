@@ -19,6 +19,7 @@ import time
 
 import numpy as np
 
+from verifier.checks.common import about
 from verifier.equations.fixpoints import gfp, kars_clamp, lfp
 from verifier.equations.system import OrderSystem
 from verifier.model.columns import VALUE
@@ -256,4 +257,4 @@ def check_kars_least(ctx: CheckContext) -> list[CheckResult]:
     if not found:
         clamp = sys.to_values(kars_clamp(sys, lfp(sys), gfp(sys)))
         found = [Answer.of(("fixpoint-clamp",), clamp, np.ones(g.n, dtype=np.bool_))]
-    return [kars_least(sys, a, ctx.options) for a in found]
+    return [about(kars_least(sys, a, ctx.options), *a.solvers) for a in found]

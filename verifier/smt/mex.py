@@ -56,6 +56,7 @@ import numpy as np
 import z3
 from numpy.typing import NDArray
 
+from verifier.checks.common import about
 from verifier.equations.fixpoints import reach_backward
 from verifier.errors import NotApplicable
 from verifier.model import CheckResult, GameGraph, IntArray, Semantics, Verdict
@@ -750,8 +751,11 @@ def mex_check(ctx: CheckContext) -> list[CheckResult]:
             groups.append((vals, [solver]))
     for vals, names in groups:
         out.append(
-            check_values(
-                g, vals, ctx.options, name=f"grundy mex constraints of {', '.join(names)} (Z3)"
+            about(
+                check_values(
+                    g, vals, ctx.options, name=f"grundy mex constraints of {', '.join(names)} (Z3)"
+                ),
+                *names,
             )
         )
     cyclic = not is_acyclic(g)
@@ -759,15 +763,16 @@ def mex_check(ctx: CheckContext) -> list[CheckResult]:
         if cyclic:  # B is what tells the generalized function from other mex solutions
             name = f"generalized Sprague-Grundy condition B of {', '.join(names)} (Z3 counter)"
             b = check_counter(g, vals, ctx.options, name=name)
-            out.append(replace(b, proves=frozenset({LOOPY})))  # B vouches for the K sets
+            # B vouches for the K sets
+            out.append(replace(about(b, *names), proves=frozenset({LOOPY})))
     finite = next((vals for _, vals in claimed if not np.any(vals < 0)), None)
     exp = ctx.case.expect
     t0 = time.perf_counter()
     if _terms(g) > MAX_TERMS:  # the count is a whole-graph question: not asked at this size
-        out.extend(judge_answer(g, None, a) for a in answers(ctx, view))
+        out.extend(about(judge_answer(g, None, a), *a.solvers) for a in answers(ctx, view))
         return out
     sols = mex_solutions(g, ctx.options, finite)
     unique = exp.unique if exp is not None else None
     out.append(count_result(g, sols, t0, expect_unique=unique))
-    out.extend(judge_answer(g, sols, a) for a in answers(ctx, view))
+    out.extend(about(judge_answer(g, sols, a), *a.solvers) for a in answers(ctx, view))
     return out

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.certificate_arrays import checker
+from verifier.checks.common import about
 from verifier.equations.fixpoints import BoolSystem, least
 from verifier.equations.rules import region_system
 from verifier.equations.system import OrderSystem
@@ -129,4 +130,4 @@ def check_attractor_certificate(ctx: CheckContext) -> list[CheckResult]:
     if not found:
         raise NotApplicable("no solver answered with a region")
     sys = OrderSystem.reachability(g)
-    return [attractor_certificate(sys, a, ctx.options) for a in found]
+    return [about(attractor_certificate(sys, a, ctx.options), *a.solvers) for a in found]

@@ -17,13 +17,14 @@ strictly decrease along the winner's moves), so it can be verified without Z3.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
 from verifier import certificates
 from verifier.certificate_arrays import checker
+from verifier.checks.common import about
 from verifier.equations.fixpoints import BoolSystem
 from verifier.equations.rules import derivation_system, labelled_nodes, region_system
 from verifier.equations.system import OrderSystem
@@ -33,6 +34,7 @@ from verifier.model.describe import Description, describe
 from verifier.model.graph import IntArray
 from verifier.model.results import CheckResult, Verdict, View
 from verifier.model.semantics import MAX, MIN, PLAYER0, PLAYER1, Semantics
+from verifier.model.views import PerView
 from verifier.registry import CheckContext, Options, check
 from verifier.smt.cnf import Cnf, SatStatus, solve, submit
 from verifier.smt.common import Answer, answers, node_witness, result
@@ -72,6 +74,13 @@ def _win_query(what: str, rules: BoolSystem, move: IntArray, must: np.ndarray) -
     )
 
 
+QUERIES: PerView[Callable[[Description, OrderSystem, IntArray, IntArray], list[Query]]] = PerView(
+    "strategy queries"
+)
+"""The Z3 queries of a strategy certificate, per view (the algorithm of each semantics)."""
+
+
+@QUERIES.register(View.LABEL)
 def _label_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
     """``normal``: following its moves the mover wins from its won nodes: the won nodes stay
     derivable when the mover keeps only its move there, the lost ones with all their moves."""
@@ -85,6 +94,7 @@ def _label_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray
     return [_win_query("following the moves the winner wins", rules, move2, must)]
 
 
+@QUERIES.register(View.REGION)
 def _region_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
     """``reachability``: player 0's moves reach the targets from W, player 1's keep play
     outside W."""
@@ -100,6 +110,7 @@ def _region_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArra
     ]
 
 
+@QUERIES.register(View.SCORE)
 def _score_queries(d: Description, sys: OrderSystem, idx: IntArray, mv: IntArray) -> list[Query]:
     """``minimax``: each threshold a side forces it forces by its moves; each side keeps the
     draw where it holds one."""
@@ -147,20 +158,13 @@ def _draw_queries(
     return out
 
 
-QUERIES: Mapping[View, Callable[[Description, OrderSystem, IntArray, IntArray], list[Query]]] = {
-    View.LABEL: _label_queries,
-    View.REGION: _region_queries,
-    View.SCORE: _score_queries,
-}
-"""The Z3 queries of a strategy certificate, per view (the algorithm of each semantics)."""
-
-RANKLESS: Mapping[View, str] = {View.SCORE: "iter_strategy_minimax"}
+RANKLESS: PerView[str] = PerView("linear strategy checker without ranks")
 """The linear strategy checkers that need no ranks (graph, values, moves), per view."""
-RANKED: Mapping[View, str] = {
-    View.LABEL: "iter_strategy_normal",
-    View.REGION: "iter_strategy_region",
-}
+RANKLESS.register(View.SCORE)("iter_strategy_minimax")
+RANKED: PerView[str] = PerView("linear strategy checker with ranks")
 """The linear strategy checkers that read the ranks (graph, values, ranks, moves), per view."""
+RANKED.register(View.LABEL)("iter_strategy_normal")
+RANKED.register(View.REGION)("iter_strategy_region")
 
 
 def _plain(
@@ -297,4 +301,4 @@ def check_strategies(ctx: CheckContext) -> list[CheckResult]:
     if not found:
         raise NotApplicable("no solver reported moves")
     sys = OrderSystem.for_graph(g)
-    return [strategy_certificate(sys, a, ctx.options) for a in found]
+    return [about(strategy_certificate(sys, a, ctx.options), *a.solvers) for a in found]

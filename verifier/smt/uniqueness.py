@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.checks.common import about
 from verifier.equations.fixpoints import BoolSystem, gfp, kars_clamp, lfp, reach_backward
 from verifier.equations.rules import derivation_system, derived_labels, labelled_nodes
 from verifier.equations.system import OrderSystem
@@ -581,4 +582,4 @@ def check_uniqueness(ctx: CheckContext) -> list[CheckResult]:
     res, proved = _uniqueness(ctx.case, ctx.options)
     found = answers(ctx, describe(ctx.case.semantics).view)
     # the answers judged against the bounds vouch for their values; uniqueness is the equations'
-    return [replace(res, proves=frozenset()), *(judge(proved, a) for a in found)]
+    return [replace(res, proves=frozenset()), *(about(judge(proved, a), *a.solvers) for a in found)]

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from verifier.certificate_arrays import checker
 from verifier.certificates import Violation
+from verifier.checks.common import about
 from verifier.equations.fixpoints import BoolSystem
 from verifier.equations.rules import derivation_system, labelled_nodes
 from verifier.equations.system import OrderSystem
@@ -238,4 +239,4 @@ def check_won_lost_rules(ctx: CheckContext) -> list[CheckResult]:
     if not found:
         raise NotApplicable("no solver answered with won/lost labels")
     sys = OrderSystem.normal(g)
-    return [won_lost(sys, a, ctx.options) for a in found]
+    return [about(won_lost(sys, a, ctx.options), *a.solvers) for a in found]

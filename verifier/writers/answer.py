@@ -19,7 +19,7 @@ from typing import Any
 
 from verifier.model.describe import describe
 from verifier.model.report import CaseReport, Finding
-from verifier.model.results import CheckResult, View, by_check
+from verifier.model.results import CheckResult, by_check
 from verifier.model.solution import Solution
 
 __all__ = [
@@ -38,45 +38,16 @@ LINE_PLIES = 12
 """Moves of the principal variation shown."""
 
 
-def _plies(n: int | None, unit: str = "plies") -> str:
-    if n is None:
-        return ""
-    one = {"plies": "ply", "moves": "move"}.get(unit, unit)
-    return f" in {n} {one if n == 1 else unit}"
-
-
 def verdict_of(sol: Solution, x: int) -> str:
     """Who wins from position ``x`` and by what, in the words of its semantics."""
     p = sol[x]
-    view = sol.description.view
-    v, o, r = p.value, p.outcome, p.remoteness
-    if view is View.SCORE:
-        if o == "draw":
-            return "a draw (score 0)"
-        who = "Max" if o == "win" else "Min"
-        return f"{who} wins, score {v}{_plies(r)}"
-    if view is View.LABEL:
-        if o == "win":
-            return f"the player to move wins{_plies(r)}"
-        if o == "loss":
-            extra = " (the longest defence)" if r else ""
-            return f"the player to move loses{_plies(r)}{extra}"
-        return "a draw: neither side can force a win"
-    if view is View.REGION:
-        if v == 0:
-            return f"player 0 reaches the target{_plies(r, 'moves')}"
-        return "player 1 keeps play away from the target"
-    if o == "win":
-        return f"Grundy value {v}: the player to move wins (an N position)"
-    if o == "loss":
-        return f"Grundy value {v}: the player to move loses (a P position)"
-    return f"Grundy value {v}: a draw, play can go on forever"
+    return sol.description.form.verdict(p.value, p.outcome, p.remoteness)
 
 
 def _why_draw(rep: CaseReport, sol: Solution, x: int, line: list[str]) -> str | None:
     """For a minimax draw on a cycle: the cycle both sides can keep play on, and the interval
     the equations allow (from smt-uniqueness), against Kars' draw 0."""
-    if sol.description.view is not View.SCORE or sol[x].outcome != "draw":
+    if not sol.description.kars_score or sol[x].outcome != "draw":
         return None
     name = sol.graph.name(x)
     cycle = ""

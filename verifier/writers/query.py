@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from verifier.model.report import CaseReport
-from verifier.model.results import View, by_check
-from verifier.model.semantics import MAX
+from verifier.model.results import by_check
 from verifier.model.solution import Solution
 from verifier.writers.answer import verdict_of
 from verifier.writers.base import Document
@@ -29,16 +28,9 @@ _FOR_MOVER = {1: "wins", 0: "draws", -1: "loses"}
 def _for_mover(sol: Solution, x: int, y: int) -> tuple[float, int]:
     """How good the move x -> y is for the player to move at x: (result, sign of remoteness
     preference); larger first. The result is +1 / 0 / -1 (a score for minimax)."""
-    d = sol.description
     out = int(sol.outcome()[y])
-    if d.view is View.SCORE:
-        score = float(sol.columns["value"].data[y])
-        mine = score if int(sol.graph.owner[x]) == MAX else -score
-        return mine, (1 if mine > 0 else -1)
-    if d.view is View.REGION:
-        mine = out if int(sol.graph.owner[x]) == MAX else -out
-        return float(mine), mine
-    return float(-out), -out  # normal and impartial: the opponent moves at y
+    value = float(sol.columns["value"].data[y])
+    return sol.description.form.for_mover(int(sol.graph.owner[x]), out, value)
 
 
 def move_order(sol: Solution, x: int) -> list[int]:

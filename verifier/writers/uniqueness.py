@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 
 from verifier.model.describe import describe
-from verifier.model.results import View
 from verifier.model.words import count as counted
 from verifier.research.uniqueness import SolutionSet
 from verifier.writers.base import Document, Records
@@ -48,8 +47,8 @@ def uniqueness_document(s: SolutionSet) -> Document:
     free = np.flatnonzero(s.free).tolist()
     lines = [_headline(s)]
     if s.count == 0:  # nothing to say of the positions' values in every solution: none
-        grundy = describe(s.case.semantics).view is View.GRUNDY
-        loopy = "; verify answers it with loopy values" if grundy else ""
+        loopy_values = describe(s.case.semantics).form.infinite_values
+        loopy = "; verify answers it with loopy values" if loopy_values else ""
         lines.append(f"no values for {counted(g.n, 'position')} satisfy them{loopy}")
     elif free:
         decided = set(free) <= set(s.attained) or (s.count is not None and not s.attained)
@@ -102,7 +101,7 @@ def _rows(s: SolutionSet) -> Any:
     g = s.case.graph
     d = describe(g.semantics)
     for x in np.flatnonzero(s.free).tolist():
-        if s.lo is not None and s.hi is not None and d.view.value == "score":
+        if s.lo is not None and s.hi is not None and d.scores:
             span = f"[{d.show(s.lo[x])}, {d.show(s.hi[x])}]"
         elif s.lo is not None and s.hi is not None:  # regions: the winners in the range
             span = "{" + ", ".join(sorted({str(d.show(s.lo[x])), str(d.show(s.hi[x]))})) + "}"

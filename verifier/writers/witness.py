@@ -22,7 +22,6 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from verifier.model.describe import describe
-from verifier.model.results import View
 from verifier.model.semantics import Semantics
 
 __all__ = ["witness_words"]
@@ -58,7 +57,7 @@ def _shown(v: Any, semantics: Semantics) -> Any:
     if not isinstance(v, float):
         return v
     d = describe(semantics)
-    if d.view in (View.LABEL, View.REGION):
+    if d.form.values_are_codes:
         return d.show(v)
     return _plain(v)
 
