@@ -203,7 +203,9 @@ def _order_space(case: Case) -> tuple[Any, _Space]:
 
         labels, _ = derived_labels(g)
         ref = (labels + 1).astype(np.int64)
-        free = labels == 0  # drawn: a circular labelling may give them any label
+        # drawn and on or before a cycle: a circular labelling may give them any label (a drawn
+        # position that reaches no cycle has its label fixed by its successors', sinks first)
+        free = (labels == 0) & _on_or_before_a_cycle(g)
         return sys, _Space(ref, None, None, free, np.where(free, 3, 1))
     lo, hi = lfp(sys), gfp(sys)
     ref = kars_clamp(sys, lo, hi) if describe(g.semantics).kars_score else lo
@@ -211,17 +213,25 @@ def _order_space(case: Case) -> tuple[Any, _Space]:
     return sys, _Space(ref, lo, hi, free, (hi - lo + 1).astype(np.int64))
 
 
+def _on_or_before_a_cycle(g: Any, c: Any = None) -> NDArray[np.bool_]:
+    """The positions on a cycle or with a path to one: the others' values follow from their
+    successors' in every solution (by induction from the sinks). ``c``: ``g``'s condensation,
+    if made already."""
+    from verifier.engine.scc import condensation
+    from verifier.equations.fixpoints import reach_backward
+
+    c = condensation(g) if c is None else c
+    cyclic = c.cyclic[c.label]
+    return np.asarray(cyclic | reach_backward(g.pred_ptr, g.pred_idx, cyclic), dtype=np.bool_)
+
+
 def _grundy_space(case: Case) -> _Space:
     from verifier.engine.scc import condensation
 
     g = case.graph
     c = condensation(g)
-    cyclic = c.cyclic[c.label]
     # nodes that reach a cycle may take other values; the others have the mex recursion's
-    reaches = cyclic.copy()
-    from verifier.equations.fixpoints import reach_backward
-
-    reaches |= reach_backward(g.pred_ptr, g.pred_idx, cyclic)
+    reaches = _on_or_before_a_cycle(g, c)
     ref = np.full(g.n, -1, dtype=np.int64)
     order = np.argsort(c.height[c.label], kind="stable")  # sinks first
     for x in order.tolist():
