@@ -146,7 +146,11 @@ def solve_cmd(
 
             cluster = DaskOptions(scheduler, workers, worker_memory)
             _solve_tiers(
-                path, pick_format(fmt, as_json, (Format.table, Format.json)), cluster, resume
+                path,
+                pick_format(fmt, as_json, (Format.table, Format.json)),
+                cluster,
+                resume,
+                quiet,
             )
     if resume is not None:
         said = "--resume continues" if resume else "--restart solves again"
@@ -215,9 +219,12 @@ def _certified(
     return out
 
 
-def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None) -> None:
+def _solve_tiers(
+    path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None, quiet: bool = False
+) -> None:
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
-    start position's value and the counts per tier, exit 0 (``tiers.commands.solve_tiers``)."""
+    start position's value and the counts per tier (``quiet``: the value alone), exit 0
+    (``tiers.commands.solve_tiers``)."""
     import json
 
     from verifier.distributed.tiers.commands import solve_tiers
@@ -226,5 +233,5 @@ def _solve_tiers(path: Path, fmt: Format, cluster: DaskOptions, resume: bool | N
     if fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:
-        print("\n".join(res.lines()))
+        print("\n".join(res.lines()[: 1 if quiet else None]))
     raise typer.Exit(EXIT_OK)
