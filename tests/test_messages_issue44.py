@@ -133,6 +133,19 @@ def test_an_engine_with_no_solver_for_the_case_says_so(tmp_path: Path) -> None:
     )
 
 
+def test_an_engine_with_no_solver_says_so_before_the_expect_entries_it_leaves_open(
+    tmp_path: Path,
+) -> None:
+    nodes = {"a": {"moves": ["b"]}, "b": {"moves": ["a", "c"]}, "c": {}}
+    expect = {"grundy": {"c": 0}, "unique": True}
+    imp = _case(tmp_path, {"semantics": "impartial", "nodes": nodes, "expect": expect})
+    r = runner.invoke(verify_app, [imp, "--engine", "numpy", "-q"])
+    assert r.exit_code == 3
+    assert r.stdout.rstrip().endswith(
+        "unknown: no solver of --engine numpy answers this case: try another --engine"
+    )
+
+
 def test_a_size_refusal_names_a_route_the_game_has(tmp_path: Path) -> None:
     c43 = tmp_path / "c43.npz"
     r = runner.invoke(

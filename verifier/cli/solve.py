@@ -152,6 +152,7 @@ def solve_cmd(
                 cluster,
                 resume,
                 answer_file,
+                quiet,
             )
     if resume is not None:
         said = "--resume continues" if resume else "--restart solves again"
@@ -221,11 +222,17 @@ def _certified(
 
 
 def _solve_tiers(
-    path: Path, fmt: Format, cluster: DaskOptions, resume: bool | None, out: Path | None = None
+    path: Path,
+    fmt: Format,
+    cluster: DaskOptions,
+    resume: bool | None,
+    out: Path | None = None,
+    quiet: bool = False,
 ) -> None:
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
-    start position's value and the counts per tier, exit 0 (``tiers.commands.solve_tiers``);
-    ``out``: an answer file to write the answers to (``tiers.answers``)."""
+    start position's value and the counts per tier (``quiet``: the value alone), exit 0
+    (``tiers.commands.solve_tiers``); ``out``: an answer file to write the answers to
+    (``tiers.answers``)."""
     import json
 
     from verifier.distributed.tiers.commands import solve_tiers
@@ -234,5 +241,5 @@ def _solve_tiers(
     if fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:
-        print("\n".join(res.lines()))
+        print("\n".join(res.lines()[: 1 if quiet else None]))
     raise typer.Exit(EXIT_OK)

@@ -336,6 +336,7 @@ def verify_cmd(
             answers,
             pick_format(fmt, as_json),
             DaskOptions(scheduler, workers, worker_memory),
+            quiet,
         )
     raise typer.Exit(
         run_verify(
@@ -359,10 +360,12 @@ def verify_cmd(
     )
 
 
-def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions) -> None:
+def _verify_tiers(
+    path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions, quiet: bool = False
+) -> None:
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
     ``answers``, or another dataset's answers) shard by shard on the cluster; exit 0 verified,
-    1 refuted (``tiers.commands.verify_tiers``)."""
+    1 refuted (``tiers.commands.verify_tiers``); ``quiet``: the verdict's line alone."""
     import json
 
     from verifier.distributed.tiers.commands import verify_tiers
@@ -379,7 +382,7 @@ def _verify_tiers(path: Path, answers: Path | None, fmt: Format, cluster: DaskOp
     elif fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:
-        print("\n".join(res.lines()))
+        print("\n".join(res.lines()[: 1 if quiet else None]))
     exits = {"refuted": EXIT_REFUTED, "inconclusive": EXIT_INCONCLUSIVE, "verified": EXIT_OK}
     raise typer.Exit(exits[res.verdict])
 

@@ -60,13 +60,20 @@ def print_line(rep: CaseReport, console: Console) -> None:
     answer = next(iter(printed_block(rep)), "").split("; line ")[0]
     why = next(
         (f"refuted: {finding_line(rep, f)}" for f in rep.findings),
-        next((f"unknown: {_unknown(c)}" for c in rep.checks if c.verdict is Verdict.UNKNOWN), ""),
+        next((f"unknown: {_unknown(c)}" for c in _open(rep.checks)), ""),
     )
     tail = "; ".join(t for t in (answer, why) if t)
     # never highlighted: rich's highlighter regexes run for minutes on a long hostile name
     console.print(
         _head(rep) + (f"  {escape(tail)}" if tail else ""), soft_wrap=True, highlight=False
     )
+
+
+def _open(checks: Sequence[CheckResult]) -> list[CheckResult]:
+    """The undecided checks, "no solver answered" first: it is why the expect entries after it
+    are open."""
+    undecided = [c for c in checks if c.verdict is Verdict.UNKNOWN]
+    return sorted(undecided, key=lambda c: c.check != ANSWER)
 
 
 def _unknown(check: CheckResult) -> str:
