@@ -121,10 +121,32 @@ def test_a_chess_generation_reports_its_positions() -> None:
 def test_solve_shows_a_bar_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal ``solve`` showed nothing while it solved: now the bar that ``verify``
     shows (standard error a pseudo-terminal here; standard output the report)."""
+    env = {k: v for k, v in os.environ.items() if k != "VERIFIER_PROGRESS_EVERY"}
     code, out, seen = on_a_terminal(
-        [sys.executable, "-m", "verifier.cli", "solve", "cases/dag-paul-carole.json", "-q"],
+        [sys.executable, "-m", "verifier.cli", "solve", "cases/dag-paul-carole.json"],
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**env, "PYTHONPATH": str(ROOT)},
     )
     assert code == 0 and "SOLVED" in out
     assert b"dag-paul-carole: solvers" in seen
+
+
+def test_no_progress_with_q_or_when_piped_unless_asked_for(tmp_path: Path) -> None:
+    """Issue 44: progress is off with -q (no bar on a terminal) and when standard error is
+    piped, unless VERIFIER_PROGRESS_EVERY asks for lines (a log, a CI job)."""
+    env = {k: v for k, v in os.environ.items() if k != "VERIFIER_PROGRESS_EVERY"}
+    env["PYTHONPATH"] = str(ROOT)
+    run = [sys.executable, "-m", "verifier.cli"]
+    code, out, seen = on_a_terminal(
+        [*run, "solve", "cases/dag-paul-carole.json", "-q"], cwd=ROOT, env=env
+    )
+    assert code == 0 and "SOLVED" in out
+    assert b"dag-paul-carole: solvers" not in seen
+    case = tmp_path / "t.npz"
+    gen = subprocess.run([*run, "generate", "lgame", "-o", str(case)], capture_output=True,
+                         text=True, env=env)  # fmt: skip
+    assert gen.returncode == 0 and "progress:" not in gen.stderr, gen.stderr
+    out_csv = tmp_path / "t.csv"
+    solve = subprocess.run([*run, "solve", str(case), "-o", str(out_csv)], capture_output=True,
+                           text=True, env={**env, "VERIFIER_PROGRESS_EVERY": "0"})  # fmt: skip
+    assert solve.returncode == 0 and f"progress: writing {out_csv}: " in solve.stderr

@@ -1,14 +1,18 @@
-"""Progress for a run whose standard error is not a terminal: plain lines, not a bar.
+"""Progress on standard error: a bar or a status line on a terminal (the commands draw them);
+elsewhere, plain lines when asked for.
 
-``verify big.npz 2> log`` (or in CI) gets ``progress: CASE: checks 3/9 after 12 s`` on standard
-error once a case has run ``every`` seconds, then at most every ``every`` seconds; standard
-output stays the machine-readable report. ``every`` is ``VERIFIER_PROGRESS_EVERY`` (seconds,
-default 5; 0 prints every step, for tests).
+Progress is shown on a terminal, and is off when standard error is piped or redirected and
+with ``-q`` (``quiet``), unless ``VERIFIER_PROGRESS_EVERY`` is set: then ``verify big.npz 2> log``
+(or a CI job) gets ``progress: CASE: checks 3/9 after 12 s`` once a case has run ``every``
+seconds, then at most every ``every`` seconds; standard output stays the machine-readable report.
+``every`` is ``VERIFIER_PROGRESS_EVERY`` (seconds; 0 prints every step, for tests).
 """
 
 from __future__ import annotations
 
+import math
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -16,7 +20,16 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TextIO
 
-__all__ = ["Counts", "PlainProgress", "heartbeat", "progress_every", "report", "reporting"]
+__all__ = [
+    "Counts",
+    "PlainProgress",
+    "heartbeat",
+    "progress_every",
+    "progress_wanted",
+    "quiet",
+    "report",
+    "reporting",
+]
 
 _REPORT: ContextVar[Callable[[str, int, int], None] | None] = ContextVar("report", default=None)
 
@@ -62,8 +75,28 @@ class Counts:
         return f": {self.task} {self.done:,}/{self.total:,}{rate}"
 
 
+_QUIET = [False]
+"""``-q`` was given (``quiet``)."""
+
+
+def quiet(on: bool = True) -> None:
+    """``-q``: no progress, on a terminal or elsewhere (unless ``VERIFIER_PROGRESS_EVERY``)."""
+    _QUIET[0] = on
+
+
+def progress_wanted() -> bool:
+    """Progress is shown: ``VERIFIER_PROGRESS_EVERY`` is set, or standard error is a terminal
+    and ``-q`` was not given."""
+    if "VERIFIER_PROGRESS_EVERY" in os.environ:
+        return True
+    return not _QUIET[0] and sys.stderr.isatty()
+
+
 def progress_every() -> float:
-    """Seconds between progress lines (``VERIFIER_PROGRESS_EVERY``, default 5)."""
+    """Seconds between progress lines (``VERIFIER_PROGRESS_EVERY``, default 5; infinite, no
+    line, where progress is not wanted)."""
+    if not progress_wanted():
+        return math.inf
     try:
         return max(0.0, float(os.environ.get("VERIFIER_PROGRESS_EVERY", "5")))
     except ValueError:

@@ -35,6 +35,7 @@ def _interrupt_when(args: list[str], seen: str, cwd: Path) -> tuple[int, list[st
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "VERIFIER_PROGRESS_EVERY": "5"},  # the stages' lines, piped
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's
     )

@@ -328,8 +328,13 @@ def test_the_datasets_own_answers_corrupted_where_the_solver_writes_them(
 
 
 def test_cli_verdicts_and_exit_codes(
-    client: Any, solved: Path, table: dict[str, np.ndarray], tmp_path: Path
+    client: Any,
+    solved: Path,
+    table: dict[str, np.ndarray],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("VERIFIER_PROGRESS_EVERY", "5")  # the stages' lines, stderr not a terminal
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     r = run_cli("verify", solved, "--linear", *addr)
     assert r.exit_code == 0, r.output

@@ -61,6 +61,9 @@ app = group(
 @app.callback()
 def _group(version: VersionOpt = False) -> None:
     """Solve finite two-player game graphs several ways and prove the answers with Z3."""
+    from verifier.progress import quiet
+
+    quiet(False)  # a command's -q says otherwise (one process may run several: tests)
 
 
 # the commands in the order ``verifier --help`` lists them (each module's functions read the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,7 +17,7 @@ from verifier.io.limits import Command, Limits
 from verifier.model import Case
 from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.progress import heartbeat
+from verifier.progress import heartbeat, progress_wanted
 from verifier.registry import ProgressFn
 from verifier.writers import Document, Format, overall_verdict
 
@@ -224,6 +225,8 @@ def _working(what: str) -> Any:
     ``progress: WHAT after N s`` lines every ``VERIFIER_PROGRESS_EVERY`` seconds (as
     ``generate`` does)."""
     err = Console(emoji=False, stderr=True)
+    if not progress_wanted():
+        return nullcontext()
     return err.status(what) if err.is_terminal else heartbeat(sys.stderr, what)
 
 
@@ -264,4 +267,9 @@ def _tier_errors(run: Callable[[], T]) -> T:
 def _said(path: Path) -> Callable[[str], None]:
     """A tiered run's ``say``: each stage a ``progress: PATH: ...`` line on stderr."""
     err = Console(emoji=False, stderr=True)
-    return lambda line: _err(err, f"progress: {path}: {line}")
+
+    def say(line: str) -> None:
+        if progress_wanted():
+            _err(err, f"progress: {path}: {line}")
+
+    return say

@@ -24,7 +24,7 @@ from verifier.cli.options import (
 )
 from verifier.errors import UsageError, VerifierError
 from verifier.model import Case
-from verifier.progress import Counts, heartbeat, reporting
+from verifier.progress import Counts, heartbeat, progress_wanted, reporting
 
 
 def _refuse_dataset_overwrite(output: Path) -> None:
@@ -253,7 +253,7 @@ def generate_cmd(
             ) from None
     err = Console(emoji=False, stderr=True)
     counts = Counts()  # the generator's own steps (report), on each line
-    status = err.status(f"generating {game}") if err.is_terminal else None
+    status = err.status(f"generating {game}") if err.is_terminal and progress_wanted() else None
 
     def step(task: str, done: int, total: int) -> None:
         counts(task, done, total)

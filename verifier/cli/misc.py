@@ -28,6 +28,7 @@ from verifier.model import Case
 from verifier.model.columns import Column
 from verifier.model.words import count
 from verifier.pipeline import run_case
+from verifier.progress import progress_wanted
 from verifier.registry import Options
 from verifier.writers import Document, Format, make_writer
 
@@ -49,7 +50,7 @@ def grundy_cmd(
     writer = make_writer(pick_format(fmt, as_json))
     err = Console(emoji=False, stderr=True)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), console=err, transient=True)
-    with bar if err.is_terminal else nullcontext():
+    with bar if err.is_terminal and progress_wanted() else nullcontext():
         task = bar.add_task(f"{game}: heaps", total=upto + 1)
 
         def advance(done: int, total: int) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from verifier import api
+from verifier import api, progress
 from verifier.errors import VerifierError
 from verifier.model.report import CaseReport
 from verifier.progress import PlainProgress
@@ -117,6 +117,7 @@ def solve_cmd(
     from verifier.io.answers import ANSWER_SUFFIXES
 
     brief: Brief = "lines" if quiet else "full"
+    progress.quiet(quiet)  # -q: no progress either
     form = pick_format(fmt, as_json)
     writer = make_writer(form, Settings(values=values, brief=brief))
     answer_file = out if out is not None and out.suffix.lower() in ANSWER_SUFFIXES else None
@@ -187,7 +188,8 @@ def solve_cmd(
             "--engine dask's partitioned results)"
         )
     _say_compiling(case, engine.value)
-    bar = _case_bar(Console(emoji=False, stderr=True)) if sys.stderr.isatty() else None
+    shown = sys.stderr.isatty() and progress.progress_wanted()
+    bar = _case_bar(Console(emoji=False, stderr=True)) if shown else None
     solve_progress = PlainProgress(sys.stderr) if bar is None else _progress_fn(bar)
     with bar if bar is not None else nullcontext():  # a bar on a terminal, as verify's
         rep = api.solve_report(case, engine=engine.value, progress=solve_progress)

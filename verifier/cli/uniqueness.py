@@ -35,7 +35,7 @@ from verifier.cli.options import (
     RlimitOpt,
 )
 from verifier.errors import VerifierError
-from verifier.progress import PlainProgress
+from verifier.progress import PlainProgress, progress_wanted
 from verifier.registry import Options
 from verifier.writers import make_writer
 
@@ -216,7 +216,7 @@ def study_uniqueness_cmd(
     specs = study.plan(size_list, degree_list, sems, seeds, seed, k_list, games)
     settings = study.Settings(max_count, max_enumerated, certify, budget)
     err = Console(emoji=False, stderr=True)
-    bar = _case_bar(err) if err.is_terminal else None
+    bar = _case_bar(err) if err.is_terminal and progress_wanted() else None
     plain = PlainProgress(sys.stderr) if bar is None else None
     task = bar.add_task("study uniqueness", total=len(specs)) if bar is not None else None
 

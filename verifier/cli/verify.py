@@ -16,7 +16,8 @@ from verifier import api
 from verifier.errors import VerifierError
 from verifier.io.files import check_writable
 from verifier.model.report import CaseReport
-from verifier.progress import PlainProgress
+from verifier.progress import PlainProgress, progress_wanted
+from verifier.progress import quiet as quiet_progress
 from verifier.registry import ProgressFn
 from verifier.writers import Format, Settings, make_writer
 from verifier.writers.base import Brief
@@ -104,6 +105,7 @@ def run_verify(
     if quiet and verbose:
         _err(err, "--quiet and --verbose: give one of them")
         return EXIT_BAD_INPUT
+    quiet_progress(quiet)  # -q: no progress either
     brief: Brief = "lines" if quiet else "full" if verbose or len(files) == 1 else "failures"
     settings = Settings(console=out, values=values, verbose=verbose, brief=brief)
     writer = make_writer(fmt, settings)
@@ -140,7 +142,7 @@ def run_verify(
         _err(err, note)
     reports: list[CaseReport] = []
     errors: list[str] = []
-    show_bar = sys.stderr.isatty()  # a bar on a terminal; plain lines when piped
+    show_bar = sys.stderr.isatty() and progress_wanted()  # plain lines elsewhere
     for item in found.cases:
         f = item.path
         if item.error is not None:
