@@ -22,6 +22,7 @@ from typing import TextIO
 
 __all__ = [
     "Counts",
+    "Notice",
     "PlainProgress",
     "heartbeat",
     "progress_every",
@@ -73,6 +74,11 @@ class Counts:
             return ""
         rate = f", {self.rate:,.0f} a second" if self.rate > 0 else ""
         return f": {self.task} {self.done:,}/{self.total:,}{rate}"
+
+
+class Notice(str):
+    """A line a run says whatever the progress setting: what it decided (a stopped run's
+    tiers kept), not how far it is."""
 
 
 _QUIET = [False]

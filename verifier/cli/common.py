@@ -17,7 +17,7 @@ from verifier.io.limits import Command, Limits
 from verifier.model import Case
 from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.progress import heartbeat, progress_wanted
+from verifier.progress import Notice, heartbeat, progress_wanted
 from verifier.registry import ProgressFn
 from verifier.writers import Document, Format, overall_verdict
 
@@ -269,7 +269,7 @@ def _said(path: Path) -> Callable[[str], None]:
     err = Console(emoji=False, stderr=True)
 
     def say(line: str) -> None:
-        if progress_wanted():
+        if progress_wanted() or isinstance(line, Notice):
             _err(err, f"progress: {path}: {line}")
 
     return say

@@ -54,6 +54,7 @@ from verifier.distributed.tiers.graph_storage import (
 from verifier.distributed.tiers.graphs import GraphTiers, range_owner, split_range
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.storage import read_parquet, shard_path, write_parquet
+from verifier.progress import Notice
 
 __all__ = [
     "BYTES_PER_POSITION",
@@ -474,7 +475,7 @@ def generate_chess(
         return steps["done"]  # type: ignore[no-any-return]
     per_shard, shards, span = (steps["sizes"][k] for k in ("per_shard", "shards", "span"))
     if done := [k for k in ("scan", "expand", "resolve", "finish") if k in steps]:
-        say(f"resuming: step(s) {', '.join(done)} kept from the run that stopped")
+        say(Notice(f"resuming: step(s) {', '.join(done)} kept from the run that stopped"))
 
     def run(tasks: list[Any], what: str) -> list[Any]:
         return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace)

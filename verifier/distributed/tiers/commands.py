@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from verifier.distributed.tiers.errors import ClusterFailed
 from verifier.errors import UsageError
 from verifier.extras import require_extra
+from verifier.progress import Notice
 
 if TYPE_CHECKING:
     from verifier.distributed.tiers.check import TierCheck
@@ -148,8 +149,8 @@ def solve_tiers(
         kept = sum(t.solved for t in m.tiers)
         resume = 0 < kept < len(m.tiers)
         if resume:
-            say(f"a solve stopped part way: {kept} of {len(m.tiers)} tier(s) solved are kept "
-                "(--restart solves every tier again)")  # fmt: skip
+            say(Notice(f"a solve stopped part way: {kept} of {len(m.tiers)} tier(s) solved "
+                       "are kept (--restart solves every tier again)"))  # fmt: skip
     with tier_cluster(cluster) as client:
         res = solve_dataset(path, client, resume=resume, say=say)
         wins = None
