@@ -289,3 +289,50 @@ def test_a_table_with_nothing_to_quote_is_written_without_the_csv_modules_rows(
     out = io.StringIO()
     csv_writer.write_records(Records(("a", "b"), cells=[["x,1", "y"], [1, None]]), out)
     assert out.getvalue() == 'a,b\n"x,1",1\ny,\n' and rows_written == [1]
+
+
+_SCALAR = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, -0.0, 1.0, 1, True]),
+    st.text(max_size=5),
+)
+_DOC = st.recursive(
+    _SCALAR,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=5)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DOC, st.sampled_from([1, 2]))
+def test_json_written_a_flat_map_at_a_time_is_the_standard_librarys_text(
+    doc: Any, indent: int
+) -> None:
+    """``dumps`` writes large flat maps itself (the indented encoder of the standard library
+    is pure Python): the text is ``json.dumps``'s, byte for byte, with every map of 2 or more
+    scalars written that way here."""
+    import verifier.writers.json as json_writer
+
+    want = json.dumps(doc, indent=indent, allow_nan=False) + "\n"
+    old = json_writer.FLAT_FROM
+    json_writer.FLAT_FROM = 2
+    try:
+        assert json_writer.dumps(doc, indent=indent) == want
+    finally:
+        json_writer.FLAT_FROM = old
+
+
+def test_a_large_flat_map_is_written_by_the_fast_path() -> None:
+    import verifier.writers.json as json_writer
+
+    kinds = [1, -0.0, None, True, 'é"x', 0.0, 1.0]
+    m = {f"n{i}": kinds[i % 7] for i in range(json_writer.FLAT_FROM)}
+    flat: dict[str, Any] = {}
+    doc = {"solvers": {"a": {"values": m}}, "n": 1}
+    assert json_writer._with_tokens(doc, flat) != doc and list(flat.values()) == [m]
+    assert json_writer.dumps(doc) == json.dumps(doc, indent=1, allow_nan=False) + "\n"

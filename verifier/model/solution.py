@@ -255,7 +255,7 @@ class Solution:
             shown = [self.value(x) for x in ids]
         else:
             show = self.description.show
-            shown = _shown(value.data[xs], value.given[xs], lambda vs: [show(v) for v in vs])
+            shown = shown_entries(value.data[xs], value.given[xs], lambda vs: [show(v) for v in vs])
         cols: list[list[Any]] = [
             self.graph.names_of(ids),
             shown,
@@ -263,7 +263,8 @@ class Solution:
         ]
         for name in others:
             col, spec = self.columns[name], column_spec(name)
-            cols.append(_shown(col.data[xs], col.given[xs], partial(spec.show_each, self.graph)))
+            show = partial(spec.show_each, self.graph)
+            cols.append(shown_entries(col.data[xs], col.given[xs], show))
         return ("position", "value", "outcome", *others), cols
 
 
@@ -312,7 +313,7 @@ def _agrees(a: SolverResult, b: SolverResult) -> bool:
     return True
 
 
-def _shown(
+def shown_entries(
     data: NDArray[Any], given: NDArray[np.bool_], show: Callable[[NDArray[Any]], list[Any]]
 ) -> list[Any]:
     """The shown entry of each entry of ``data`` (``None`` where not ``given``): ``show`` maps

@@ -6,16 +6,20 @@ from __future__ import annotations
 import json
 import math
 import sys
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from verifier.model import SolverResult
-from verifier.model.columns import LOOPY, VALUE, column_spec, to_plain
+from verifier.model.columns import LOOPY, VALUE, ColumnSpec, column_spec, to_plain
 from verifier.model.describe import describe_view
+from verifier.model.graph import GameGraph
 from verifier.model.report import CaseReport
+from verifier.model.solution import shown_entries
 from verifier.writers.base import Document, Settings, overall_verdict, single_case
 
 __all__ = ["JsonWriter", "dumps", "jsonable", "report_to_dict", "reports_to_doc"]
@@ -44,24 +48,34 @@ _JSON_KEY = {"move": "moves"}
 """Column -> key of the per-solver block of ``--json`` (``moves`` by its old name)."""
 
 
+def _json_entries(spec: ColumnSpec, g: GameGraph, entries: Any) -> list[Any]:
+    shown = spec.show_each(g, entries)
+    return shown if set(map(type, shown)) <= {str} else list(map(jsonable, shown))
+
+
 def _solver_dict(rep: CaseReport, r: SolverResult, values: bool) -> dict[str, Any]:
     g = rep.case.graph
     d: dict[str, Any] = {"view": r.view.value, "seconds": round(r.seconds, 6)}
     cov = r.covered_mask()
     d["covered"] = int(cov.sum())
-    if values:
+    if values:  # a column at a time: names a list at a time, each distinct entry shown once
         desc = describe_view(r.view)
-        ids = np.flatnonzero(cov).tolist()
-        d["values"] = {g.name(x): jsonable(desc.show_node(r.columns, x)) for x in ids}
+        xs = np.flatnonzero(cov)
+        if LOOPY in r.columns:  # an infinite Grundy value reads its K: node by node
+            shown = [jsonable(desc.show_node(r.columns, x)) for x in xs.tolist()]
+        else:
+            v = r.columns[VALUE]
+            shown = shown_entries(
+                v.data[xs], v.given[xs], lambda es: [jsonable(desc.show(e)) for e in es]
+            )
+        d["values"] = dict(zip(g.names_of(xs.tolist()), shown, strict=True))
         for name, col in r.columns.items():
             if name in (VALUE, LOOPY):
                 continue
-            show = column_spec(name).show
-            key = _JSON_KEY.get(name, name)
-            d[key] = {
-                g.name(x): jsonable(show(g, col.data[x]))
-                for x in np.flatnonzero(col.given).tolist()
-            }
+            spec = column_spec(name)
+            xs = np.flatnonzero(col.given)
+            shown = shown_entries(col.data[xs], col.given[xs], partial(_json_entries, spec, g))
+            d[_JSON_KEY.get(name, name)] = dict(zip(g.names_of(xs.tolist()), shown, strict=True))
     d["work"] = jsonable(dict(r.work))
     if r.extra:
         d["extra"] = jsonable(dict(r.extra))
@@ -119,9 +133,71 @@ def reports_to_doc(
     }
 
 
+FLAT_FROM = 1000
+"""A mapping of at least this many scalars (a solver's values, remoteness, moves per position)
+is written by ``dumps`` a whole map at a time (``_flat_text``)."""
+_SCALARS = {str, int, float, bool, type(None)}
+
+
 def dumps(doc: Any, indent: int | None = 1) -> str:
-    """The JSON text of a serialisable document, with its final newline."""
-    return json.dumps(doc, indent=indent, allow_nan=False) + "\n"
+    """The JSON text of a serialisable document, with its final newline: ``json.dumps``'s very
+    text. Indented, the standard library encodes in Python (a million positions' values took
+    tens of seconds); the large flat maps are written here instead, by the C encoder's string
+    escaping and one join, and put in their place."""
+    if indent is None:
+        return json.dumps(doc, allow_nan=False) + "\n"
+    flat: dict[str, Mapping[str, Any]] = {}
+    text = json.dumps(_with_tokens(doc, flat), indent=indent, allow_nan=False)
+    if not flat:
+        return text + "\n"
+    pieces, at = [], 0
+    spots = sorted((text.index(f'"{token}"'), token) for token in flat)
+    for where, token in spots:
+        line = text.rfind("\n", 0, where) + 1
+        lead = len(text[line:where]) - len(text[line:where].lstrip(" "))
+        pieces += [text[at:where], _flat_text(flat[token], lead, indent)]
+        at = where + len(token) + 2
+    return "".join([*pieces, text[at:], "\n"])
+
+
+def _with_tokens(x: Any, flat: dict[str, Mapping[str, Any]]) -> Any:
+    """``x`` with each large flat map replaced by a token string unlike any other text."""
+    if isinstance(x, dict):
+        if len(x) >= FLAT_FROM and set(map(type, x)) == {str} and _scalars(x.values()):
+            token = f"@flat-{uuid.uuid4().hex}@"
+            flat[token] = x
+            return token
+        return {k: _with_tokens(v, flat) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_with_tokens(v, flat) for v in x]
+    return x
+
+
+def _scalars(values: Any) -> bool:
+    return set(map(type, values)) <= _SCALARS
+
+
+def _flat_text(m: Mapping[str, Any], lead: int, indent: int) -> str:
+    """``m`` as ``json.dumps(..., indent=indent)`` writes it on a line indented by ``lead``:
+    each entry on its own line, each distinct value encoded once."""
+    pad = " " * (lead + indent)
+    shown: dict[tuple[type, Any], str] = {}
+
+    def text(v: Any) -> str:  # by type and value (1 and True differ), floats by their repr
+        key = (float, float.__repr__(v)) if type(v) is float else (type(v), v)
+        if key not in shown:
+            shown[key] = json.dumps(v, allow_nan=False)
+        return shown[key]
+
+    escaped = json.encoder.encode_basestring_ascii  # json.dumps's own, for every string
+    kinds = set(map(type, m.values()))
+    values: Any = map(text, m.values())
+    if kinds == {str}:  # names, words: no call of ours per entry
+        values = map(escaped, m.values())
+    elif kinds == {int}:
+        values = map(int.__repr__, m.values())
+    entries = map(": ".join, zip(map(escaped, m.keys()), values, strict=True))
+    return "{\n" + pad + (",\n" + pad).join(entries) + "\n" + " " * lead + "}"
 
 
 @dataclass(frozen=True)
