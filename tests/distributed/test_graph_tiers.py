@@ -443,7 +443,10 @@ def test_workers_draw_a_seeded_random_graph(client: Any, tmp_path: Path) -> None
 
 
 @pytest.mark.dask
-def test_cli_generates_and_solves_a_random_graph_then_resumes(client: Any, tmp_path: Path) -> None:
+def test_cli_generates_and_solves_a_random_graph_then_resumes(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERIFIER_PROGRESS_EVERY", "5")  # the stages' lines, stderr not a terminal
     root = tmp_path / "g"
     addr = client.scheduler.address
     opts = ("--engine", "dask", "--scheduler", addr)
