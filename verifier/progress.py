@@ -135,6 +135,9 @@ def heartbeat(
     ``stream`` every ``every`` seconds while the block runs (``every`` 0: at its start too);
     ``counts``: the block's last ``report``, added to each line."""
     every = progress_every() if every is None else every
+    if math.isinf(every):  # progress not wanted: no line, no thread
+        yield
+        return
     done = threading.Event()
     started = time.monotonic()
     if every == 0:

@@ -31,7 +31,9 @@ def _slow(column: list[str], blank: float) -> Any:
 
 def _fast(column: list[str], blank: float) -> Any:
     try:
-        return [float(x) if x != x else int(x) for x in np.asarray(counts(column, blank))]
+        got = counts(column, blank)  # an array by numpy, else the cell-by-cell list
+        got = got.tolist() if isinstance(got, np.ndarray) else got
+        return [float(x) if x != x else int(x) for x in got]
     except ValueError as e:
         return str(e)
 
