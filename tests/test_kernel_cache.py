@@ -78,3 +78,62 @@ def test_the_compiled_engine_says_it_compiles_once(tmp_path: Path) -> None:
 
     assert line in verify()
     assert line not in verify()
+
+
+REPORTED = """
+import numpy as np
+from numba import njit
+from verifier.kernel_cache import report_compiles
+from verifier.progress import Counts, reporting
+
+@njit(cache=False)
+def twice(a):
+    return a * 2
+
+seen = []
+report_compiles()
+with reporting(lambda task, done, total: seen.append(task)):
+    twice(np.arange(3))  # compiled here: two steps
+    twice(np.arange(3))  # compiled already: none
+counts = Counts()
+counts("compiling twice", 0, 0)
+print(seen, repr(str(counts)))
+"""
+
+
+def test_each_kernel_numba_compiles_is_a_step_a_heartbeat_names(tmp_path: Path) -> None:
+    """While numba compiles, a heartbeat says which kernel (it repeated ``materials listed
+    2/2`` for half a minute); a step with nothing to count shows its name alone."""
+    out = _python(REPORTED, tmp_path)
+    assert out == (
+        "['compiling twice (numba, the first run only)', 'twice compiled'] ': compiling twice'"
+    )
+
+
+@pytest.mark.slow
+def test_reading_a_chess_case_on_a_cold_cache_says_it_compiles(tmp_path: Path) -> None:
+    """A chess ``.npz`` made elsewhere: reading its names compiles the chess kernels (about 17
+    s, in silence before); the line comes with progress wanted, and the read counts in the
+    reported seconds. About a minute (one generation, one cold verify)."""
+    warm = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "warm"), "PYTHONPATH": str(ROOT)}
+    made = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "generate", "chess:KQK", "-o", "kqk.npz"],
+        capture_output=True,
+        text=True,
+        env=warm,
+        cwd=tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    cold_env = {**warm, "NUMBA_CACHE_DIR": str(tmp_path / "cold"), "VERIFIER_PROGRESS_EVERY": "2"}
+    done = subprocess.run(
+        [sys.executable, "-m", "verifier.cli", "verify", "kqk.npz", "--no-self-check", "-q"],
+        capture_output=True,
+        text=True,
+        env=cold_env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    line = "progress: compiling the chess kernels once (about 30 s; cached for later runs)"
+    assert lines.count(line) == 1, done.stderr
+    assert any(x.startswith("progress: reading kqk.npz: compiling") for x in lines), lines

@@ -15,7 +15,7 @@ from verifier import api
 from verifier.cli import verify_app
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
-STAGES = ["read", "solve", "compare", "checks", "certificate", "self-check"]
+STAGES = ["read", "solve", "compare", "checks", "summary", "certificate", "self-check"]
 
 
 def test_the_report_seconds_are_the_sum_of_named_stages_self_check_included() -> None:
@@ -32,7 +32,7 @@ def test_the_report_seconds_are_the_sum_of_named_stages_self_check_included() ->
 
 def test_without_self_check_no_certificate_stage() -> None:
     rep = api.verify(CASES / "knuth-won-lost-unknown.json", self_check=False)
-    assert list(rep.stages) == ["read", "solve", "compare", "checks"]
+    assert list(rep.stages) == ["read", "solve", "compare", "checks", "summary"]
 
 
 def test_verify_prints_the_wall_time_by_stage_and_json_gives_them() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, TextIO
 
-__all__ = ["COMPILE_SECONDS", "cold", "say_if_cold"]
+__all__ = ["COMPILE_SECONDS", "announce", "cold", "say_if_cold"]
 
 CACHE = "FunctionCache"  # numba's cache of a ``cache=True`` kernel (else a ``NullCache``)
 
@@ -48,12 +48,82 @@ def cold(module_name: str) -> bool:
         return False
 
 
+_SAID: set[str] = set()
+"""The modules whose compilation this process has announced (said once, however often asked)."""
+
+
 def say_if_cold(stream: TextIO, module_name: str, what: str) -> bool:
     """``progress: compiling WHAT once (about N s; cached for later runs)`` on ``stream`` when
-    the kernels of ``module_name`` are cold; whether it said so."""
-    if not cold(module_name):
+    the kernels of ``module_name`` are cold and this process has not said so yet; whether it
+    said so now."""
+    if module_name in _SAID or not cold(module_name):
         return False
+    _SAID.add(module_name)
+    report_compiles()
     seconds = COMPILE_SECONDS.get(module_name, 30)
     stream.write(f"progress: compiling {what} once (about {seconds} s; cached for later runs)\n")
     stream.flush()
     return True
+
+
+def announce(module_name: str, what: str) -> None:
+    """Where a module's kernels are first needed (reading a chess case's names, a summary):
+    when they are cold, the compile line on stderr if progress is wanted (``verifier.progress``),
+    and the step handed to the enclosing ``reporting`` block, so that a heartbeat says
+    ``compiling WHAT once`` instead of repeating the step before it. Asked once per module and
+    process (``cold`` reads numba's index files)."""
+    if module_name in _ASKED:
+        return
+    _ASKED.add(module_name)
+    if not cold(module_name):
+        return
+    import sys
+
+    from verifier.progress import progress_wanted, report
+
+    if progress_wanted():
+        say_if_cold(sys.stderr, module_name, what)
+    report(f"compiling {what} once", 0, 0)
+    report_compiles()
+
+
+_ASKED: set[str] = set()
+
+
+def report_compiles() -> None:
+    """From now on, each kernel numba compiles is a step handed to the enclosing ``reporting``
+    block (``compiling NAME``, then ``NAME compiled``): a heartbeat names the kernel being
+    compiled instead of repeating the last counted step (``materials listed 2/2``) for half a
+    minute. Installed once per process; nothing when numba is missing."""
+    if _LISTENING:
+        return
+    try:
+        from numba.core import event
+    except ImportError:  # numba missing: the kernels run as Python, nothing compiles
+        return
+    from verifier.progress import report
+
+    class Said(event.Listener):
+        depth = 0
+
+        def on_start(self, ev: Any) -> None:
+            self.depth += 1
+            if self.depth == 1:
+                report(f"compiling {_name(ev)} (numba, the first run only)", 0, 0)
+
+        def on_end(self, ev: Any) -> None:
+            self.depth -= 1
+            if self.depth == 0:
+                report(f"{_name(ev)} compiled", 0, 0)
+
+    event.register("numba:compile", Said())  # type: ignore[no-untyped-call]
+    _LISTENING.append(True)
+
+
+_LISTENING: list[bool] = []
+
+
+def _name(ev: Any) -> str:
+    """The kernel a numba compile event is about."""
+    fn = getattr(ev.data.get("dispatcher"), "py_func", None) if ev.data else None
+    return getattr(fn, "__name__", "a kernel")

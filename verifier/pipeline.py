@@ -153,18 +153,21 @@ def run_case(
     if not smt and verdict is not CaseVerdict.REFUTED and solution is not None:
         unknown = any(c.verdict is Verdict.UNKNOWN for c in checks)
         verdict = CaseVerdict.INCONCLUSIVE if unknown else CaseVerdict.SOLVED
+    summary = _summary(case, solution)  # a game's block may be long (chess: orbit sizes)
+    t_summary = time.perf_counter()
     return CaseReport(
         case=case,
         solvers=tuple(runs),
         checks=tuple(checks),
         verdict=verdict,
-        seconds=t_checks - t0,
+        seconds=t_summary - t0,
         stages={
             "solve": t_solve - t0,
             "compare": t_compare - t_solve,
             "checks": t_checks - t_compare,
+            "summary": t_summary - t_checks,
         },
-        summary=_summary(case, solution),
+        summary=summary,
         solution=solution,
     )
 

@@ -72,6 +72,8 @@ class Counts:
     def __str__(self) -> str:
         if not self.task:
             return ""
+        if not self.total:  # a step with nothing to count (compiling)
+            return f": {self.task}"
         rate = f", {self.rate:,.0f} a second" if self.rate > 0 else ""
         return f": {self.task} {self.done:,}/{self.total:,}{rate}"
 

@@ -17,7 +17,7 @@ from verifier.io.limits import Command, Limits
 from verifier.model import Case
 from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.progress import Notice, heartbeat, progress_wanted
+from verifier.progress import Counts, Notice, heartbeat, progress_wanted, reporting
 from verifier.registry import ProgressFn
 from verifier.writers import Document, Format, overall_verdict
 
@@ -50,7 +50,9 @@ def load(path: Path, max_positions: int | None = None, *, command: Command = "ve
     what ``command`` costs a position, ``verifier.io.limits.COMMAND_BYTES_PER_POSITION``)."""
     from verifier.io import load_any
 
-    return load_any(path, limits=_limits(max_positions, command))
+    counts = Counts()  # a long read says what it does (the chess kernels compiling: once)
+    with heartbeat(sys.stderr, f"reading {path}", counts=counts), reporting(counts):
+        return load_any(path, limits=_limits(max_positions, command))
 
 
 def _limits(max_positions: int | None, command: Command = "verify") -> Limits:

@@ -166,9 +166,15 @@ def tiers(material: str, symmetric: bool = False) -> Tiers:
 
 
 def _kernels() -> Any:
+    from verifier.kernel_cache import announce
+
+    announce(_KERNELS, "the chess kernels")  # the first run compiles them: said, once
     from verifier.games import _chess_kernels
 
     return _chess_kernels
+
+
+_KERNELS = "verifier.games._chess_kernels"
 
 
 class _Namer:
