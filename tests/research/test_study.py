@@ -91,6 +91,8 @@ def test_rows_agree_with_solution_set(tiny: Path) -> None:
         assert r["free_nodes"] == str(int(s.free.sum()))
         assert r["free_components"] == str(len(s.components))
         assert r["how"] == s.how
+        assert r["method"] == s.method and r["method"] in ("exact", "approximate", "bounds")
+        assert (r["method"] == "exact") == (r["solutions"] != "")
         if s.count is not None:
             assert r["unique"] == str(s.count == 1)
         if r["semantics"] == "minimax":
@@ -146,6 +148,39 @@ def test_rerun_resumes_without_recomputing(
     code, err = sweep(out, *TINY)
     assert code == 0 and measured == [] and len(rows_of(out)) == 32
     assert "32 cases" in err and "0 measured" in err and "32 already in" in err
+
+
+def test_a_sweep_from_before_the_method_column_resumes_with_it(
+    tiny: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep written before ``method`` existed: the rerun measures only the missing cases,
+    gives the old rows their method (``exact`` where counted) and keeps the old file."""
+    out = tmp_path / "old"
+    shutil.copytree(tiny, out)
+    full = rows_of(out)
+    old = [{k: v for k, v in r.items() if k != "method"} for r in full[:20]]
+    with (out / "uniqueness.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=study.OLD_COLUMNS)
+        w.writeheader()
+        w.writerows(old)
+    before = (out / "uniqueness.csv").read_bytes()
+    measured: list[str] = []
+    real = study.measure
+
+    def counting(spec: study.Spec, settings: study.Settings) -> dict[str, Any]:
+        measured.append(spec.key)
+        return real(spec, settings)
+
+    monkeypatch.setattr(study, "measure", counting)
+    code, err = sweep(out, *TINY)
+    assert code == 0, err
+    assert len(measured) == 12
+    assert (out / "uniqueness.before-method.csv").read_bytes() == before
+    again = {r["key"]: r for r in rows_of(out)}
+    assert len(again) == 32 and tuple(next(iter(again.values()))) == study.COLUMNS
+    for r in full:  # the tiny sweep counts exactly or gives bounds: the old rows get the same
+        assert again[r["key"]]["method"] == r["method"], r["key"]
+    assert {r["method"] for r in full[:20]} >= {"exact"}
 
 
 def test_other_limits_are_refused_on_resume(tiny: Path) -> None:

@@ -29,6 +29,7 @@ import csv
 import hashlib
 import json
 import math
+import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -73,6 +74,7 @@ COLUMNS = (
     "solutions",
     "solutions_at_least",
     "solutions_at_most",
+    "method",
     "how",
     "free_nodes",
     "free_components",
@@ -254,6 +256,7 @@ def measure(spec: Spec, settings: Settings) -> dict[str, Any]:
         solutions="" if s.count is None else s.count,
         solutions_at_least=lo,
         solutions_at_most="" if hi is None else hi,
+        method=s.method,
         how=s.how,
         free_nodes=int(s.free.sum()),
         free_components=len(s.components),
@@ -289,6 +292,32 @@ def _repair(csv_path: Path) -> None:
     data = csv_path.read_bytes()
     if data and not data.endswith(b"\n"):
         csv_path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+OLD_COLUMNS = tuple(c for c in COLUMNS if c != "method")
+"""A sweep's columns before ``method`` (2026-11-28): such a sweep still resumes."""
+
+
+def _upgraded(csv_path: Path, rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The rows of a sweep written before the ``method`` column, with it (``exact`` where the
+    count is, ``bounds`` where not, empty for a case that timed out or failed), the file
+    rewritten so and the old one kept beside it as ``uniqueness.before-method.csv``; other
+    rows as they are."""
+    if not rows or tuple(rows[0]) != OLD_COLUMNS:
+        return rows
+    for r in rows:
+        failed = r["how"].startswith(("timed out", "error:"))
+        r["method"] = "" if failed else "exact" if r["solutions"] else "bounds"
+    kept = csv_path.with_name(f"{csv_path.stem}.before-method.csv")
+    if not kept.exists():
+        shutil.copyfile(csv_path, kept)
+    new = csv_path.with_name(f"{csv_path.name}.tmp")
+    with new.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    new.replace(csv_path)
+    return read_rows(csv_path)
 
 
 def _check_settings(out_dir: Path, settings: Settings) -> None:
@@ -336,7 +365,7 @@ def run_sweep(
     csv_path = out_dir / CSV_NAME
     _check_settings(out_dir, settings)
     _repair(csv_path)
-    existing = read_rows(csv_path)
+    existing = _upgraded(csv_path, read_rows(csv_path))
     if existing and list(existing[0]) != list(COLUMNS):
         raise UsageError(f"{csv_path}: not a uniqueness sweep's CSV (other columns)")
     done_keys = {r["key"] for r in existing}
