@@ -716,3 +716,55 @@ def test_cli_judges_a_strangers_table_and_refuses_a_bad_one_in_one_line(
     path = write_table(tmp_path / "s.parquet", {"code": np.arange(KARS.n),
                                                 "value": np.array(["x"] * KARS.n)})  # fmt: skip
     one_line_error(run_cli("verify", kars, *opts, "--answers", path), 2, "$.value", "not numbers")
+
+
+# --- one rule per semantics: the sharded check runs the in-memory check's own rules ---------
+
+
+def _in_memory_faults(g: GameGraph) -> int:
+    """How many nodes the in-memory ``rules`` check finds breaking their rule in the engine's
+    own (true) answer."""
+    from verifier.checks.rules import rule_faults
+    from verifier.model import SolverResult
+    from verifier.model.describe import describe
+
+    cols = in_memory(g)  # reachability's label +1 / -1 is the model's region 1 / 0
+    got = (cols["label"] == 1).astype(np.int64) if "label" in cols else next(iter(cols.values()))
+    return len(rule_faults(g, SolverResult("engine", describe(g.semantics).view, got)))
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("semantics", ["reachability", "minimax", "impartial"])
+def test_a_rule_changed_in_its_one_place_changes_both_routes(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, semantics: str
+) -> None:
+    """Issue 45 item 3: each semantics' local rule is written once (the equations'
+    ``OrderSystem.apply``, the mex's ``mex_failures``); the in-memory ``rules`` check and the
+    sharded check both run it. Changed there (Max and Min swapped; every Grundy value read one
+    higher), the true answers break it on both routes; unchanged, both routes accept them."""
+    g = small_random(semantics, 3)
+    root = stored(tmp_path / "g", g, client, 3)
+    solve_dataset(root, client)
+    assert _in_memory_faults(g) == 0
+    res = check_dataset(root, client)
+    assert res.verdict == "verified" and res.counts["rules"] == 0
+    if semantics == "impartial":
+        from verifier.smt import mex
+
+        real = mex.mex_failures
+        monkeypatch.setattr(mex, "mex_failures", lambda g, v, nodes: real(g, v + (v >= 0), nodes))
+    else:
+        from dataclasses import replace
+
+        from verifier.equations.system import AND, OR, OrderSystem
+
+        real_apply = OrderSystem.apply
+
+        def swapped(self: OrderSystem, idx: Any) -> Any:
+            kind = np.where(self.kind == OR, AND, np.where(self.kind == AND, OR, self.kind))
+            return real_apply(replace(self, kind=kind.astype(np.int8)), idx)
+
+        monkeypatch.setattr(OrderSystem, "apply", swapped)
+    assert _in_memory_faults(g) > 0
+    res = check_dataset(root, client)
+    assert res.verdict == "refuted" and res.counts["rules"] > 0, res.counts

@@ -14,11 +14,17 @@ any size. It is the local half of a proof; the global half (no circular justific
 remoteness, the least fixpoint) is the agreement with a solver that computes the least
 fixpoint, the remoteness and move checks, and, in a full run, the Z3 checks. A value outside
 the graph's value set (a score that is no leaf's value nor 0) breaks the rule too.
+
+The sharded check (``verify DIR --engine dask`` on a stored graph) judges each shard with these
+same rules (``shard_faults``): the shard's nodes, and each move's target as a dead end outside
+them carrying the value its own shard gives it (minimax: a leaf worth its score, so the value
+set holds it), judged nowhere. A rule is written once, here and in the equations it reads.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,24 +33,30 @@ from verifier.checks.common import per_solver, result
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
-from verifier.model.semantics import Semantics
+from verifier.model.graph import index_dtype
+from verifier.model.semantics import NOBODY, Semantics
 from verifier.model.topology import culprit
 from verifier.registry import CheckContext, check
 
-__all__ = ["NAME", "rule_faults"]
+__all__ = ["NAME", "rule_faults", "rule_gives", "shard_faults", "shard_graph"]
 
 NAME = "rules"
 
 
-def rule_faults(g: GameGraph, r: SolverResult) -> NDArray[np.int64]:
+def rule_faults(
+    g: GameGraph, r: SolverResult, only: NDArray[np.bool_] | None = None
+) -> NDArray[np.int64]:
     """Ids of the nodes whose given value breaks its local rule, given its successors' values
-    (nodes with a successor whose value is not given are not judged)."""
+    (nodes with a successor whose value is not given are not judged; with ``only``, nor the
+    nodes outside it)."""
     cols = r.columns
     val = cols[VALUE]
     loopy = cols.get(LOOPY)
     infinite = loopy.given if loopy is not None else np.zeros(g.n, dtype=np.bool_)
     known = np.asarray(val.given, dtype=np.bool_) | infinite
     judged = np.asarray(val.given, dtype=np.bool_)
+    if only is not None:
+        judged = judged & only
     if not known.all():  # judge only nodes whose successors' values are all given
         judged = judged & (np.bincount(g.edge_src[~known[g.succ_idx]], minlength=g.n) == 0)
     d = describe(g.semantics)
@@ -56,9 +68,67 @@ def rule_faults(g: GameGraph, r: SolverResult) -> NDArray[np.int64]:
     assert d.equations is not None
     system = d.equations(g)
     idx, bad = system.to_index(np.where(val.given, val.data, 0))
-    if bad[val.given].any():  # a value outside the value set: its own fault, and its neighbours'
-        return np.flatnonzero(val.given & bad).astype(np.int64)
+    if bad[judged].any():  # a value outside the value set: its own fault, and its neighbours'
+        return np.flatnonzero(judged & bad).astype(np.int64)
     return np.flatnonzero(judged & (system.apply(idx) != idx)).astype(np.int64)
+
+
+def rule_gives(g: GameGraph, r: SolverResult, x: int) -> float:
+    """The value node ``x``'s rule gives from its successors' values (a witness's words)."""
+    val = r.columns[VALUE]
+    d = describe(g.semantics)
+    if not d.has_order:  # the mex of the options' values
+        ys = np.asarray(val.data, dtype=np.int64)[g.successors(x)]
+        held = set(ys[ys >= 0].tolist())
+        return float(next(k for k in range(len(held) + 1) if k not in held))
+    assert d.equations is not None
+    system = d.equations(g)
+    idx, _ = system.to_index(np.where(val.given, val.data, 0))
+    return float(system.to_values(system.apply(idx))[x])
+
+
+def shard_graph(
+    sem: Semantics,
+    owner: NDArray[Any],
+    leaf: NDArray[Any],
+    target: NDArray[Any],
+    src: NDArray[np.intp],
+    succ_values: NDArray[Any],
+) -> GameGraph:
+    """A shard as a graph of its own: its ``n`` nodes (``owner``, ``leaf`` value, ``target``
+    each), and for each move ``src[k] ->`` a node outside it, a dead end ``n + k`` carrying
+    that target's value ``succ_values[k]`` as its leaf value (minimax: its score)."""
+    n, m = len(owner), len(src)
+    ids = index_dtype(n + m)
+    targets: Any = np.arange(n, n + m, dtype=ids)
+    if m > 1 and (src[1:] < src[:-1]).any():  # a shard's moves come sorted by source
+        targets = targets[np.argsort(src, kind="stable")]
+    ptr = np.full(n + m + 1, m, dtype=np.int64)  # the dead ends' rows empty, after the moves
+    ptr[0] = 0
+    np.cumsum(np.bincount(src, minlength=n), out=ptr[1 : n + 1])
+    return GameGraph(
+        semantics=sem,
+        succ_ptr=ptr,
+        succ_idx=targets,
+        owner=np.concatenate([np.asarray(owner, np.int8), np.full(m, NOBODY, np.int8)]),
+        value=np.concatenate([np.asarray(leaf, np.float64), np.asarray(succ_values, np.float64)]),
+        target=np.concatenate([np.asarray(target, np.bool_), np.zeros(m, np.bool_)]),
+    )
+
+
+def shard_faults(
+    g: GameGraph, values: NDArray[Any], given: NDArray[np.bool_], succ_given: NDArray[np.bool_]
+) -> tuple[NDArray[np.int64], SolverResult]:
+    """The shard's nodes (of ``shard_graph`` ``g``) whose ``values`` (given where ``given``)
+    break their rules, judged by ``rule_faults`` itself; and the result it judged."""
+    n = len(values)
+    boundary = g.value[n:]
+    covered = np.concatenate([given, succ_given])
+    v = np.concatenate([np.asarray(values), boundary.astype(np.asarray(values).dtype)])
+    r = SolverResult("shard", describe(g.semantics).view, v, covered=covered)
+    only = np.zeros(g.n, dtype=np.bool_)
+    only[:n] = True
+    return rule_faults(g, r, only), r
 
 
 @check(NAME, list(Semantics), order=5, linear=True)

@@ -66,6 +66,7 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.checks.rules import rule_gives, shard_faults, shard_graph
 from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.export import exported_answers, is_dataset
@@ -85,7 +86,6 @@ from verifier.distributed.tiers.tables import (
     column_of,
     int_column,
 )
-from verifier.engine.grundy import mex_rows
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
@@ -266,9 +266,10 @@ def _greatest(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: 
     return out
 
 
-def _region(nodes: Cols, x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]
-            ) -> NDArray[np.bool_]:  # fmt: skip
-    """Reachability: the region the rules give each node from its successors' labels."""
+def _in_region(nodes: Cols, x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]
+               ) -> NDArray[np.bool_]:  # fmt: skip
+    """Reachability: the region the rules give each node from its successors' labels (the
+    layers' check: where a layer is owed)."""
     n = len(deg)
     target = nodes["target"] != 0
     p0 = nodes["player"] == PLAYER0
@@ -279,27 +280,13 @@ def _region(nodes: Cols, x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]
     return want
 
 
-def _reach_rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
-                 x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
-    label = own["label"]
-    want = _region(nodes, x, y, deg)
-    bad = ~np.isin(label, (1, -1)) | ((label == 1) != want)
-    words = {True: "player 0's (+1, winner 0)", False: "player 1's (-1, winner 1)"}
-
-    def why(i: int) -> str:
-        said = words[bool(label[i] == 1)] if label[i] in (1, -1) else str(int(label[i]))
-        return f"claims {said}, its rule gives {words[bool(want[i])]}"
-
-    _note(found, "rules", codes, bad, why)
-
-
 def _reach_layers(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
                   x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
     n = len(codes)
     layer = own["remoteness"].astype(np.int64)
     target = nodes["target"] != 0
     p0 = nodes["player"] == PLAYER0
-    want = _region(nodes, x, y, deg)
+    want = _in_region(nodes, x, y, deg)
     every = np.ones(len(x), dtype=np.bool_)
     low = _least(x, y["remoteness"], y["label"] == 1, n, np.inf)
     high = _greatest(x, y["remoteness"], every, n, -np.inf)
@@ -308,20 +295,6 @@ def _reach_layers(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Col
     bad = layer != layer_want
     _note(found, "layers", codes, bad,
           lambda i: f"layer {int(layer[i])}, its successors give {layer_want[i]:g}")  # fmt: skip
-
-
-def _minimax_rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
-                   x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
-    n = len(codes)
-    score = own["score"]
-    mx = nodes["player"] == MAX
-    every = np.ones(len(x), dtype=np.bool_)
-    hi = _greatest(x, y["score"], every, n, -np.inf)
-    lo = _least(x, y["score"], every, n, np.inf)
-    want = np.where(deg == 0, nodes["value"], np.where(mx, hi, lo))
-    bad = ~(score == want)
-    _note(found, "rules", codes, bad,
-          lambda i: f"score {score[i]:g}, its rule gives {want[i]:g}")  # fmt: skip
 
 
 def _minimax_ranks(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
@@ -361,18 +334,44 @@ def _impartial_heights(found: Found, codes: NDArray[np.uint64], nodes: Cols, own
           lambda i: f"height {int(h[i])}, its successors give {h_want[i]:g}")  # fmt: skip
 
 
-def _impartial_rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
-                     x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
-    g = own["grundy"].astype(np.int64)
-    yg = y["grundy"].astype(np.int64)
-    yg = np.where(yg < 0, np.iinfo(np.int64).max, yg)  # not a value: marks nothing
-    g_want = mex_rows(yg, deg.astype(np.int64))  # the moves are sorted by source
-    bad = g != g_want
+def _rules(sem: Semantics, column: str, model: Callable[[NDArray[Any]], tuple[Any, Any]],
+           words: Callable[[float, float], str]) -> Callable[..., None]:  # fmt: skip
+    """The shard's local rules under ``sem``, judged by the in-memory check's own code
+    (``checks.rules.shard_faults``): the answers' ``column`` as the model's values
+    (``model``: values and where given), a node without a value a fault of its own; ``words``
+    (claimed, what the rule gives) a witness."""
 
-    def why(i: int) -> str:
-        return f"Grundy value {int(g[i])}, the mex of its successors' is {int(g_want[i])}"
+    def rules(found: Found, codes: NDArray[np.uint64], nodes: Cols, own: Cols,
+              x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]) -> None:  # fmt: skip
+        values, given = model(own[column])
+        succ, succ_given = model(y[column])
+        n = len(codes)  # impartial nodes have no player, a stored graph's leaves no target...
+        owner = nodes["player"] if "player" in nodes else np.full(n, -1, np.int8)
+        leaf = nodes["value"] if "value" in nodes else np.zeros(n)
+        target = nodes["target"] != 0 if "target" in nodes else np.zeros(n, np.bool_)
+        g = shard_graph(sem, owner, leaf, target, x, np.where(succ_given, succ, 0))
+        faults, judged = shard_faults(g, values, given, succ_given)
+        bad = ~given
+        bad[faults] = True
 
-    _note(found, "rules", codes, bad, why)
+        def why(i: int) -> str:
+            return words(float(values[i]) if given[i] else float("nan"), rule_gives(g, judged, i))
+
+        _note(found, "rules", codes, bad, why)
+
+    return rules
+
+
+def _region(label: NDArray[Any]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """Reachability's labels (+1 player 0's region, -1 not) as the model's 1 / 0."""
+    return (label == 1).astype(np.int64), np.isin(label, (1, -1))
+
+
+_SIDE = {1.0: "player 0's (+1, winner 0)", 0.0: "player 1's (-1, winner 1)"}
+
+
+def _side(v: float) -> str:
+    return _SIDE.get(v, "none")
 
 
 # --- a stranger's values ------------------------------------------------------------------
@@ -425,7 +424,9 @@ def _grundy_values(path: Path, batch: Any, row0: int) -> NDArray[np.int64]:
 CHECKERS.register(Semantics.REACHABILITY)(
     Checker(("rules", "layers"),
             "the layers found the region on the targets and the rest is a trap for player 0",
-            rules=_reach_rules, certificate=_reach_layers, value="label",
+            rules=_rules(Semantics.REACHABILITY, "label", _region,
+                         lambda v, w: f"claims {_side(v)}, its rule gives {_side(w)}"),
+            certificate=_reach_layers, value="label",
             table=TableValues("int8", int(NO_CLAIM), _winners, (NO_MOVES,)),
             say=lambda v: f"winner {0 if v == 1 else 1}",
             unproved="a cycle of claims can justify itself",
@@ -435,7 +436,9 @@ CHECKERS.register(Semantics.MINIMAX)(
     Checker(("rules", "ranks"),
             "each non-zero score rests on claims of smaller rank and the (T+MM) equations make "
             "the rest traps",
-            rules=_minimax_rules, certificate=_minimax_ranks, value="score",
+            rules=_rules(Semantics.MINIMAX, "score", lambda v: (v, ~np.isnan(v)),
+                         lambda v, w: f"score {v:g}, its rule gives {w:g}"),
+            certificate=_minimax_ranks, value="score",
             table=TableValues("float64", float("nan"), _scores,
                               (("remoteness", "a minimax table's remoteness (plies) is not "
                                 "judged on the sharded route: drop the column"), NO_MOVES)),
@@ -445,7 +448,10 @@ CHECKERS.register(Semantics.MINIMAX)(
 CHECKERS.register(Semantics.IMPARTIAL)(
     Checker(("heights", "rules"),
             "the heights prove the graph acyclic, where the mex rule has one solution",
-            rules=_impartial_rules, certificate=_impartial_heights, value="grundy",
+            rules=_rules(Semantics.IMPARTIAL, "grundy", lambda v: (v, v >= 0),
+                         lambda v, w: f"Grundy value {v:g}, the mex of its successors' is "
+                                      f"{w:g}"),
+            certificate=_impartial_heights, value="grundy",
             table=TableValues("int64", -1, _grundy_values,
                               (("remoteness", "an impartial value has no remoteness: drop "
                                 "the column"), NO_MOVES)),
