@@ -13,7 +13,10 @@ code compares a text with it (``game == "random"``, ``game.startswith("chess:")`
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -109,3 +112,42 @@ def test_the_scan_finds_a_name(tmp_path: Path) -> None:
         "4: chess in 'chess:'",
         "5: connect4 in 'connect4 board width.'",
     ]
+
+
+def test_the_docs_show_connect4s_tiered_form() -> None:
+    """docs/games.md, "A game's tiered form": its Python block is in verifier/games/connect4.py."""
+    doc = (ROOT / "docs" / "games.md").read_text()
+    section = doc.split("### A game's tiered form", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert block.startswith("    tiers=TieredForm(\n")
+    assert block in (ROOT / "verifier" / "games" / "connect4.py").read_text()
+
+
+def test_every_hook_of_a_tiered_form_is_found() -> None:
+    pytest.importorskip("dask")
+    pytest.importorskip("pyarrow")
+    from verifier.distributed.tiers.rules import tier_games
+    from verifier.games.registry import hook, tiered_forms
+
+    forms = tiered_forms()
+    assert [g.name for g, _ in forms] == ["connect4", "chess", "random"]
+    for _, form in forms:
+        refs = (form.generate, form.rules, form.solved, form.solved_lines, form.witnesses)
+        for ref in filter(None, refs):
+            assert callable(hook(ref)), ref
+    assert list(tier_games()) == ["connect4", "chess", "graph"]
+
+
+def test_the_search_for_games_imports_no_tiered_module() -> None:
+    program = (
+        "import sys\nfrom verifier.games.registry import builtin_games, tiered\n"
+        "builtin_games(); tiered('chess:KQK')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('verifier.distributed', 'dask', "
+        "'verifier.games._chess_kernels'))))"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.strip() == "[]"
