@@ -28,7 +28,7 @@ from verifier.cli.common import (
     load,
     pick_format,
 )
-from verifier.cli.help import _Command, _GenerateCommand, group
+from verifier.cli.help import _Command, _GenerateCommand, _GrundyCommand, group
 from verifier.cli.options import VersionOpt
 from verifier.cli.verify import run_verify, verify_app
 from verifier.io.pipes import closed_pipe_tolerated
@@ -85,7 +85,7 @@ app.command(
     "their ranges.",
 )(uniqueness.uniqueness_cmd)
 app.add_typer(uniqueness.study_app, name="study")
-app.command("grundy", cls=_Command)(misc.grundy_cmd)
+app.command("grundy", cls=_GrundyCommand)(misc.grundy_cmd)
 app.command("check-certificate", cls=_Command)(misc.check_certificate_cmd)
 app.command("prove", cls=_Command)(misc.prove_cmd)
 app.command("schema", cls=_Command)(misc.schema_cmd)

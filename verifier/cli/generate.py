@@ -46,9 +46,36 @@ def _refuse_dataset_overwrite(output: Path) -> None:
     )
 
 
+def _graph_dataset(game: str) -> bool:
+    """Whether ``generate GAME --engine dask`` writes a graph's dataset, whose generation does
+    not resume (a case file's graph, or a game's tiered form without ``resume``)."""
+    from verifier.games.registry import tiered
+
+    if Path(game).suffix.lower() in (".npz", ".json"):
+        return True
+    found = tiered(game)
+    return found is not None and found[1].resume is None
+
+
+def _kernels(game: str) -> tuple[str, str] | None:
+    """The compiled kernels the built-in game ``game`` names runs (``BuiltinGame.kernels``)."""
+    from verifier.games.registry import builtin_games
+
+    for g in builtin_games():
+        named = game.startswith(f"{g.name}:") if g.argument else game == g.name
+        if g.kernels is not None and named:
+            return g.kernels
+    return None
+
+
 class GenerateEngine(StrEnum):
     memory = "memory"
     dask = "dask"
+
+
+# the help of the games' own options (--width, --n, ...) is their declarations' (games/registry),
+# and {tiered} and {resumable} in --engine's and --resume's name the games with a tiered form:
+# read when the help is shown (help._GenerateCommand)
 
 
 def generate_cmd(
@@ -81,30 +108,16 @@ def generate_cmd(
             rich_help_panel=GAMES,
         ),
     ] = None,
-    width: Annotated[
-        int | None, typer.Option(min=1, help="connect4 board width.", rich_help_panel=GAMES)
-    ] = None,
-    height: Annotated[
-        int | None, typer.Option(min=1, help="connect4 board height.", rich_help_panel=GAMES)
-    ] = None,
-    size: Annotated[
-        int | None,
-        typer.Option(min=1, help="kqk / krk board size n (3..8).", rich_help_panel=GAMES),
-    ] = None,
-    n: Annotated[
-        int | None, typer.Option("--n", min=1, help="ladder layers.", rich_help_panel=GAMES)
-    ] = None,
+    width: Annotated[int | None, typer.Option(min=1, rich_help_panel=GAMES)] = None,
+    height: Annotated[int | None, typer.Option(min=1, rich_help_panel=GAMES)] = None,
+    size: Annotated[int | None, typer.Option(min=1, rich_help_panel=GAMES)] = None,
+    n: Annotated[int | None, typer.Option("--n", min=1, rich_help_panel=GAMES)] = None,
     upto: Annotated[
         int | None,
         typer.Option(min=0, help="impartial families: heaps 0..upto.", rich_help_panel=GAMES),
     ] = None,
-    piles: Annotated[
-        int | None, typer.Option(help="nim: number of heaps.", min=1, rich_help_panel=GAMES)
-    ] = None,
-    below: Annotated[
-        int | None,
-        typer.Option(help="nim: each heap holds fewer counters.", min=1, rich_help_panel=GAMES),
-    ] = None,
+    piles: Annotated[int | None, typer.Option(min=1, rich_help_panel=GAMES)] = None,
+    below: Annotated[int | None, typer.Option(min=1, rich_help_panel=GAMES)] = None,
     semantics: Annotated[
         str | None, typer.Option(help="The semantics.", rich_help_panel=RANDOM)
     ] = None,
@@ -161,7 +174,7 @@ def generate_cmd(
     engine: Annotated[
         GenerateEngine,
         typer.Option(
-            help="memory: a case file, in this process; dask: connect4, chess:MATERIAL, a random "
+            help="memory: a case file, in this process; dask: {tiered}, a random "
             "graph or a case file (.npz, .json) as a tiered dataset (a directory of sharded "
             "tiers), generated on a Dask cluster (docs/distributed.md); a random graph is "
             "then drawn shard by shard from other random streams than --engine memory's: "
@@ -186,7 +199,7 @@ def generate_cmd(
         typer.Option(
             "--resume",
             help="--engine dask: continue a generation that stopped, in the same DIR "
-            "(connect4 after its last written tier, chess:MATERIAL after its last step).",
+            "({resumable}).",
             rich_help_panel=OUTPUT,
         ),
     ] = False,
@@ -204,7 +217,7 @@ def generate_cmd(
 
     if resume and engine is not GenerateEngine.dask:
         raise _fail("--resume continues a tiered dataset's generation (--engine dask)")
-    graph = game == "random" or Path(game).suffix.lower() in (".npz", ".json")
+    graph = engine is GenerateEngine.dask and _graph_dataset(game)
     if engine is GenerateEngine.dask and not (resume or force or graph):
         _refuse_dataset_overwrite(output)
     if not resume:
@@ -285,10 +298,11 @@ def generate_cmd(
         twice = sorted(k for k in params if flags.get(k) is not None)
         if twice:
             raise UsageError(f"--param {twice[0]}=... and its own option both given")
-        if game.startswith("chess:"):  # the first run compiles for a minute: say so
+        kernels = _kernels(game)
+        if kernels is not None:  # the first run compiles for a minute (chess): say so
             from verifier.kernel_cache import say_if_cold
 
-            say_if_cold(sys.stderr, "verifier.games._chess_kernels", "the chess kernels")
+            say_if_cold(sys.stderr, *kernels)
         with working, reporting(step):
             case = generate(game, **{**flags, **params})
     except (VerifierError, ValueError) as e:

@@ -117,18 +117,29 @@ class _Command(_Fits80, TyperCommand):
 
 class _GenerateCommand(_Command):
     """``generate``: the GAME argument's help lists the built-in games their modules declare,
-    and a last panel what each is and takes (read when the help is shown, so no other command
-    imports the game modules)."""
+    a game's own option says what its declaration says, ``{tiered}`` and ``{resumable}`` in an
+    option's help are the games with a tiered form (those with a dataset of their own, those
+    whose generation resumes), and a last panel says what each game is and takes (all read
+    when the help is shown, so no other command imports the game modules)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from verifier.games.registry import builtin_games, known
+        from verifier.games.registry import builtin_games, known, tiered_forms
 
+        declared = {o.name: o.help for g in builtin_games() for o in g.options}
+        forms = tiered_forms()
+        tiered = ", ".join(g.shown for g, f in forms if f.rules is not None)
+        resumable = ", ".join(f"{g.shown} {f.resume}" for g, f in forms if f.resume is not None)
         for param in self.params:
             if param.param_type_name == "argument":  # GAME, the one argument
                 param.help = (
                     f"{known()}, or your own game class: FILE.py:Class or module:Class, or an "
                     "OpenSpiel game: openspiel:NAME (docs/games.md)."
                 )
+            elif param.help is None and param.name in declared:
+                param.help = declared[param.name]
+            elif param.help:
+                param.help = param.help.replace("{tiered}", tiered)
+                param.help = param.help.replace("{resumable}", resumable)
         super().format_help(ctx, formatter)
         from rich.panel import Panel
         from rich.table import Table
@@ -142,6 +153,19 @@ class _GenerateCommand(_Command):
         Console(highlight=False, width=MAX_WIDTH).print(
             Panel(table, title="Built-in games", title_align="left", border_style="dim")
         )
+
+
+class _GrundyCommand(_Command):
+    """``grundy``: the GAME argument's help lists the families of the impartial catalog
+    (``verifier.games.catalog.FAMILIES``, read when the help is shown)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from verifier.games.catalog import FAMILIES
+
+        for param in self.params:
+            if param.param_type_name == "argument":  # GAME, the one argument
+                param.help = f"{FAMILIES}."
+        super().format_help(ctx, formatter)
 
 
 class _Group(_Fits80, TyperGroup):

@@ -34,9 +34,7 @@ from verifier.writers import Document, Format, make_writer
 
 
 def grundy_cmd(
-    game: Annotated[
-        str, typer.Argument(help="nim, subtraction:1,2,3, octal:.07 (or .07), grundy.")
-    ],
+    game: Annotated[str, typer.Argument()],  # help: the catalog's families (help._GrundyCommand)
     upto: Annotated[int, typer.Option(min=0, help="Compute heaps 0..upto.")] = 100,
     fmt: Annotated[Format | None, _format_option("csv (heap,value rows)")] = None,
     as_json: JsonOpt = False,

@@ -30,6 +30,7 @@ from verifier.games.subtraction import (
 from verifier.model import Case
 
 __all__ = [
+    "FAMILIES",
     "GameSpec",
     "SequenceReport",
     "analyse_sequence",
@@ -37,6 +38,11 @@ __all__ = [
     "grundy_sequence",
     "parse_game",
 ]
+
+
+FAMILIES = "nim, subtraction:1,2,3, octal:.07 (or .07), grundy"
+"""The families :func:`parse_game` takes, as its errors and ``verifier grundy``'s help list
+them."""
 
 
 @dataclass(frozen=True)
@@ -99,9 +105,7 @@ def parse_game(name: str, *, s: Iterable[int] | None = None) -> GameSpec:
         return GameSpec("subtraction", subtraction=parse_subtraction_set(",".join(map(str, s))))
     if family == "octal" and arg:
         return GameSpec("octal", octal=parse_octal(arg))
-    raise ValueError(
-        f"unknown game {name!r}: expected nim, subtraction:1,2,3, octal:.07 (or .07), grundy"
-    )
+    raise ValueError(f"unknown game {name!r}: expected {FAMILIES}")
 
 
 def grundy_sequence(

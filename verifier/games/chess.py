@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.games._board import LazyNames, normal_case_csr
-from verifier.games.registry import SYMMETRY, BuiltinGame, Codec, Facts
+from verifier.games.registry import SYMMETRY, BuiltinGame, Codec, Facts, TieredForm
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 from verifier.progress import report
@@ -450,6 +450,18 @@ GAME = BuiltinGame(
     codec=Codec("chess:MATERIAL[:symmetric]", codec_names),
     facts=Facts("chess", lambda case: case.id.startswith("chess-"), longest_wins, summary_lines),
     order=55,
+    tiers=TieredForm(
+        "chess",
+        "verifier.distributed.tiers.chess_generate:generate_tiers",
+        rules="verifier.distributed.tiers.chess_tiers:ChessTiers",
+        resume="after its last step",
+        again=lambda p: f"chess:{p['material']}" if p.get("material") else None,
+        source=(r"verifier\.games\.chess \(material=(\w+)(, symmetry=True)?\)", "chess:{0}"),
+        solved="verifier.distributed.tiers.chess_report:longest_wins",
+        solved_lines="verifier.distributed.tiers.chess_report:wins_text",
+        witnesses="verifier.distributed.tiers.chess_report:name_witnesses",
+    ),
+    kernels=("verifier.games._chess_kernels", "the chess kernels"),
 )
 """No protocol version and no examples: python-chess is this game's independent oracle
 (``tests/games/test_chess.py``)."""

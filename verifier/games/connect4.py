@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from verifier.games._board import LazyNames, normal_case_csr, unique_inverse
 from verifier.games.name_codecs import board_names
 from verifier.games.protocol import Game
-from verifier.games.registry import SYMMETRY, BuiltinGame, Codec, Example, Option
+from verifier.games.registry import SYMMETRY, BuiltinGame, Codec, Example, Option, TieredForm
 from verifier.model import Case
 from verifier.model.graph import index_dtype
 
@@ -397,4 +397,15 @@ GAME = BuiltinGame(
     ),
     codec=Codec("connect4:WxH[:symmetric]", _codec_names),
     order=30,
+    tiers=TieredForm(
+        "connect4",
+        "verifier.distributed.tiers.connect4_generate:generate_tiers",
+        rules="verifier.distributed.tiers.connect4_tiers:ConnectFourTiers",
+        resume="after its last written tier",
+        again=lambda p: f"connect4 --width {p.get('width')} --height {p.get('height')}",
+        source=(
+            r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)",
+            "connect4 --width {0} --height {1}",
+        ),
+    ),
 )

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.games.registry import BuiltinGame, Option
+from verifier.games.registry import BuiltinGame, Option, TieredForm
 from verifier.model import MAX, MIN, NOBODY, Case, GameGraph, Semantics
 from verifier.model.describe import describe
 from verifier.model.words import number
@@ -192,4 +192,7 @@ GAME = BuiltinGame(
         Option("acyclic", bool, "A DAG only."),
     ),
     order=70,
+    tiers=TieredForm("graph", "verifier.distributed.tiers.commands:generate_graph_tiers"),
 )
+"""On the Dask route the workers draw the graph shard by shard (another graph than the same
+options give in memory), stored as the generic graph (``GraphTiers``): it does not resume."""

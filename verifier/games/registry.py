@@ -47,13 +47,17 @@ __all__ = [
     "Example",
     "Facts",
     "Option",
+    "TieredForm",
     "builtin_games",
     "checked",
     "declared",
     "find",
     "generate",
+    "hook",
     "known",
     "needs",
+    "tiered",
+    "tiered_forms",
 ]
 
 _BOOLS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -144,6 +148,44 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class TieredForm:
+    """A built-in game as a tiered dataset (``verifier generate NAME -o DIR --engine dask``,
+    docs/distributed.md): what reads and writes it on the Dask route.
+
+    The hooks are named ``"module:attribute"`` and imported when used: the registry's search
+    imports no Dask module and no kernel, and the game's module imports nothing of
+    ``verifier.distributed`` (which imports the games)."""
+
+    manifest: str
+    """The game's name in a dataset's ``manifest.json`` (``$.game``)."""
+    generate: str
+    """The tiered generator, ``generate(game, to, options) -> str``: ``game`` as given on the
+    command line, ``to`` a ``commands.Target``, ``options`` a ``commands.GameOptions``; the line
+    saying what was written (``UsageError`` on bad input, before a cluster starts)."""
+    rules: str | None = None
+    """The class of the ``TierGame`` a manifest of this game is read with, called with the
+    manifest's parameters (``None``: the generic stored graph's, ``GraphTiers``)."""
+    resume: str | None = None
+    """Where ``--resume`` continues a stopped generation, in ``generate``'s help (``after its
+    last written tier``); ``None``: this game's generation cannot resume."""
+    again: Callable[[Mapping[str, Any]], str | None] | None = None
+    """The words after ``verifier generate`` that write the game as a case file, from a
+    manifest's parameters (``connect4 --width 4 --height 4``); ``None`` if they cannot say."""
+    source: tuple[str, str] | None = None
+    """For an ``.npz`` case refused for its size: a pattern of its ``source`` (groups: the
+    parameters, the last one the symmetry) and the words after ``verifier generate`` that write
+    it in tiers, formatted with the groups (``chess:{0}``)."""
+    solved: str | None = None
+    """After a solve, a block of the game's own: ``solved(path, manifest, client)`` -> rows
+    (``--format json``'s ``materials``) ..."""
+    solved_lines: str | None = None
+    """... and ``solved_lines(rows, symmetric)``, the rows as lines of the table."""
+    witnesses: str | None = None
+    """``witnesses(path, manifest, witnesses) -> (names, reasons)``: a check's witnesses named
+    in the game's words (chess: by FEN), added to the report's."""
+
+
+@dataclass(frozen=True)
 class BuiltinGame:
     """A built-in game as ``verifier generate`` sees it (a module's ``GAME``).
 
@@ -174,6 +216,11 @@ class BuiltinGame:
     """The game's own block in the summary of its cases, if it has one."""
     order: int = 1000
     """Place in the lists (help, errors, the sweep): smaller first, then by name."""
+    tiers: TieredForm | None = None
+    """The game as a tiered dataset on the Dask route, if it has one."""
+    kernels: tuple[str, str] | None = None
+    """Compiled kernels its generator runs: the module and their name in the notice that the
+    first run compiles them (``verifier.kernel_cache.say_if_cold``)."""
 
     @property
     def shown(self) -> str:
@@ -233,6 +280,27 @@ def declared(module: ModuleType) -> tuple[BuiltinGame, ...]:
     several = getattr(module, "GAMES", ())
     games = ([one] if one is not None else []) + list(several if isinstance(several, tuple) else ())
     return tuple(g for g in games if isinstance(g, BuiltinGame))
+
+
+def tiered_forms() -> tuple[tuple[BuiltinGame, TieredForm], ...]:
+    """The games with a tiered form, in list order."""
+    return tuple((g, g.tiers) for g in builtin_games() if g.tiers is not None)
+
+
+def tiered(name: str) -> tuple[BuiltinGame, TieredForm] | None:
+    """The game with a tiered form that ``name`` names as ``generate --engine dask`` takes it:
+    the exact name (``connect4``), or ``NAME:`` and its argument (``chess:KQK``, any case);
+    ``None`` for no such game."""
+    for game, form in tiered_forms():
+        if name.lower().startswith(game.name + ":") if game.argument else name == game.name:
+            return game, form
+    return None
+
+
+def hook(ref: str) -> Any:
+    """What ``"module:attribute"`` names, its module imported now."""
+    module, _, attribute = ref.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def known() -> str:

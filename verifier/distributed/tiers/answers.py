@@ -37,12 +37,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import rule_named
 from verifier.distributed.tiers.graph_storage import read_edges
 from verifier.distributed.tiers.graphs import GraphTiers
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
-from verifier.distributed.tiers.rules import ConnectFourTiers, TierGame, game_from_manifest
+from verifier.distributed.tiers.rules import TierGame, game_from_manifest
 from verifier.distributed.tiers.storage import read_answers, read_codes, write_parquet
 from verifier.distributed.tiers.tables import UNSTATED
 from verifier.model.semantics import NOBODY, Semantics

@@ -25,22 +25,25 @@ if TYPE_CHECKING:
     from verifier.distributed.tiers.check import TierCheck
     from verifier.distributed.tiers.driver import TierSolve
     from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.games.registry import TieredForm
     from verifier.writers.base import Records
 
 __all__ = [
-    "TIERED_SOURCES",
     "CheckedDataset",
     "DaskOptions",
+    "GameOptions",
     "RandomGraph",
     "SolvedDataset",
     "Target",
     "case_file_route",
+    "generate_graph_tiers",
     "generate_tiers",
     "query_dataset",
     "random_graph_tiers",
     "solve_tiers",
     "tier_cluster",
     "tiered_route",
+    "tiered_sources",
     "verify_tiers",
 ]
 
@@ -69,6 +72,22 @@ class RandomGraph(NamedTuple):
     values: str | None
     terminal_fraction: float | None
     acyclic: bool | None
+
+
+class GameOptions(NamedTuple):
+    """``generate``'s options a tiered generator reads (``None``: not given)."""
+
+    width: int | None
+    height: int | None
+    symmetry: bool | None
+    drawn: RandomGraph
+
+
+def _form(game: str) -> TieredForm | None:
+    """The tiered form of the built-in game a manifest names (``None``: no game's own)."""
+    from verifier.games.registry import tiered_forms
+
+    return next((form for _, form in tiered_forms() if form.manifest == game), None)
 
 
 @contextmanager
@@ -104,7 +123,8 @@ def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
 
 @dataclass(frozen=True)
 class SolvedDataset:
-    """A tiered dataset solved: the run's result, and chess's longest wins per material."""
+    """A tiered dataset solved: the run's result, and the game's own block if it has one
+    (``TieredForm.solved``: chess's longest wins per material)."""
 
     path: Path
     result: TierSolve
@@ -124,11 +144,12 @@ class SolvedDataset:
         from verifier.distributed.tiers.report import solve_text
 
         lines = solve_text(self.path, self.result)
-        if self.wins is not None:
-            from verifier.distributed.tiers.chess_report import wins_text
+        form = _form(self.result.manifest.game) if self.wins is not None else None
+        if form is not None and form.solved_lines is not None:
+            from verifier.games.registry import hook
 
             symmetric = bool(self.result.manifest.parameters.get("symmetric"))
-            lines += wins_text(self.wins, symmetric)
+            lines += hook(form.solved_lines)(self.wins, symmetric)
         return lines
 
 
@@ -154,10 +175,11 @@ def solve_tiers(
     with tier_cluster(cluster) as client:
         res = solve_dataset(path, client, resume=resume, say=say)
         wins = None
-        if res.manifest.game == "chess":  # per material, the longest wins by FEN
-            from verifier.distributed.tiers.chess_report import longest_wins
+        form = _form(res.manifest.game)
+        if form is not None and form.solved is not None:  # chess: the longest wins by FEN
+            from verifier.games.registry import hook
 
-            wins = longest_wins(path, res.manifest, client)
+            wins = hook(form.solved)(path, res.manifest, client)
     if out is not None:
         say(f"writing {out}: {sum(t.positions for t in res.manifest.tiers):,} positions")
         write_answer_file(path, out)
@@ -231,10 +253,11 @@ def verify_tiers(
         answers_input(path, answers)
     with tier_cluster(cluster) as client:
         res = check_any(path, client, answers=answers, say=say)
-    if res.manifest.game == "chess":  # a witness's FEN needs its tier, which the report knows
-        from verifier.distributed.tiers.chess_report import name_witnesses
+    form = _form(res.manifest.game)
+    if form is not None and form.witnesses is not None:  # chess: by FEN, which needs the tier
+        from verifier.games.registry import hook
 
-        names, reasons = name_witnesses(path, res.manifest, res.witnesses)
+        names, reasons = hook(form.witnesses)(path, res.manifest, res.witnesses)
         res.names.update(names)
         res.witnesses.update(reasons)  # a move's target named by its FEN too
     return CheckedDataset(path, res)
@@ -261,56 +284,23 @@ def generate_tiers(
     symmetry: bool | None,
     drawn: RandomGraph,
 ) -> str:
-    """``generate GAME -o DIR --engine dask``: Connect Four, a chess endgame
-    (``chess:MATERIAL``), a random graph or a case file's graph (FILE.npz, FILE.json) written
-    as a tiered dataset on the cluster; the line saying what was written."""
-    if game.lower().startswith("chess:"):
-        return _generate_chess_tiers(game, symmetry, to)
-    if game == "random" or Path(game).suffix.lower() in (".npz", ".json"):
-        if to.resume or symmetry:
-            flag = "--resume" if to.resume else "--symmetry"
-            again = "; a graph's generation that stopped is run again with --force"
-            raise UsageError(
-                f"{flag}: for connect4's and chess's tiered datasets, not a graph's "
-                f"({game}{again if to.resume else ''})"
-            )
-        return _generate_graph_tiers(game, drawn, to)
-    return _generate_tiers(game, width, height, symmetry, to)
+    """``generate GAME -o DIR --engine dask``: a built-in game with a tiered form (its
+    declaration's generator, ``TieredForm.generate``: Connect Four, a chess endgame, a random
+    graph) or a case file's graph (FILE.npz, FILE.json) written as a tiered dataset on the
+    cluster; the line saying what was written."""
+    from verifier.games.registry import hook, tiered, tiered_forms
 
-
-def _generate_tiers(
-    game: str, width: int | None, height: int | None, symmetry: bool | None, to: Target
-) -> str:
-    """``generate connect4 -o DIR --engine dask [--resume]``: write the tiered dataset on the
-    cluster (or continue writing it)."""
-    output, cluster, per_shard, resume, say = to
-    require_extra(output, "--engine dask", *DASK)
-    from verifier.distributed.tiers.driver import generate_dataset, load_manifest, prepare_output
-    from verifier.distributed.tiers.rules import ConnectFourTiers
-
-    if game != "connect4":
-        raise UsageError(
-            f"--engine dask generates connect4, random or a case file's graph "
-            f"(.npz, .json) as a tiered dataset, not {game!r}"
-        )
-    try:
-        tiers = ConnectFourTiers(width or 4, height or 4, symmetric=bool(symmetry))
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    if resume:
-        if per_shard is not None:
-            raise UsageError("--resume keeps the dataset's shard size: drop --shard-positions")
-        load_manifest(output)  # bad input before a cluster starts
-    else:
-        prepare_output(output)
-    with tier_cluster(cluster) as client:
-        m = generate_dataset(output, tiers, client, per_shard=per_shard, resume=resume, say=say)
-    positions = sum(t.positions for t in m.tiers)
-    shards = sum(len(t.shards) for t in m.tiers)
-    return (
-        f"wrote {output}: connect4 {tiers.width}x{tiers.height}, normal, {positions:,} "
-        f"{'classes (positions up to the mirror)' if tiers.symmetric else 'positions'} in "
-        f"{len(m.tiers)} tiers, {shards} shards"
+    options = GameOptions(width, height, symmetry, drawn)
+    found = tiered(game)
+    if found is not None:
+        return hook(found[1].generate)(game, to, options)  # type: ignore[no-any-return]
+    if Path(game).suffix.lower() in (".npz", ".json"):
+        return generate_graph_tiers(game, to, options)
+    require_extra(to.output, "--engine dask", *DASK)
+    plain = ", ".join(g.name for g, _ in tiered_forms() if g.argument is None)
+    raise UsageError(
+        f"--engine dask generates {plain} or a case file's graph "
+        f"(.npz, .json) as a tiered dataset, not {game!r}"
     )
 
 
@@ -355,11 +345,19 @@ def random_graph_tiers(opts: RandomGraph) -> GraphTiers:
     )
 
 
-def _generate_graph_tiers(game: str, opts: RandomGraph, to: Target) -> str:
-    """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard)
-    or ``generate FILE.npz -o DIR --engine dask`` (a case file's graph, stored: any semantics
-    but sums; an impartial graph is solved when acyclic)."""
-    output, cluster, per_shard, _, say = to
+def generate_graph_tiers(game: str, to: Target, options: GameOptions) -> str:
+    """``generate random -o DIR --engine dask`` (the workers draw the graph, shard by shard:
+    the random game's tiered form) or ``generate FILE.npz -o DIR --engine dask`` (a case file's
+    graph, stored: any semantics but sums; an impartial graph is solved when acyclic)."""
+    from verifier.games.registry import tiered_forms
+
+    output, cluster, per_shard, resume, say = to
+    if resume or options.symmetry:
+        flag = "--resume" if resume else "--symmetry"
+        again = "; a graph's generation that stopped is run again with --force"
+        owners = " and ".join(f"{g.name}'s" for g, f in tiered_forms() if f.resume is not None)
+        shown = f"{game}{again if resume else ''}"
+        raise UsageError(f"{flag}: for {owners} tiered datasets, not a graph's ({shown})")
     require_extra(output, "--engine dask", *DASK)
     import math
 
@@ -373,8 +371,9 @@ def _generate_graph_tiers(game: str, opts: RandomGraph, to: Target) -> str:
     from verifier.io.limits import Limits
 
     limits = Limits.for_command("solve", None)
-    case = None if game == "random" else load_any(Path(game), limits=limits)
-    tiers = random_graph_tiers(opts) if case is None else None
+    file = Path(game).suffix.lower() in (".npz", ".json")
+    case = load_any(Path(game), limits=limits) if file else None
+    tiers = random_graph_tiers(options.drawn) if case is None else None
     prepare_output(output)
     with tier_cluster(cluster) as client:
         if tiers is not None:
@@ -394,47 +393,6 @@ def _generate_graph_tiers(game: str, opts: RandomGraph, to: Target) -> str:
     )
 
 
-def _generate_chess_tiers(game: str, symmetry: bool | None, to: Target) -> str:
-    """``generate chess:MATERIAL -o DIR --engine dask [--symmetry] [--resume]``: every
-    material as a tier of a stored graph, generated shard by shard on the workers
-    (``chess_tiers``); ``--resume`` continues a generation that stopped after its last
-    finished step."""
-    output, cluster, per_shard, resume, say = to
-    require_extra(output, "--engine dask", *DASK)
-    from verifier.distributed.tiers.chess_tiers import generate_chess
-    from verifier.distributed.tiers.driver import prepare_output
-    from verifier.games.chess import parse_material
-
-    material = game.split(":", 1)[1]
-    try:
-        parse_material(material)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    if not resume:
-        prepare_output(output)
-    else:  # a dataset to continue, before a cluster starts
-        from verifier.distributed.tiers.manifest import load_manifest
-
-        load_manifest(output)
-    with tier_cluster(cluster) as client:
-        m = generate_chess(
-            output,
-            material,
-            client,
-            symmetric=bool(symmetry),
-            per_shard=per_shard,
-            resume=resume,
-            say=say,
-        )
-    shards = sum(len(t.shards) for t in m.tiers)
-    units = "classes (positions up to the board's symmetries)" if symmetry else "positions"
-    return (
-        f"wrote {output}: chess {m.parameters['material']}, normal, "
-        f"{m.parameters['nodes']:,} {units} and {m.parameters['edges']:,} moves in "
-        f"{len(m.tiers)} tiers (materials), {shards} shards"
-    )
-
-
 def case_file_route(path: Path) -> str:
     """One line for a tiered dataset given where a case file is read: what reads it, and how
     to get the same game as a case file (the command that writes one, from its manifest)."""
@@ -447,11 +405,10 @@ def case_file_route(path: Path) -> str:
         game, params = "", {}
     sym = " --symmetry" if params.get("symmetric") else ""
     out = f"{path.name or 'game'}.npz"
-    if game == "connect4":
-        w, h = params.get("width"), params.get("height")
-        how = f"verifier generate connect4 --width {w} --height {h}{sym} -o {out}"
-    elif game == "chess" and params.get("material"):
-        how = f"verifier generate chess:{params['material']}{sym} -o {out}"
+    form = _form(game) if game else None
+    words = form.again(params) if form is not None and form.again is not None else None
+    if words:
+        how = f"verifier generate {words}{sym} -o {out}"
     elif game == "graph" and params.get("source"):
         how = f"its source, {params['source']}"
     else:
@@ -462,18 +419,16 @@ def case_file_route(path: Path) -> str:
     )
 
 
-TIERED_SOURCES = (
-    (re.compile(r"verifier\.games\.chess \(material=(\w+)(, symmetry=True)?\)"), "chess:{0}"),
-    (
-        re.compile(r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)"),
-        "connect4 --width {0} --height {1}",
-    ),
-)
-"""The games stored in tiers on the Dask route, as an ``.npz`` case's ``source`` names them."""
+def tiered_sources() -> list[tuple[re.Pattern[str], str]]:
+    """The games stored in tiers on the Dask route, as an ``.npz`` case's ``source`` names
+    them (``TieredForm.source``), each with the words that write it in tiers."""
+    from verifier.games.registry import tiered_forms
+
+    return [(re.compile(f.source[0]), f.source[1]) for _, f in tiered_forms() if f.source]
 
 
 def tiered_route(path: Path, refusal: str) -> str:
-    """For a refusal for size of an ``.npz`` case of a game stored in tiers (connect4, chess),
+    """For a refusal for size of an ``.npz`` case of a game stored in tiers (``tiered_sources``),
     the sharded route of that game (nothing for any other case, or another error)."""
     if "too big to process" not in refusal or path.suffix.lower() != ".npz":
         return ""
@@ -486,7 +441,7 @@ def tiered_route(path: Path, refusal: str) -> str:
             source = str(json.loads(z["header"].tobytes()).get("source") or "")
     except (OSError, ValueError, KeyError, AttributeError):
         return ""
-    for pattern, spec in TIERED_SOURCES:
+    for pattern, spec in tiered_sources():
         m = pattern.fullmatch(source)
         if m:
             game = spec.format(*m.groups()) + (" --symmetry" if m.groups()[-1] else "")

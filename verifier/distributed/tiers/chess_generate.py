@@ -1,0 +1,59 @@
+"""``verifier generate chess:MATERIAL -o DIR --engine dask``: the tiered generator a chess
+endgame's declaration names (``verifier.games.chess.GAME.tiers``), light to import: Dask and the
+generation's modules (``chess_tiers``) are imported once the extra is checked."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from verifier.errors import UsageError
+from verifier.extras import require_extra
+
+if TYPE_CHECKING:
+    from verifier.distributed.tiers.commands import GameOptions, Target
+
+__all__ = ["generate_tiers"]
+
+
+def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
+    """``generate chess:MATERIAL -o DIR --engine dask [--symmetry] [--resume]``: every
+    material as a tier of a stored graph, generated shard by shard on the workers
+    (``chess_tiers``); ``--resume`` continues a generation that stopped after its last
+    finished step."""
+    from verifier.distributed.tiers.commands import DASK, tier_cluster
+
+    output, cluster, per_shard, resume, say = to
+    symmetry = options.symmetry
+    require_extra(output, "--engine dask", *DASK)
+    from verifier.distributed.tiers.chess_tiers import generate_chess
+    from verifier.distributed.tiers.driver import prepare_output
+    from verifier.games.chess import parse_material
+
+    material = game.split(":", 1)[1]
+    try:
+        parse_material(material)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if not resume:
+        prepare_output(output)
+    else:  # a dataset to continue, before a cluster starts
+        from verifier.distributed.tiers.manifest import load_manifest
+
+        load_manifest(output)
+    with tier_cluster(cluster) as client:
+        m = generate_chess(
+            output,
+            material,
+            client,
+            symmetric=bool(symmetry),
+            per_shard=per_shard,
+            resume=resume,
+            say=say,
+        )
+    shards = sum(len(t.shards) for t in m.tiers)
+    units = "classes (positions up to the board's symmetries)" if symmetry else "positions"
+    return (
+        f"wrote {output}: chess {m.parameters['material']}, normal, "
+        f"{m.parameters['nodes']:,} {units} and {m.parameters['edges']:,} moves in "
+        f"{len(m.tiers)} tiers (materials), {shards} shards"
+    )
