@@ -238,21 +238,109 @@ def test_query_a_dataset_prints_what_query_prints_for_the_case(
     one_line_error(r, 2, "no position named 'zz'")
 
 
-def test_a_dataset_of_another_semantics_is_refused_before_any_work(
-    client: Any, tmp_path: Path
+@pytest.fixture(scope="module")
+def rules(client: Any, tmp_path_factory: Any) -> dict[str, Path]:
+    """A random graph of each other semantics (with cycles; impartial acyclic, as the
+    sharded route solves it), solved in memory (``mem-SEM.csv``) and stored in three shards,
+    solved."""
+    d = tmp_path_factory.mktemp("rules")
+    for sem in ("reachability", "minimax", "impartial"):
+        case, ds = d / f"{sem}.json", d / sem
+        more = ("--acyclic",) if sem == "impartial" else ()
+        r = run_cli("generate", "random", "--semantics", sem, "--nodes", 400, "--degree", 2.5,
+                    "--seed", 4, *more, "-o", case)  # fmt: skip
+        assert r.exit_code == 0, r.output
+        assert run_cli("solve", case, "-o", d / f"mem-{sem}.csv").exit_code == 0
+        r = run_cli("generate", case, "-o", ds, "--shard-positions", 150, *_dask(client))
+        assert r.exit_code == 0, r.output
+        assert run_cli("solve", ds, *_dask(client)).exit_code == 0
+    return {"dir": d}
+
+
+HEADS = {
+    "reachability": "node,value,remoteness,move",
+    "minimax": "node,value,remoteness,move",
+    "impartial": "node,value,move",
+}
+
+
+@pytest.mark.parametrize("sem", ["reachability", "minimax", "impartial"])
+def test_another_semantics_files_are_the_in_memory_files(
+    client: Any, rules: dict[str, Path], sem: str
 ) -> None:
-    """Answer files, --format csv and query read normal's datasets for now: one line, exit
-    2, from the manifest alone (the dataset is not even solved)."""
-    case, ds = tmp_path / "m.npz", tmp_path / "M"
-    r = run_cli("generate", "random", "--semantics", "minimax", "--nodes", 60, "--seed", 1,
-                "-o", case)  # fmt: skip
+    """The in-memory writer's columns for the semantics (winner and layer; score, plies of
+    optimal play and move; Grundy value and move), byte for byte; the in-memory file verifies
+    against the dataset, its remoteness and moves judged too."""
+    d = rules["dir"]
+    r = run_cli("solve", d / sem, "-o", d / f"ds-{sem}.csv", *_dask(client))
     assert r.exit_code == 0, r.output
-    assert run_cli("generate", case, "-o", ds, *_dask(client)).exit_code == 0
-    said = "answer files and query read normal's datasets for now"
-    one_line_error(run_cli("solve", ds, "-o", tmp_path / "a.csv", *_dask(client)), 2, said)
-    one_line_error(run_cli("verify", ds, "--format", "csv", *_dask(client)), 2, said)
-    one_line_error(run_cli("query", ds), 2, said)
-    assert not (ds / "answers").exists()
+    assert (d / f"ds-{sem}.csv").read_bytes() == (d / f"mem-{sem}.csv").read_bytes()
+    assert (d / f"ds-{sem}.csv").read_text().splitlines()[0] == HEADS[sem]
+    r = run_cli("verify", d / sem, "--answers", d / f"mem-{sem}.csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    out = stdout(r)
+    assert out.startswith("VERIFIED") and "400 of 400 positions claimed" in out, out
+    assert "  moves       ok" in out
+    r = run_cli("verify", d / sem, "--format", "csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    assert len(r.stdout.splitlines()) == 401
+
+
+def _edit(src: Path, out: Path, pick: Any, cell: int, to: Any) -> str:
+    """``src`` with cell ``cell`` of the first row ``pick`` accepts made ``to(row)``."""
+    rows = list(csv.reader(src.open()))
+    row = next(r for r in rows[1:] if pick(r))
+    row[cell] = to(row)
+    with out.open("w") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+    return row[0]
+
+
+@pytest.mark.parametrize(
+    ("sem", "pick", "to", "check"),
+    [
+        ("reachability", lambda r: r[1] == "0" and r[2] not in ("", "0"), "1", "rules"),
+        ("minimax", lambda r: r[1] == "1" and r[2] != "0", "-1", "rules"),
+        ("impartial", lambda r: r[1] == "0", "3", "rules"),
+    ],
+)
+def test_a_strangers_value_wrong_is_refuted_naming_it(
+    client: Any, rules: dict[str, Path], sem: str, pick: Any, to: str, check: str
+) -> None:
+    d = rules["dir"]
+    named = _edit(d / f"mem-{sem}.csv", d / f"bad-{sem}.csv", pick, 1, lambda r: to)
+    r = run_cli("verify", d / sem, "--answers", d / f"bad-{sem}.csv", "--format", "csv",
+                *_dask(client))  # fmt: skip
+    assert r.exit_code == 1, r.output
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    assert line.startswith(f"{d / sem}: REFUTED: {check}: at node {named}"), line
+
+
+def test_a_minimax_remoteness_or_move_wrong_is_refuted_in_memory(
+    client: Any, rules: dict[str, Path]
+) -> None:
+    """The columns the sharded table does not carry are judged by the in-memory checks."""
+    d = rules["dir"]
+    src = d / "mem-minimax.csv"
+    named = _edit(src, d / "rem.csv", lambda r: r[2] not in ("", "0"), 2,
+                  lambda r: str(int(r[2]) + 2))  # fmt: skip
+    r = run_cli("verify", d / "minimax", "--answers", d / "rem.csv", *_dask(client))
+    assert r.exit_code == 1, r.output
+    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("remoteness"))
+    assert f"first at node {named} in tier 0: claimed score" in line, line
+    rows = list(csv.reader(src.open()))
+    draws = [r[0] for r in rows[1:] if r[1] == "0" and r[3]]
+    won = next(r for r in rows[1:] if r[1] == "1" and r[2] not in ("", "0"))
+    table = d / "move.csv"
+    table.write_text(f"node,value,move\n{won[0]},1,{draws[0]}\n")
+    r = run_cli("verify", d / "minimax", "--answers", table, *_dask(client))
+    assert r.exit_code == 1, r.output
+    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("moves"))
+    assert f"first at node {won[0]} in tier 0: claimed value 1 with move to" in line, line
+
+
+def test_query_of_another_semantics_is_one_line(client: Any, rules: dict[str, Path]) -> None:
+    one_line_error(run_cli("query", rules["dir"] / "minimax"), 2, "query reads normal's")
 
 
 # --- chess and graphs stored in several tiers (issue 45, item 1) ----------------------------

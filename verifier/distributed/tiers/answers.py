@@ -71,13 +71,7 @@ LOST = -1.0
 def readable(root: Path) -> tuple[Manifest, TierGame]:
     """The manifest and game of a dataset whose answers answer files and ``query`` read
     (``DatasetError`` for another, read from the manifest alone: before a cluster starts)."""
-    m, game = catalogs.readable(root)
-    if rule_named(m.semantics) is not None:
-        raise DatasetError(
-            f"{root}: a graph of semantics {m.semantics}: answer files and query read "
-            "normal's datasets for now (its answers: the Parquet files of answers/)"
-        )
-    return m, game
+    return catalogs.readable(root)
 
 
 def catalog(root: Path) -> Catalog:
@@ -147,6 +141,10 @@ def dataset_solution(cat: Catalog, case: Any) -> Any:
     from verifier.model.describe import describe
     from verifier.model.solution import Solution
 
+    if rule_named(cat.manifest.semantics) is not None:
+        from verifier.distributed.tiers.rule_answers import rule_solution
+
+        return rule_solution(cat, case)
     label, rem = cat.answers()
     move = _moves(cat, label, rem)
     columns = {
@@ -201,10 +199,10 @@ def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
     ``Case`` and ``Solution`` over those positions and their moves' targets alone (the
     targets not covered), so that a writer decodes the names of a piece only."""
     from verifier.model import Case
-    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.columns import MOVE, Column
     from verifier.model.solution import Solution
 
-    value, rem, move = (sol.columns[k] for k in (VALUE, REMOTENESS, MOVE))
+    move = sol.columns[MOVE]
     for lo in range(0, cat.n, max(rows, 1)):
         hi = min(lo + max(rows, 1), cat.n)
         ids = np.union1d(np.arange(lo, hi), move.data[lo:hi][move.given[lo:hi]])
@@ -213,9 +211,10 @@ def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
         graph = _positions(sol.graph.semantics, n, names)
         to = np.searchsorted(ids, np.where(move.given[ids], move.data[ids], 0))
         columns = {
-            VALUE: Column.full(value.data[ids]),
-            REMOTENESS: Column.where(rem.data[ids], rem.given[ids]),
-            MOVE: Column.where(to.astype(np.int64), move.given[ids]),
+            k: Column.where(to.astype(np.int64), c.given[ids])
+            if k == MOVE
+            else Column.where(c.data[ids], c.given[ids])
+            for k, c in sol.columns.items()
         }
         piece = Case(graph=graph, id=cat.root.name, dataset=cat.root)
         yield (
@@ -263,11 +262,17 @@ def answers_input(root: Path, answers: Path) -> None:
         raise DatasetError(f"{answers}: no such file")
 
 
-def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
+Extra = dict[str, tuple[int, int, str]]
+"""Claims judged in memory, not by the sharded checks (``rule_answers.extra_faults``): per
+check, the violations, the first position's id and why."""
+
+
+def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int, Extra]:
     """Read the answer file ``file`` (any encoding of ``docs/answers.md``, keyed by names or
     ids) against the dataset in ``root`` and write it as the dataset route's table
     (``into``/claims.parquet: every position, the file's claims and, where it is silent, the
-    dataset's answers). Returns the table, the positions claimed and all positions."""
+    dataset's answers). Returns the table, the positions claimed, all positions and the
+    faults of the claims judged in memory (another semantics than normal: ``rule_answers``)."""
     from verifier.errors import CaseError
     from verifier.io.answers import load_answers
     from verifier.io.limits import Limits
@@ -279,6 +284,11 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
         claims = load_answers(file, case, Limits())
     except CaseError as e:
         raise DatasetError(str(e)) from None
+    if rule_named(cat.manifest.semantics) is not None:
+        from verifier.distributed.tiers.rule_answers import extra_faults, rule_table
+
+        path = rule_table(cat, claims, into)
+        return path, int(claims.given.sum()), cat.n, extra_faults(cat, case, claims)
     label, rem = cat.answers()
     given = claims.given
     value = np.where(given, claims.values.astype(np.int8), label).astype(np.int8)
@@ -306,11 +316,11 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
         cols["move"] = move
     path = into / "claims.parquet"
     write_parquet(path, cols)
-    return path, int(given.sum()), cat.n
+    return path, int(given.sum()), cat.n, {}
 
 
 @contextmanager
-def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int]]:
+def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int, Extra]]:
     """``claims_table`` in a scratch folder of ``root`` (removed on leaving)."""
     into = root / "tmp" / f"answers-{uuid.uuid4().hex[:12]}"
     try:
@@ -357,6 +367,13 @@ def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
     from verifier.model.report import CaseReport, CaseVerdict
     from verifier.model.solution import Solution
 
+    m, _ = readable(root)
+    if rule_named(m.semantics) is not None:
+        raise DatasetError(
+            f"{root}: a graph of semantics {m.semantics}: query reads normal's datasets for "
+            "now (solve DIR --engine dask -o FILE writes its answers, verify --format csv "
+            "prints them)"
+        )
     cat = catalog(root)
     case = dataset_case(cat)
     g = case.graph
