@@ -383,7 +383,7 @@ def _moves(j: Judged, claimed: NDArray[np.bool_], timed: bool) -> tuple[int, Wit
     src = exp.parent
     inner = exp.outcome == INNER
     kids = exp.children
-    if getattr(game, "tiers", 1) > 1:  # a move names its tier too (``tables.MOVE_TIER``)
+    if isinstance(game, GraphTiers) and game.tiers > 1:  # a move names its tier (MOVE_TIER)
         kids = packed_moves(exp.child_tier, kids)
     chosen = kids == move[src]  # the move that the position names, if legal
     legal = np.zeros(n, dtype=np.bool_)
