@@ -54,8 +54,9 @@ class Catalog:
 
     @property
     def tiered(self) -> bool:
-        """More than one tier: a code names a position only with its tier."""
-        return len(self.size) > 1
+        """A graph stored in several tiers (chess's too), whose node ids restart at 0 in each
+        tier: a code names a position only with its tier (Connect Four's codes name it)."""
+        return isinstance(self.game, GraphTiers) and len(self.size) > 1
 
     def span(self, tier: int) -> tuple[int, int]:
         """The ids of dataset tier ``tier``: ``lo .. hi - 1``."""
