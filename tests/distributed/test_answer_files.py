@@ -238,18 +238,251 @@ def test_query_a_dataset_prints_what_query_prints_for_the_case(
     one_line_error(r, 2, "no position named 'zz'")
 
 
-def test_a_dataset_of_another_semantics_is_refused_before_any_work(
-    client: Any, tmp_path: Path
+@pytest.fixture(scope="module")
+def rules(client: Any, tmp_path_factory: Any) -> dict[str, Path]:
+    """A random graph of each other semantics (with cycles; impartial acyclic, as the
+    sharded route solves it), solved in memory (``mem-SEM.csv``) and stored in three shards,
+    solved."""
+    d = tmp_path_factory.mktemp("rules")
+    for sem in ("reachability", "minimax", "impartial"):
+        case, ds = d / f"{sem}.json", d / sem
+        more = ("--acyclic",) if sem == "impartial" else ()
+        r = run_cli("generate", "random", "--semantics", sem, "--nodes", 400, "--degree", 2.5,
+                    "--seed", 4, *more, "-o", case)  # fmt: skip
+        assert r.exit_code == 0, r.output
+        assert run_cli("solve", case, "-o", d / f"mem-{sem}.csv").exit_code == 0
+        r = run_cli("generate", case, "-o", ds, "--shard-positions", 150, *_dask(client))
+        assert r.exit_code == 0, r.output
+        assert run_cli("solve", ds, *_dask(client)).exit_code == 0
+    return {"dir": d}
+
+
+HEADS = {
+    "reachability": "node,value,remoteness,move",
+    "minimax": "node,value,remoteness,move",
+    "impartial": "node,value,move",
+}
+
+
+@pytest.mark.parametrize("sem", ["reachability", "minimax", "impartial"])
+def test_another_semantics_files_are_the_in_memory_files(
+    client: Any, rules: dict[str, Path], sem: str
 ) -> None:
-    """Answer files, --format csv and query read normal's datasets for now: one line, exit
-    2, from the manifest alone (the dataset is not even solved)."""
-    case, ds = tmp_path / "m.npz", tmp_path / "M"
-    r = run_cli("generate", "random", "--semantics", "minimax", "--nodes", 60, "--seed", 1,
-                "-o", case)  # fmt: skip
+    """The in-memory writer's columns for the semantics (winner and layer; score, plies of
+    optimal play and move; Grundy value and move), byte for byte; the in-memory file verifies
+    against the dataset, its remoteness and moves judged too."""
+    d = rules["dir"]
+    r = run_cli("solve", d / sem, "-o", d / f"ds-{sem}.csv", *_dask(client))
     assert r.exit_code == 0, r.output
-    assert run_cli("generate", case, "-o", ds, *_dask(client)).exit_code == 0
-    said = "answer files and query read normal's datasets for now"
-    one_line_error(run_cli("solve", ds, "-o", tmp_path / "a.csv", *_dask(client)), 2, said)
-    one_line_error(run_cli("verify", ds, "--format", "csv", *_dask(client)), 2, said)
-    one_line_error(run_cli("query", ds), 2, said)
-    assert not (ds / "answers").exists()
+    assert (d / f"ds-{sem}.csv").read_bytes() == (d / f"mem-{sem}.csv").read_bytes()
+    assert (d / f"ds-{sem}.csv").read_text().splitlines()[0] == HEADS[sem]
+    r = run_cli("verify", d / sem, "--answers", d / f"mem-{sem}.csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    out = stdout(r)
+    assert out.startswith("VERIFIED") and "400 of 400 positions claimed" in out, out
+    assert "  moves       ok" in out
+    r = run_cli("verify", d / sem, "--format", "csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    assert len(r.stdout.splitlines()) == 401
+
+
+def _edit(src: Path, out: Path, pick: Any, cell: int, to: Any) -> str:
+    """``src`` with cell ``cell`` of the first row ``pick`` accepts made ``to(row)``."""
+    rows = list(csv.reader(src.open()))
+    row = next(r for r in rows[1:] if pick(r))
+    row[cell] = to(row)
+    with out.open("w") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+    return row[0]
+
+
+@pytest.mark.parametrize(
+    ("sem", "pick", "to", "check"),
+    [
+        ("reachability", lambda r: r[1] == "0" and r[2] not in ("", "0"), "1", "rules"),
+        ("minimax", lambda r: r[1] == "1" and r[2] != "0", "-1", "rules"),
+        ("impartial", lambda r: r[1] == "0", "3", "rules"),
+    ],
+)
+def test_a_strangers_value_wrong_is_refuted_naming_it(
+    client: Any, rules: dict[str, Path], sem: str, pick: Any, to: str, check: str
+) -> None:
+    d = rules["dir"]
+    named = _edit(d / f"mem-{sem}.csv", d / f"bad-{sem}.csv", pick, 1, lambda r: to)
+    r = run_cli("verify", d / sem, "--answers", d / f"bad-{sem}.csv", "--format", "csv",
+                *_dask(client))  # fmt: skip
+    assert r.exit_code == 1, r.output
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    assert line.startswith(f"{d / sem}: REFUTED: {check}: at node {named}"), line
+
+
+def test_a_minimax_remoteness_or_move_wrong_is_refuted_in_memory(
+    client: Any, rules: dict[str, Path]
+) -> None:
+    """The columns the sharded table does not carry are judged by the in-memory checks."""
+    d = rules["dir"]
+    src = d / "mem-minimax.csv"
+    named = _edit(src, d / "rem.csv", lambda r: r[2] not in ("", "0"), 2,
+                  lambda r: str(int(r[2]) + 2))  # fmt: skip
+    r = run_cli("verify", d / "minimax", "--answers", d / "rem.csv", *_dask(client))
+    assert r.exit_code == 1, r.output
+    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("remoteness"))
+    assert f"first at node {named} in tier 0: claimed score" in line, line
+    rows = list(csv.reader(src.open()))
+    draws = [r[0] for r in rows[1:] if r[1] == "0" and r[3]]
+    won = next(r for r in rows[1:] if r[1] == "1" and r[2] not in ("", "0"))
+    table = d / "move.csv"
+    table.write_text(f"node,value,move\n{won[0]},1,{draws[0]}\n")
+    r = run_cli("verify", d / "minimax", "--answers", table, *_dask(client))
+    assert r.exit_code == 1, r.output
+    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("moves"))
+    assert f"first at node {won[0]} in tier 0: claimed value 1 with move to" in line, line
+
+
+def test_query_of_another_semantics_is_one_line(client: Any, rules: dict[str, Path]) -> None:
+    one_line_error(run_cli("query", rules["dir"] / "minimax"), 2, "query reads normal's")
+
+
+# --- chess and graphs stored in several tiers (issue 45, item 1) ----------------------------
+
+
+@pytest.fixture(scope="module")
+def kqk(client: Any, tmp_path_factory: Any) -> dict[str, Path]:
+    """KQK up to the board's symmetries (47,061 classes, two tiers) both ways: the case
+    solved in memory (``mem.csv``, ``mem.parquet``, ``mem.npz``) and the dataset ``DS``,
+    generated in two shards a tier and solved."""
+    d = tmp_path_factory.mktemp("kqk")
+    case, ds = d / "kqk.npz", d / "DS"
+    assert run_cli("generate", "chess:KQK", "--symmetry", "-o", case).exit_code == 0
+    for suffix in ("csv", "parquet", "npz"):
+        r = run_cli("solve", case, "-o", d / f"mem.{suffix}")
+        assert r.exit_code == 0, r.output
+    r = run_cli("generate", "chess:KQK", "--symmetry", "-o", ds, "--shard-positions", 25_000,
+                *_dask(client))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    r = run_cli("solve", ds, *_dask(client))
+    assert r.exit_code == 0, r.output
+    return {"dir": d, "ds": ds, "case": case}
+
+
+def test_chess_files_are_the_in_memory_files(client: Any, kqk: dict[str, Path]) -> None:
+    """Named by FEN, numbered as the case (``chess.tiers``' order of materials, not the
+    dataset's): the CSV's very bytes, the Parquet's and the npz's columns."""
+    import pyarrow.parquet as pq
+
+    d, ds = kqk["dir"], kqk["ds"]
+    for suffix in ("csv", "parquet", "npz"):
+        r = run_cli("solve", ds, "-o", d / f"ds.{suffix}", *_dask(client))
+        assert r.exit_code == 0, r.output
+    assert (d / "ds.csv").read_bytes() == (d / "mem.csv").read_bytes()
+    lines = (d / "ds.csv").read_text().splitlines()
+    assert len(lines) == 47_062
+    assert lines[1] == "8/8/8/8/8/8/3k4/KQ6 w - - 0 1,won,9,8/8/8/8/4Q3/8/3k4/K7 b - - 0 1"
+    write_answer_file(ds, d / "pieces.csv", rows=5_000)
+    assert (d / "pieces.csv").read_bytes() == (d / "mem.csv").read_bytes()
+    mine, theirs = pq.read_table(d / "ds.parquet"), pq.read_table(d / "mem.parquet")
+    assert mine.schema.names == theirs.schema.names
+    assert all(mine[c].equals(theirs[c]) for c in mine.schema.names)
+    a, b = np.load(d / "ds.npz"), np.load(d / "mem.npz")
+    for k in ("ids", "value", "remoteness", "move"):
+        assert np.array_equal(a[k], b[k]), k
+
+
+@pytest.mark.parametrize("suffix", ["csv", "npz"])
+def test_the_in_memory_chess_files_are_verified(
+    client: Any, kqk: dict[str, Path], suffix: str
+) -> None:
+    """Keyed by FENs or by ids, moves into the other tier (captures) included."""
+    file = kqk["dir"] / f"mem.{suffix}"
+    r = run_cli("verify", kqk["ds"], "--answers", file, *_dask(client))
+    assert r.exit_code == 0, r.output
+    out = stdout(r)
+    assert out.startswith("VERIFIED: KQK"), out
+    assert f"answers judged: {file} (47,061 of 47,061 positions claimed)" in out
+    assert "moves       ok" in out
+
+
+def test_a_strangers_chess_csv_with_one_value_wrong_is_refuted_by_fen(
+    client: Any, kqk: dict[str, Path]
+) -> None:
+    rows = list(csv.reader((kqk["dir"] / "mem.csv").open()))
+    lost = _row(rows, "lost", "4")
+    lost[1] = "won"
+    table = kqk["dir"] / "val.csv"
+    with table.open("w") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+    r = run_cli("verify", kqk["ds"], "--answers", table, "--format", "csv", *_dask(client))
+    assert r.exit_code == 1, r.output
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    assert line.startswith(f"{kqk['ds']}: REFUTED: rules: at {lost[0]} (node "), line
+    assert "claimed won" in line
+
+
+def test_a_chess_move_to_the_wrong_tier_is_refuted(client: Any, kqk: dict[str, Path]) -> None:
+    """A move names its position by FEN; one to a position no move reaches is refuted (the
+    node id it has in another tier does not make it legal)."""
+    rows = list(csv.reader((kqk["dir"] / "mem.csv").open()))
+    won = _row(rows, "won", "1")  # mate in one: its move is a KQK position
+    kk = next(r for r in rows[1:] if "Q" not in r[0] and "q" not in r[0])  # a KK draw
+    table = kqk["dir"] / "move.csv"
+    table.write_text(f"node,value,remoteness,move\n{won[0]},won,1,{kk[0]}\n")
+    r = run_cli("verify", kqk["ds"], "--answers", table, *_dask(client))
+    assert r.exit_code == 1, r.output
+    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("moves"))
+    assert f"first at {won[0]} (node " in line and "which no legal move reaches" in line, line
+
+
+def test_chess_format_csv_and_query_are_the_cases(client: Any, kqk: dict[str, Path]) -> None:
+    ds, case = kqk["ds"], kqk["case"]
+    r = run_cli("verify", ds, "--format", "csv", *_dask(client))
+    assert r.exit_code == 0, r.output
+    mem = run_cli("solve", case, "--format", "csv")
+    assert sorted(r.stdout.splitlines()) == sorted(mem.stdout.splitlines())
+    asked = ("8/8/8/8/3Q4/1k6/8/1K6 b - - 0 1", "8/8/8/8/8/8/3k4/KQ6 w - - 0 1")
+    mine, theirs = run_cli("query", ds, *asked), run_cli("query", case, *asked, "--no-smt")
+    assert mine.exit_code == theirs.exit_code == 0, mine.output + theirs.output
+    assert mine.stdout.splitlines()[1:] == [
+        x for x in theirs.stdout.splitlines()[1:] if "vouched for by" not in x
+    ]
+
+
+def test_a_graph_in_three_tiers_gives_the_in_memory_rows(client: Any, tmp_path: Path) -> None:
+    """A random graph whose nodes are numbered tier by tier (ids in the dataset's order),
+    stored in three tiers of two shards: the same CSV bytes and npz columns, and the case's
+    files verify against the dataset (moves into later tiers: exits)."""
+    from verifier.distributed.tiers.driver import prepare_output, solve_dataset
+    from verifier.distributed.tiers.graph_generate import dataset_from_graph
+    from verifier.games.random_graphs import random_case
+    from verifier.io import save_any
+    from verifier.model import Case, GameGraph
+
+    g = random_case("normal", 900, 3.0, 5).graph
+    tier_of = np.arange(g.n) * 3 // g.n
+    src = np.repeat(np.arange(g.n), np.diff(g.succ_ptr))
+    keep = tier_of[g.succ_idx] >= tier_of[src]  # no move back to an earlier tier
+    ptr = np.zeros(g.n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=g.n), out=ptr[1:])
+    graph = GameGraph(semantics=g.semantics, succ_ptr=ptr, succ_idx=np.asarray(g.succ_idx)[keep],
+                      owner=np.asarray(g.owner), value=np.asarray(g.value),
+                      target=np.asarray(g.target))  # fmt: skip
+    case = tmp_path / "t3.npz"
+    save_any(Case(graph=graph, id="t3", root=0), case)
+    for suffix in ("csv", "npz"):
+        assert run_cli("solve", case, "-o", tmp_path / f"mem.{suffix}").exit_code == 0
+    ds = tmp_path / "T3"
+    prepare_output(ds)
+    dataset_from_graph(ds, graph, client, shards=2, tier_of=tier_of)
+    solve_dataset(ds, client)
+    for suffix in ("csv", "npz"):
+        r = run_cli("solve", ds, "-o", tmp_path / f"ds.{suffix}", *_dask(client))
+        assert r.exit_code == 0, r.output
+    assert (tmp_path / "ds.csv").read_bytes() == (tmp_path / "mem.csv").read_bytes()
+    text = (tmp_path / "ds.csv").read_text()
+    assert ",draw," in text and ",won," in text
+    a, b = np.load(tmp_path / "ds.npz"), np.load(tmp_path / "mem.npz")
+    for k in ("ids", "value", "remoteness", "move"):
+        assert np.array_equal(a[k], b[k]), k
+    for suffix in ("csv", "npz"):
+        r = run_cli("verify", ds, "--answers", tmp_path / f"mem.{suffix}", *_dask(client))
+        assert r.exit_code == 0, r.output
+        assert "900 of 900 positions claimed" in stdout(r)

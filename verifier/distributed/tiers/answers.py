@@ -30,22 +30,20 @@ import shutil
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers
+from verifier.distributed.tiers import catalog as catalogs
+from verifier.distributed.tiers.catalog import Catalog
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import rule_named
-from verifier.distributed.tiers.graph_storage import read_edges
-from verifier.distributed.tiers.graphs import GraphTiers
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
-from verifier.distributed.tiers.rules import TierGame, game_from_manifest
-from verifier.distributed.tiers.storage import read_answers, read_codes, write_parquet
-from verifier.distributed.tiers.tables import UNSTATED
+from verifier.distributed.tiers.manifest import Manifest
+from verifier.distributed.tiers.rules import TierGame
+from verifier.distributed.tiers.storage import write_parquet
+from verifier.distributed.tiers.tables import UNSTATED, packed_moves
 from verifier.model.semantics import NOBODY, Semantics
 
 if TYPE_CHECKING:
@@ -70,90 +68,17 @@ __all__ = [
 LOST = -1.0
 
 
-@dataclass(frozen=True)
-class Catalog:
-    """A dataset's positions in the game's order: ``codes[offsets[k] : offsets[k + 1]]`` are
-    tier ``k``'s, increasing; ``perm[k]`` puts tier ``k``'s shards, read one after the other,
-    in that order."""
-
-    root: Path
-    manifest: Manifest
-    game: TierGame
-    codes: NDArray[np.uint64]
-    offsets: NDArray[np.int64]
-    perm: tuple[NDArray[np.intp], ...]
-
-    @property
-    def n(self) -> int:
-        return len(self.codes)
-
-    def ids(self, tier: int, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
-        """The ids of codes of tier ``tier`` (-1 for a code the tier does not hold)."""
-        lo, hi = int(self.offsets[tier]), int(self.offsets[tier + 1])
-        mine = self.codes[lo:hi]
-        at = np.minimum(np.searchsorted(mine, codes), max(hi - lo - 1, 0))
-        found = (mine[at] == codes) if hi > lo else np.zeros(len(codes), dtype=np.bool_)
-        return np.where(found, lo + at, -1).astype(np.int64)
-
-    def answers(self) -> tuple[NDArray[np.int8], NDArray[np.int32]]:
-        """The dataset's own answers (label +1 / -1 / 0, remoteness) in catalog order."""
-        label = np.empty(self.n, dtype=np.int8)
-        rem = np.empty(self.n, dtype=np.int32)
-        for t in self.manifest.tiers:
-            if not t.solved:
-                raise DatasetError(
-                    f"{self.root / MANIFEST}: $.tiers[{t.tier}].status: {t.status!r}: the "
-                    "dataset is not solved (verifier solve DIR --engine dask)"
-                )
-            got = [
-                read_answers(self.root, t.tier, s.shard, s.answers_sha256, s.positions)
-                for s in t.shards
-            ]
-            lo, hi = int(self.offsets[t.tier]), int(self.offsets[t.tier + 1])
-            order = self.perm[t.tier]
-            label[lo:hi] = np.concatenate([g[0] for g in got])[order]
-            rem[lo:hi] = np.concatenate([g[1] for g in got])[order]
-        return label, rem
-
-
 def readable(root: Path) -> tuple[Manifest, TierGame]:
     """The manifest and game of a dataset whose answers answer files and ``query`` read
     (``DatasetError`` for another, read from the manifest alone: before a cluster starts)."""
-    m = load_manifest(root)
-    where = str(root / MANIFEST)
-    game = game_from_manifest(m.game, m.parameters, where)
-    if not isinstance(game, ConnectFourTiers | GraphTiers) or (
-        isinstance(game, GraphTiers) and game.tiers != 1
-    ):
-        raise DatasetError(
-            f"{root}: a {m.game} dataset: answer files and query read Connect Four's and "
-            "one-tier graphs' datasets for now (its answers: the Parquet files of answers/)"
-        )
-    if rule_named(m.semantics) is not None:
-        raise DatasetError(
-            f"{root}: a graph of semantics {m.semantics}: answer files and query read "
-            "normal's datasets for now (its answers: the Parquet files of answers/)"
-        )
-    return m, game
+    return catalogs.readable(root)
 
 
 def catalog(root: Path) -> Catalog:
-    """Every position of the dataset in ``root``, in the game's order (``DatasetError`` for a
-    dataset whose answers have no answer file yet: ``readable``)."""
-    m, game = readable(root)
-    m.need_generated(root)
-    parts, perms, sizes = [], [], []
-    for t in m.tiers:
-        codes = np.concatenate(
-            [read_codes(root, t.tier, s.shard, s.sha256, s.positions) for s in t.shards]
-            or [np.zeros(0, dtype=np.uint64)]
-        )
-        order = np.argsort(codes, kind="stable")
-        parts.append(codes[order])
-        perms.append(order)
-        sizes.append(len(codes))
-    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    return Catalog(root, m, game, np.concatenate(parts), offsets, tuple(perms))
+    """Every position of the dataset in ``root``, in the in-memory route's order
+    (``DatasetError`` for a dataset whose answers have no answer file yet: ``readable``)."""
+    readable(root)
+    return catalogs.catalog(root)
 
 
 def _positions(semantics: Semantics, n: int, names: Any) -> Any:
@@ -173,20 +98,11 @@ def _positions(semantics: Semantics, n: int, names: Any) -> Any:
 
 
 def dataset_case(cat: Catalog) -> Any:
-    """The ``Case`` that stands for the dataset: its positions named by the game's codec, no
-    moves (``Case.dataset``)."""
-    from verifier.games._board import LazyNames
+    """The ``Case`` that stands for the dataset: its positions named as the in-memory route
+    names them (``Catalog.names``), no moves (``Case.dataset``)."""
     from verifier.model import Case
 
-    n = cat.n
-    names: Any = ()
-    if isinstance(cat.game, ConnectFourTiers):
-        board = cat.game.board
-        codec = f"connect4:{board.width}x{board.height}" + (
-            ":symmetric" if cat.game.symmetric else ""
-        )
-        names = LazyNames(cat.codes, board.name, board.names, codec=codec)
-    graph = _positions(Semantics(cat.manifest.semantics), n, names)
+    graph = _positions(Semantics(cat.manifest.semantics), cat.n, cat.names())
     root = cat.ids(0, np.array([cat.manifest.root_code], dtype=np.uint64))[0]
     return Case(
         graph=graph,
@@ -199,9 +115,11 @@ def dataset_case(cat: Catalog) -> Any:
 def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDArray[np.int64]:
     """Each position's move as the in-memory solvers choose it (-1: none): its first successor
     by id (``engine.retrograde.move_keys``) that is lost with remoteness one less from a won
-    position, won with one less from a lost one, drawn from a drawn one."""
-    move = np.full(cat.n, -1, dtype=np.int64)
-    for src, dst in _edges(cat):
+    position, won with one less from a lost one, drawn from a drawn one (the least over every
+    batch of moves: a stored graph's moves inside a tier and into later ones come apart)."""
+    none = np.iinfo(np.int64).max
+    move = np.full(cat.n, none, dtype=np.int64)
+    for src, dst in cat.edges():
         a, b = label[src], label[dst]
         one_less = rem[dst] == rem[src] - 1
         ok = ((a == 1) & (b == -1) & one_less) | ((a == -1) & (b == 1) & one_less)
@@ -211,30 +129,9 @@ def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDA
         s, d = s[order], d[order]
         first = np.ones(len(s), dtype=np.bool_)
         first[1:] = s[1:] != s[:-1]
-        move[s[first]] = d[first]
+        move[s[first]] = np.minimum(move[s[first]], d[first])
+    move[move == none] = -1
     return move
-
-
-def _edges(cat: Catalog) -> Iterator[tuple[NDArray[np.int64], NDArray[np.int64]]]:
-    """The moves ``(source ids, target ids)``, a tier (Connect Four) or a shard (a graph) at
-    a time."""
-    m, game = cat.manifest, cat.game
-    if isinstance(game, GraphTiers):
-        for s in m.tiers[0].shards:
-            src, dst = read_edges(cat.root, 0, s.shard, s.edges_sha256, s.edges)
-            yield src.astype(np.int64), dst.astype(np.int64)
-        return
-    for t in m.tiers[:-1]:
-        lo, hi = int(cat.offsets[t.tier]), int(cat.offsets[t.tier + 1])
-        exp = game.expand(cat.codes[lo:hi], t.tier)
-        dst = cat.ids(t.tier + 1, exp.children)
-        if (dst < 0).any():
-            raise DatasetError(
-                f"{cat.root}: a move of tier {t.tier} leads to code "
-                f"{int(exp.children[dst < 0][0])}, which tier {t.tier + 1} lacks: the dataset "
-                "is incomplete (generate it again)"
-            )
-        yield lo + exp.parent.astype(np.int64), dst
 
 
 def dataset_solution(cat: Catalog, case: Any) -> Any:
@@ -244,6 +141,10 @@ def dataset_solution(cat: Catalog, case: Any) -> Any:
     from verifier.model.describe import describe
     from verifier.model.solution import Solution
 
+    if rule_named(cat.manifest.semantics) is not None:
+        from verifier.distributed.tiers.rule_answers import rule_solution
+
+        return rule_solution(cat, case)
     label, rem = cat.answers()
     move = _moves(cat, label, rem)
     columns = {
@@ -297,27 +198,23 @@ def pieces(cat: Catalog, sol: Any, rows: int) -> Iterator[tuple[Any, Any]]:
     """``sol`` (``dataset_solution``) ``rows`` positions at a time, in id order: each piece a
     ``Case`` and ``Solution`` over those positions and their moves' targets alone (the
     targets not covered), so that a writer decodes the names of a piece only."""
-    from verifier.games._board import LazyNames
     from verifier.model import Case
-    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
+    from verifier.model.columns import MOVE, Column
     from verifier.model.solution import Solution
 
-    value, rem, move = (sol.columns[k] for k in (VALUE, REMOTENESS, MOVE))
-    board = cat.game.board if isinstance(cat.game, ConnectFourTiers) else None
+    move = sol.columns[MOVE]
     for lo in range(0, cat.n, max(rows, 1)):
         hi = min(lo + max(rows, 1), cat.n)
         ids = np.union1d(np.arange(lo, hi), move.data[lo:hi][move.given[lo:hi]])
         n = len(ids)
-        codes = cat.codes[ids]
-        names = (
-            LazyNames(codes, str) if board is None else LazyNames(codes, board.name, board.names)
-        )
+        names = cat.names(ids.astype(np.int64))
         graph = _positions(sol.graph.semantics, n, names)
         to = np.searchsorted(ids, np.where(move.given[ids], move.data[ids], 0))
         columns = {
-            VALUE: Column.full(value.data[ids]),
-            REMOTENESS: Column.where(rem.data[ids], rem.given[ids]),
-            MOVE: Column.where(to.astype(np.int64), move.given[ids]),
+            k: Column.where(to.astype(np.int64), c.given[ids])
+            if k == MOVE
+            else Column.where(c.data[ids], c.given[ids])
+            for k, c in sol.columns.items()
         }
         piece = Case(graph=graph, id=cat.root.name, dataset=cat.root)
         yield (
@@ -365,11 +262,17 @@ def answers_input(root: Path, answers: Path) -> None:
         raise DatasetError(f"{answers}: no such file")
 
 
-def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
+Extra = dict[str, tuple[int, int, str]]
+"""Claims judged in memory, not by the sharded checks (``rule_answers.extra_faults``): per
+check, the violations, the first position's id and why."""
+
+
+def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int, Extra]:
     """Read the answer file ``file`` (any encoding of ``docs/answers.md``, keyed by names or
     ids) against the dataset in ``root`` and write it as the dataset route's table
     (``into``/claims.parquet: every position, the file's claims and, where it is silent, the
-    dataset's answers). Returns the table, the positions claimed and all positions."""
+    dataset's answers). Returns the table, the positions claimed, all positions and the
+    faults of the claims judged in memory (another semantics than normal: ``rule_answers``)."""
     from verifier.errors import CaseError
     from verifier.io.answers import load_answers
     from verifier.io.limits import Limits
@@ -381,6 +284,11 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
         claims = load_answers(file, case, Limits())
     except CaseError as e:
         raise DatasetError(str(e)) from None
+    if rule_named(cat.manifest.semantics) is not None:
+        from verifier.distributed.tiers.rule_answers import extra_faults, rule_table
+
+        path = rule_table(cat, claims, into)
+        return path, int(claims.given.sum()), cat.n, extra_faults(cat, case, claims)
     label, rem = cat.answers()
     given = claims.given
     value = np.where(given, claims.values.astype(np.int8), label).astype(np.int8)
@@ -396,19 +304,23 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int]:
         "value": value,
         "remoteness": remoteness,
     }
+    tiers = cat.tiers() if cat.tiered else None
+    if tiers is not None:  # a code names a position with its tier
+        cols["tier"] = tiers
     chosen = claims.get(MOVE)
     if chosen is not None:
         move = np.full(cat.n, UNSTATED, dtype=np.uint64)
         at = chosen.given
-        move[at] = cat.codes[chosen.data[at].astype(np.int64)]
+        to = chosen.data[at].astype(np.int64)
+        move[at] = cat.codes[to] if tiers is None else packed_moves(tiers[to], cat.codes[to])
         cols["move"] = move
     path = into / "claims.parquet"
     write_parquet(path, cols)
-    return path, int(given.sum()), cat.n
+    return path, int(given.sum()), cat.n, {}
 
 
 @contextmanager
-def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int]]:
+def judged_table(root: Path, file: Path) -> Iterator[tuple[Path, int, int, Extra]]:
     """``claims_table`` in a scratch folder of ``root`` (removed on leaving)."""
     into = root / "tmp" / f"answers-{uuid.uuid4().hex[:12]}"
     try:
@@ -455,6 +367,13 @@ def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
     from verifier.model.report import CaseReport, CaseVerdict
     from verifier.model.solution import Solution
 
+    m, _ = readable(root)
+    if rule_named(m.semantics) is not None:
+        raise DatasetError(
+            f"{root}: a graph of semantics {m.semantics}: query reads normal's datasets for "
+            "now (solve DIR --engine dask -o FILE writes its answers, verify --format csv "
+            "prints them)"
+        )
     cat = catalog(root)
     case = dataset_case(cat)
     g = case.graph
@@ -471,7 +390,7 @@ def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
     move = _moves(cat, label, rem)
     want = np.array(asked, dtype=np.int64)
     succ: dict[int, list[int]] = {x: [] for x in asked}
-    for src, dst in _edges(cat):
+    for src, dst in cat.edges():
         hit = np.isin(src, want)
         for s, d in zip(src[hit].tolist(), dst[hit].tolist(), strict=True):
             succ[s].append(d)

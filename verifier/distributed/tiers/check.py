@@ -85,11 +85,13 @@ from verifier.distributed.tiers.storage import (
 )
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.distributed.tiers.tables import (
+    MOVE_TIER,
     NO_CLAIM,
     NO_MOVE,
     UNSTATED,
     Claims,
     align_table,
+    packed_moves,
 )
 
 __all__ = ["TierCheck", "check_dataset", "compare_counts", "graph_counts"]
@@ -380,7 +382,10 @@ def _moves(j: Judged, claimed: NDArray[np.bool_], timed: bool) -> tuple[int, Wit
     n = len(codes)
     src = exp.parent
     inner = exp.outcome == INNER
-    chosen = exp.children == move[src]  # the move that the position names, if legal
+    kids = exp.children
+    if isinstance(game, GraphTiers) and game.tiers > 1:  # a move names its tier (MOVE_TIER)
+        kids = packed_moves(exp.child_tier, kids)
+    chosen = kids == move[src]  # the move that the position names, if legal
     legal = np.zeros(n, dtype=np.bool_)
     legal[src[chosen]] = True
     good_label = np.where(label[src] == 1, -1, np.where(label[src] == -1, 1, 0))
@@ -397,11 +402,14 @@ def _moves(j: Judged, claimed: NDArray[np.bool_], timed: bool) -> tuple[int, Wit
             return "names a move at a position where the game is over"
         if not named[i]:
             return f"claimed {WORDS[int(label[i])]} but names no move"
+        to_tier, to_code = divmod(int(move[i]), 1 << MOVE_TIER) if kids is not exp.children else (
+            tier, int(move[i]))  # fmt: skip
+        there = "" if kids is exp.children else f" of tier {to_tier}"
         if not legal[i]:
-            return f"names code {int(move[i])}, which no legal move reaches"
+            return f"names code {to_code}{there}, which no legal move reaches"
         want = {1: "lost", -1: "won", 0: "drawn"}[int(label[i])]
         suffix = "" if not timed or label[i] == 0 else f" in {int(rem[i]) - 1}"
-        to = game.position_name(int(move[i]))
+        to = game.position_name(to_code) + there
         said = WORDS[int(label[i])]
         return f"claimed {said}: its move to {to} should reach a position claimed {want}{suffix}"
 

@@ -477,8 +477,14 @@ def check_any(
     from verifier.distributed.tiers.answers import is_code_table, judged_table
 
     if answers is not None and not is_dataset(answers) and not is_code_table(answers):
-        with judged_table(root, answers) as (table, claimed, n):
+        with judged_table(root, answers) as (table, claimed, n, extra):
             res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace)
+        for check, (count, node, why) in extra.items():  # judged in memory (rule_answers)
+            res.checks = (*res.checks, check)
+            res.counts[check] = count
+            if count:
+                res.witnesses[check] = (0, node, why)
+                res.names[check] = f"node {node}"
         silent = "" if claimed == n else "; the dataset's own answers where it is silent"
         res.answers = f"{answers} ({claimed:,} of {n:,} positions claimed{silent})"
         return res

@@ -32,6 +32,15 @@ NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
 UNSTATED = np.uint64(np.iinfo(np.uint64).max - 1)
 """The move of a row that makes no claim of a move (an answer file silent there:
 ``tiers.answers``), which ``moves`` does not judge; ``NO_MOVE`` is a claim of none."""
+MOVE_TIER = 40
+"""In a table of a dataset of several tiers (a chess endgame, a graph stored in tiers), whose
+node ids restart at 0 in each tier, a move is ``tier * 2^40 + node id`` (``packed_moves``)."""
+
+
+def packed_moves(tier: NDArray[Any], code: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The moves to node ids ``code`` of tiers ``tier`` in a table of several tiers."""
+    out: NDArray[np.uint64] = (tier.astype(np.uint64) << np.uint64(MOVE_TIER)) | code
+    return out
 
 
 # --- where the claims are ----------------------------------------------------------------
@@ -206,12 +215,14 @@ def route_file(
     import pyarrow.parquet as pq
 
     file = Path(path)
+    tiered = False
     pieces: list[tuple[int, int, str]] = []
     extra, witness = 0, None
     shards = [len(t) for t in owners.sizes]
     offsets = np.concatenate([[0], np.cumsum(shards)]).astype(np.int64)
     try:
         reader = pq.ParquetFile(file)
+        tiered = "tier" in reader.schema_arrow.names
         batches = reader.iter_batches(batch_size=4_000_000)
         row0 = 0
         for b, batch in enumerate(batches):
@@ -236,7 +247,10 @@ def route_file(
                 if has[1]
                 else np.full(len(code), NO_MOVE, dtype=np.uint64)
             )
-            tier = game.tier_of(code)
+            if tiered:  # a dataset of several tiers: each row says its tier
+                tier = int_column(file, batch, "tier", row0, nulls=None).astype(np.int64)
+            else:
+                tier = game.tier_of(code)
             outside = (tier < 0) | (tier >= len(shards))
             if outside.any():
                 extra += int(outside.sum())
