@@ -339,8 +339,29 @@ def test_a_minimax_remoteness_or_move_wrong_is_refuted_in_memory(
     assert f"first at node {won[0]} in tier 0: claimed value 1 with move to" in line, line
 
 
-def test_query_of_another_semantics_is_one_line(client: Any, rules: dict[str, Path]) -> None:
-    one_line_error(run_cli("query", rules["dir"] / "minimax"), 2, "query reads normal's")
+@pytest.mark.parametrize("sem", ["reachability", "minimax", "impartial"])
+def test_query_of_another_semantics_prints_what_query_prints_for_the_case(
+    client: Any, rules: dict[str, Path], sem: str
+) -> None:
+    """``query DIR POSITION...`` on a stored graph of reachability, minimax or impartial: the
+    lines of ``query CASE --no-smt`` on the case file it was stored from, but for the name in
+    the first and the checks that vouch (none run); no position named: the start, node 0."""
+    d = rules["dir"]
+    ds, case = d / sem, d / f"{sem}.json"
+    for words in (("0", "5", "17", "399"), ()):
+        r = run_cli("query", ds, *words)
+        m = run_cli("query", case, *(words or ("0",)), "--no-smt")
+        assert r.exit_code == m.exit_code == 0, r.output + m.output
+        mine, theirs = r.stdout.splitlines(), m.stdout.splitlines()
+        assert mine[0] == theirs[0].replace(f"random-{sem}-400-2.5-4", sem).replace(
+            "-acyclic", ""
+        ), (mine[0], theirs[0])
+        assert mine[1:] == [x for x in theirs[1:] if "vouched for by" not in x]
+        assert any(x.startswith("  move to ") for x in mine), mine
+    one_line_error(run_cli("query", ds, "zz"), 2, "no position named 'zz'")
+    r = run_cli("query", ds, "5", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["positions"][0]["position"] == "5"
 
 
 # --- chess and graphs stored in several tiers (issue 45, item 1) ----------------------------

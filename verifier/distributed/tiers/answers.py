@@ -368,12 +368,6 @@ def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
     from verifier.model.solution import Solution
 
     m, _ = readable(root)
-    if rule_named(m.semantics) is not None:
-        raise DatasetError(
-            f"{root}: a graph of semantics {m.semantics}: query reads normal's datasets for "
-            "now (solve DIR --engine dask -o FILE writes its answers, verify --format csv "
-            "prints them)"
-        )
     cat = catalog(root)
     case = dataset_case(cat)
     g = case.graph
@@ -386,6 +380,11 @@ def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
         if not g.has_node(name):
             raise DatasetError(f"{root}: $.nodes: no position named {name!r}")
         asked.append(g.id_of(name))
+    if rule_named(m.semantics) is not None:  # reachability, minimax, impartial: in memory
+        from verifier.distributed.tiers.rule_answers import rule_query
+
+        cat.need_solved(0)
+        return rule_query(cat, case), asked
     label, rem = cat.answers()
     move = _moves(cat, label, rem)
     want = np.array(asked, dtype=np.int64)

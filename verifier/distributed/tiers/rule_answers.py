@@ -33,7 +33,7 @@ from verifier.distributed.tiers.graph_storage import read_node_columns
 from verifier.distributed.tiers.storage import read_rule_answers, write_parquet
 from verifier.model.semantics import NOBODY, PLAYER0, Semantics
 
-__all__ = ["extra_faults", "rule_graph", "rule_solution", "rule_table"]
+__all__ = ["extra_faults", "rule_graph", "rule_query", "rule_solution", "rule_table"]
 
 
 def _own(cat: Catalog) -> dict[str, NDArray[Any]]:
@@ -111,6 +111,23 @@ def rule_solution(cat: Catalog, case: Any) -> Any:
     sol = Solution.from_results(case, {"dataset": _result(g.semantics, g, _own(cat))})
     assert sol is not None
     return sol
+
+
+def rule_query(cat: Catalog, case: Any) -> Any:
+    """``query DIR POSITION...`` on the graph: the ``CaseReport`` (verdict ``solved``: the
+    stored answers, not judged here) of ``case`` (``answers.dataset_case``) with its moves, the
+    whole graph read as ``rule_solution`` reads it, so each position's moves, best move and
+    line are those ``query CASE --no-smt`` prints of the same graph in memory."""
+    import dataclasses
+
+    from verifier.model.report import CaseReport, CaseVerdict
+    from verifier.model.solution import Solution
+
+    g = rule_graph(cat, case.graph.names)
+    whole = dataclasses.replace(case, graph=g)
+    sol = Solution.from_results(whole, {"dataset": _result(g.semantics, g, _own(cat))})
+    assert sol is not None
+    return CaseReport(whole, (), (), CaseVerdict.SOLVED, 0.0, solution=sol)
 
 
 def rule_table(cat: Catalog, claims: Any, into: Path) -> Path:
