@@ -271,8 +271,8 @@ def verify_cmd(
         Path | None,
         typer.Option(
             "--junit",
-            help="Also write JUnit XML: a testcase per case, refuted = failure, "
-            "inconclusive or bad input = error.",
+            help="Also write JUnit XML: a testcase per case (a tiered dataset: one, its checks "
+            "as properties), refuted = failure, inconclusive or bad input = error.",
             rich_help_panel=OUTPUT,
         ),
     ] = None,
@@ -328,18 +328,14 @@ def verify_cmd(
             raise _fail(f"{tiered[0]}: a tiered dataset: verify it with --engine dask")
         if len(paths) != 1:
             raise _fail("--engine dask judges one tiered dataset at a time: give one DIR")
-        for flag, given in (("--junit", junit), ("--certificate", certificate)):
-            if given is not None:
-                raise _fail(f"{flag}: not written for a tiered dataset (--engine dask)")
+        if certificate is not None:
+            raise _fail("--certificate: not written for a tiered dataset (--engine dask)")
+        if quiet and verbose:
+            raise _fail("--quiet and --verbose: give one of them")
         from verifier.distributed.tiers.commands import DaskOptions
 
-        _verify_tiers(
-            paths[0],
-            answers,
-            pick_format(fmt, as_json),
-            DaskOptions(scheduler, workers, worker_memory),
-            quiet,
-        )
+        cluster = DaskOptions(scheduler, workers, worker_memory)
+        _verify_tiers(paths[0], answers, pick_format(fmt, as_json), cluster, quiet, verbose, junit)
     raise typer.Exit(
         run_verify(
             paths,
@@ -363,17 +359,19 @@ def verify_cmd(
 
 
 def _verify_tiers(
-    path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions, quiet: bool = False
-) -> None:
+    path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions, quiet: bool = False,
+    verbose: bool = False, junit: Path | None = None,
+) -> None:  # fmt: skip
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
     ``answers``, or another dataset's answers) shard by shard on the cluster; exit 0 verified,
-    1 refuted (``tiers.commands.verify_tiers``); ``quiet``: the verdict's line alone."""
+    1 refuted (``tiers.commands.verify_tiers``); ``quiet``: the verdict's line alone;
+    ``verbose``: each check's violations shard by shard; ``junit``: its JUnit XML too."""
     import json
 
     from verifier.distributed.tiers.commands import verify_tiers
 
     rows = fmt is Format.csv
-    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, _said(path), rows))
+    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, _said(path), rows, junit))
     if rows:  # the dataset's answers, as verify CASE --format csv prints a case's
         from verifier.writers.csv import write_records
 
@@ -384,7 +382,9 @@ def _verify_tiers(
     elif fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:
-        print("\n".join(res.lines()[: 1 if quiet else None]))
+        print("\n".join(res.lines(verbose)[: 1 if quiet else None]))
+    if junit is not None:
+        _tier_errors(lambda: res.write_junit(junit))
     exits = {"refuted": EXIT_REFUTED, "inconclusive": EXIT_INCONCLUSIVE, "verified": EXIT_OK}
     raise typer.Exit(exits[res.verdict])
 

@@ -442,6 +442,9 @@ class TierCheck:
     inconclusive: str | None = None
     """Why claims that break no rule still prove nothing (labels alone on a game with cycles:
     a cycle of claims can justify itself), else ``None``."""
+    by_shard: dict[str, dict[tuple[int, int], int]] = field(default_factory=dict)
+    """Per check, the violations found in each ``(tier, shard)`` that has any (those counted
+    by a shard's task; ``-v`` prints them)."""
 
     @property
     def refuted(self) -> bool:
@@ -495,8 +498,13 @@ def check_dataset(
     counts = dict.fromkeys(CHECKS, 0)
     witnesses: dict[str, tuple[int, int, str]] = {}
 
-    def note(check: str, n: int, w: Witness) -> None:
+    by_shard: dict[str, dict[tuple[int, int], int]] = {}
+    places = [(t.tier, s.shard) for t in m.tiers for s in t.shards]  # the tasks' order
+
+    def note(check: str, n: int, w: Witness, at: tuple[int, int] | None = None) -> None:
         counts[check] += n
+        if n and at is not None:
+            by_shard.setdefault(check, {})[at] = by_shard.get(check, {}).get(at, 0) + n
         if w is not None and (check not in witnesses or (w[0], w[1]) < witnesses[check][:2]):
             witnesses[check] = w
 
@@ -527,9 +535,9 @@ def check_dataset(
             positions=sum(t.positions for t in m.tiers),
             **run,  # type: ignore[arg-type]
         )
-        for f in checked:
+        for f, at in zip(checked, places, strict=True):
             for c, n, w in zip(CHECKS, f.counts, f.witnesses, strict=True):
-                note(c, n, w)
+                note(c, n, w, at)
         if computed:
             reached = gather_tier(
                 client,
@@ -545,8 +553,8 @@ def check_dataset(
                 positions=sum(t.positions for t in m.tiers),
                 **run,  # type: ignore[arg-type]
             )
-            for n, w in reached:
-                note("reachable", n, w)
+            for (n, w), at in zip(reached, places, strict=True):
+                note("reachable", n, w, at)
         if getattr(game, "name", None) == "chess":
             spans = _chess_spans(client, game, m, checked, run)
             for w in spans:
@@ -589,6 +597,7 @@ def check_dataset(
         if game.acyclic
         else "each win and loss rests on claims nearer the end (remoteness checked)",
         unproved,
+        {c: by_shard[c] for c in ran if c in by_shard},
     )
 
 

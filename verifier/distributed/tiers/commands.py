@@ -192,6 +192,8 @@ class CheckedDataset:
 
     path: Path
     result: TierCheck
+    seconds: float = 0.0
+    """The judgement's wall time, from reading the manifest to the verdict."""
 
     @property
     def verdict(self) -> str:
@@ -204,11 +206,22 @@ class CheckedDataset:
 
         return check_json(self.path, self.result)
 
-    def lines(self) -> list[str]:
-        """The table's lines."""
+    def lines(self, verbose: bool = False) -> list[str]:
+        """The table's lines (``verbose``: each check's violations shard by shard, the tiers
+        and the wall time)."""
         from verifier.distributed.tiers.report import check_text
 
-        return check_text(self.path, self.result)
+        return check_text(self.path, self.result, verbose, self.seconds)
+
+    def write_junit(self, out: Path) -> Path:
+        """Write ``verify --junit``'s XML (one testcase: the dataset) to ``out``."""
+        from verifier.distributed.tiers.report import check_junit
+        from verifier.io.files import write_atomically
+
+        tree = check_junit(self.path, self.result, self.seconds)
+        return write_atomically(
+            out, lambda f: tree.write(f, encoding="utf-8", xml_declaration=True), None
+        )
 
     def records(self) -> Records:
         """The ``--format csv`` rows: the dataset's answers as a case's are printed."""
@@ -224,13 +237,26 @@ class CheckedDataset:
 
 
 def verify_tiers(
-    path: Path, answers: Path | None, cluster: DaskOptions, say: Say, rows: bool = False
+    path: Path,
+    answers: Path | None,
+    cluster: DaskOptions,
+    say: Say,
+    rows: bool = False,
+    junit: Path | None = None,
 ) -> CheckedDataset:
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the answer file or
     Parquet table ``answers``, or another dataset's answers) shard by shard on the cluster.
     ``rows``: its answers will be printed as rows (a dataset no answer file reads yet is
-    refused before the cluster)."""
+    refused before the cluster); ``junit``: a file that will be written (refused before the
+    cluster if it cannot be)."""
+    import time
+
+    began = time.perf_counter()
     require_extra(path, "--engine dask", *DASK)
+    if junit is not None:
+        from verifier.io.files import check_writable
+
+        check_writable(junit)
     from verifier.distributed.tiers.driver import load_manifest
     from verifier.distributed.tiers.export import is_dataset
     from verifier.distributed.tiers.graph_check import check_any
@@ -260,7 +286,7 @@ def verify_tiers(
         names, reasons = hook(form.witnesses)(path, res.manifest, res.witnesses)
         res.names.update(names)
         res.witnesses.update(reasons)  # a move's target named by its FEN too
-    return CheckedDataset(path, res)
+    return CheckedDataset(path, res, time.perf_counter() - began)
 
 
 class Target(NamedTuple):

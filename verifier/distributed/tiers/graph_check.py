@@ -539,8 +539,13 @@ def check_rule_dataset(
     counts: dict[str, int] = {}
     witnesses: dict[str, tuple[int, int, str]] = {}
 
-    def note(check: str, n: int, w: Witness) -> None:
+    by_shard: dict[str, dict[tuple[int, int], int]] = {}
+
+    def note(check: str, n: int, w: Witness, shard: int | None = None) -> None:
         counts[check] = counts.get(check, 0) + n
+        if n and shard is not None:
+            here = by_shard.setdefault(check, {})
+            here[0, shard] = here.get((0, shard), 0) + n
         if w is not None and (check not in witnesses or (w[0], w[1]) < witnesses[check][:2]):
             witnesses[check] = w
 
@@ -559,9 +564,9 @@ def check_rule_dataset(
 
     if answers is None:
         tallies = []
-        for found, _ in judge(None):
+        for (found, _), s in zip(judge(None), tier.shards, strict=True):
             for c, n in found.counts.items():
-                note(c, n, found.witnesses.get(c))
+                note(c, n, found.witnesses.get(c), s.shard)
             if found.tally is not None:
                 tallies.append(found.tally)
         note("counts", 0, None)
@@ -570,9 +575,11 @@ def check_rule_dataset(
         from verifier.distributed.tiers.graph_solve import rule_answer_of
 
         desc = game.describe_answers(m.root_code, rule_answer_of(root, m, m.root_code))
-        return _verdict(m, game, "answers/ (the dataset's own)",
-                        ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
-                        checker.proof, None)  # fmt: skip
+        res = _verdict(m, game, "answers/ (the dataset's own)",
+                       ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
+                       checker.proof, None)  # fmt: skip
+        res.by_shard = {c: x for c, x in by_shard.items() if c in res.checks}
+        return res
 
     scratch = root / "tmp" / f"check-{uuid.uuid4().hex[:12]}"
     owners = Owners((tuple(s.positions for s in tier.shards),), ranged=True)
@@ -585,9 +592,9 @@ def check_rule_dataset(
         certified = claims.remoteness and checker.certified_by_remoteness
         table = Table(str(scratch), tuple(sha for _, sha in claims.shards[0]), claims.remoteness,
                       borrow=not certified and tier.solved)  # fmt: skip
-        for found, own_found in judge(table):
+        for (found, own_found), s in zip(judge(table), tier.shards, strict=True):
             for c, n in found.counts.items():
-                note(c, n, found.witnesses.get(c))
+                note(c, n, found.witnesses.get(c), s.shard)
             for c, n in (own_found.counts if own_found else {}).items():
                 own[c] = own.get(c, 0) + n
                 w = own_found.witnesses.get(c) if own_found else None
@@ -601,8 +608,10 @@ def check_rule_dataset(
         shutil.rmtree(scratch, ignore_errors=True)
     claimed = not checker.table.unclaimed(np.array([start[checker.value]]))[0]
     said = game.describe_answers(m.root_code, start) if claimed else None
-    return _stranger_verdict(m, game, str(answers), certified, tier.solved, counts, witnesses,
-                             own, own_first, said)  # fmt: skip
+    res = _stranger_verdict(m, game, str(answers), certified, tier.solved, counts, witnesses,
+                            own, own_first, said)  # fmt: skip
+    res.by_shard = {c: x for c, x in by_shard.items() if c in res.checks}
+    return res
 
 
 def _stranger_verdict(m: Manifest, game: GraphTiers, answers: str, certified: bool,

@@ -4,6 +4,7 @@ what ``verify DIR --engine dask`` prints: the verdict and the claimed value, the
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.shape import SHAPE
 
-__all__ = ["check_json", "check_text", "solve_json", "solve_text"]
+__all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text"]
 
 
 def _names(m: Any) -> tuple[str, str, str, str]:
@@ -150,8 +151,16 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
     }
 
 
-def check_text(root: Path, res: TierCheck) -> list[str]:
-    """A judgement as lines: the verdict and the claimed value first, then each check."""
+SHARDS_SHOWN = 20
+"""The shards with violations ``-v`` lists under a check (then how many more)."""
+
+
+def check_text(
+    root: Path, res: TierCheck, verbose: bool = False, seconds: float | None = None
+) -> list[str]:
+    """A judgement as lines: the verdict and the claimed value first, then each check.
+    ``verbose`` (``-v``): under each check its violations shard by shard, then the tiers
+    judged and the wall time (``seconds``)."""
     m = res.manifest
     value = res.description or "no claim for the start position"
     if res.refuted:
@@ -180,15 +189,70 @@ def check_text(root: Path, res: TierCheck) -> list[str]:
         f"{_headline(root, m, res.positions)}; answers judged: {res.answers}",
     ]
     for c in res.checks:
-        n = res.counts[c]
-        line = f"  {c:<11} {'ok' if n == 0 else f'{n:,} violation(s)'}"
-        if c in res.witnesses:
-            tier, code, why = res.witnesses[c]
-            if code < 0:  # a count, not a position
-                line += f"; first in tier {tier}: {why}" if tier >= 0 else f"; first: {why}"
-            else:
-                where = res.names.get(c, f"code {code}")
-                at = f" in tier {tier}" if tier >= 0 else ""
-                line += f"; first at {where}{at}: {why}"
-        lines.append(line)
+        lines.append(f"  {c:<11} {_check_line(res, c)}")
+        if verbose:
+            lines += _by_shard(res, c)
+    if verbose:
+        for t in m.tiers:
+            lines.append(f"  tier {t.tier}: {t.positions:,} positions in {len(t.shards)} shard(s)")
+        if seconds is not None:
+            lines.append(f"  wall time   {seconds:.2f} s")
     return lines
+
+
+def _check_line(res: TierCheck, c: str) -> str:
+    """A check's count of violations and its first (``ok`` without any)."""
+    n = res.counts[c]
+    line = "ok" if n == 0 else f"{n:,} violation(s)"
+    if c in res.witnesses:
+        tier, code, why = res.witnesses[c]
+        if code < 0:  # a count, not a position
+            line += f"; first in tier {tier}: {why}" if tier >= 0 else f"; first: {why}"
+        else:
+            where = res.names.get(c, f"code {code}")
+            at = f" in tier {tier}" if tier >= 0 else ""
+            line += f"; first at {where}{at}: {why}"
+    return line
+
+
+def _by_shard(res: TierCheck, c: str) -> list[str]:
+    """``-v``: a check's violations in each shard that has any (the first ``SHARDS_SHOWN``),
+    and those no shard's task counted (a table's rows routed nowhere, a manifest's count)."""
+    where = sorted(res.by_shard.get(c, {}).items())
+    out = [f"    tier {t} shard {s}: {n:,} violation(s)" for (t, s), n in where[:SHARDS_SHOWN]]
+    if len(where) > SHARDS_SHOWN:
+        out.append(f"    ... and {len(where) - SHARDS_SHOWN:,} more shard(s) with violations")
+    rest = res.counts[c] - sum(n for _, n in where)
+    if rest and where:
+        out.append(f"    outside the shards' tasks: {rest:,} violation(s)")
+    return out
+
+
+def check_junit(root: Path, res: TierCheck, seconds: float) -> ET.ElementTree:
+    """A judgement as ``verify --junit``'s document (``writers.junit``): one testcase for the
+    dataset, as for a case file, each check a property (``ok`` or its violations and the
+    first); refuted: a failure whose message is the first check violated and the position it
+    names; inconclusive: an error saying why."""
+    el = ET.Element(
+        "testcase", classname=str(root.parent), name=root.name or str(root),
+        time=f"{seconds:.3f}",
+    )  # fmt: skip
+    props = ET.SubElement(el, "properties")
+    for c in res.checks:
+        ET.SubElement(props, "property", name=c, value=_check_line(res, c))
+    bad = [f"{c}: {_check_line(res, c)}" for c in res.checks if res.counts[c]]
+    if bad:
+        ET.SubElement(el, "failure", type="refuted", message=bad[0]).text = "\n\n".join(bad)
+    elif res.inconclusive:
+        error = ET.SubElement(el, "error", type="inconclusive", message=res.inconclusive)
+        error.text = res.inconclusive
+    suite = ET.Element(
+        "testsuite", name="verify", tests="1", failures=str(int(bool(bad))),
+        errors=str(int(not bad and bool(res.inconclusive))), skipped="0",
+        time=f"{seconds:.3f}",
+    )  # fmt: skip
+    suite.append(el)
+    top = ET.Element("testsuites")
+    top.append(suite)
+    ET.indent(top)
+    return ET.ElementTree(top)
