@@ -62,7 +62,7 @@ def test_verbose_lists_each_check_shard_by_shard(client: Any, graphs: dict[str, 
     assert mine[: len(theirs)] == theirs  # the same lines first, then more
     assert [x.split()[0] for x in theirs[2:]] == list(CHECKS)
     more = mine[len(theirs) :]
-    assert more[0] == "  tier 0: 300 positions in 3 shard(s)"
+    assert more[0] == "  tier 0: 300 positions in 3 shards"
     assert more[1].startswith("  wall time ") and more[1].endswith(" s"), more
     assert len(more) == 2, more
     r = run_cli("verify", bad, "-v", *_dask(client))

@@ -12,6 +12,7 @@ from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.shape import SHAPE
+from verifier.model.words import count
 
 __all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text"]
 
@@ -194,7 +195,8 @@ def check_text(
             lines += _by_shard(res, c)
     if verbose:
         for t in m.tiers:
-            lines.append(f"  tier {t.tier}: {t.positions:,} positions in {len(t.shards)} shard(s)")
+            n, shards = count(t.positions, "position", sep=True), count(len(t.shards), "shard")
+            lines.append(f"  tier {t.tier}: {n} in {shards}")
         if seconds is not None:
             lines.append(f"  wall time   {seconds:.2f} s")
     return lines
