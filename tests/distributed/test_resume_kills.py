@@ -1,0 +1,186 @@
+"""Issue 48 (3): a generation or a solve stopped at any moment resumes to the same dataset.
+
+The stops are deterministic: a step's task function is replaced by one that runs the real task
+for its first ``N`` calls (their files written, their inputs removed, as a finished task
+leaves them) and then stands for the run dying (every later call raises ``RunFailed``, after
+the calls still running have ended); ``--resume`` (``resume=True``) must then finish and
+write exactly the files and digests of a run that never stopped. The last test kills the
+command line's process (SIGKILL) once its standard error shows a given step and resumes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+from verifier.distributed.tiers import chess_tiers, driver, tasks  # noqa: E402
+from verifier.distributed.tiers.chess_tiers import generate_chess  # noqa: E402
+from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers  # noqa: E402
+from verifier.distributed.tiers.driver import (  # noqa: E402
+    generate_dataset,
+    prepare_output,
+    solve_dataset,
+)
+from verifier.distributed.tiers.errors import RunFailed  # noqa: E402
+from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+
+
+def dies_after(real: Callable[..., Any], n: int, at: Path) -> Callable[..., Any]:
+    """``real`` for its first ``n`` calls, then a run that died: every later call raises
+    ``RunFailed`` once the real calls under way have ended (none runs on beside a resume).
+    The count and the lock are files in ``at`` (the tasks are pickled: no lock object)."""
+    at.mkdir(parents=True, exist_ok=True)
+    count, lock = at / "calls", at / "lock"
+    count.write_text("0")
+
+    def task(*args: Any, **kwargs: Any) -> Any:
+        import fcntl
+
+        with open(lock, "w") as f:  # one real call at a time: a failing one waits for them
+            fcntl.flock(f, fcntl.LOCK_EX)
+            calls = int(count.read_text()) + 1
+            count.write_text(str(calls))
+            if calls > n:
+                raise RunFailed(f"killed after {n} task(s)")
+            return real(*args, **kwargs)
+
+    return task
+
+
+def same_dataset(got: Path, want: Path) -> None:
+    """The two datasets' manifests are equal (every shard's counts and digests)."""
+    assert load_manifest(got).to_json() == load_manifest(want).to_json()
+
+
+# --- chess: scan, expand, resolve, finish --------------------------------------------------
+
+CHESS = {"symmetric": True, "shards": 3, "span": 20_000}
+"""KQK up to symmetry: 3 chunks of tier 0, 3 shards a tier, a few seconds a run."""
+
+
+@pytest.fixture(scope="module")
+def kqk_whole(client: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("whole") / "ds"
+    prepare_output(root)
+    generate_chess(root, "KQK", client, **CHESS)  # type: ignore[arg-type]
+    return root
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(
+    ("task", "n"),
+    [
+        ("scan_chunk", 2),
+        ("expand_shard", 1),
+        ("expand_shard", 4),
+        ("resolve_chunk", 1),
+        ("resolve_chunk", 3),
+        ("finish_shard", 1),  # the issue's case: tmp/back/... missing on --resume
+        ("finish_shard", 5),
+    ],
+)
+def test_a_chess_generation_killed_after_n_tasks_of_a_step_resumes_to_the_same_dataset(
+    client: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    kqk_whole: Path,
+    task: str,
+    n: int,
+) -> None:
+    root = tmp_path / "ds"
+    prepare_output(root)
+    monkeypatch.setattr(
+        chess_tiers, task, dies_after(getattr(chess_tiers, task), n, tmp_path / "kill")
+    )
+    with pytest.raises(RunFailed, match="killed after"):
+        generate_chess(root, "KQK", client, **CHESS)  # type: ignore[arg-type]
+    monkeypatch.undo()
+    assert not load_manifest(root).generated
+    generate_chess(root, "KQK", client, symmetric=True, resume=True)
+    same_dataset(root, kqk_whole)
+    assert not (root / "tmp").exists()
+
+
+@pytest.mark.dask
+def test_a_chess_generation_killed_twice_in_its_edges_step_resumes(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kqk_whole: Path
+) -> None:
+    """Killed in the edges step, resumed, killed again in it: the shards finished by either
+    run are kept, the others written."""
+    root = tmp_path / "ds"
+    prepare_output(root)
+    real = chess_tiers.finish_shard
+    monkeypatch.setattr(chess_tiers, "finish_shard", dies_after(real, 2, tmp_path / "kill1"))
+    with pytest.raises(RunFailed):
+        generate_chess(root, "KQK", client, **CHESS)  # type: ignore[arg-type]
+    monkeypatch.setattr(chess_tiers, "finish_shard", dies_after(real, 1, tmp_path / "kill2"))
+    with pytest.raises(RunFailed):
+        generate_chess(root, "KQK", client, symmetric=True, resume=True)
+    monkeypatch.undo()
+    generate_chess(root, "KQK", client, symmetric=True, resume=True)
+    same_dataset(root, kqk_whole)
+
+
+# --- Connect Four: expand and merge, tier by tier --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def c4_whole(client: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("whole") / "c4"
+    prepare_output(root)
+    generate_dataset(root, ConnectFourTiers(4, 3), client, per_shard=1_000)
+    return root
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(
+    ("task", "n"), [("expand_shard", 3), ("merge_shard", 1), ("merge_shard", 7)]
+)
+def test_a_connect4_generation_killed_after_n_tasks_resumes_to_the_same_dataset(
+    client: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    c4_whole: Path,
+    task: str,
+    n: int,
+) -> None:
+    root = tmp_path / "c4"
+    prepare_output(root)
+    monkeypatch.setattr(driver, task, dies_after(getattr(tasks, task), n, tmp_path / "kill"))
+    with pytest.raises(RunFailed, match="killed after"):
+        generate_dataset(root, ConnectFourTiers(4, 3), client, per_shard=1_000)
+    monkeypatch.undo()
+    generate_dataset(root, ConnectFourTiers(4, 3), client, resume=True)
+    same_dataset(root, c4_whole)
+
+
+# --- solve: a tier killed mid-way ------------------------------------------------------------
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_a_solve_killed_mid_tier_resumes_to_the_same_answers(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c4_whole: Path, n: int
+) -> None:
+    import shutil
+
+    whole = tmp_path / "whole"
+    shutil.copytree(c4_whole, whole)
+    want = solve_dataset(whole, client)
+    root = tmp_path / "c4"
+    shutil.copytree(c4_whole, root)
+    monkeypatch.setattr(driver, "solve_shard", dies_after(tasks.solve_shard, n, tmp_path / "kill"))
+    with pytest.raises(RunFailed, match="killed after"):
+        solve_dataset(root, client)
+    monkeypatch.undo()
+    got = solve_dataset(root, client, resume=True)
+    same_dataset(root, whole)
+    assert (got.root_label, got.root_remoteness) == (want.root_label, want.root_remoteness)
