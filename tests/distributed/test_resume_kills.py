@@ -184,3 +184,101 @@ def test_a_solve_killed_mid_tier_resumes_to_the_same_answers(
     got = solve_dataset(root, client, resume=True)
     same_dataset(root, whole)
     assert (got.root_label, got.root_remoteness) == (want.root_label, want.root_remoteness)
+
+
+@pytest.mark.dask
+def test_a_solve_again_killed_mid_tier_claims_no_old_answer_and_resumes(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c4_whole: Path
+) -> None:
+    """``solve DIR --restart`` (``resume=False``) over a solved dataset, killed in its first
+    tier: the manifest lists no tier solved (none of the answers being rewritten is claimed),
+    and ``--resume`` solves them all again to the same answers."""
+    import shutil
+
+    root = tmp_path / "c4"
+    shutil.copytree(c4_whole, root)
+    want = solve_dataset(root, client)
+    whole = load_manifest(root).to_json()
+    monkeypatch.setattr(driver, "solve_shard", dies_after(tasks.solve_shard, 1, tmp_path / "k"))
+    with pytest.raises(RunFailed, match="killed after"):
+        solve_dataset(root, client, resume=False)
+    monkeypatch.undo()
+    assert not any(t.solved for t in load_manifest(root).tiers)
+    got = solve_dataset(root, client, resume=True)
+    assert load_manifest(root).to_json() == whole
+    assert got.tiers_solved == len(load_manifest(root).tiers)
+    assert (got.root_label, got.root_remoteness) == (want.root_label, want.root_remoteness)
+
+
+# --- before the first checkpoint: clearing the directory, tier 0, an empty directory --------
+
+
+@pytest.mark.dask
+def test_a_generation_killed_while_it_clears_an_old_dataset_resumes(
+    client: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    c4_whole: Path,
+    kqk_whole: Path,
+) -> None:
+    """``generate ... -o DIR`` over a dataset, killed while its files go: the manifest no
+    longer claims them (before, it still said ``generated`` over missing files), and
+    ``--resume`` of any game starts over there."""
+    import shutil
+
+    real = shutil.rmtree
+
+    def dies(*args: Any, **kwargs: Any) -> None:
+        real(*args, **kwargs)
+        raise KeyboardInterrupt  # the kill, after the first folder went
+
+    for game in ("connect4", "chess"):
+        root = tmp_path / game
+        shutil.copytree(c4_whole, root)
+        monkeypatch.setattr(driver.shutil, "rmtree", dies)
+        with pytest.raises(KeyboardInterrupt):
+            prepare_output(root)
+        monkeypatch.undo()
+        m = load_manifest(root)
+        assert (m.tiers, m.generated) == ([], False)
+        assert driver.resumes(root)
+        if game == "connect4":
+            generate_dataset(root, ConnectFourTiers(4, 3), client, resume=True, per_shard=1_000)
+            same_dataset(root, c4_whole)
+        else:
+            generate_chess(root, "KQK", client, resume=True, **CHESS)  # type: ignore[arg-type]
+            same_dataset(root, kqk_whole)
+
+
+@pytest.mark.dask
+def test_a_connect4_generation_killed_before_tier_0_is_listed_resumes(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c4_whole: Path
+) -> None:
+    root = tmp_path / "c4"
+    prepare_output(root)
+
+    def dies(*_: Any) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "write_codes", dies)
+    with pytest.raises(KeyboardInterrupt):
+        generate_dataset(root, ConnectFourTiers(4, 3), client, per_shard=1_000)
+    monkeypatch.undo()
+    assert load_manifest(root).tiers == []  # the run's manifest, before any file
+    generate_dataset(root, ConnectFourTiers(4, 3), client, resume=True)
+    same_dataset(root, c4_whole)
+
+
+def test_resume_in_an_empty_directory_starts_over(tmp_path: Path) -> None:
+    """A run killed before it wrote anything leaves an empty directory: ``--resume`` starts
+    the generation there; a missing directory or another one is still refused."""
+    from verifier.distributed.tiers.errors import DatasetError
+
+    (tmp_path / "empty").mkdir()
+    assert not driver.resumes(tmp_path / "empty")
+    with pytest.raises(DatasetError, match="no such file or directory"):
+        driver.resumes(tmp_path / "missing")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("x")
+    with pytest.raises(DatasetError, match="is not a tiered dataset"):
+        driver.resumes(tmp_path / "other")

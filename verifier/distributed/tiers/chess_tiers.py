@@ -456,6 +456,16 @@ def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | No
     if not resume:
         return fresh()
     m = load_manifest(root)
+    steps = None
+    if not m.generated:
+        try:
+            steps = json.loads((root / STEPS).read_text())
+        except FileNotFoundError:
+            return fresh()  # stopped before its sizes were saved (or cleared): nothing kept
+        except (OSError, ValueError) as e:
+            raise DatasetError(
+                f"{root / STEPS}: not readable: {e}: generate again without --resume"
+            ) from None
     mine = {k: game.parameters().get(k) for k in ("material", "symmetric")}
     theirs = {k: m.parameters.get(k) for k in ("material", "symmetric")}
     if m.game != "chess" or mine != theirs:
@@ -466,14 +476,6 @@ def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | No
     if m.generated:
         shutil.rmtree(root / "tmp", ignore_errors=True)  # stopped as it cleared them
         return {"done": m}
-    try:
-        steps = json.loads((root / STEPS).read_text())
-    except FileNotFoundError:
-        return fresh()  # stopped before its sizes were saved: nothing kept
-    except (OSError, ValueError) as e:
-        raise DatasetError(
-            f"{root / STEPS}: not readable: {e}: generate again without --resume"
-        ) from None
     return steps
 
 
