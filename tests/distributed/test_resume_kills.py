@@ -282,3 +282,62 @@ def test_resume_in_an_empty_directory_starts_over(tmp_path: Path) -> None:
     (tmp_path / "other" / "notes.txt").write_text("x")
     with pytest.raises(DatasetError, match="is not a tiered dataset"):
         driver.resumes(tmp_path / "other")
+
+
+# --- the command line killed (SIGKILL) once it says a given step -----------------------------
+
+
+def _cli(*args: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "verifier.cli", *args]
+
+
+def _killed_when(args: list[str], line: str, cwd: Path) -> int:
+    """Run ``verifier ARGS`` and SIGKILL it once its standard error holds ``line``; its exit
+    status (-9, or its own if it ended first)."""
+    import os
+    import signal
+    import subprocess
+
+    env = dict(os.environ, VERIFIER_PROGRESS_EVERY="0", PYTHONPATH=os.pathsep.join(
+        p for p in __import__("sys").path if p))  # fmt: skip
+    with subprocess.Popen(_cli(*args), cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as p:  # fmt: skip
+        assert p.stderr is not None
+        for said in p.stderr:
+            if line in said:
+                p.send_signal(signal.SIGKILL)
+                break
+        return p.wait(timeout=300)
+
+
+@pytest.mark.slow
+@pytest.mark.dask
+def test_the_command_line_killed_mid_generation_resumes_to_the_same_dataset(
+    tmp_path: Path,
+) -> None:
+    """``generate chess:KQK --symmetry -o DIR --engine dask`` SIGKILLed once its scan is
+    done (its expansion under way), and Connect Four 4x3 once tier 2 is written: ``--resume``
+    (from another working directory, naming DIR otherwise) writes the uninterrupted run's
+    manifest; ``solve`` killed after its first tier resumes to the same answers."""
+    import subprocess
+
+    chess = ["generate", "chess:KQK", "--symmetry", "--engine", "dask",
+             "--shard-positions", "5000"]  # fmt: skip
+    c4 = ["generate", "connect4", "--width", "4", "--height", "3", "--engine", "dask",
+          "--shard-positions", "1000"]  # fmt: skip
+    for name, args, line in [("kqk", chess, "classes in 2 materials"), ("c4", c4, "tier 2:")]:
+        whole, root = tmp_path / f"{name}-whole", tmp_path / name
+        subprocess.run(_cli(*args, "-o", str(whole)), check=True, capture_output=True)
+        assert _killed_when([*args, "-o", name], line, tmp_path) == -9
+        assert not load_manifest(root).generated
+        again = [a for a in args if a not in ("--shard-positions", "5000", "1000")]
+        subprocess.run(_cli(*again, "-o", str(root), "--resume"), check=True, capture_output=True)
+        same_dataset(root, whole)
+    whole, root = tmp_path / "c4-whole", tmp_path / "c4"
+    subprocess.run(_cli("solve", str(whole), "--engine", "dask"), check=True, capture_output=True)
+    assert _killed_when(["solve", "c4", "--engine", "dask"], "tier 7:", tmp_path) == -9
+    assert any(t.solved for t in load_manifest(root).tiers)
+    subprocess.run(_cli("solve", str(root), "--engine", "dask"), check=True, capture_output=True)
+    same_dataset(root, whole)
