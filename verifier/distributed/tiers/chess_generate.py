@@ -26,7 +26,7 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     symmetry = options.symmetry
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.chess_tiers import generate_chess
-    from verifier.distributed.tiers.driver import prepare_output
+    from verifier.distributed.tiers.driver import prepare_output, resumes
     from verifier.games.chess import parse_material
 
     material = game.split(":", 1)[1]
@@ -34,12 +34,9 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
         parse_material(material)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    resume = resume and resumes(output)  # a dataset to continue, before a cluster starts
     if not resume:
         prepare_output(output)
-    else:  # a dataset to continue, before a cluster starts
-        from verifier.distributed.tiers.manifest import load_manifest
-
-        load_manifest(output)
     with tier_cluster(cluster) as client:
         m = generate_chess(
             output,

@@ -27,10 +27,20 @@ counts back (the driver sees counts and paths)::
 The chunks are fixed code ranges (a target code's chunk is known without reading anything);
 the shards are ranges of ranks sized from the workers' memory (or a given count), their
 bounds the running sums of the chunk counts.
+
+A run killed at any moment resumes (``--resume``) to the same files: the sizes are saved
+before the first step (``STEPS``), each step's results after it, and every file is written
+whole under a temporary name and renamed. A task that removes its inputs (``resolve``: the
+pieces routed to its chunk; ``finish``: the pieces sent back to its shard) first records its
+result (``tmp/done/STEP/KEY.json``): run again, it returns the record, so a step stopped
+half-way is run again whole without its finished tasks needing their removed inputs. Paths
+in the results are relative to the dataset directory (a resume may name it otherwise).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -181,6 +191,30 @@ def _back_path(root: Path, tier: int, shard: int, dst_tier: int, chunk: int) -> 
     )  # fmt: skip
 
 
+def _done_path(root: Path, step: str, key: str) -> Path:
+    """The record of a finished task of ``step`` (its result, as JSON)."""
+    return root / "tmp" / "done" / step / f"{key}.json"
+
+
+def _recorded(path: Path) -> Any:
+    """A finished task's recorded result, or ``None`` (not finished)."""
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+
+
+def _record(path: Path, result: Any) -> Any:
+    """Record a task's result (written whole, renamed) before it removes its inputs; the
+    result as the record holds it (lists for tuples: the same as a resumed run reads)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(result, default=int)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return json.loads(text)
+
+
 def material_of(game: ChessTiers, tier: int) -> tuple[Any, int]:
     """``chess.tiers`` of the game and the index of dataset tier ``tier`` in it."""
     from verifier.games.chess import tiers
@@ -272,7 +306,7 @@ def expand_shard(
         k2, c = divmod(int(key[a]), 1 << 40)
         path = _route_path(base, k2, c, tier, shard)
         write_parquet(path, {"src": src[a:b], "code": code[a:b]})
-        pieces.append((k2, c, str(path)))
+        pieces.append((k2, c, str(path.relative_to(base))))
     return n, sha, pieces, int(codes[0]) if n else -1
 
 
@@ -292,13 +326,18 @@ def resolve_chunk(
     """The moves into chunk ``chunk`` of tier ``tier`` (whose first position has rank
     ``first``): each target code's node id, sent back to the source shard (``pieces``:
     ``(source tier, source shard, path)``; ``bounds``: the shards' rank bounds per tier), the
-    moves from the tier itself also as reverse pieces to the shards owning their targets."""
+    moves from the tier itself also as reverse pieces to the shards owning their targets.
+    The routed pieces are removed once the result is recorded (a chunk run again returns
+    the record)."""
     base = Path(root)
+    done = _done_path(base, "resolve", f"{tier}-{chunk}")
+    if (kept := _recorded(done)) is not None:
+        return kept  # type: ignore[no-any-return]
     codes = _chunk_codes(base, tier, chunk)
     back = []
     same_src, same_dst = [], []
     for k, s, path in pieces:
-        cols = read_parquet(Path(path), None, {"src": "uint64", "code": "uint64"})
+        cols = read_parquet(base / path, None, {"src": "uint64", "code": "uint64"})
         src, want = cols["src"], cols["code"]
         at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
         if len(want) and (not len(codes) or (codes[at] != want).any()):
@@ -309,11 +348,10 @@ def resolve_chunk(
         dst = (at + first).astype(np.uint64)
         out = _back_path(base, k, s, tier, chunk)
         write_parquet(out, {"src": src, "tier": np.full(len(src), tier, np.int32), "dst": dst})
-        back.append((k, s, str(out)))
+        back.append((k, s, str(out.relative_to(base))))
         if k == tier:
             same_src.append(src)
             same_dst.append(dst)
-        Path(path).unlink(missing_ok=True)
     rev: list[tuple[int, str]] = []
     if same_src:
         src_all, dst_all = np.concatenate(same_src), np.concatenate(same_dst)
@@ -328,8 +366,11 @@ def resolve_chunk(
             j = int(owner[a])
             p = reverse_piece_path(base, tier, j, chunk)
             write_piece_edges(p, dst_all[a:b], src_all[a:b])
-            rev.append((j, str(p)))
-    return back, rev
+            rev.append((j, str(p.relative_to(base))))
+    result: Resolved = _record(done, (back, rev))
+    for _, _, path in pieces:
+        (base / path).unlink(missing_ok=True)
+    return result
 
 
 Finished = tuple[int, str, int | None, str | None, int, str]
@@ -340,10 +381,14 @@ and theirs."""
 def finish_shard(root: str, tier: int, shard: int, back: list[str], reverse: list[str]) -> Finished:
     """Write shard ``shard``'s edges (moves inside the tier, sorted by (src, dst)), exits
     (moves into later tiers, by (src, tier, dst)) and reverse edges (the pieces sent to it
-    sorted by (dst, src), as ``graph_tasks.merge_reverse`` writes them)."""
+    sorted by (dst, src), as ``graph_tasks.merge_reverse`` writes them). The pieces are
+    removed once the result is recorded (a shard run again returns the record)."""
     base = Path(root)
+    done = _done_path(base, "finish", f"{tier}-{shard}")
+    if (kept := _recorded(done)) is not None:
+        return kept  # type: ignore[no-any-return]
     kinds = {"src": "uint64", "tier": "int32", "dst": "uint64"}
-    parts = [read_parquet(Path(p), None, kinds) for p in back]
+    parts = [read_parquet(base / p, None, kinds) for p in back]
     empty_u, empty_i = np.zeros(0, np.uint64), np.zeros(0, np.int32)
     src = np.concatenate([p["src"] for p in parts]) if parts else empty_u
     to = np.concatenate([p["tier"] for p in parts]) if parts else empty_i
@@ -360,17 +405,16 @@ def finish_shard(root: str, tier: int, shard: int, back: list[str], reverse: lis
         o = np.lexsort((d_x, t_x, s_x))
         exits = len(o)
         exits_sha = write_exits(base, tier, shard, s_x[o], t_x[o].astype(np.int32), d_x[o])
-    for p in back:
-        Path(p).unlink(missing_ok=True)
-    pieces = [read_piece_edges(Path(p)) for p in reverse]
+    pieces = [read_piece_edges(base / p) for p in reverse]
     r_dst = np.concatenate([p[0] for p in pieces]) if pieces else empty_u
     r_src = np.concatenate([p[1] for p in pieces]) if pieces else empty_u
     del pieces
     o = np.lexsort((r_src, r_dst))
     rev_sha = write_reverse(base, tier, shard, r_dst[o], r_src[o])
-    for p in reverse:
-        Path(p).unlink(missing_ok=True)
-    return edges, edges_sha, exits, exits_sha, len(o), rev_sha
+    result: Finished = _record(done, (edges, edges_sha, exits, exits_sha, len(o), rev_sha))
+    for p in [*back, *reverse]:
+        (base / p).unlink(missing_ok=True)
+    return result
 
 
 # --- the driver --------------------------------------------------------------------------
@@ -391,22 +435,37 @@ def _worker_bytes(client: Any) -> int:
 
 
 STEPS = "tmp/steps.json"
-"""A chess generation's checkpoints: its sizes and each finished step's results (counts,
-paths, digests), written after every step; ``--resume`` skips the steps it lists."""
+"""A chess generation's checkpoints: its sizes (written before the first step, so that a resume
+cuts the same chunks and shards) and each finished step's results (counts, paths, digests),
+written after every step; ``--resume`` skips the steps it lists."""
 
 
 def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | None]) -> Any:
     """The checkpoints of the generation in ``root``: fresh ones (the directory marked as a
     generation under way), or, with ``resume``, those of the one that stopped there (the same
     material and symmetry, its sizes kept)."""
-    import json
-
     from verifier.distributed.tiers.manifest import MANIFEST, load_manifest, under_way
 
-    if not resume:
+    def fresh() -> dict[str, Any]:
         under_way(root, game, int(sizes["per_shard"] or 0))
-        return {"sizes": sizes}
+        shutil.rmtree(root / "tmp", ignore_errors=True)  # a stopped run's pieces and records
+        steps: dict[str, Any] = {"sizes": sizes}
+        _save_steps(root, steps)
+        return steps
+
+    if not resume:
+        return fresh()
     m = load_manifest(root)
+    steps = None
+    if not m.generated:
+        try:
+            steps = json.loads((root / STEPS).read_text())
+        except FileNotFoundError:
+            return fresh()  # stopped before its sizes were saved (or cleared): nothing kept
+        except (OSError, ValueError) as e:
+            raise DatasetError(
+                f"{root / STEPS}: not readable: {e}: generate again without --resume"
+            ) from None
     mine = {k: game.parameters().get(k) for k in ("material", "symmetric")}
     theirs = {k: m.parameters.get(k) for k in ("material", "symmetric")}
     if m.game != "chess" or mine != theirs:
@@ -415,27 +474,25 @@ def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | No
             "--resume continues the same material"
         )
     if m.generated:
+        shutil.rmtree(root / "tmp", ignore_errors=True)  # stopped as it cleared them
         return {"done": m}
-    try:
-        steps = json.loads((root / STEPS).read_text())
-    except FileNotFoundError:
-        return {"sizes": sizes}  # stopped before its first step ended: start again
-    except (OSError, ValueError) as e:
-        raise DatasetError(f"{root / STEPS}: not readable: {e} (generate again)") from None
     return steps
+
+
+def _save_steps(root: Path, steps: dict[str, Any]) -> None:
+    """Replace the checkpoints whole (temporary name, rename)."""
+    path = root / STEPS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".part")
+    tmp.write_text(json.dumps(steps))
+    tmp.replace(path)
 
 
 def _step(root: Path, steps: dict[str, Any], name: str, make: Callable[[], Any]) -> Any:
     """Step ``name``'s results: from the checkpoints, or made and checkpointed."""
-    import json
-
     if name not in steps:
         steps[name] = json.loads(json.dumps(make(), default=int))  # numpy integers as int
-        path = root / STEPS
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".part")
-        tmp.write_text(json.dumps(steps))
-        tmp.replace(path)
+        _save_steps(root, steps)
     return steps[name]
 
 
@@ -563,9 +620,9 @@ def generate_chess(
                       symmetric=game.symmetric, start=start)  # fmt: skip
     m = Manifest(game.name, game.parameters(), game.root(), per_shard, game.semantics.value)
     m.tiers.extend(TierEntry(k, e) for k, e in enumerate(entries))
-    shutil.rmtree(root / "tmp", ignore_errors=True)
     m.generated = True
-    m.save(root)
+    m.save(root)  # then the pieces go: a run stopped in between has nothing left to do
+    shutil.rmtree(root / "tmp", ignore_errors=True)
     say(f"{game.nodes:,} {units}, {moves:,} moves in {len(order)} tier(s), "
         f"{len(shard_jobs)} shard(s)")  # fmt: skip
     return m

@@ -23,7 +23,7 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers
-    from verifier.distributed.tiers.driver import generate_dataset, load_manifest, prepare_output
+    from verifier.distributed.tiers.driver import generate_dataset, prepare_output, resumes
 
     try:
         tiers = ConnectFourTiers(
@@ -31,11 +31,10 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
         )
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if resume:
-        if per_shard is not None:
-            raise UsageError("--resume keeps the dataset's shard size: drop --shard-positions")
-        load_manifest(output)  # bad input before a cluster starts
-    else:
+    if resume and per_shard is not None:
+        raise UsageError("--resume keeps the dataset's shard size: drop --shard-positions")
+    resume = resume and resumes(output)  # bad input before a cluster starts
+    if not resume:
         prepare_output(output)
     with tier_cluster(cluster) as client:
         m = generate_dataset(output, tiers, client, per_shard=per_shard, resume=resume, say=say)

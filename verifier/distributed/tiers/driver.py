@@ -36,6 +36,7 @@ __all__ = [
     "TierSolve",
     "generate_dataset",
     "prepare_output",
+    "resumes",
     "solve_dataset",
     "worker_bytes",
 ]
@@ -63,12 +64,22 @@ def worker_bytes(client: Any) -> int:
 
 def prepare_output(root: Path) -> None:
     """Make ``root`` an empty dataset directory: create it, or clear an earlier dataset's
-    files; a directory holding anything else is refused (never deleted)."""
+    files; a directory holding anything else is refused (never deleted). The earlier
+    manifest is first marked as holding nothing (so that a run killed while the files go
+    leaves no dataset claiming them: the same command clears it, ``--resume`` starts over),
+    and goes last."""
     if root.exists() and not root.is_dir():
         raise DatasetError(f"{root}: exists and is not a directory")
     if root.is_dir() and any(root.iterdir()):
         if not (root / MANIFEST).is_file():
             raise DatasetError(f"{root}: not empty and not a tiered dataset: not overwritten")
+        try:
+            old = load_manifest(root)
+        except DatasetError:
+            pass  # unreadable: nothing claims the files
+        else:
+            old.tiers, old.generated = [], False
+            old.save(root)
         for sub in root.iterdir():
             if sub.is_dir() and (
                 sub.match("tier=*") or sub.name in ("answers", "tmp", "edges", "reverse", "exits")
@@ -76,6 +87,16 @@ def prepare_output(root: Path) -> None:
                 shutil.rmtree(sub)
         (root / MANIFEST).unlink()
     root.mkdir(parents=True, exist_ok=True)
+
+
+def resumes(root: Path) -> bool:
+    """Whether ``--resume`` has a generation to continue in ``root``: not in an empty
+    directory (a run killed before it wrote its manifest: the run starts over there); else
+    ``root``'s manifest must be readable (``DatasetError`` naming what is wrong)."""
+    if root.is_dir() and not any(root.iterdir()):
+        return False
+    load_manifest(root)
+    return True
 
 
 def generate_dataset(
@@ -101,9 +122,12 @@ def generate_dataset(
         m = _resumable(root, game)
         if m.generated:
             return m
-    else:
+        if (m.game, m.parameters) == (game.name, game.parameters()):
+            per_shard = per_shard or m.positions_per_shard or None
+    if not resume or not m.tiers:  # (a run stopped before tier 0 was listed starts over)
         per_shard = per_shard or positions_per_shard(worker_bytes(client))
         m = Manifest(game.name, game.parameters(), game.root(), per_shard)
+        m.save(root)  # under way: the files below are this game's
         start = np.array([game.root()], dtype=np.uint64)
         m.tiers.append(TierEntry(0, [ShardEntry(0, 1, write_codes(root, 0, 0, start))]))
         m.save(root)
@@ -162,6 +186,10 @@ def _resumable(root: Path, game: TierGame) -> Manifest:
     of the tier that was being written when it stopped removed."""
     m = load_manifest(root)
     where = root / MANIFEST
+    if not m.tiers and not m.generated:  # nothing kept (cleared, or stopped at once)
+        shutil.rmtree(root / "tmp", ignore_errors=True)
+        shutil.rmtree(root / "tier=0", ignore_errors=True)
+        return m
     if (m.game, m.parameters) != (game.name, game.parameters()):
         raise DatasetError(
             f"{where}: $.parameters: {m.game} {m.parameters}, not {game.name} "
@@ -221,9 +249,10 @@ def solve_dataset(
             f"{root / MANIFEST}: $.semantics: {m.semantics!r}: "
             f"{m.game} tiers solve {game.semantics.value}"
         )
-    if not resume:
+    if not resume and any(t.solved for t in m.tiers):
         for t in m.tiers:
             t.unsolve()
+        m.save(root)  # before any answer is rewritten: a run killed now claims none
     _check_suffix(root, m)
     workers = set(cluster_workers(client))  # the run fails if one of them leaves
     done = 0
