@@ -319,10 +319,29 @@ def shown_entries(
     """The shown entry of each entry of ``data`` (``None`` where not ``given``): ``show`` maps
     an array of entries to their shown forms, called once on the distinct entries (floats told
     apart by their bits: ``-0.0`` is not ``0.0``)."""
+    codes, shown = shown_codes(data, given, show)
+    return np.fromiter(shown, dtype=object, count=len(shown))[codes].tolist()  # type: ignore[no-any-return]
+
+
+def shown_codes(
+    data: NDArray[Any], given: NDArray[np.bool_], show: Callable[[NDArray[Any]], list[Any]]
+) -> tuple[NDArray[np.intp], list[Any]]:
+    """``shown_entries`` as ``(codes, shown)``: entry ``i`` is shown as ``shown[codes[i]]``;
+    ``shown`` holds each distinct entry's form once, then ``None`` (the entries not given)."""
     if data.dtype.kind not in "biuf" or not len(data):
         each = show(data)
-        return [e if g else None for e, g in zip(each, given.tolist(), strict=True)]
+        return np.where(given, np.arange(len(each)), len(each)), [*each, None]
+    if data.dtype.kind in "iu" and data.dtype != np.uint64:  # few distinct: counted, no sort
+        lo, hi = int(data.min()), int(data.max())
+        if hi - lo < min(len(data), 1 << 16):
+            at = data.astype(np.int64) - lo
+            seen = np.zeros(hi - lo + 1, dtype=np.bool_)
+            seen[at] = True
+            distinct = np.flatnonzero(seen)
+            code = np.zeros(hi - lo + 1, dtype=np.intp)
+            code[distinct] = np.arange(len(distinct))
+            shown = [*show((distinct + lo).astype(data.dtype)), None]
+            return np.where(given, code[at], len(distinct)), shown
     bits = data.view(np.int64) if data.dtype == np.float64 else data
     _, first, back = np.unique(bits, return_index=True, return_inverse=True)
-    shown = np.fromiter([*show(data[first]), None], dtype=object, count=len(first) + 1)
-    return shown[np.where(given, back.ravel(), len(first))].tolist()  # type: ignore[no-any-return]
+    return np.where(given, back.ravel(), len(first)), [*show(data[first]), None]
