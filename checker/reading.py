@@ -108,7 +108,7 @@ def csv_columns(path: str) -> dict[str, list[str]]:
     with paused_gc():
         if '"' not in whole and "\r" not in whole:  # each line's cells, then a cell "\n"
             cells = whole.removesuffix("\n").replace("\n", ",\n,").split(",")  # none after last
-            lines = cells.count("\n") + 1
+            lines = whole.removesuffix("\n").count("\n") + 1  # each but the last: a cell "\n"
             k = cells.index("\n") if lines > 1 else len(cells)  # each row k cells: "\n" each k+1
             if len(cells) + 1 != (k + 1) * lines or cells[k :: k + 1].count("\n") != lines - 1:
                 raise Unreadable("a row of the CSV has not the header's number of cells")
