@@ -5,6 +5,8 @@ Usage::
 
     .venv/bin/python benchmarks/bench_answers.py                          # 10^7 nodes, normal
     .venv/bin/python benchmarks/bench_answers.py --nodes 1000000 --semantics minimax normal
+    .venv/bin/python benchmarks/bench_answers.py --nodes 1000000 --formats 5     # + output formats
+    .venv/bin/python benchmarks/bench_answers.py --case big.npz --answers big.parquet --formats 5
 
 Per semantics: generate a random cyclic graph (degree 4), write our answer table with
 ``solve -o`` (compiled engine), then time, each as a whole process under ``/usr/bin/time``:
@@ -12,12 +14,23 @@ Per semantics: generate a random cyclic graph (degree 4), write our answer table
 --linear`` on the table as written (must be verified) and on the table with one value flipped
 (must be refuted, naming the node). Prints wall seconds, peak memory, bytes per move, and the
 check's ratio to the baseline solve measured in the same run.
+
+``--formats N`` (issue 44 item 4: any output format costs at most 2x the quietest run): ``verify
+--answers --linear`` with ``-q``, ``--json`` and ``--format csv``, standard output to a file, in
+N interleaved rounds after one unmeasured round; each format's wall and CPU seconds over the
+``-q`` run of the same round, the median of the N ratios. ``--case`` and ``--answers`` time
+given files instead of generating them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -46,14 +59,70 @@ def flip_one(src: Path, dst: Path, semantics: str) -> int:
     return int(arrays["ids"][row])
 
 
+FORMATS = {"-q": ["--quiet"], "--json": ["--json"], "--format csv": ["--format", "csv"]}
+"""The output formats timed by ``--formats``; ``-q`` the yardstick."""
+
+
+def timed(args: list[str], out: Path) -> tuple[float, float, int]:
+    """Wall and CPU seconds (user + system of the process) and exit code of ``verifier ARGS``,
+    its standard output written to ``out``."""
+    with out.open("wb") as stdout:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "verifier.cli", *args],
+            stdout=stdout,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime, proc.returncode
+
+
+def format_ratios(
+    case: Path, answers: Path, limit: str | None, rounds: int, tmp: Path
+) -> list[str]:
+    """Each output format's seconds over the ``-q`` run of the same round (module docstring)."""
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in FORMATS}
+    for r in range(rounds + 1):  # the first round fills the caches, unmeasured
+        for name, flags in FORMATS.items():
+            args = ["verify", str(case), "--answers", str(answers), "--linear"]
+            limits = ["--max-positions", limit] if limit else []  # else the default's
+            wall, cpu, code = timed([*args, *limits, *flags], tmp / "out")
+            if code != 0:
+                return [f"    {name}: exit {code}"]
+            if r:
+                runs[name].append((wall, cpu))
+    quiet = runs["-q"]
+    lines = [
+        f"    -q            wall {statistics.median(w for w, _ in quiet):6.2f} s"
+        f"  cpu {statistics.median(c for _, c in quiet):6.2f} s   ({rounds} rounds)"
+    ]
+    for name in [n for n in FORMATS if n != "-q"]:
+        wall = statistics.median(a[0] / b[0] for a, b in zip(runs[name], quiet, strict=True))
+        cpu = statistics.median(a[1] / b[1] for a, b in zip(runs[name], quiet, strict=True))
+        lines.append(f"    {name:<13} x -q: wall {wall:5.2f}  cpu {cpu:5.2f}  (median of pairs)")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=10_000_000)
     ap.add_argument("--degree", type=float, default=4.0)
     ap.add_argument("--semantics", nargs="+", default=["normal"], choices=SEMANTICS)
     ap.add_argument("--suffix", default=".npz", choices=(".npz", ".parquet"))
+    ap.add_argument("--formats", type=int, default=0, metavar="ROUNDS")
+    ap.add_argument("--case", type=Path, help="time these files (with --answers), no generation")
+    ap.add_argument("--answers", type=Path)
     args = ap.parse_args()
     limit = str(int(args.nodes * (args.degree + 1) * 1.2))
+    if args.case is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(f"{args.case} with {args.answers}: output formats over -q")
+            rows = format_ratios(args.case, args.answers, None, args.formats or 5, Path(tmp))
+            print("\n".join(rows))
+        return
     print(f"nodes {args.nodes:,}, degree {args.degree}, table {args.suffix}")
     print(
         "semantics     moves       run                 verdict      wall s  peak MB  B/move"
@@ -119,6 +188,8 @@ def main() -> None:
                 if proc.returncode not in (0, 1):
                     print("   ", proc.stdout[-400:], proc.stderr[-400:])
             print("\n".join(flipped))
+            if args.formats:
+                print("\n".join(format_ratios(case, table, limit, args.formats, Path(tmp))))
 
 
 if __name__ == "__main__":

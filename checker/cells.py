@@ -24,7 +24,7 @@ def digits(column: list[str], canonical: bool = False) -> Any:
         return None
     if max(map(len, column)) > 18:
         return None
-    text = ",".join([v or "-1" for v in column])
+    text = ",".join([v or "-1" for v in column] if "" in column else column)
     if canonical and ("," + text).count(",0") != column.count("0"):  # "0" alone, or "07"
         return None
     return np.fromstring(text, dtype=np.int64, sep=",")

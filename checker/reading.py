@@ -106,13 +106,13 @@ def csv_columns(path: str) -> dict[str, list[str]]:
     with open(path, newline="", encoding="utf-8") as text:
         whole = text.read()
     with paused_gc():
-        if '"' not in whole and "\r" not in whole:  # each line its cells between commas
-            lines = whole.removesuffix("\n").split("\n")  # nothing after the last line's end
-            k = lines[0].count(",") + 1
-            if set(map(str.count, lines, [","] * len(lines))) != {k - 1}:
+        if '"' not in whole and "\r" not in whole:  # each line's cells, then a cell "\n"
+            cells = whole.removesuffix("\n").replace("\n", ",\n,").split(",")  # none after last
+            lines = whole.removesuffix("\n").count("\n") + 1  # each but the last: a cell "\n"
+            k = cells.index("\n") if lines > 1 else len(cells)  # each row k cells: "\n" each k+1
+            if len(cells) + 1 != (k + 1) * lines or cells[k :: k + 1].count("\n") != lines - 1:
                 raise Unreadable("a row of the CSV has not the header's number of cells")
-            cells = whole.removesuffix("\n").replace("\n", ",").split(",")
-            return {h: cells[k + j :: k] for j, h in enumerate(cells[:k])}
+            return {h: cells[k + 1 + j :: k + 1] for j, h in enumerate(cells[:k])}
         head, *rows = list(csv.reader(io.StringIO(whole))) or [[]]  # quoted: the csv module's
     if set(map(len, rows)) - {len(head)}:
         raise Unreadable("a row of the CSV has not the header's number of cells")

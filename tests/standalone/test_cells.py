@@ -118,3 +118,28 @@ def test_a_ragged_csv_is_unreadable(tmp_path: Any, text: str) -> None:
     path.write_text(text)
     with pytest.raises(Unreadable, match="header's number of cells"):
         csv_columns(str(path))
+
+
+def _csv_columns_line_by_line(whole: str) -> Any:
+    """The reading before the one split (each line split, its commas counted): the slow
+    reference of ``csv_columns`` for a text with nothing quoted."""
+    lines = whole.removesuffix("\n").split("\n")
+    k = lines[0].count(",") + 1
+    if set(map(str.count, lines, [","] * len(lines))) != {k - 1}:
+        return "ragged"
+    cells = whole.removesuffix("\n").replace("\n", ",").split(",")
+    return {h: cells[k + j :: k] for j, h in enumerate(cells[:k])}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab0,\n"), max_size=40))
+def test_csv_columns_split_once_read_as_line_by_line(tmp_path_factory: Any, text: str) -> None:
+    from checker.reading import Unreadable
+
+    path = tmp_path_factory.mktemp("csv") / "a.csv"
+    path.write_text(text)
+    try:
+        got: Any = csv_columns(str(path))
+    except Unreadable:
+        got = "ragged"
+    assert got == _csv_columns_line_by_line(text)

@@ -182,9 +182,14 @@ class ColumnSpec:
     """How answer files hold it (``None``: not in answer files). The value and the loopy K are
     the semantics' own (``Description``), not a codec."""
 
+    @property
+    def names_nodes(self) -> bool:
+        """Each entry is a position's id, shown as its name (a move)."""
+        return self.show is _node_name
+
     def show_each(self, graph: GameGraph, entries: NDArray[Any]) -> list[Any]:
         """``show`` of each entry (node entries named a whole list at a time)."""
-        if self.show is _node_name:
+        if self.names_nodes:
             return graph.names_of(entries.astype(np.int64).tolist())
         return [self.show(graph, v) for v in entries]
 

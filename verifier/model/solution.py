@@ -246,25 +246,38 @@ class Solution:
         """The columns of ``records`` (names, then one list per name, a row per covered node),
         made a column at a time: each distinct entry of a column is shown once (a million rows
         in about a second, where a dict per row took ten)."""
+        names, coded = self.coded_columns()
+        each = [np.fromiter(shown, dtype=object, count=len(shown))[codes] for codes, shown in coded]
+        return names, [column.tolist() for column in each]
+
+    def coded_columns(self) -> tuple[tuple[str, ...], list[tuple[NDArray[np.intp], list[Any]]]]:
+        """``shown_columns`` as codes into each column's distinct shown entries (row ``i`` of a
+        column ``(codes, shown)`` is ``shown[codes[i]]``, ``model.solution.shown_codes``): the
+        positions' names made once, a move shown by the index of its position's name."""
         others = [c for c in self.columns if c not in (VALUE, LOOPY)]
         xs = np.flatnonzero(self.covered)
         ids = xs.tolist()
-        words = np.array([OUTCOME_WORDS[k] for k in (-1, 0, 1)], dtype=object)
         value = self.columns[VALUE]
         if LOOPY in self.columns:  # an infinite Grundy value reads its K: node by node
             shown = [self.value(x) for x in ids]
+            values = np.arange(len(shown)), shown
         else:
             show = self.description.show
-            shown = shown_entries(value.data[xs], value.given[xs], lambda vs: [show(v) for v in vs])
-        cols: list[list[Any]] = [
-            self.graph.names_of(ids),
-            shown,
-            words[self.outcome()[xs].astype(np.int64) + 1].tolist(),
-        ]
+            values = shown_codes(value.data[xs], value.given[xs], lambda vs: [show(v) for v in vs])
+        names = self.graph.names_of(ids)
+        words = [OUTCOME_WORDS[k] for k in (-1, 0, 1)]
+        outcome = self.outcome()[xs].astype(np.intp) + 1
+        cols = [(np.arange(len(ids)), names), values, (outcome, words)]
+        every = len(ids) == self.graph.n  # the names of all positions, in id order
         for name in others:
             col, spec = self.columns[name], column_spec(name)
-            show = partial(spec.show_each, self.graph)
-            cols.append(shown_entries(col.data[xs], col.given[xs], show))
+            data, given = col.data[xs], col.given[xs]
+            if every and spec.names_nodes and data.dtype.kind in "iu" and len(data):
+                to = np.where(given, data, 0)
+                if to.min() >= 0 and to.max() < len(names):  # each named by its index
+                    cols.append((np.where(given, to, len(names)), [*names, None]))
+                    continue
+            cols.append(shown_codes(data, given, partial(spec.show_each, self.graph)))
         return ("position", "value", "outcome", *others), cols
 
 
@@ -319,10 +332,29 @@ def shown_entries(
     """The shown entry of each entry of ``data`` (``None`` where not ``given``): ``show`` maps
     an array of entries to their shown forms, called once on the distinct entries (floats told
     apart by their bits: ``-0.0`` is not ``0.0``)."""
+    codes, shown = shown_codes(data, given, show)
+    return np.fromiter(shown, dtype=object, count=len(shown))[codes].tolist()  # type: ignore[no-any-return]
+
+
+def shown_codes(
+    data: NDArray[Any], given: NDArray[np.bool_], show: Callable[[NDArray[Any]], list[Any]]
+) -> tuple[NDArray[np.intp], list[Any]]:
+    """``shown_entries`` as ``(codes, shown)``: entry ``i`` is shown as ``shown[codes[i]]``;
+    ``shown`` holds each distinct entry's form once, then ``None`` (the entries not given)."""
     if data.dtype.kind not in "biuf" or not len(data):
         each = show(data)
-        return [e if g else None for e, g in zip(each, given.tolist(), strict=True)]
+        return np.where(given, np.arange(len(each)), len(each)), [*each, None]
+    if data.dtype.kind in "iu" and data.dtype != np.uint64:  # few distinct: counted, no sort
+        lo, hi = int(data.min()), int(data.max())
+        if hi - lo < min(len(data), 1 << 16):
+            at = data.astype(np.int64) - lo
+            seen = np.zeros(hi - lo + 1, dtype=np.bool_)
+            seen[at] = True
+            distinct = np.flatnonzero(seen)
+            code = np.zeros(hi - lo + 1, dtype=np.intp)
+            code[distinct] = np.arange(len(distinct))
+            shown = [*show((distinct + lo).astype(data.dtype)), None]
+            return np.where(given, code[at], len(distinct)), shown
     bits = data.view(np.int64) if data.dtype == np.float64 else data
     _, first, back = np.unique(bits, return_index=True, return_inverse=True)
-    shown = np.fromiter([*show(data[first]), None], dtype=object, count=len(first) + 1)
-    return shown[np.where(given, back.ravel(), len(first))].tolist()  # type: ignore[no-any-return]
+    return np.where(given, back.ravel(), len(first)), [*show(data[first]), None]

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, overload
 
+import numpy as np
+from numpy.typing import NDArray
 from rich.console import Console
 
 from verifier.model.report import CaseReport, CaseVerdict
 from verifier.model.results import CheckResult, Verdict
 
 __all__ = [
+    "Coded",
     "Document",
     "Format",
     "Records",
@@ -32,6 +35,33 @@ class Format(StrEnum):
     csv = "csv"
 
 
+@dataclass(frozen=True, eq=False)
+class Coded(Sequence[Any]):
+    """A column of cells held as codes into its distinct cells: cell ``i`` is
+    ``shown[codes[i]]`` (``model.solution.shown_codes``), a million cells without a list of
+    them."""
+
+    codes: NDArray[np.intp]
+    shown: Sequence[Any]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self.shown[c] for c in self.codes[i].tolist()]
+        return self.shown[int(self.codes[i])]
+
+    def tolist(self) -> list[Any]:
+        """The cells."""
+        shown = np.fromiter(self.shown, dtype=object, count=len(self.shown))
+        return shown[self.codes].tolist()  # type: ignore[no-any-return]
+
+
 @dataclass(frozen=True)
 class Records:
     """Rows for the CSV writer: the column names and one mapping per row (a missing key or
@@ -41,8 +71,8 @@ class Records:
     rows: Iterable[Mapping[str, Any]] = ()
     cells: Sequence[Sequence[Any]] | None = None
     """The table a column at a time, in the order of ``columns`` (``None`` an empty cell, a
-    list or mapping already JSON), instead of ``rows``: a large answer is written without a
-    mapping per row."""
+    list or mapping already JSON; a column a list or ``Coded``), instead of ``rows``: a large
+    answer is written without a mapping per row."""
 
 
 @dataclass(frozen=True)

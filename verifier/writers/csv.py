@@ -12,11 +12,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+import numpy as np
+from numpy.typing import NDArray
+
 from verifier.errors import UsageError
 from verifier.model.columns import LOOPY, VALUE, ordered
 from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.writers.base import Document, Records, Settings, reasons, single_case
+from verifier.writers.base import Coded, Document, Records, Settings, reasons, single_case
 
 __all__ = ["CsvWriter", "case_records", "solution_columns", "solution_records", "write_records"]
 
@@ -34,8 +37,8 @@ def solution_records(solution: Solution | None) -> Records:
     """An answer's rows (none, under the leading header, when no solver answered)."""
     if solution is None:
         return Records(solution_columns(None))
-    columns, cols = solution.shown_columns()
-    return Records(columns, cells=list(map(_column_cells, cols)))
+    columns, cols = solution.coded_columns()
+    return Records(columns, cells=[Coded(codes, _column_cells(shown)) for codes, shown in cols])
 
 
 def _with_case(reports: Sequence[CaseReport]) -> Iterator[Mapping[str, Any]]:
@@ -68,11 +71,13 @@ def write_records(records: Records, out: TextIO) -> None:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(records.columns)
     if records.cells is not None:  # cells as written (None empty)
-        text = [_texts(column) for column in records.cells]
-        if len(text) < 2 or any(map(_quoted, records.cells, text)):
+        joined = _joined(records.cells)
+        if joined is not None:  # nothing to quote: the lines joined whole
+            out.write(joined)
+        else:
+            cells = [c.tolist() if isinstance(c, Coded) else c for c in records.cells]
+            text = [_texts(column) for column in cells]
             w.writerows(zip(*text, strict=True))  # a lone empty cell is written ""
-        elif len(text[0]):  # nothing to quote: the lines joined whole
-            out.write("\n".join(map(",".join, zip(*text, strict=True))) + "\n")
     for row in records.rows:
         w.writerow([_cell(row.get(c)) for c in records.columns])
 
@@ -103,6 +108,42 @@ def _quoted(column: Sequence[Any], text: Sequence[str]) -> bool:
         return False
     every = "".join(text)
     return any(c in every for c in _QUOTED)
+
+
+def _joined(cells: Sequence[Sequence[Any]]) -> str | None:
+    """The rows as the ``csv`` module writes them where it quotes no cell (``None``: it quotes
+    one, or writes a lone empty cell ``""``), made by one join: each row's cells and commas as
+    pieces, a column's distinct cells (``Coded``) each made text once, with the commas beside
+    them, a few such columns side by side as one piece."""
+    rows = len(cells[0]) if cells else 0
+    if len(cells) < 2 or {len(c) for c in cells} != {rows}:
+        return None
+    parts: list[tuple[NDArray[np.intp] | None, list[str]]] = []  # codes None: the same text
+    for j, column in enumerate(cells):
+        codes, shown = (column.codes, column.shown) if isinstance(column, Coded) else (None, column)
+        text = list(_texts(shown))
+        if _quoted(shown, text):
+            return None
+        end = "," if j < len(cells) - 1 else "\n"
+        if codes is not None and 4 * len(text) <= rows:  # few distinct: each with its comma
+            parts.append((codes, [t + end for t in text]))
+        else:
+            parts += [(np.arange(rows) if codes is None else codes, text), (None, [end])]
+    merged = parts[:1]
+    for codes, text in parts[1:]:  # beside a few distinct cells: one piece for both
+        was, before = merged[-1]
+        if len(before) * len(text) > max(1, min(rows // 4, 1 << 16)):
+            merged.append((codes, text))
+        elif was is None or codes is None:
+            joint = [a + b for a in before for b in text]
+            merged[-1] = (codes if was is None else was, joint)
+        else:
+            merged[-1] = (was * len(text) + codes, [a + b for a in before for b in text])
+    pieces = np.empty(rows * len(merged), dtype=object)
+    for k, (codes, text) in enumerate(merged):
+        each = np.fromiter(text, dtype=object, count=len(text))
+        pieces[k :: len(merged)] = text[0] if codes is None else each[codes]
+    return "".join(pieces.tolist())
 
 
 _NESTED = {list, tuple, dict}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import uuid
 from collections.abc import Mapping, Sequence
@@ -13,13 +14,14 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from verifier.model import SolverResult
 from verifier.model.columns import LOOPY, VALUE, ColumnSpec, column_spec, to_plain
 from verifier.model.describe import describe_view
 from verifier.model.graph import GameGraph
 from verifier.model.report import CaseReport
-from verifier.model.solution import shown_entries
+from verifier.model.solution import shown_codes
 from verifier.writers.base import Document, Settings, overall_verdict, single_case
 
 __all__ = ["JsonWriter", "dumps", "jsonable", "report_to_dict", "reports_to_doc"]
@@ -53,6 +55,30 @@ def _json_entries(spec: ColumnSpec, g: GameGraph, entries: Any) -> list[Any]:
     return shown if set(map(type, shown)) <= {str} else list(map(jsonable, shown))
 
 
+@dataclass(frozen=True, eq=False)
+class _Flat:
+    """A map of position names to shown entries held as columns, not a dict of a million
+    entries: position ``names[ids[i]]`` shows ``shown[codes[i]]`` (``dumps`` writes its text
+    straight from them, ``as_dict`` is the dict it stands for)."""
+
+    graph: GameGraph
+    ids: NDArray[np.int64]
+    codes: NDArray[np.intp]
+    shown: list[Any] | None
+    """Each distinct shown entry once (``model.solution.shown_codes``); ``None``: the codes
+    are positions' ids, each shown by its name (a move)."""
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.shown is None:
+            each = self.graph.names_of(self.codes.tolist())
+        else:
+            each = np.fromiter(self.shown, dtype=object, count=len(self.shown))[self.codes].tolist()
+        return dict(zip(self.graph.names_of(self.ids.tolist()), each, strict=True))
+
+
 def _solver_dict(rep: CaseReport, r: SolverResult, values: bool) -> dict[str, Any]:
     g = rep.case.graph
     d: dict[str, Any] = {"view": r.view.value, "seconds": round(r.seconds, 6)}
@@ -62,28 +88,50 @@ def _solver_dict(rep: CaseReport, r: SolverResult, values: bool) -> dict[str, An
         desc = describe_view(r.view)
         xs = np.flatnonzero(cov)
         if LOOPY in r.columns:  # an infinite Grundy value reads its K: node by node
-            shown = [jsonable(desc.show_node(r.columns, x)) for x in xs.tolist()]
+            each = [jsonable(desc.show_node(r.columns, x)) for x in xs.tolist()]
+            codes, shown = np.arange(len(each)), each
         else:
             v = r.columns[VALUE]
-            shown = shown_entries(
+            codes, shown = shown_codes(
                 v.data[xs], v.given[xs], lambda es: [jsonable(desc.show(e)) for e in es]
             )
-        d["values"] = dict(zip(g.names_of(xs.tolist()), shown, strict=True))
+        d["values"] = _Flat(g, xs, codes, shown)
         for name, col in r.columns.items():
             if name in (VALUE, LOOPY):
                 continue
             spec = column_spec(name)
             xs = np.flatnonzero(col.given)
-            shown = shown_entries(col.data[xs], col.given[xs], partial(_json_entries, spec, g))
-            d[_JSON_KEY.get(name, name)] = dict(zip(g.names_of(xs.tolist()), shown, strict=True))
+            if spec.names_nodes and col.data.dtype.kind in "iu" and len(xs):
+                to = col.data[xs].astype(np.int64)
+                if to.min() >= 0 and to.max() < g.n:  # positions: named when written
+                    d[_JSON_KEY.get(name, name)] = _Flat(g, xs, to, None)
+                    continue
+            codes, shown = shown_codes(col.data[xs], col.given[xs], partial(_json_entries, spec, g))
+            d[_JSON_KEY.get(name, name)] = _Flat(g, xs, codes, shown)
     d["work"] = jsonable(dict(r.work))
     if r.extra:
         d["extra"] = jsonable(dict(r.extra))
     return d
 
 
+def _plain(x: Any) -> Any:
+    """``x`` with each ``_Flat`` made the dict it stands for."""
+    if isinstance(x, _Flat):
+        return x.as_dict()
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    return x
+
+
 def report_to_dict(rep: CaseReport, values: bool = True) -> dict[str, Any]:
     """The machine report of one case (the ``--json`` output)."""
+    return _plain(_report_doc(rep, values))  # type: ignore[no-any-return]
+
+
+def _report_doc(rep: CaseReport, values: bool) -> dict[str, Any]:
+    """``report_to_dict`` with the large maps left as ``_Flat`` (``dumps`` writes them)."""
     case = rep.case
     solvers: dict[str, Any] = {}
     skipped: dict[str, str] = {}
@@ -124,11 +172,17 @@ def reports_to_doc(
     reports: Sequence[CaseReport], errors: Sequence[str], values: bool = True
 ) -> dict[str, Any]:
     """One case's report, or ``{"verdict", "cases", "errors"}`` for several (or none read)."""
+    return _plain(_reports_doc(reports, errors, values))  # type: ignore[no-any-return]
+
+
+def _reports_doc(
+    reports: Sequence[CaseReport], errors: Sequence[str], values: bool
+) -> dict[str, Any]:
     if single_case(reports, errors):
-        return report_to_dict(reports[0], values=values)
+        return _report_doc(reports[0], values)
     return {
         "verdict": overall_verdict(reports, len(errors)),
-        "cases": [report_to_dict(r, values=values) for r in reports],
+        "cases": [_report_doc(r, values) for r in reports],
         "errors": list(errors),
     }
 
@@ -143,11 +197,11 @@ def dumps(doc: Any, indent: int | None = 1) -> str:
     """The JSON text of a serialisable document, with its final newline: ``json.dumps``'s very
     text. Indented, the standard library encodes in Python (a million positions' values took
     tens of seconds); the large flat maps are written here instead, by the C encoder's string
-    escaping and one join, and put in their place."""
+    escaping and one join, and put in their place (a ``_Flat`` straight from its columns)."""
     if indent is None:
-        return json.dumps(doc, allow_nan=False) + "\n"
-    flat: dict[str, Mapping[str, Any]] = {}
-    text = json.dumps(_with_tokens(doc, flat), indent=indent, allow_nan=False)
+        return json.dumps(doc, allow_nan=False, default=_as_dict) + "\n"
+    flat: dict[str, Any] = {}
+    text = json.dumps(_with_tokens(doc, flat, _Names()), indent=indent, allow_nan=False)
     if not flat:
         return text + "\n"
     pieces, at = [], 0
@@ -155,26 +209,57 @@ def dumps(doc: Any, indent: int | None = 1) -> str:
     for where, token in spots:
         line = text.rfind("\n", 0, where) + 1
         lead = len(text[line:where]) - len(text[line:where].lstrip(" "))
-        pieces += [text[at:where], _flat_text(flat[token], lead, indent)]
+        m = flat[token]
+        if isinstance(m, dict):
+            written = _flat_text(m, lead, indent)
+        else:
+            written = _columns_text(m[0], m[1], m[2], lead, indent)
+        pieces += [text[at:where], written]
         at = where + len(token) + 2
     return "".join([*pieces, text[at:], "\n"])
 
 
-def _with_tokens(x: Any, flat: dict[str, Mapping[str, Any]]) -> Any:
+def _as_dict(x: Any) -> Any:
+    if isinstance(x, _Flat):
+        return x.as_dict()
+    raise TypeError(f"Object of type {type(x).__name__} is not JSON serializable")
+
+
+def _with_tokens(x: Any, flat: dict[str, Any], names: _Names | None = None) -> Any:
     """``x`` with each large flat map replaced by a token string unlike any other text."""
+    names = _Names() if names is None else names
+    if isinstance(x, _Flat):
+        keys = targets = None
+        if len(x) >= max(FLAT_FROM, 1) and (x.shown is None or _scalars(x.shown)):
+            keys = names.texts(x.graph, x.ids, keys=True)
+            targets = names.texts(x.graph, x.codes) if x.shown is None else None
+        if keys is None or (x.shown is None and targets is None):
+            return _with_tokens(x.as_dict(), flat, names)
+        token = f"@flat-{uuid.uuid4().hex}@"
+        flat[token] = (x, keys, targets)
+        return token
     if isinstance(x, dict):
         if len(x) >= FLAT_FROM and set(map(type, x)) == {str} and _scalars(x.values()):
             token = f"@flat-{uuid.uuid4().hex}@"
             flat[token] = x
             return token
-        return {k: _with_tokens(v, flat) for k, v in x.items()}
+        return {k: _with_tokens(v, flat, names) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_with_tokens(v, flat) for v in x]
+        return [_with_tokens(v, flat, names) for v in x]
     return x
 
 
 def _scalars(values: Any) -> bool:
     return set(map(type, values)) <= _SCALARS
+
+
+def _text(v: Any) -> str:
+    """A scalar's JSON text as ``json.dumps`` writes it (its own calls for strings and ints)."""
+    if type(v) is str:
+        return json.encoder.encode_basestring_ascii(v)
+    if type(v) is int:
+        return int.__repr__(v)
+    return json.dumps(v, allow_nan=False)
 
 
 def _flat_text(m: Mapping[str, Any], lead: int, indent: int) -> str:
@@ -186,7 +271,7 @@ def _flat_text(m: Mapping[str, Any], lead: int, indent: int) -> str:
     def text(v: Any) -> str:  # by type and value (1 and True differ), floats by their repr
         key = (float, float.__repr__(v)) if type(v) is float else (type(v), v)
         if key not in shown:
-            shown[key] = json.dumps(v, allow_nan=False)
+            shown[key] = _text(v)
         return shown[key]
 
     escaped = json.encoder.encode_basestring_ascii  # json.dumps's own, for every string
@@ -200,6 +285,67 @@ def _flat_text(m: Mapping[str, Any], lead: int, indent: int) -> str:
     return "{\n" + pad + (",\n" + pad).join(entries) + "\n" + " " * lead + "}"
 
 
+_PLAIN_NAME = re.compile(r'[\x00-\x1f"\\]')
+"""A character ``json.dumps`` escapes in an ASCII string."""
+
+
+class _Names:
+    """The positions' names as JSON writes them between quotes, made once per graph for all
+    its maps (``None``: names not all distinct strings, written through a dict)."""
+
+    def __init__(self) -> None:
+        self._of: dict[int, tuple[GameGraph, NDArray[Any] | None]] = {}
+
+    def texts(self, g: GameGraph, ids: NDArray[Any], keys: bool = False) -> NDArray[Any] | None:
+        """The texts of the names of ``ids``, in order (``keys``: distinct names)."""
+        if id(g) not in self._of and 4 * len(ids) < g.n:  # a few of many: these names only
+            texts = _name_texts(g.names_of(ids.tolist()))
+            if texts is None or (keys and len(set(texts.tolist())) < len(texts)):
+                return None
+            return texts
+        if id(g) not in self._of:
+            names = g.names_of(range(g.n))
+            texts = _name_texts(names)
+            if texts is not None and g.has_names and len(set(names)) < len(names):
+                texts = None  # the default names "0".."n-1" are distinct
+            self._of[id(g)] = (g, texts)
+        every = self._of[id(g)][1]
+        return None if every is None else every[ids]
+
+
+def _name_texts(names: list[Any]) -> NDArray[Any] | None:
+    """The names as ``json.dumps`` writes a string, without its quotes; ``None`` unless every
+    name is a ``str``."""
+    if set(map(type, names)) - {str}:
+        return None
+    every = "".join(names)
+    if not every.isascii() or _PLAIN_NAME.search(every):  # some name escaped: each escaped
+        names = [json.encoder.encode_basestring_ascii(x)[1:-1] for x in names]
+    return np.fromiter(names, dtype=object, count=len(names))
+
+
+def _columns_text(
+    m: _Flat, keys: NDArray[Any], targets: NDArray[Any] | None, lead: int, indent: int
+) -> str:
+    """``json.dumps(m.as_dict(), indent=indent)`` on a line indented by ``lead``, written from
+    the columns: one join of each entry's key (``keys``) and its value's text (a distinct
+    value's made once, with what comes between it and the next key; a position's name from
+    ``targets``)."""
+    pad, end = " " * (lead + indent), "\n" + " " * lead + "}"
+    if m.shown is None:  # key, '": "', name, '",' up to the next key's quote
+        assert targets is not None
+        every = np.empty(4 * len(keys), dtype=object)
+        every[0::4], every[1::4], every[2::4], every[3::4] = keys, '": "', targets, f'",\n{pad}"'
+        every[-1] = '"' + end
+        return f'{{\n{pad}"' + "".join(every.tolist())
+    after = [f'": {_text(v)},\n{pad}"' for v in m.shown]
+    texts = np.fromiter(after, dtype=object, count=len(after))[m.codes]
+    texts[-1] = f'": {_text(m.shown[m.codes[-1]])}{end}'
+    every = np.empty(2 * len(keys), dtype=object)
+    every[0::2], every[1::2] = keys, texts
+    return f'{{\n{pad}"' + "".join(every.tolist())
+
+
 @dataclass(frozen=True)
 class JsonWriter:
     """Writes one JSON document to standard output once everything is done."""
@@ -211,7 +357,7 @@ class JsonWriter:
 
     def finish(self, reports: Sequence[CaseReport], errors: Sequence[str]) -> None:
         """Write the case's report, or the folder document."""
-        sys.stdout.write(dumps(reports_to_doc(reports, errors, values=self.settings.values)))
+        sys.stdout.write(dumps(_reports_doc(reports, errors, self.settings.values)))
 
     def write_document(self, doc: Document) -> None:
         """Write the document's fields."""
