@@ -355,8 +355,8 @@ def _rule_faults(
     leaf = np.where(inner, np.nan, exp.outcome)  # an inner position without moves: lost
     nobody = np.full(n, NOBODY, dtype=np.int8)
     g = shard_graph(Semantics.NORMAL, nobody, leaf, np.zeros(n, np.bool_), exp.parent,
-                    np.where(c_given, c_label, 0))  # fmt: skip
-    faults, judged = shard_faults(g, label, given, c_given)
+                    c_label, c_given)  # fmt: skip
+    faults, judged = shard_faults(g, label, given)
     wrong = (label != NO_CLAIM) & ~given
     wrong[faults] = True
     return wrong, g, judged
