@@ -114,7 +114,8 @@ class OrderSystem:
         ints = np.asarray(values)
         lo = float(self.levels[0]) if len(self.levels) else 0.5
         steps = lo + np.arange(len(self.levels))
-        if ints.dtype.kind in "iu" and lo.is_integer() and (self.levels == steps).all():
+        exact = ints.dtype.kind == "i" or (ints.dtype.kind == "u" and ints.dtype.itemsize < 8)
+        if exact and lo.is_integer() and (self.levels == steps).all():
             idx = ints.astype(np.int64)  # consecutive integer levels: an offset, no search
             idx -= int(lo)
             out = (idx < 0) | (idx > self.top)
