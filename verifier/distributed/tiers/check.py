@@ -16,7 +16,9 @@ not in the game counted); each shard is *checked* against the rules of the game,
 joined with their targets' claims in the next tier:
 
 - rules: a terminal keeps its outcome; an inner position is won iff a move reaches a position
-  claimed lost, lost iff every move reaches one claimed won, drawn otherwise;
+  claimed lost, lost iff every move reaches one claimed won, drawn otherwise (the in-memory
+  check's own negamax, ``checks.rules.shard_faults``: the rule is written once; a position
+  with a move to an unclaimed target is not judged, ``coverage`` counts the missing claim);
 - remoteness (when claimed): won = 1 + the least remoteness among the children claimed lost,
   lost = 1 + the greatest among the children, a terminal lost 0, none at a draw;
 - moves (when claimed): a legal move at every inner position, to a child claimed lost with
