@@ -717,3 +717,39 @@ def test_a_start_that_is_not_the_games_is_one_line(
     (root / "manifest.json").write_text(json.dumps(doc))
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     one_line_error(run_cli("verify", root, *addr), 2, "$.root.code", "the start of connect4")
+
+
+def test_a_rule_changed_in_its_one_place_changes_both_routes(
+    client: Any, solved: Path, table: dict[str, np.ndarray], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    """Issue 45 item 3: normal play's rule is written once, negamax in ``OrderSystem.apply``;
+    the in-memory ``rules`` check and the sharded check (the dataset's own answers and a
+    stranger's table) both run it. Changed there (an inner position's won and lost swapped),
+    the true answers break it on both routes; unchanged, both routes accept them."""
+    from verifier.checks.rules import rule_faults
+    from verifier.equations.system import OR, OrderSystem
+    from verifier.model import SolverResult
+    from verifier.model.describe import describe
+
+    case = generate(W, H)
+    values = api.solve(case, engine="numpy").columns["value"].data
+
+    def in_memory() -> int:
+        view = describe(case.graph.semantics).view
+        return len(rule_faults(case.graph, SolverResult("engine", view, values)))
+
+    assert in_memory() == 0
+    assert check_dataset(solved, client).counts["rules"] == 0
+    real_apply = OrderSystem.apply
+
+    def swapped(self: OrderSystem, idx: Any) -> Any:
+        out = real_apply(self, idx)
+        return np.where(self.negamax & (self.kind == OR), self.top - out, out)
+
+    monkeypatch.setattr(OrderSystem, "apply", swapped)
+    assert in_memory() > 0
+    own = check_dataset(solved, client)
+    assert own.verdict == "refuted" and own.counts["rules"] > 0, own.counts
+    theirs = judged(client, solved, table, tmp_path)
+    assert theirs.verdict == "refuted" and theirs.counts["rules"] > 0, theirs.counts

@@ -16,9 +16,11 @@ fixpoint, the remoteness and move checks, and, in a full run, the Z3 checks. A v
 the graph's value set (a score that is no leaf's value nor 0) breaks the rule too.
 
 The sharded check (``verify DIR --engine dask`` on a stored graph) judges each shard with these
-same rules (``shard_faults``): the shard's nodes, and each move's target as a dead end outside
+same rules (``shard_faults``), and so does the sharded check of normal play's datasets (Connect
+Four, chess, normal graphs): the shard's nodes, and each move's target as a dead end outside
 them carrying the value its own shard gives it (minimax: a leaf worth its score, so the value
-set holds it), judged nowhere. A rule is written once, here and in the equations it reads.
+set holds it; one dead end per value, not per move), judged nowhere. A rule is written once,
+here and in the equations it reads.
 """
 
 from __future__ import annotations
@@ -94,37 +96,79 @@ def shard_graph(
     target: NDArray[Any],
     src: NDArray[np.intp],
     succ_values: NDArray[Any],
+    succ_given: NDArray[np.bool_],
 ) -> GameGraph:
     """A shard as a graph of its own: its ``n`` nodes (``owner``, ``leaf`` value, ``target``
-    each), and for each move ``src[k] ->`` a node outside it, a dead end ``n + k`` carrying
-    that target's value ``succ_values[k]`` as its leaf value (minimax: its score)."""
+    each), and for each move ``src[k] ->`` a node outside it, an edge to a dead end after them
+    carrying that target's value ``succ_values[k]`` as its leaf value (minimax: its score):
+    one dead end per value the targets carry, and one carrying none (NaN) for the targets
+    whose value is not given (``succ_given`` false), so the graph has few more nodes than the
+    shard."""
     n, m = len(owner), len(src)
-    ids = index_dtype(n + m)
-    targets: Any = np.arange(n, n + m, dtype=ids)
+    held, which = _distinct(np.asarray(succ_values), succ_given)
+    none = [] if succ_given.all() else [np.nan]  # a dead end for the targets without one
+    ends = np.concatenate([held.astype(np.float64), none])
+    k = len(ends)
+    ids = index_dtype(n + k)
+    targets: Any = np.add(which, n, dtype=ids, casting="unsafe")
     if m > 1 and (src[1:] < src[:-1]).any():  # a shard's moves come sorted by source
-        targets = targets[np.argsort(src, kind="stable")]
-    ptr = np.full(n + m + 1, m, dtype=np.int64)  # the dead ends' rows empty, after the moves
+        narrow = src.astype(index_dtype(n), copy=False)  # (a narrower sort is faster)
+        targets = targets[np.argsort(narrow, kind="stable")]
+    ptr = np.full(n + k + 1, m, dtype=np.int64)  # the dead ends' rows empty, after the moves
     ptr[0] = 0
     np.cumsum(np.bincount(src, minlength=n), out=ptr[1 : n + 1])
     return GameGraph(
         semantics=sem,
         succ_ptr=ptr,
         succ_idx=targets,
-        owner=np.concatenate([np.asarray(owner, np.int8), np.full(m, NOBODY, np.int8)]),
-        value=np.concatenate([np.asarray(leaf, np.float64), np.asarray(succ_values, np.float64)]),
-        target=np.concatenate([np.asarray(target, np.bool_), np.zeros(m, np.bool_)]),
+        owner=np.concatenate([np.asarray(owner, np.int8), np.full(k, NOBODY, np.int8)]),
+        value=np.concatenate([np.asarray(leaf, np.float64), ends]),
+        target=np.concatenate([np.asarray(target, np.bool_), np.zeros(k, np.bool_)]),
     )
 
 
+def _distinct(v: NDArray[Any], given: NDArray[np.bool_]) -> tuple[NDArray[Any], NDArray[np.intp]]:
+    """The distinct values of ``v`` where ``given``, sorted, and each entry's index among them
+    (their count where not given). Small integral values are counted, not sorted."""
+    every = bool(given.all())
+    if not len(v) or not given.any():
+        return v[:0], np.zeros(len(v), np.intp)
+    ints = v if v.dtype.kind in "iub" else None
+    if ints is None and v.dtype.kind == "f":  # scores: integral ones counted as well
+        fin = v if every else np.where(given, v, 0.0)
+        if np.isfinite(fin).all() and (fin == np.round(fin)).all():
+            ints = fin
+    if ints is not None:
+        some = ints if every else ints[given]
+        lo, hi = int(some.min()), int(some.max())
+        if hi - lo < 1 << 16:
+            off = ints.astype(np.intp)
+            off -= lo
+            if not every:
+                off[~given] = 0
+            seen = np.bincount(off if every else off[given], minlength=hi - lo + 1) > 0
+            held = (np.flatnonzero(seen) + lo).astype(v.dtype)
+            which = off if seen.all() else (np.cumsum(seen) - 1)[off]
+            if not every:
+                which[~given] = len(held)
+            return held, which
+    held, inv = np.unique(v[given], return_inverse=True)
+    which = np.full(len(v), len(held), dtype=np.intp)
+    which[given] = inv
+    return held, which
+
+
 def shard_faults(
-    g: GameGraph, values: NDArray[Any], given: NDArray[np.bool_], succ_given: NDArray[np.bool_]
+    g: GameGraph, values: NDArray[Any], given: NDArray[np.bool_]
 ) -> tuple[NDArray[np.int64], SolverResult]:
     """The shard's nodes (of ``shard_graph`` ``g``) whose ``values`` (given where ``given``)
     break their rules, judged by ``rule_faults`` itself; and the result it judged."""
     n = len(values)
     boundary = g.value[n:]
-    covered = np.concatenate([given, succ_given])
-    v = np.concatenate([np.asarray(values), boundary.astype(np.asarray(values).dtype)])
+    held = ~np.isnan(boundary)
+    covered = np.concatenate([given, held])
+    dtype = np.asarray(values).dtype
+    v = np.concatenate([np.asarray(values), np.where(held, boundary, 0).astype(dtype)])
     r = SolverResult("shard", describe(g.semantics).view, v, covered=covered)
     only = np.zeros(g.n, dtype=np.bool_)
     only[:n] = True

@@ -111,6 +111,16 @@ class OrderSystem:
 
     def to_index(self, values: ArrayLike) -> tuple[IntArray, NDArray[np.bool_]]:
         """Value indices of an answer, and a mask of values that are not in ``levels``."""
+        ints = np.asarray(values)
+        lo = float(self.levels[0]) if len(self.levels) else 0.5
+        steps = lo + np.arange(len(self.levels))
+        exact = ints.dtype.kind == "i" or (ints.dtype.kind == "u" and ints.dtype.itemsize < 8)
+        if exact and lo.is_integer() and (self.levels == steps).all():
+            idx = ints.astype(np.int64)  # consecutive integer levels: an offset, no search
+            idx -= int(lo)
+            out = (idx < 0) | (idx > self.top)
+            np.clip(idx, 0, self.top, out=idx)
+            return idx, out
         v = np.asarray(values, dtype=np.float64)
         idx = np.searchsorted(self.levels, v).astype(np.int64, copy=False)
         np.minimum(idx, self.top, out=idx)  # in place: one index array per node, no copies

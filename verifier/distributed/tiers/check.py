@@ -16,7 +16,9 @@ not in the game counted); each shard is *checked* against the rules of the game,
 joined with their targets' claims in the next tier:
 
 - rules: a terminal keeps its outcome; an inner position is won iff a move reaches a position
-  claimed lost, lost iff every move reaches one claimed won, drawn otherwise;
+  claimed lost, lost iff every move reaches one claimed won, drawn otherwise (the in-memory
+  check's own negamax, ``checks.rules.shard_faults``: the rule is written once; a position
+  with a move to an unclaimed target is not judged, ``coverage`` counts the missing claim);
 - remoteness (when claimed): won = 1 + the least remoteness among the children claimed lost,
   lost = 1 + the greatest among the children, a terminal lost 0, none at a draw;
 - moves (when claimed): a legal move at every inner position, to a child claimed lost with
@@ -58,6 +60,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.checks.rules import rule_gives, shard_faults, shard_graph
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_exits, read_nodes
@@ -93,6 +96,8 @@ from verifier.distributed.tiers.tables import (
     align_table,
     packed_moves,
 )
+from verifier.model import GameGraph, SolverResult
+from verifier.model.semantics import NOBODY, Semantics
 
 __all__ = ["TierCheck", "check_dataset", "compare_counts", "graph_counts"]
 
@@ -272,7 +277,6 @@ def check_shard(
     if len(keep) == len(label) and not keep.all():
         label, rem = label[keep], rem[keep]
         move = move[keep] if move is not None else None
-    n = len(codes)
     mark: Callable[[int, int, NDArray[np.intp], int], None] | None = None
     if scratch is not None:
         marks = Path(scratch)
@@ -300,33 +304,31 @@ def check_shard(
         n_shape, w_shape = shape["dataset"]
         first = [w for w in (w_shape, w_pos) if w is not None]
         shape["dataset"] = (n_shape + n_pos, min(first, key=lambda w: w[:2]) if first else None)
-    to_lost = c_label == -1
-    any_lost = np.zeros(n, dtype=np.bool_)
-    any_lost[src[to_lost]] = True
-    not_won = np.zeros(n, dtype=np.bool_)
-    not_won[src[c_label != 1]] = True
-    due = np.where(inner, np.where(any_lost, 1, np.where(not_won, 0, -1)), exp.outcome).astype(
-        np.int8
-    )
-    wrong = claimed & (label != due)
+    wrong, g, judged = _rule_faults(exp, label, c_label)
 
     def why_rule(i: int) -> str:
+        if not -1 <= label[i] <= 1:
+            return f"claims {int(label[i])}, which is no label (+1 won, -1 lost, 0 drawn)"
         said = WORDS[int(label[i])]
         if not inner[i]:
             end = {-1: "lost", 1: "won", 0: "drawn"}[int(exp.outcome[i])]
             end = f"{end} for the player to move" if end != "drawn" else "a draw"
             return f"claimed {said}, but the game is over there: {end}"
+        due = int(rule_gives(g, judged, i))  # what negamax gives from the moves' claims
         mine = np.flatnonzero(src == i)
-        if due[i] == 1:
-            k = mine[c_label[mine] == -1][0]
-            to = _child_name(game, exp, k, tier)
+        lost, drawn = mine[c_label[mine] == -1], mine[c_label[mine] == 0]
+        if due == 1 and len(lost):
+            to = _child_name(game, exp, lost[0], tier)
             return f"claimed {said}, but the move to {to} reaches a position claimed lost"
-        if due[i] == 0:
-            k = mine[c_label[mine] != 1][0]
-            what = "has no claim" if c_label[k] == NO_CLAIM else "is claimed drawn"
-            to = _child_name(game, exp, k, tier)
-            return f"claimed {said}, but no move reaches a position claimed lost and {to} {what}"
-        return f"claimed {said}, but every move reaches a position claimed won"
+        if due == 0 and len(drawn) and not len(lost):
+            to = _child_name(game, exp, drawn[0], tier)
+            return (
+                f"claimed {said}, but no move reaches a position claimed lost and {to} is "
+                "claimed drawn"
+            )
+        if due == -1 and (c_label[mine] == 1).all():
+            return f"claimed {said}, but every move reaches a position claimed won"
+        return f"claimed {said}, but its rule gives {WORDS[due]} from its moves' claims"
 
     found = {
         "dataset": shape["dataset"],
@@ -337,6 +339,29 @@ def check_shard(
     if claims.moves and move is not None:
         found["moves"] = _moves(j, claimed, claims.remoteness)
     return _faults(tally, span, **found)
+
+
+def _rule_faults(
+    exp: ShardMoves, label: NDArray[np.int8], c_label: NDArray[np.int8]
+) -> tuple[NDArray[np.bool_], GameGraph, SolverResult]:
+    """The ``rules`` check of a shard, by the in-memory check's own code
+    (``checks.rules.shard_faults``, negamax: ``OrderSystem.normal``): the shard as a graph of
+    its own, a position where the game is over a dead end carrying its outcome, each move's
+    target a dead end carrying its claim. A claim that is no label breaks the rule; a position
+    with a move to an unclaimed target is not judged (``coverage`` counts the missing claim).
+    Returns where the rule is broken, the graph and the values it judged."""
+    given = (label >= -1) & (label <= 1)
+    c_given = (c_label >= -1) & (c_label <= 1)
+    inner = exp.outcome == INNER
+    n = len(label)
+    leaf = np.where(inner, np.nan, exp.outcome)  # an inner position without moves: lost
+    nobody = np.full(n, NOBODY, dtype=np.int8)
+    g = shard_graph(Semantics.NORMAL, nobody, leaf, np.zeros(n, np.bool_), exp.parent,
+                    c_label, c_given)  # fmt: skip
+    faults, judged = shard_faults(g, label, given)
+    wrong = (label != NO_CLAIM) & ~given
+    wrong[faults] = True
+    return wrong, g, judged
 
 
 def _remoteness(j: Judged, judged: NDArray[np.bool_]) -> tuple[int, Witness]:

@@ -349,8 +349,8 @@ def _rules(sem: Semantics, column: str, model: Callable[[NDArray[Any]], tuple[An
         owner = nodes["player"] if "player" in nodes else np.full(n, -1, np.int8)
         leaf = nodes["value"] if "value" in nodes else np.zeros(n)
         target = nodes["target"] != 0 if "target" in nodes else np.zeros(n, np.bool_)
-        g = shard_graph(sem, owner, leaf, target, x, np.where(succ_given, succ, 0))
-        faults, judged = shard_faults(g, values, given, succ_given)
+        g = shard_graph(sem, owner, leaf, target, x, succ, succ_given)
+        faults, judged = shard_faults(g, values, given)
         bad = ~given
         bad[faults] = True
 
