@@ -62,6 +62,7 @@ __all__ = [
     "pieces",
     "query_report",
     "readable",
+    "solver_result",
     "write_answer_file",
 ]
 
@@ -132,6 +133,27 @@ def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDA
         move[s[first]] = np.minimum(move[s[first]], d[first])
     move[move == none] = -1
     return move
+
+
+def solver_result(cat: Catalog, graph: Any, solver: str) -> Any:
+    """The dataset's answers as the ``SolverResult`` an in-memory solver named ``solver``
+    publishes for ``graph``, the graph stored (``solve CASE --engine dask``: the same columns
+    as ``dataset_solution``'s, moves included)."""
+    from dataclasses import replace
+
+    from verifier.model import SolverResult
+    from verifier.model.results import View
+
+    if rule_named(cat.manifest.semantics) is not None:
+        from verifier.distributed.tiers.rule_answers import stored_answers, stored_result
+
+        own = stored_answers(cat)
+        return replace(stored_result(graph.semantics, graph, own), solver=solver)
+    label, rem = cat.answers()
+    remoteness = np.where(label != 0, rem, -1).astype(np.int64)
+    return SolverResult(
+        solver, View.LABEL, label, remoteness=remoteness, move=_moves(cat, label, rem)
+    )
 
 
 def dataset_solution(cat: Catalog, case: Any) -> Any:
