@@ -126,11 +126,12 @@ def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDA
         ok = ((a == 1) & (b == -1) & one_less) | ((a == -1) & (b == 1) & one_less)
         ok |= (a == 0) & (b == 0)
         s, d = src[ok], dst[ok]
-        order = np.lexsort((d, s))
-        s, d = s[order], d[order]
-        first = np.ones(len(s), dtype=np.bool_)
-        first[1:] = s[1:] != s[:-1]
-        move[s[first]] = np.minimum(move[s[first]], d[first])
+        if not bool(np.all(s[1:] >= s[:-1])):  # a stored graph's are by source already
+            order = np.argsort(s, kind="stable")
+            s, d = s[order], d[order]
+        starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]]) if len(s) else s[:0]
+        least = np.minimum.reduceat(d, starts) if len(s) else d[:0]
+        move[s[starts]] = np.minimum(move[s[starts]], least)
     move[move == none] = -1
     return move
 
