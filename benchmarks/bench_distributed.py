@@ -1,30 +1,31 @@
-"""Time per superstep and scaling of the Dask engine on a LocalCluster.
+"""Time and scaling of ``solve_distributed`` (a case stored as a dataset, solved in rounds) on a
+LocalCluster.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_distributed.py [--sizes 10000 100000 1000000]
         [--workers 2] [--partitions P] [--chain 300] [--scheduler ADDR]
 
-Prints a Markdown table: graph size, supersteps, messages, milliseconds per superstep (mean and
-median, the first superstep excluded as it includes the scatter), total seconds of the run
-(cluster start-up, loading and partitioning excluded), and for comparison the same run on the
-in-process ``LocalEngine``. Each row is the fastest of ``--repeat`` runs. ``--chain N`` adds a
-path of N positions (N supersteps of one node each): its time per superstep is the engine's
-fixed cost.
+Prints a Markdown table: graph size, total seconds of the run (storing the case, solving it,
+reading the answers back; cluster start-up and loading excluded) and for comparison the numpy
+engine's retrograde / attractor / Kars solver in this process. Each row is the fastest of
+``--repeat`` runs. ``--chain N`` adds a path of N positions (N rounds of one node each): its
+time per round is the route's fixed cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import time
 from typing import Any
 
 import numpy as np
 
-from verifier.distributed import LocalEngine, partition_graph, solve_distributed
-from verifier.model import GameGraph, Semantics
+from verifier.distributed import solve_distributed
+from verifier.model import Case, GameGraph, Semantics
+from verifier.pipeline import run_case
+from verifier.registry import Options
 
 
 def random_graph(sem: Semantics, n: int, seed: int = 1) -> GameGraph:
@@ -59,18 +60,12 @@ def row(label: str, g: GameGraph, client: Any, parts: int, repeat: int) -> str:
         (solve_distributed(g, client=client, partitions=parts) for _ in range(repeat)),
         key=lambda x: x.seconds,
     )
-    per = r.step_seconds[1:] or r.step_seconds
-    split = partition_graph(g, parts)
     local = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()
-        LocalEngine().run(split)
+        run_case(Case(graph=g, id=label), smt=False, options=Options(engine="numpy"))
         local = min(local, time.perf_counter() - t0)
-    return (
-        f"| {label} | {g.n:,} | {g.m:,} | {r.supersteps} | {r.messages:,} | "
-        f"{1000 * statistics.mean(per):.1f} | {1000 * statistics.median(per):.1f} | "
-        f"{r.seconds:.2f} | {local:.3f} |"
-    )
+    return f"| {label} | {g.n:,} | {g.m:,} | {r.seconds:.2f} | {local:.3f} |"
 
 
 def main() -> None:
@@ -102,11 +97,8 @@ def main() -> None:
     print(f"cluster start-up: {time.perf_counter() - t0:.1f} s, {args.workers} workers")
     print(f"machine: {os.cpu_count()} cores, load average {load}\n")
     parts = args.partitions or args.workers
-    print(
-        "| graph | nodes | moves | supersteps | messages | ms/superstep (mean) "
-        "| ms/superstep (median) | total s (dask) | total s (in-process) |"
-    )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| graph | nodes | moves | total s (dask) | total s (numpy, in process) |")
+    print("|---|---:|---:|---:|---:|")
     if args.chain:
         print(row("chain (normal)", chain(args.chain), client, parts, args.repeat), flush=True)
     for sem in (Semantics.MINIMAX, Semantics.NORMAL, Semantics.REACHABILITY):

@@ -16,8 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = ROOT / "verifier" / "cli"
 
 DISTRIBUTED = {
-    "verifier.distributed.api",  # solve --engine dask on a case file (the in-memory route)
-    "verifier.distributed.programs",
+    "verifier.distributed.api",  # solve --engine dask on a case file (stored as a dataset)
     "verifier.distributed.tiers.commands",  # the tiered route, as plain functions
     "verifier.distributed.tiers.errors",  # its errors -> exit 2 or 3
 }

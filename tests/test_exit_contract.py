@@ -92,10 +92,15 @@ def test_solve_answer_file_is_not_replaced_without_force(tmp_path: Path) -> None
     assert r.exit_code == 0 and out.read_text().startswith("node,")
 
 
-def test_dask_on_a_semantics_it_does_not_run_is_one_line() -> None:
-    r = runner.invoke(app, ["solve", str(CASES / "impartial-kayles-5.json"), "--engine", "dask"])
+@pytest.mark.dask
+def test_dask_on_a_loopy_impartial_case_is_one_line() -> None:
+    pytest.importorskip("distributed")
+    case = CASES / "impartial-loopy-smith.json"
+    r = runner.invoke(app, ["solve", str(case), "--engine", "dask"])
     assert r.exit_code == 2
-    assert "--engine dask solves minimax, normal, reachability graphs, not 'impartial'" in r.output
+    assert f"{case}: the graph has a cycle" in r.output
+    assert "impartial graphs are solved here when acyclic" in r.output
+    assert "dask-case-" not in r.output  # the scratch dataset is not named
 
 
 def test_dask_missing_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -78,15 +78,14 @@ def test_dask_engine_answers_like_the_others() -> None:
     assert "'out'" not in dask.stdout and "{" not in dask.stdout
     assert d[0].split("(")[0] == m[0].split("(")[0]  # name, size, SOLVED; seconds differ
     assert d[0].startswith("dag-paul-carole  minimax, 8 nodes, 8 moves  ->  SOLVED")
-    # the answer (dask gives no moves: no best move and line of play)
-    assert d[1] == "  from s: Max wins, score 4 in 3 plies"
-    assert m[1].startswith(d[1] + "; best move s -> v")
+    # the answer, its best move and line of play too (the stored graph's answers give moves)
+    line = "  from s: Max wins, score 4 in 3 plies; best move s -> v; line s -> v -> w -> l3"
+    assert d[1] == m[1] == line
     assert d[2] == m[2] == "  won 8, lost 0, drawn 0, longest win 3 plies, root s = 4"
     assert "dask-kars" in dask.stdout
     csv_d = runner.invoke(app, ["solve", case, "--engine", "dask", "--format", "csv"]).stdout
     csv_m = runner.invoke(app, ["solve", case, "--format", "csv"]).stdout
-    strip = [line.rsplit(",", 1)[0] for line in csv_m.splitlines()]  # the move column
-    assert csv_d.splitlines() == strip
+    assert csv_d.splitlines() == csv_m.splitlines()  # the move column too
 
 
 def _commands() -> list[tuple[Typer, list[str], Any]]:

@@ -18,7 +18,6 @@ from solver_strategies import minimax_graphs
 
 from verifier.checks.remoteness import attractor_layers, kars_remoteness
 from verifier.claims import run_with_claims
-from verifier.distributed import LocalEngine, partition_graph
 from verifier.engine import compiled
 from verifier.engine.kars import kars_numpy
 from verifier.io import load_any
@@ -129,9 +128,6 @@ def _answers(g: GameGraph) -> dict[str, tuple[list[float], list[int], list[int]]
         c = compiled.kars_compiled(g, moves=True)
         assert c.remoteness is not None and c.move is not None
         out["kars-compiled"] = (c.score.tolist(), c.remoteness.tolist(), c.move.tolist())
-    d = LocalEngine().run(partition_graph(g, 2))
-    assert d.remoteness is not None
-    out["dask-kars (in process)"] = (d.values.tolist(), d.remoteness.tolist(), [])
     return out
 
 

@@ -150,7 +150,7 @@ def assert_same_answer(dist: DistributedResult, case: Case) -> None:
         mem.value(x) for x in range(case.graph.n)
     ]
     assert summarize_solution(case, got) == summarize_solution(case, mem)
-    run_keys = {"engine", "supersteps", "messages"}
+    run_keys = {"engine", "shards"}
     assert {k: v for k, v in dist.summary.items() if k not in run_keys} == summarize_solution(
         case, mem
     )

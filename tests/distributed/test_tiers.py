@@ -312,7 +312,6 @@ def test_the_driver_never_loads_the_whole_graph_to_generate_solve_or_verify(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import verifier.distributed.api as dist_api
-    import verifier.distributed.partition as partition
     import verifier.games.connect4 as connect4
     import verifier.io as vio
     import verifier.io.formats as formats
@@ -320,8 +319,6 @@ def test_the_driver_never_loads_the_whole_graph_to_generate_solve_or_verify(
 
     for module, name in [
         (dist_api, "load_input"),
-        (dist_api, "partition_graph"),
-        (partition, "partition_graph"),
         (vio, "load_any"),
         (formats, "load_any"),
         (connect4, "generate"),

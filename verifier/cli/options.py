@@ -177,7 +177,7 @@ CaseOrDatasetArg = Annotated[
 
 class VerifyEngine(StrEnum):
     """``verify --engine`` and ``solve --engine``: the in-memory engines, or ``dask`` (a
-    tiered dataset; solve: also a case file, by Kars' synchronous algorithm)."""
+    tiered dataset; solve: also a case file, stored as a dataset of one tier)."""
 
     auto = "auto"
     reference = "reference"

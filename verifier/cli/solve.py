@@ -68,15 +68,15 @@ def solve_cmd(
     engine: Annotated[
         SolveEngine,
         typer.Option(
-            help="auto / reference / numpy / compiled in memory, or dask (Kars' "
-            "synchronous algorithm on a Dask cluster)."
+            help="auto / reference / numpy / compiled in memory, or dask (on a Dask "
+            "cluster: the case stored as a dataset and solved in rounds)."
         ),
     ] = SolveEngine.auto,
     scheduler: Annotated[str | None, _scheduler_option(None, engine="")] = None,
     workers: Annotated[int, _workers_option(None)] = 2,
     partitions: Annotated[
         int | None,
-        typer.Option(min=1, help="Node ranges (--engine dask; default: one per worker)."),
+        typer.Option(min=1, help="Shards of a case stored by --engine dask (default: 1 a worker)."),
     ] = None,
     worker_memory: Annotated[str | None, _worker_memory_option(None)] = None,
     resume: Annotated[
@@ -95,8 +95,8 @@ def solve_cmd(
             "--output",
             "-o",
             help="answers.json / .csv / .npz / .parquet: write the answer file "
-            "(docs/answers.md), any engine; a directory with --engine dask: the partitioned "
-            "Parquet results.",
+            "(docs/answers.md), any engine; a directory with --engine dask: the case stored "
+            "and solved there as a dataset of one tier.",
         ),
     ] = None,
     old_out: OldOutOpt = None,
@@ -134,8 +134,7 @@ def solve_cmd(
     if engine is SolveEngine.dask:
         _needs(path, "--engine dask", "dask", "dask", "distributed", "pyarrow")
         try:
-            from verifier.distributed.api import distributed_report, solve_distributed
-            from verifier.distributed.programs import PROGRAMS
+            from verifier.distributed.api import SOLVERS, distributed_report, solve_distributed
         except ImportError as e:
             raise _fail(
                 f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
@@ -162,9 +161,9 @@ def solve_cmd(
         raise _fail(f"{path}: a tiered dataset: solve it with --engine dask")
     case = _load_or_exit(path, max_positions, "solve")
     if engine is SolveEngine.dask:
-        if case.semantics not in PROGRAMS:
+        if case.semantics not in SOLVERS:
             raise _fail(
-                f"{path}: --engine dask solves {', '.join(s.value for s in PROGRAMS)} graphs, "
+                f"{path}: --engine dask solves {', '.join(s.value for s in SOLVERS)} graphs, "
                 f"not {case.semantics.value!r}: use another engine"
             )
         try:
@@ -185,7 +184,7 @@ def solve_cmd(
     if out is not None and answer_file is None:
         raise _fail(
             f"-o {out}: answer files are .json, .csv, .npz or .parquet (a directory: "
-            "--engine dask's partitioned results)"
+            "--engine dask's dataset)"
         )
     _say_compiling(case, engine.value)
     shown = sys.stderr.isatty() and progress.progress_wanted()

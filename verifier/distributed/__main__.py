@@ -1,8 +1,8 @@
 """``python -m verifier.distributed CASE [--scheduler ADDR] [--out DIR] [--workers N]``.
 
 Solves a case file (``.json``, ``.npz``, ``.graphml``, ``.gml``) or a directory of Parquet
-tables on a Dask cluster and prints the summary as JSON (the same keys as ``verify``), plus the
-run's supersteps and messages.
+tables on a Dask cluster (stored as a dataset of one tier, solved in rounds) and prints the
+summary as JSON (the same keys as ``verify``), plus the engine and the shards.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m verifier.distributed", description=__doc__)
     ap.add_argument("case", type=Path, help="case file or directory of Parquet tables")
     ap.add_argument("--scheduler", help="address of a Dask scheduler (default: LocalCluster)")
-    ap.add_argument("--out", type=Path, help="write nodes/part-*.parquet and summary.json here")
+    ap.add_argument("--out", type=Path, help="store the dataset and summary.json here")
     ap.add_argument("--workers", type=int, default=2, help="LocalCluster workers (default 2)")
-    ap.add_argument("--partitions", type=int, help="node ranges (default: one per worker)")
+    ap.add_argument("--partitions", type=int, help="shards (default: one per worker)")
     ap.add_argument(
         "--semantics",
         choices=[s.value for s in Semantics],

@@ -1,5 +1,10 @@
 """``solve_distributed``: solve a case on a Dask cluster and summarise it like ``verify``.
 
+The case is stored as a tiered dataset of one tier (``tiers.graph_generate.dataset_from_graph``:
+in a scratch folder, or in ``out``), solved by the tiered route's rounds
+(``tiers.driver.solve_dataset``) and its answers read back as the result an in-memory solver
+publishes (``tiers.answers.solver_result``): one route for a case file and a dataset.
+
 Examples
 --------
 Solving Kars' Figure 1 (b = -1, d = 2) on a throw-away two-worker LocalCluster::
@@ -17,19 +22,18 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import tempfile
 import time
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from verifier.distributed.partition import PartitionData, partition_graph
-from verifier.distributed.programs import program_for
-from verifier.distributed.superstep import RunOutput, SuperstepEngine
+from verifier.distributed.tiers.errors import DatasetError
 from verifier.errors import UsageError
 from verifier.games.summary import summarize_solution
 from verifier.model.case import Case
@@ -44,7 +48,24 @@ if TYPE_CHECKING:
 
     from verifier.model.report import CaseReport
 
-__all__ = ["DistributedResult", "distributed_report", "load_input", "solve_distributed"]
+__all__ = [
+    "SOLVERS",
+    "DistributedResult",
+    "distributed_report",
+    "load_input",
+    "solve_distributed",
+]
+
+SOLVERS = MappingProxyType(
+    {
+        Semantics.MINIMAX: "dask-kars",
+        Semantics.NORMAL: "dask-retrograde",
+        Semantics.REACHABILITY: "dask-attractor",
+        Semantics.IMPARTIAL: "dask-grundy",
+    }
+)
+"""The semantics a case is solved in on the cluster, and the name its answer goes by (an
+impartial graph must be acyclic: the stored rule's rounds compute finite Grundy values)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,82 +74,63 @@ class DistributedResult:
 
     ``solution`` is the answer as any other engine gives it (masked named columns, summary):
     read it, or ``to_solver_result().columns``, from outside this package. ``values`` and
-    ``remoteness`` are the raw arrays the partitions returned (``remoteness`` with -1 where
+    ``remoteness`` are the raw arrays of the stored answers (``remoteness`` with -1 where
     undefined), for this package, its tests and the benchmarks."""
 
     semantics: Semantics
     values: NDArray[Any]
-    """One value per node id in the semantics' view (empty when the run was not collected to
-    the driver)."""
+    """One value per node id in the semantics' view."""
     remoteness: IntArray | None
     """Raw: remoteness (``normal``, ``minimax``) or attractor layer (``reachability``), -1 where
-    undefined. Outside the package read ``solution.columns["remoteness"]`` (masked)."""
-    supersteps: int
-    """Supersteps executed, including the first and the final quiet one."""
-    messages: int
-    """Messages sent (one per move into a node that changed)."""
-    changed: tuple[int, ...]
-    """Frontier size (nodes changed) per superstep."""
-    step_seconds: tuple[float, ...]
+    undefined; ``None`` for ``impartial``. Outside the package read
+    ``solution.columns["remoteness"]`` (masked)."""
+    result: SolverResult
+    """The answer as the result an in-memory solver publishes (moves included)."""
     seconds: float
-    """Wall-clock seconds of the whole run, cluster start-up excluded."""
+    """Wall-clock seconds of the whole run (storing, solving, reading the answers back),
+    cluster start-up excluded."""
     partitions: int
+    """Shards of the stored graph."""
     workers: int
     summary: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """The ``verify`` summary keys (``Solution.summary``: positions, moves, won, lost, drawn,
-    max_remoteness, root, root_value) plus ``engine``, ``supersteps`` and ``messages``."""
+    max_remoteness, root, root_value) plus ``engine`` and ``shards``."""
     out: Path | None = None
-    """Directory holding ``nodes/part-*.parquet`` and ``summary.json``, if written."""
+    """The dataset written (with ``summary.json``), if asked for."""
     solution: Solution | None = None
-    """The case's answer built from this run (``None`` when the per-node results stayed on the
-    workers, in the Parquet parts)."""
+    """The case's answer built from this run."""
 
     @property
     def view(self) -> View:
-        """``SCORE`` (minimax), ``LABEL`` (normal) or ``REGION`` (reachability)."""
+        """``SCORE`` (minimax), ``LABEL`` (normal), ``REGION`` (reachability), ``GRUNDY``."""
         return describe(self.semantics).view
 
     @property
     def solver(self) -> str:
         """The name the run's answer goes by: ``dask-kars``, ``dask-retrograde``, ..."""
-        return program_for(self.semantics).solver
+        return SOLVERS[self.semantics]
 
     def to_solver_result(self) -> SolverResult:
         """The run as a ``SolverResult`` (to compare it with the in-memory solvers)."""
-        return SolverResult(
-            solver=self.solver,
-            view=self.view,
-            values=self.values,
-            seconds=self.seconds,
-            remoteness=self.remoteness,
-            work=MappingProxyType({"supersteps": self.supersteps, "messages": self.messages}),
-            extra=MappingProxyType({"partitions": self.partitions, "workers": self.workers}),
-        )
+        return self.result
 
 
 def distributed_report(case: Case, res: DistributedResult) -> CaseReport:
     """The run as the report every engine's ``solve`` writes (answer first, then the solver's
     row and the ``expect`` block): verdict ``solved``, ``refuted`` when the answer contradicts
-    the case's ``expect`` block, ``inconclusive`` when the answer stayed on the workers."""
+    the case's ``expect`` block."""
     from verifier.checks.expect import expect_checks
-    from verifier.model import CheckResult, Verdict
     from verifier.model.report import CaseReport, CaseVerdict, SolverRun
     from verifier.pipeline import decide
 
     result = res.to_solver_result()
-    checks = []
-    if res.solution is not None:
-        checks = expect_checks(case, {res.solver: result})
-    else:
-        where = f" (in {res.out})" if res.out is not None else ""
-        why = f"the per-node results stayed on the workers{where}"
-        checks.append(CheckResult("answer", Verdict.UNKNOWN, why))
+    checks = expect_checks(case, {res.solver: result})
     verdict = decide(checks) if checks else CaseVerdict.SOLVED
     if verdict is CaseVerdict.VERIFIED:  # nothing was proved: solve's verdict
         verdict = CaseVerdict.SOLVED
     return CaseReport(
         case=case,
-        solvers=(SolverRun(res.solver, result if res.solution else None, seconds=res.seconds),),
+        solvers=(SolverRun(res.solver, result, seconds=res.seconds),),
         checks=tuple(checks),
         verdict=verdict,
         seconds=res.seconds,
@@ -136,16 +138,6 @@ def distributed_report(case: Case, res: DistributedResult) -> CaseReport:
         summary=res.summary,
         solution=res.solution,
     )
-
-
-class _Ran(NamedTuple):
-    """A run's output with where and how long it ran."""
-
-    run: RunOutput
-    partitions: int
-    workers: int
-    seconds: float
-    """The run itself (scatter, supersteps, collection), not loading and partitioning."""
 
 
 def load_input(
@@ -177,44 +169,80 @@ def solve_distributed(
     partitions: int | None = None,
     semantics: Semantics | None = None,
     client: Client | None = None,
-    engine: SuperstepEngine | None = None,
 ) -> DistributedResult:
-    """Solve a ``minimax``, ``normal`` or ``reachability`` case with the distributed engine.
+    """Solve a ``minimax``, ``normal``, ``reachability`` or acyclic ``impartial`` case on a Dask
+    cluster: the case stored as a dataset of one tier, solved in rounds, its answers read back.
 
     ``scheduler``: address of a running Dask scheduler (``tcp://host:8786``); ``None`` starts a
     ``LocalCluster`` of ``workers`` single-threaded worker processes on loopback. ``client``:
-    an existing ``distributed.Client`` (overrides ``scheduler``). ``engine``: another
-    ``SuperstepEngine`` (e.g. ``LocalEngine()``), no Dask at all. ``partitions``: number of node
-    ranges (default: one per worker of the cluster). ``out``: write ``nodes/part-*.parquet`` and
-    ``summary.json`` there (on a real cluster, a directory every worker can write to).
-    ``semantics``: for Parquet tables without stored metadata. The result's ``seconds`` cover
-    the run itself (scatter, supersteps, collection), not loading and partitioning.
+    an existing ``distributed.Client`` (overrides ``scheduler``). ``partitions``: shards of the
+    stored graph (default: one per worker of the cluster). ``out``: the dataset's folder (empty,
+    or an earlier dataset's), with ``summary.json``; on a cluster of several machines, a folder
+    every worker can read and write. Without it, a scratch folder (on this machine) removed
+    after the run. ``semantics``: for Parquet tables without stored metadata.
     """
     case = load_input(case_or_path, semantics)
-    program_for(case.semantics)  # ValueError before any work for a semantics without one
+    if case.semantics not in SOLVERS:
+        raise UsageError(
+            f"{case.id}: --engine dask solves {', '.join(s.value for s in SOLVERS)} graphs, "
+            f"not {case.semantics.value!r}: use another engine"
+        )
     if workers < 1 or (partitions is not None and partitions < 1):
         raise UsageError("workers and partitions must be at least 1")
     if out is not None:
-        _clear_out(out)
-    if engine is not None:
-        ran = _run_in_process(engine, case.graph, partitions or workers, out)
-    elif client is not None:
-        ran = _run_dask(client, case.graph, partitions, out)
-    else:
-        with _client(scheduler, workers) as c:
-            ran = _run_dask(c, case.graph, partitions, out)
-    result = _result(case, ran, out)
-    summary = _summary(case, result.solution, ran.run, engine)
+        from verifier.distributed.tiers.driver import prepare_output
+
+        prepare_output(out)
+    with contextlib.ExitStack() as stack:
+        if out is None:
+            out_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dask-case-")))
+        else:
+            out_dir = out
+        if client is None:
+            client = stack.enter_context(_client(scheduler, workers))
+        try:
+            result = _run(case, client, out_dir, partitions)
+        except DatasetError as e:  # named by the scratch folder: name the case instead
+            raise DatasetError(str(e).replace(str(out_dir), str(case.path or case.id))) from None
+    result = replace(result, out=out)
     if out is not None:
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return replace(result, summary=MappingProxyType(summary))
+        (out / "summary.json").write_text(json.dumps(dict(result.summary), indent=2) + "\n")
+    return result
 
 
-def _clear_out(out: Path) -> None:
-    """Create the output directory and remove the Parquet parts of an earlier run."""
-    out.mkdir(parents=True, exist_ok=True)
-    for old in (out / "nodes").glob("part-*.parquet"):
-        old.unlink()
+def _run(case: Case, client: Client, root: Path, partitions: int | None) -> DistributedResult:
+    """Store ``case`` in ``root``, solve it on ``client`` and read its answers back."""
+    import numpy as np
+
+    from verifier.distributed.tiers.answers import catalog, solver_result
+    from verifier.distributed.tiers.driver import solve_dataset
+    from verifier.distributed.tiers.graph_generate import dataset_from_graph
+    from verifier.distributed.tiers.supervise import cluster_workers
+
+    n_workers = len(cluster_workers(client))
+    shards = partitions or max(1, n_workers)
+    t0 = time.perf_counter()
+    dataset_from_graph(root, case.graph, client, shards=shards, source=case.id, start=case.root)
+    solve_dataset(root, client)
+    result = solver_result(catalog(root), case.graph, SOLVERS[case.semantics])
+    seconds = time.perf_counter() - t0
+    extra = MappingProxyType({"partitions": shards, "workers": n_workers})
+    result = replace(result, seconds=seconds, extra=extra)
+    solution = Solution.from_results(case, {result.solver: result})
+    summary = summarize_solution(case, solution) if solution is not None else {}
+    summary.update(engine="dask", shards=shards)
+    rem = None if result.remoteness is None else np.asarray(result.remoteness, dtype=np.int64)
+    return DistributedResult(
+        semantics=case.semantics,
+        values=result.values,
+        remoteness=rem,
+        result=result,
+        seconds=seconds,
+        partitions=shards,
+        workers=n_workers,
+        summary=MappingProxyType(summary),
+        solution=solution,
+    )
 
 
 @contextlib.contextmanager
@@ -268,76 +296,3 @@ def _deaf_to_ctrl_c() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
-
-
-def _run_in_process(
-    engine: SuperstepEngine, graph: GameGraph, partitions: int, out: Path | None
-) -> _Ran:
-    """Partition and run on ``engine`` in this process; write the Parquet parts if asked."""
-    parts = partition_graph(graph, partitions)
-    t0 = time.perf_counter()
-    run = engine.run(parts)
-    seconds = time.perf_counter() - t0
-    if out is not None and len(run.values) == graph.n:
-        _write_local(out, parts, run)
-    return _Ran(run, len(parts), 1, seconds)
-
-
-def _run_dask(client: Client, graph: GameGraph, partitions: int | None, out: Path | None) -> _Ran:
-    """Partition (default: one node range per worker of the cluster) and run on ``client``."""
-    from verifier.distributed.dask_backend import DaskEngine
-    from verifier.distributed.tiers.supervise import cluster_workers
-
-    n_workers = len(cluster_workers(client))
-    parts = partition_graph(graph, partitions or max(1, n_workers))
-    t0 = time.perf_counter()
-    run = DaskEngine(client, out=out).run(parts)
-    return _Ran(run, len(parts), n_workers, time.perf_counter() - t0)
-
-
-def _write_local(out: Path, parts: list[PartitionData], run: RunOutput) -> None:
-    """Write the Parquet part of every partition from results collected in this process."""
-    from verifier.distributed.parquet_io import write_result_part
-
-    for part in parts:
-        rem = None if run.remoteness is None else run.remoteness[part.lo : part.hi]
-        write_result_part(out, part, run.values[part.lo : part.hi], rem)
-
-
-def _result(case: Case, ran: _Ran, out: Path | None) -> DistributedResult:
-    """The run as a ``DistributedResult`` with its ``Solution`` (if the results came back)."""
-    run = ran.run
-    result = DistributedResult(
-        semantics=case.semantics,
-        values=run.values,
-        remoteness=run.remoteness,
-        supersteps=run.supersteps,
-        messages=run.messages,
-        changed=run.changed,
-        step_seconds=run.step_seconds,
-        seconds=ran.seconds,
-        partitions=ran.partitions,
-        workers=ran.workers,
-        out=out,
-    )
-    if len(run.values) != case.graph.n:  # the per-node results stayed on the workers
-        return result
-    solution = Solution.from_results(case, {result.solver: result.to_solver_result()})
-    return replace(result, solution=solution)
-
-
-def _summary(
-    case: Case, solution: Solution | None, run: RunOutput, engine: SuperstepEngine | None
-) -> dict[str, Any]:
-    """The ``verify`` summary of the answer (the graph's size alone if it stayed on the
-    workers), plus the engine, the supersteps and the messages."""
-    if solution is None:
-        summary: dict[str, Any] = {"positions": case.graph.n, "moves": case.graph.m}
-    else:
-        summary = summarize_solution(case, solution)
-    summary.update(
-        engine="dask" if engine is None else type(engine).__name__,
-        supersteps=run.supersteps,
-        messages=run.messages,
-    )
-    return summary

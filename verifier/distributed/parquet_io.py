@@ -1,4 +1,4 @@
-"""Parquet tables: the input format a cluster user keeps large graphs in, and the output.
+"""Parquet tables: the input format a cluster user keeps large graphs in.
 
 Input: a directory holding two tables (each a ``.parquet`` file or a directory of parts).
 
@@ -20,12 +20,6 @@ target   bool      optional; ``reachability`` target set G (default false)
 The semantics comes from the ``semantics`` key of the nodes table's schema metadata (written
 by ``write_parquet_graph``) unless the caller passes it; an optional ``root`` key gives the
 start position's id.
-
-Output (``write_result_part``): ``OUT/nodes/part-PPPPP.parquet``, one part per partition, with
-``id`` int64, ``name`` string, then the values under the semantics' ``column_name``
-(``verifier.model.describe``): ``value`` float64 (``minimax``: Kars' score), ``label`` int8
-(``normal``: +1 won / -1 lost / 0 unknown) or ``region`` int8 (``reachability``: 1 if player 0
-wins), and ``remoteness`` int64 (-1 where undefined: a file format, so the sentinel stays).
 """
 
 from __future__ import annotations
@@ -37,19 +31,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from numpy.typing import NDArray
 
-from verifier.distributed.partition import PartitionData
 from verifier.errors import CaseError
 from verifier.io.limits import Limits
-from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.semantics import NOBODY, Semantics
 
-__all__ = ["read_parquet_graph", "result_column", "write_parquet_graph", "write_result_part"]
-
-
-def result_column(semantics: Semantics) -> str:
-    """The name of the per-node result column of ``semantics`` (its description's)."""
-    return describe(semantics).column_name
+__all__ = ["read_parquet_graph", "write_parquet_graph"]
 
 
 def write_parquet_graph(graph: GameGraph, path: Path, *, root: int | None = None) -> Path:
@@ -150,23 +137,3 @@ def _names(nodes: pa.Table, order: IntArray) -> list[str] | int:
     if "name" not in nodes.column_names:
         return len(order)
     return [str(x) for x in np.asarray(nodes.column("name").to_pylist(), dtype=object)[order]]
-
-
-def write_result_part(
-    out: Path, part: PartitionData, values: NDArray[np.generic], remoteness: IntArray | None
-) -> Path:
-    """Write one partition's results as ``out/nodes/part-PPPPP.parquet`` (schema above)."""
-    folder = out / "nodes"
-    folder.mkdir(parents=True, exist_ok=True)
-    ids = np.arange(part.lo, part.hi, dtype=np.int64)
-    names = list(part.names) if part.names is not None else [str(i) for i in ids.tolist()]
-    cols: dict[str, pa.Array] = {
-        "id": pa.array(ids),
-        "name": pa.array(names, type=pa.string()),
-        result_column(part.semantics): pa.array(values),
-    }
-    if remoteness is not None:
-        cols["remoteness"] = pa.array(remoteness)
-    target = folder / f"part-{part.index:05d}.parquet"
-    pq.write_table(pa.table(cols), target)
-    return target

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from verifier.model.case import Case
 from verifier.writers.base import Document, Records
-from verifier.writers.csv import solution_columns, solution_records
+from verifier.writers.csv import solution_records
 
 if TYPE_CHECKING:
     from verifier.distributed.api import DistributedResult
@@ -24,17 +24,13 @@ def distributed_document(case: Case, res: DistributedResult) -> Document:
         "nodes": case.graph.n,
         "edges": case.graph.m,
         "engine": "dask",
-        "supersteps": res.supersteps,
-        "messages": res.messages,
+        "shards": res.partitions,
         "seconds": round(res.seconds, 6),
         "summary": dict(res.summary),
         "out": str(res.out) if res.out else None,
     }
-    if res.solution is not None:
-        records = solution_records(res.solution)
-    else:  # the per-node results stayed on the workers
-        records = Records(solution_columns(None))
-    return Document(fields, records=records)
+    assert res.solution is not None
+    return Document(fields, records=solution_records(res.solution))
 
 
 SHOWN = 200

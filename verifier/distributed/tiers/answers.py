@@ -62,6 +62,7 @@ __all__ = [
     "pieces",
     "query_report",
     "readable",
+    "solver_result",
     "write_answer_file",
 ]
 
@@ -125,13 +126,35 @@ def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDA
         ok = ((a == 1) & (b == -1) & one_less) | ((a == -1) & (b == 1) & one_less)
         ok |= (a == 0) & (b == 0)
         s, d = src[ok], dst[ok]
-        order = np.lexsort((d, s))
-        s, d = s[order], d[order]
-        first = np.ones(len(s), dtype=np.bool_)
-        first[1:] = s[1:] != s[:-1]
-        move[s[first]] = np.minimum(move[s[first]], d[first])
+        if not bool(np.all(s[1:] >= s[:-1])):  # a stored graph's are by source already
+            order = np.argsort(s, kind="stable")
+            s, d = s[order], d[order]
+        starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]]) if len(s) else s[:0]
+        least = np.minimum.reduceat(d, starts) if len(s) else d[:0]
+        move[s[starts]] = np.minimum(move[s[starts]], least)
     move[move == none] = -1
     return move
+
+
+def solver_result(cat: Catalog, graph: Any, solver: str) -> Any:
+    """The dataset's answers as the ``SolverResult`` an in-memory solver named ``solver``
+    publishes for ``graph``, the graph stored (``solve CASE --engine dask``: the same columns
+    as ``dataset_solution``'s, moves included)."""
+    from dataclasses import replace
+
+    from verifier.model import SolverResult
+    from verifier.model.results import View
+
+    if rule_named(cat.manifest.semantics) is not None:
+        from verifier.distributed.tiers.rule_answers import stored_answers, stored_result
+
+        own = stored_answers(cat)
+        return replace(stored_result(graph.semantics, graph, own), solver=solver)
+    label, rem = cat.answers()
+    remoteness = np.where(label != 0, rem, -1).astype(np.int64)
+    return SolverResult(
+        solver, View.LABEL, label, remoteness=remoteness, move=_moves(cat, label, rem)
+    )
 
 
 def dataset_solution(cat: Catalog, case: Any) -> Any:

@@ -4,9 +4,10 @@
 (``graph_tasks.draw_shard``: no process holds the whole graph); ``dataset_from_graph`` writes
 a ``GameGraph`` already in memory (a case file's, for tests and small graphs) from the driver,
 as one tier or in the tiers ``tier_of`` gives (its moves into later tiers stored as exits).
-Both then build the reverse edges on the cluster: each shard's edges are split by the shard
-owning their targets, one task per shard sorts what it was sent. The manifest is written once
-the nodes and edges are, and marked ``generated`` once the reverse edges are.
+The workers of a random graph then build its reverse edges (each shard's edges split by the
+shard owning their targets, one task per shard sorting what it was sent); the driver writes an
+in-memory graph's itself. The manifest is written once the nodes and edges are, and marked
+``generated`` once the reverse edges are.
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ from numpy.typing import NDArray
 from verifier.distributed.tiers.driver import worker_bytes
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import rule_for
-from verifier.distributed.tiers.graph_storage import write_edges, write_exits, write_nodes
+from verifier.distributed.tiers.graph_storage import (
+    write_edges,
+    write_exits,
+    write_nodes,
+    write_reverse,
+)
 from verifier.distributed.tiers.graph_tasks import (
     draw_shard,
     merge_reverse,
-    split_shard,
 )
 from verifier.distributed.tiers.graphs import (
     GraphTiers,
@@ -160,23 +165,48 @@ def dataset_from_graph(
                 for s in range(shards)
             ]
         )  # fmt: skip
-    split = [(k, e) for k, t in enumerate(entries) for e in t if e.edges]
-    sent = gather_tier(
-        client,
-        [client.submit(split_shard, str(root), k, e, _bounds(entries[k]), pure=False)
-         for k, e in split],
-        what="splitting the edges",
-        workers=workers,
-        poll=poll,
-        grace=grace,
-    )  # fmt: skip
-    pieces = [(k, j, rows, path) for (k, _), ps in zip(split, sent, strict=True)
-              for j, rows, path in ps]  # fmt: skip
-    return _finish(root, game, entries, pieces, n, client, workers, poll, grace, say, start)
+    _write_reverse(root, entries, of, local, src, dst)
+    return _finish(root, game, entries, None, n, client, workers, poll, grace, say, start)
 
 
 def _bounds(entries: list[ShardEntry]) -> NDArray[np.int64]:
     return range_bounds([e.positions for e in entries])
+
+
+def _order(a: NDArray[np.int64], b: NDArray[np.int64]) -> NDArray[np.int64] | slice:
+    """The order sorting the pairs ``(a, b)``: none when they are (a graph's rows of moves
+    usually are), else one sort of the pairs as one key (ids below 3 x 10^9)."""
+    if len(a) < 2:
+        return slice(None)
+    step_a, step_b = np.diff(a), np.diff(b)
+    if bool(np.all((step_a > 0) | ((step_a == 0) & (step_b >= 0)))):
+        return slice(None)
+    top = int(b.max()) + 1
+    return np.argsort(a * top + b)
+
+
+def _write_reverse(
+    root: Path,
+    entries: list[list[ShardEntry]],
+    of: NDArray[np.int64],
+    local: NDArray[np.int64],
+    src: NDArray[np.int64],
+    dst: NDArray[np.int64],
+) -> None:
+    """Each tier's moves inside it, reversed, sorted by (target, source) and cut by the shards
+    owning their targets: written by the driver, which holds the graph (a random graph's
+    workers send each other pieces instead: ``graph_tasks.merge_reverse``)."""
+    for k, shards in enumerate(entries):
+        inside = np.flatnonzero((of[src] == k) & (of[dst] == k))
+        d, s = local[dst[inside]], local[src[inside]]
+        o = _order(d, s)
+        d, s = d[o], s[o]
+        cut = np.searchsorted(d, _bounds(shards))
+        for e, a, b in zip(shards, cut[:-1], cut[1:], strict=True):
+            e.reverse_edges = int(b - a)
+            e.reverse_sha256 = write_reverse(
+                root, k, e.shard, d[a:b].astype(np.uint64), s[a:b].astype(np.uint64)
+            )
 
 
 def _write_shard(
@@ -197,14 +227,16 @@ def _write_shard(
     cols = {k: v[ids] for k, v in (extra or {}).items()}
     sha = write_nodes(root, tier, shard, codes, terminal[ids], cols)
     inside = of[dst] == tier
-    s_in, d_in = local[src[inside]].astype(np.uint64), local[dst[inside]].astype(np.uint64)
-    o = np.lexsort((d_in, s_in))
+    s_in, d_in = local[src[inside]], local[dst[inside]]
+    o = _order(s_in, d_in)
     entry = ShardEntry(
         shard,
         len(ids),
         sha,
-        edges=len(o),
-        edges_sha256=write_edges(root, tier, shard, s_in[o], d_in[o]),
+        edges=len(s_in),
+        edges_sha256=write_edges(
+            root, tier, shard, s_in[o].astype(np.uint64), d_in[o].astype(np.uint64)
+        ),
     )
     if not inside.all():
         s_x, t_x, d_x = local[src[~inside]], of[dst[~inside]], local[dst[~inside]]
@@ -221,7 +253,7 @@ def _finish(
     root: Path,
     game: GraphTiers,
     entries: list[list[ShardEntry]],
-    pieces: list[tuple[int, int, int, str]],
+    pieces: list[tuple[int, int, int, str]] | None,
     per_shard: int,
     client: Any,
     workers: set[str],
@@ -230,12 +262,33 @@ def _finish(
     say: Say,
     start: int | None = None,
 ) -> Manifest:
-    """Write the manifest, merge the reverse pieces (``(tier, shard, rows, path)``) per shard,
-    mark the dataset generated (``start``: the root's node id, default ``game.root()``)."""
+    """Write the manifest, merge the reverse pieces (``(tier, shard, rows, path)``) per shard
+    (``None``: the reverse edges are written), mark the dataset generated (``start``: the
+    root's node id, default ``game.root()``)."""
     root_code = game.root() if start is None else start
     m = Manifest(game.name, game.parameters(), root_code, per_shard, game.semantics.value)
     m.tiers.extend(TierEntry(k, t) for k, t in enumerate(entries))
     m.save(root)
+    if pieces is not None:
+        _merge(root, entries, pieces, client, workers, poll, grace)
+    shutil.rmtree(root / "tmp", ignore_errors=True)
+    m.generated = True
+    m.save(root)
+    shards = sum(len(t) for t in entries)
+    say(f"{game.nodes:,} nodes, {game.edges:,} moves in {game.tiers} tier(s), {shards} shard(s)")
+    return m
+
+
+def _merge(
+    root: Path,
+    entries: list[list[ShardEntry]],
+    pieces: list[tuple[int, int, int, str]],
+    client: Any,
+    workers: set[str],
+    poll: float,
+    grace: float,
+) -> None:
+    """Merge the reverse pieces (``(tier, shard, rows, path)``) per shard on the workers."""
     sent: dict[tuple[int, int], list[str]] = {}
     for k, j, _rows, path in pieces:
         sent.setdefault((k, j), []).append(path)
@@ -255,9 +308,3 @@ def _finish(
     )
     for e, (rows, sha) in zip((e for t in entries for e in t), merged, strict=True):
         e.reverse_edges, e.reverse_sha256 = rows, sha
-    shutil.rmtree(root / "tmp", ignore_errors=True)
-    m.generated = True
-    m.save(root)
-    shards = sum(len(t) for t in entries)
-    say(f"{game.nodes:,} nodes, {game.edges:,} moves in {game.tiers} tier(s), {shards} shard(s)")
-    return m

@@ -75,7 +75,6 @@ __all__ = [
     "round_shard",
     "round_worker",
     "rule_round",
-    "split_shard",
     "start_rounds",
 ]
 
@@ -160,13 +159,6 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     del src, dst
     edges_sha = write_edges(base, 0, shard, src_u, dst_u)
     return hi - lo, sha, len(src_u), edges_sha, _split(base, 0, shard, src_u, dst_u, bounds)
-
-
-def split_shard(root: str, tier: int, entry: ShardEntry, bounds: Bounds) -> Pieces:
-    """Write the reverse pieces of a shard whose edges are already stored."""
-    base = Path(root)
-    src, dst = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
-    return _split(base, tier, entry.shard, src, dst, bounds)
 
 
 def merge_reverse(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[int, str]:

@@ -33,10 +33,18 @@ from verifier.distributed.tiers.graph_storage import read_node_columns
 from verifier.distributed.tiers.storage import read_rule_answers, write_parquet
 from verifier.model.semantics import NOBODY, PLAYER0, Semantics
 
-__all__ = ["extra_faults", "rule_graph", "rule_query", "rule_solution", "rule_table"]
+__all__ = [
+    "extra_faults",
+    "rule_graph",
+    "rule_query",
+    "rule_solution",
+    "rule_table",
+    "stored_answers",
+    "stored_result",
+]
 
 
-def _own(cat: Catalog) -> dict[str, NDArray[Any]]:
+def stored_answers(cat: Catalog) -> dict[str, NDArray[Any]]:
     """The stored answers (``Rule.answer_columns``) in id order."""
     sem = Semantics(cat.manifest.semantics)
     columns = RULES[sem].answer_columns
@@ -79,7 +87,7 @@ def rule_graph(cat: Catalog, names: Any) -> Any:
     )
 
 
-def _result(sem: Semantics, g: Any, own: dict[str, NDArray[Any]]) -> Any:
+def stored_result(sem: Semantics, g: Any, own: dict[str, NDArray[Any]]) -> Any:
     """The stored answers as the result an in-memory solver publishes."""
     from verifier.engine.attractor import attractor_move_keys
     from verifier.engine.frontier import first_match_per_source, successor_csr
@@ -108,7 +116,9 @@ def rule_solution(cat: Catalog, case: Any) -> Any:
     from verifier.model.solution import Solution
 
     g = rule_graph(cat, case.graph.names)
-    sol = Solution.from_results(case, {"dataset": _result(g.semantics, g, _own(cat))})
+    sol = Solution.from_results(
+        case, {"dataset": stored_result(g.semantics, g, stored_answers(cat))}
+    )
     assert sol is not None
     return sol
 
@@ -125,7 +135,9 @@ def rule_query(cat: Catalog, case: Any) -> Any:
 
     g = rule_graph(cat, case.graph.names)
     whole = dataclasses.replace(case, graph=g)
-    sol = Solution.from_results(whole, {"dataset": _result(g.semantics, g, _own(cat))})
+    sol = Solution.from_results(
+        whole, {"dataset": stored_result(g.semantics, g, stored_answers(cat))}
+    )
     assert sol is not None
     return CaseReport(whole, (), (), CaseVerdict.SOLVED, 0.0, solution=sol)
 
@@ -136,7 +148,7 @@ def rule_table(cat: Catalog, claims: Any, into: Path) -> Path:
     from verifier.model.columns import REMOTENESS
 
     sem = Semantics(cat.manifest.semantics)
-    own = _own(cat)
+    own = stored_answers(cat)
     given = claims.given
     cols: dict[str, NDArray[Any]] = {"code": cat.codes}
     if sem is Semantics.REACHABILITY:
@@ -174,7 +186,7 @@ def extra_faults(cat: Catalog, case: Any, claims: Any) -> dict[str, tuple[int, i
     from verifier.model import SolverResult
 
     g = rule_graph(cat, case.graph.names)
-    base = _result(sem, g, _own(cat))
+    base = stored_result(sem, g, stored_answers(cat))
     values = np.where(claims.given, claims.values, base.values).astype(base.values.dtype)
     filled: dict[str, NDArray[np.int64] | None] = {}
     for name in (REMOTENESS, MOVE):
