@@ -37,7 +37,7 @@ from verifier.distributed.tiers.errors import DatasetError
 from verifier.errors import UsageError
 from verifier.games.summary import summarize_solution
 from verifier.model.case import Case
-from verifier.model.describe import describe
+from verifier.model.describe import PerSemantics, describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import SolverResult, View
 from verifier.model.semantics import Semantics
@@ -56,16 +56,13 @@ __all__ = [
     "solve_distributed",
 ]
 
-SOLVERS = MappingProxyType(
-    {
-        Semantics.MINIMAX: "dask-kars",
-        Semantics.NORMAL: "dask-retrograde",
-        Semantics.REACHABILITY: "dask-attractor",
-        Semantics.IMPARTIAL: "dask-grundy",
-    }
-)
+SOLVERS: PerSemantics[str] = PerSemantics("Dask solver")
 """The semantics a case is solved in on the cluster, and the name its answer goes by (an
 impartial graph must be acyclic: the stored rule's rounds compute finite Grundy values)."""
+SOLVERS.register(Semantics.MINIMAX)("dask-kars")
+SOLVERS.register(Semantics.NORMAL)("dask-retrograde")
+SOLVERS.register(Semantics.REACHABILITY)("dask-attractor")
+SOLVERS.register(Semantics.IMPARTIAL)("dask-grundy")
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,6 +21,7 @@ whole graph, against the file's values filled with the dataset's own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from verifier.distributed.tiers.catalog import Catalog
 from verifier.distributed.tiers.graph_rules import RULES
 from verifier.distributed.tiers.graph_storage import read_node_columns
 from verifier.distributed.tiers.storage import read_rule_answers, write_parquet
+from verifier.model.describe import PerSemantics, describe
 from verifier.model.semantics import NOBODY, PLAYER0, Semantics
 
 __all__ = [
@@ -89,26 +91,48 @@ def rule_graph(cat: Catalog, names: Any) -> Any:
 
 def stored_result(sem: Semantics, g: Any, own: dict[str, NDArray[Any]]) -> Any:
     """The stored answers as the result an in-memory solver publishes."""
+    return _RESULTS[sem](g, own)
+
+
+_RESULTS: PerSemantics[Callable[[Any, dict[str, NDArray[Any]]], Any]] = PerSemantics(
+    "stored graph's answers as a solver's result"
+)
+
+
+@_RESULTS.register(Semantics.REACHABILITY)
+def _region_result(g: Any, own: dict[str, NDArray[Any]]) -> Any:
     from verifier.engine.attractor import attractor_move_keys
     from verifier.engine.frontier import first_match_per_source, successor_csr
+    from verifier.model import SolverResult
+    from verifier.model.views import REGION
+
+    layer = own["remoteness"].astype(np.int64)
+    want = attractor_move_keys(layer, np.asarray(g.owner) == PLAYER0, np.asarray(g.target))
+    move = first_match_per_source(successor_csr(g), want, layer)
+    win = (own["label"] == 1).astype(np.int8)
+    return SolverResult("dataset", REGION.view, win, remoteness=layer, move=move)
+
+
+@_RESULTS.register(Semantics.MINIMAX)
+def _score_result(g: Any, own: dict[str, NDArray[Any]]) -> Any:
     from verifier.engine.kars import kars_moves_numpy, kars_remoteness
     from verifier.model import SolverResult
-    from verifier.model.results import View
+    from verifier.model.views import SCORE
+
+    score = own["score"].astype(np.float64)
+    rem = kars_remoteness(g, score)
+    return SolverResult("dataset", SCORE.view, score, remoteness=rem,
+                        move=kars_moves_numpy(g, score, rem.copy()))  # fmt: skip
+
+
+@_RESULTS.register(Semantics.IMPARTIAL)
+def _grundy_result(g: Any, own: dict[str, NDArray[Any]]) -> Any:
+    from verifier.model import SolverResult
+    from verifier.model.views import GRUNDY
     from verifier.solvers.engine_solvers import p_position_moves
 
-    if sem is Semantics.REACHABILITY:
-        layer = own["remoteness"].astype(np.int64)
-        want = attractor_move_keys(layer, np.asarray(g.owner) == PLAYER0, np.asarray(g.target))
-        move = first_match_per_source(successor_csr(g), want, layer)
-        win = (own["label"] == 1).astype(np.int8)
-        return SolverResult("dataset", View.REGION, win, remoteness=layer, move=move)
-    if sem is Semantics.MINIMAX:
-        score = own["score"].astype(np.float64)
-        rem = kars_remoteness(g, score)
-        return SolverResult("dataset", View.SCORE, score, remoteness=rem,
-                            move=kars_moves_numpy(g, score, rem.copy()))  # fmt: skip
     grundy = own["grundy"].astype(np.int64)
-    return SolverResult("dataset", View.GRUNDY, grundy, move=p_position_moves(g, grundy))
+    return SolverResult("dataset", GRUNDY.view, grundy, move=p_position_moves(g, grundy))
 
 
 def rule_solution(cat: Catalog, case: Any) -> Any:
@@ -145,28 +169,45 @@ def rule_query(cat: Catalog, case: Any) -> Any:
 def rule_table(cat: Catalog, claims: Any, into: Path) -> Path:
     """The file's claimed values (``claims``: ``io.answers.Answers``) as the sharded route's
     table of a stranger (``graph_check``), the dataset's own where the file is silent."""
-    from verifier.model.columns import REMOTENESS
-
     sem = Semantics(cat.manifest.semantics)
     own = stored_answers(cat)
-    given = claims.given
     cols: dict[str, NDArray[Any]] = {"code": cat.codes}
-    if sem is Semantics.REACHABILITY:
-        mine = (own["label"] == 1).astype(np.int64)  # 1: in player 0's region
-        win = np.where(given, claims.values.astype(np.int64), mine)
-        cols["value"] = np.where(win == 1, 0, 1).astype(np.int64)  # the winner
-        said = claims.get(REMOTENESS)
-        if said is not None:  # the layers, a certificate: ours where the file is silent
-            layer = np.where(win == mine, own["remoteness"], -1).astype(np.int64)
-            layer[said.given] = said.data[said.given]
-            cols["remoteness"] = layer
-    elif sem is Semantics.MINIMAX:
-        cols["value"] = np.where(given, claims.values.astype(np.float64), own["score"])
-    else:
-        cols["value"] = np.where(given, claims.values.astype(np.int64), own["grundy"])
+    _TABLES[sem](cols, own, claims)
     path = into / "claims.parquet"
     write_parquet(path, cols)
     return path
+
+
+Cols = dict[str, NDArray[Any]]
+
+_TABLES: PerSemantics[Callable[[Cols, Cols, Any], None]] = PerSemantics(
+    "stranger's table of a stored graph"
+)
+
+
+@_TABLES.register(Semantics.REACHABILITY)
+def _region_table(cols: Cols, own: Cols, claims: Any) -> None:
+    from verifier.model.columns import REMOTENESS
+
+    given = claims.given
+    mine = (own["label"] == 1).astype(np.int64)  # 1: in player 0's region
+    win = np.where(given, claims.values.astype(np.int64), mine)
+    cols["value"] = np.where(win == 1, 0, 1).astype(np.int64)  # the winner
+    said = claims.get(REMOTENESS)
+    if said is not None:  # the layers, a certificate: ours where the file is silent
+        layer = np.where(win == mine, own["remoteness"], -1).astype(np.int64)
+        layer[said.given] = said.data[said.given]
+        cols["remoteness"] = layer
+
+
+@_TABLES.register(Semantics.MINIMAX)
+def _score_table(cols: Cols, own: Cols, claims: Any) -> None:
+    cols["value"] = np.where(claims.given, claims.values.astype(np.float64), own["score"])
+
+
+@_TABLES.register(Semantics.IMPARTIAL)
+def _grundy_table(cols: Cols, own: Cols, claims: Any) -> None:
+    cols["value"] = np.where(claims.given, claims.values.astype(np.int64), own["grundy"])
 
 
 def extra_faults(cat: Catalog, case: Any, claims: Any) -> dict[str, tuple[int, int, str]]:
@@ -177,10 +218,9 @@ def extra_faults(cat: Catalog, case: Any, claims: Any) -> dict[str, tuple[int, i
     from verifier.checks.moves import move_faults
     from verifier.checks.remoteness import kars_remoteness
     from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
-    from verifier.model.describe import describe
 
     sem = Semantics(cat.manifest.semantics)
-    minimax_rem = sem is Semantics.MINIMAX and claims.get(REMOTENESS) is not None
+    minimax_rem = describe(sem).kars_score and claims.get(REMOTENESS) is not None
     if claims.get(MOVE) is None and not minimax_rem:
         return {}
     from verifier.model import SolverResult
