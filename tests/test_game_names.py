@@ -118,7 +118,7 @@ def test_the_docs_show_connect4s_tiered_form() -> None:
     """docs/games.md, "A game's tiered form": its Python block is in verifier/games/connect4.py."""
     doc = (ROOT / "docs" / "games.md").read_text()
     section = doc.split("### A game's tiered form", 1)[1]
-    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]  # a fragment: not formatted
     assert block.startswith("    tiers=TieredForm(\n")
     assert block in (ROOT / "verifier" / "games" / "connect4.py").read_text()
 
