@@ -22,6 +22,13 @@ graph of the same distribution than the in-memory one), plus the number of retro
 and the ratio of the two solves' times (``--repeat R``: each solve R times, taking turns, the
 fastest of each kept).
 
+``--stages WxH ...`` (issue 48's yardstick): each stage of both routes on one board, in one
+run: the sharded ``generate``, ``solve`` and ``verify DIR --engine dask`` against the in-memory
+``generate -o case.npz``, ``solve case.npz -o answers.npz`` and ``verify case.npz --answers
+answers.npz --linear``; per stage the wall seconds, the positions (classes with
+``--symmetry``) a second, and the ratio of the sharded stage to its in-memory counterpart, then
+the same for the three stages together.
+
 ``--write-doc`` puts the Markdown tables in docs/distributed.md, section "Tiers and shards".
 """
 
@@ -45,6 +52,9 @@ BEGIN = "<!-- bench_scaleout: begin -->"
 END = "<!-- bench_scaleout: end -->"
 GRAPHS_BEGIN = "<!-- bench_scaleout graphs: begin -->"
 GRAPHS_END = "<!-- bench_scaleout graphs: end -->"
+STAGES_BEGIN = "<!-- bench_scaleout stages: begin -->"
+STAGES_END = "<!-- bench_scaleout stages: end -->"
+STAGES = ("generate", "solve", "check")
 
 
 def _children(pid: int) -> list[int]:
@@ -238,6 +248,93 @@ def graphs_table(sizes: list[int], workers: int, memory: str, load: str, repeat:
     )
 
 
+def _stage(args: list[str], what: str) -> tuple[float, int]:
+    """Run one command of a stage (it must exit 0): its wall seconds and peak memory (bytes,
+    the largest process of its tree)."""
+    proc, secs, driver, workers = run_sampled(args)
+    if proc.returncode:
+        sys.exit(f"{what} failed (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
+    return secs, max([driver, *workers])
+
+
+def measure_stages(board: str, symmetry: bool, workers: int, memory: str, tmp: Path) -> list[str]:
+    """One board's rows: each stage of the sharded route against the in-memory route's, both
+    measured in this run, one after the other (never side by side)."""
+    w, h = (int(x) for x in board.split("x"))
+    size = ["--width", str(w), "--height", str(h), *(["--symmetry"] if symmetry else [])]
+    cluster = ["--engine", "dask", "--workers", str(workers), "--worker-memory", memory]
+    ds, case, ans = tmp / f"c{w}{h}", tmp / f"c{w}{h}.npz", tmp / f"c{w}{h}.answers.npz"
+    big = ["--max-positions", "2000000000"]
+    sharded = [
+        _stage(["generate", "connect4", *size, "-o", str(ds), *cluster], "sharded generate"),
+        _stage(["solve", str(ds), *cluster, "-q"], "sharded solve"),
+        _stage(["verify", str(ds), *cluster, "-q"], "sharded check"),
+    ]
+    memory_route = [
+        _stage(["generate", "connect4", *size, "-o", str(case)], "in-memory generate"),
+        _stage(["solve", str(case), *big, "-o", str(ans), "-q"], "in-memory solve"),
+        _stage(
+            ["verify", str(case), "--answers", str(ans), "--linear", *big, "-q"],
+            "in-memory check",
+        ),
+    ]
+    positions = _positions(case)
+    shutil.rmtree(ds)
+    rows = []
+    total = [0.0, 0.0]
+    for name, (s_s, s_mem), (m_s, m_mem) in zip(STAGES, sharded, memory_route, strict=True):
+        total[0] += s_s
+        total[1] += m_s
+        rows.append(
+            f"| {board}{' sym' if symmetry else ''} | {name} | {s_s:.1f} | "
+            f"{_rate(positions, s_s)} | {_mb(s_mem)} | {m_s:.1f} | {_rate(positions, m_s)} | "
+            f"{_mb(m_mem)} | {s_s / m_s:.2f}x |"
+        )
+        print(f"{board}: {name}: sharded {s_s:.1f} s, in memory {m_s:.1f} s", flush=True)
+    rows.append(
+        f"| {board}{' sym' if symmetry else ''} | **all three** | {total[0]:.1f} | "
+        f"{_rate(positions, total[0])} | | {total[1]:.1f} | {_rate(positions, total[1])} | | "
+        f"**{total[0] / total[1]:.2f}x** |"
+    )
+    case.unlink()
+    ans.unlink()
+    return rows
+
+
+def _rate(positions: int, secs: float) -> str:
+    return f"{positions / secs:,.0f}" if positions and secs > 0 else "-"
+
+
+def _positions(case: Path) -> int:
+    """The positions (classes) of an ``.npz`` case: its ``owner`` column's length."""
+    import numpy as np
+
+    with np.load(case, allow_pickle=False) as z:
+        return int(z["owner"].shape[0])
+
+
+def stages_table(boards: list[str], symmetry: bool, workers: int, memory: str, load: str) -> str:
+    """The end-to-end table (``--stages``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = [r for b in boards for r in measure_stages(b, symmetry, workers, memory, Path(tmp))]
+    return "\n".join(
+        [
+            f"Measured by `benchmarks/bench_scaleout.py --stages {' '.join(boards)}"
+            f"{' --symmetry' if symmetry else ''}` ({workers} workers, `--worker-memory "
+            f"{memory}`; load average {load} at the start, on a shared 2-core machine). Each "
+            "stage a process of its own, as a user runs it (the sharded ones start their "
+            "LocalCluster); memory: the peak resident MB of the largest process of the "
+            "command; rates in positions (classes) a second; the ratio is the sharded stage's "
+            "time over the in-memory one's.",
+            "",
+            "| board | stage | sharded s | sharded /s | sharded MB | in-memory s | in-memory /s "
+            "| in-memory MB | sharded / in memory |",
+            "|---|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", nargs="*", default=["5x4", "4x5"])
@@ -247,9 +344,17 @@ def main() -> None:
     ap.add_argument(
         "--repeat", type=int, default=1, help="solve each graph this many times, keep the fastest"
     )
+    ap.add_argument("--stages", nargs="*", default=[], help="boards measured stage by stage")
+    ap.add_argument("--symmetry", action="store_true", help="--stages: up to the mirror")
     ap.add_argument("--write-doc", action="store_true")
     a = ap.parse_args()
     load = load_note()
+    if a.stages:
+        table = stages_table(a.stages, a.symmetry, a.workers, a.worker_memory, load)
+        print(table)
+        if a.write_doc:
+            write_block(DOC, STAGES_BEGIN, STAGES_END, f"{STAGES_BEGIN}\n{table}\n{STAGES_END}")
+        return
     if a.graphs:
         graphs = graphs_table(a.graphs, a.workers, a.worker_memory, load, a.repeat)
         print(graphs)
