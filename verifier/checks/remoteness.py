@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.checks.common import per_solver, result
+from verifier.distinct import distinct, distinct_union
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import REMOTENESS, VALUE
 from verifier.model.results import View
@@ -77,11 +78,11 @@ def _layers(
         k += 1
         preds = pred_idx[_expand(pred_ptr, frontier)]
         preds = preds[layer[preds] < 0]
-        joined = np.unique(preds[attacks[preds]])
+        joined = distinct(preds[attacks[preds]])
         defend = preds[~attacks[preds] & (count[preds] > 0)]
         u, c = np.unique(defend, return_counts=True)
         count[u] -= c
-        joined = np.union1d(joined, u[count[u] == 0])
+        joined = distinct_union(joined, u[count[u] == 0])
         layer[joined] = k
         frontier = joined
     return layer
@@ -131,7 +132,7 @@ def kars_remoteness(
     frontier = np.flatnonzero(open_)
     while len(frontier):
         preds = pred_idx[_expand(pred_ptr, frontier)]
-        frontier = np.unique(preds[~open_[preds]])
+        frontier = distinct(preds[~open_[preds]])
         open_[frontier] = True
     return want, ~open_
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distinct import distinct
 from verifier.equations.system import AND, CONST, OR, OrderSystem
 from verifier.model.graph import IdArray, IntArray
 
@@ -133,7 +134,7 @@ def attractor(sys: BoolSystem, pred: tuple[IntArray, IntArray] | None = None) ->
             joined_and = u[count[u] == 0]
         else:
             joined_and = ands
-        frontier = np.unique(np.concatenate([joined_or, joined_and]))
+        frontier = distinct(np.concatenate([joined_or, joined_and]))
         layer[frontier] = depth
     return layer
 
@@ -181,7 +182,7 @@ def reach_backward(pptr: IntArray, pidx: IntArray, start: NDArray[np.bool_]) -> 
     seen = start.copy()
     frontier = np.flatnonzero(start)
     while len(frontier):
-        p = np.unique(gather(pptr, pidx, frontier))
+        p = distinct(gather(pptr, pidx, frontier))
         p = p[~seen[p]]
         seen[p] = True
         frontier = p

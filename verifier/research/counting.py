@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distinct import distinct
+
 __all__ = [
     "DELTA",
     "EPSILON",
@@ -103,7 +105,7 @@ def split(
     proj = np.asarray(sorted(set(projection)), dtype=np.int64)
     nv = int(max(np.abs(lits).max(initial=0), proj.max(initial=0)))
     starts = np.cumsum(lens) - lens
-    units = np.unique(lits[starts[lens == 1]])
+    units = distinct(lits[starts[lens == 1]])
     true = np.zeros(2 * nv + 1, dtype=np.bool_)  # literal v at index v + nv
     true[units + nv] = True
     if (true[units + nv] & true[-units + nv]).any():

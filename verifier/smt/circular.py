@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distinct import distinct
 from verifier.equations.fixpoints import BoolSystem, attractor, gather
 from verifier.equations.rules import derivation_system
 from verifier.equations.system import CONST, OrderSystem
@@ -138,7 +139,7 @@ def lost_candidates(g: GameGraph, unknown: NDArray[np.bool_]) -> NDArray[np.bool
     pptr, pidx = g.pred_ptr, g.pred_idx
     while len(front):
         xs = gather(pptr, pidx, front)  # an unknown successor that cannot be won: not lost
-        xs = np.unique(xs[~gone[xs]]).astype(np.int64, copy=False)
+        xs = distinct(xs[~gone[xs]]).astype(np.int64, copy=False)
         gone[xs] = True
         ys = gather(pptr, pidx, xs)
         ys = ys[unknown[ys] & ~cannot_win[ys]]

@@ -57,6 +57,7 @@ import z3
 from numpy.typing import NDArray
 
 from verifier.checks.common import about
+from verifier.distinct import distinct
 from verifier.equations.fixpoints import reach_backward
 from verifier.errors import NotApplicable
 from verifier.model import CheckResult, GameGraph, IntArray, Semantics, Verdict
@@ -221,8 +222,8 @@ def mex_failures(g: GameGraph, values: IntArray, nodes: IntArray) -> IntArray:
     bad[s[t == values[s]]] = True
     below = t < values[s]
     width = int(values.max(initial=0)) + 1
-    distinct = np.unique(s[below] * width + t[below]) // width
-    count = np.bincount(distinct, minlength=g.n)
+    owners = distinct(s[below] * width + t[below]) // width  # one per distinct value below
+    count = np.bincount(owners, minlength=g.n)
     bad |= count != np.maximum(values, 0)
     return np.flatnonzero(bad & chosen)
 

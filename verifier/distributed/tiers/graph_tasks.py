@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distinct import distinct
 from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
 from verifier.distributed.tiers.graph_storage import (
@@ -141,7 +142,7 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     if game.acyclic_moves:  # a target uniform over the higher ids, repeats dropped
         span = game.nodes - 1 - (src + lo)
         dst = src + lo + 1 + (rng.random(len(src)) * span).astype(np.int64)
-        key = np.unique(src * game.nodes + dst)
+        key = distinct(src * game.nodes + dst)
         src, dst = key // game.nodes, key % game.nodes
     dead = np.bincount(src, minlength=hi - lo) == 0
     terminal = np.zeros(hi - lo, dtype=np.int8)
@@ -240,7 +241,7 @@ def apply_round(
         won = np.flatnonzero(np.bincount(node[lost], minlength=len(label)))
     else:
         down, times = np.unique(node[~lost], return_counts=True)
-        won = np.unique(node[lost])
+        won = distinct(node[lost])
     won = won[label[won] == 0]  # a successor is lost: won now, unless decided before
     label[won], remoteness[won] = 1, rnd
     counter[down] -= times.astype(counter.dtype)

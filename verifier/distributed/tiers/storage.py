@@ -208,14 +208,27 @@ def read_rule_answers(
 def piece_path(root: Path, tier: int, shard: int, source: int) -> Path:
     """The children that shard ``source`` of tier ``tier - 1`` sends to shard ``shard`` of tier
     ``tier`` while the tier is generated (a temporary file)."""
-    return root / "tmp" / f"tier={tier}" / f"shard={shard}" / f"from={source}.parquet"
+    return root / "tmp" / f"tier={tier}" / f"shard={shard}" / f"from={source}.npy"
 
 
 def write_piece(path: Path, codes: Codes) -> None:
-    """Write a temporary piece (no digest: it lives only until its shard is merged)."""
-    write_parquet(path, {"code": codes})
+    """Write a temporary piece (no digest: it lives only until its shard is merged), as a raw
+    ``.npy`` array: read back without conversion (Parquet took a quarter of generation)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        np.save(f, np.ascontiguousarray(codes, dtype=np.uint64), allow_pickle=False)
+    os.replace(tmp, path)
 
 
 def read_piece(path: Path) -> Codes:
     """A temporary piece's codes."""
-    return read_parquet(path, None, {"code": "uint64"})["code"]  # type: ignore[return-value]
+    try:
+        codes = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: missing (the manifest lists it)") from None
+    except (OSError, ValueError) as e:
+        raise DatasetError(f"{path}: cannot read the piece: {e}") from None
+    if codes.dtype != np.uint64 or codes.ndim != 1:
+        raise DatasetError(f"{path}: not a piece of codes ({codes.dtype}, {codes.ndim} axes)")
+    return codes

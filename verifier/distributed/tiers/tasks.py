@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distinct import distinct
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.rules import INNER, TierGame
 from verifier.distributed.tiers.storage import (
@@ -46,6 +47,8 @@ def _owners(
     node-id ranges)."""
     if owner is None:
         owner = shard_of(codes, shards)
+    if shards <= 1 << 16:  # a 16-bit key: numpy's stable sort is then a radix sort, O(n)
+        owner = owner.astype(np.uint16)
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(shards + 1))
     return order, bounds
@@ -58,7 +61,7 @@ def expand_shard(
     tier ``tier + 1``; returns ``(owner shard, children, piece path)`` per piece written."""
     base = Path(root)
     codes = read_codes(base, tier, shard, ref[1], ref[0])
-    children = np.unique(game.expand(codes, tier).children)
+    children = distinct(game.expand(codes, tier).children)
     del codes
     order, bounds = _owners(children, next_shards)
     pieces = []
@@ -74,7 +77,7 @@ def merge_shard(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[in
     """Deduplicate the pieces sent to shard ``shard`` of tier ``tier``, write the shard's
     sorted codes, remove the pieces; returns ``(positions, sha256)``."""
     parts = [read_piece(Path(p)) for p in pieces]
-    codes = np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.uint64)
+    codes = distinct(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.uint64)
     del parts
     digest = write_codes(Path(root), tier, shard, codes)
     for p in pieces:

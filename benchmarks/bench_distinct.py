@@ -1,0 +1,53 @@
+"""``verifier.distinct.distinct`` (one sort) against ``np.unique`` (numpy 2.3+ hashes integers)
+on the arrays the package de-duplicates: random 64-bit codes, node ids with repeats, few
+distinct values; each measured in the same run, best of ``--repeat``, ratio printed.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_distinct.py [--size 1000000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from verifier.distinct import distinct
+
+
+def _best(f: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    rng = np.random.default_rng(1)
+    n = a.size
+    arrays = {
+        "random uint64 codes": rng.integers(0, 2**62, n, dtype=np.uint64),
+        "node ids, each about twice": rng.integers(0, n // 2, n).astype(np.int64),
+        "1,000 distinct int64": rng.integers(0, 1000, n).astype(np.int64),
+    }
+    print(f"numpy {np.__version__}, {n:,} values, best of {a.repeat}")
+    print("| array | np.unique s | distinct s | np.unique / distinct |")
+    print("|---|---|---|---|")
+    for name, x in arrays.items():
+        assert np.array_equal(np.unique(x), distinct(x))
+        u = _best(lambda x=x: np.unique(x), a.repeat)
+        d = _best(lambda x=x: distinct(x), a.repeat)
+        print(f"| {name} | {u:.4f} | {d:.4f} | {u / d:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
