@@ -14,9 +14,11 @@ needed by the reach round even when the task is not run again).
 
 Records trust that the files the manifest lists are unchanged between the runs: each was read
 against its digest by the run that wrote the record. ``--restart`` removes the run's records
-first; without ``--resume`` or ``--restart`` a check that finds records of its run reuses them
-and says so (as ``solve`` continues a solve that stopped part way). A check that completes
-(its verdict returned) removes its records. A dataset that cannot be written is checked without
+first, and those of other stopped runs (the records of a run whose dataset, table or checker
+has changed are never read, but stay until then); without ``--resume`` or ``--restart`` a check
+that finds records of its run reuses them and says so (as ``solve`` continues a solve that
+stopped part way). A check that completes (its verdict returned) removes its records: a check
+run again judges again. A dataset that cannot be written is checked without
 records, its scratch files in the system's temporary folder (a local cluster's workers share
 it), said once.
 """
@@ -248,23 +250,31 @@ def _remove_empty(folder: Path) -> None:
             return
 
 
-def open_checkpoints(root: Path, answers: Path | None, resume: bool | None,
-                     say: Callable[[str], None]) -> Checkpoints:  # fmt: skip
-    """The records of this check run (see the module docstring): ``resume`` ``True`` reuse
-    them and say how many there are, ``False`` remove them first, ``None`` reuse them and say
-    so when there are any."""
-    key = run_key(root, answers)
-    folder = root / "tmp" / "check" / key
-    if resume is False:
-        shutil.rmtree(folder, ignore_errors=True)
+def unwritable(folder: Path) -> str | None:
+    """Why ``folder`` cannot be made and written in (``None``: it can)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".probe-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as e:
-        say(Notice(f"{root} cannot be written ({e.strerror or e}): the check runs without "
-                   "checkpoints (a stopped run starts over)"))  # fmt: skip
+        return str(e.strerror or e)
+    return None
+
+
+def open_checkpoints(root: Path, answers: Path | None, resume: bool | None,
+                     say: Callable[[str], None]) -> Checkpoints:  # fmt: skip
+    """The records of this check run (see the module docstring): ``resume`` ``True`` reuse
+    them and say how many there are, ``False`` remove them (and those of every other stopped
+    run: ``tmp/check``) first, ``None`` reuse them and say so when there are any."""
+    key = run_key(root, answers)
+    folder = root / "tmp" / "check" / key
+    if resume is False:  # this run's records and any other stopped run's
+        shutil.rmtree(folder.parent, ignore_errors=True)
+    why = unwritable(folder)
+    if why is not None:
+        say(Notice(f"{root} cannot be written ({why}): the check runs without checkpoints (a "
+                   "stopped run starts over)"))  # fmt: skip
         return Checkpoints(root, key, None, say, Path(tempfile.mkdtemp(prefix="verifier-check-")))
     kept = sum(1 for _ in folder.glob("*/tier=*/shard=*.json"))
     if kept or resume:
