@@ -83,6 +83,11 @@ class Notice(str):
     tiers kept), not how far it is."""
 
 
+class Violation(Notice):
+    """A violation a check says as it finds it (``violation: DIR: ...`` on stderr, before
+    the report)."""
+
+
 _QUIET = [False]
 """``-q`` was given (``quiet``)."""
 

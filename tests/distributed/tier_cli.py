@@ -15,8 +15,9 @@ def run_cli(*args: Any) -> Any:
 
 
 def stdout(r: Any) -> str:
-    """The output without the progress lines (stderr)."""
-    return "\n".join(x for x in r.output.splitlines() if not x.startswith("progress:"))
+    """The output without the progress and violation lines (stderr)."""
+    said = ("progress:", "violation:")
+    return "\n".join(x for x in r.output.splitlines() if not x.startswith(said))
 
 
 def one_line_error(r: Any, code: int, *words: str) -> str:

@@ -17,7 +17,7 @@ from verifier.io.limits import Command, Limits
 from verifier.model import Case
 from verifier.model.report import CaseReport
 from verifier.model.solution import Solution
-from verifier.progress import Counts, Notice, heartbeat, progress_wanted, reporting
+from verifier.progress import Counts, Notice, Violation, heartbeat, progress_wanted, reporting
 from verifier.registry import ProgressFn
 from verifier.writers import Document, Format, overall_verdict
 
@@ -272,6 +272,7 @@ def _said(path: Path) -> Callable[[str], None]:
 
     def say(line: str) -> None:
         if progress_wanted() or isinstance(line, Notice):
-            _err(err, f"progress: {path}: {line}")
+            kind = "violation" if isinstance(line, Violation) else "progress"
+            _err(err, f"{kind}: {path}: {line}")
 
     return say

@@ -211,3 +211,44 @@ def _worker_memory_option(panel: str | None) -> Any:
         "Dask's share of the machine).",
         rich_help_panel=panel,
     )
+
+
+# verify's own options, declared here to keep verify.py short
+JunitOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--junit",
+        help="Also write JUnit XML: a testcase per case (a tiered dataset: one, its checks "
+        "as properties), refuted = failure, inconclusive or bad input = error.",
+        rich_help_panel=OUTPUT,
+    ),
+]
+LinearOpt = Annotated[
+    bool,
+    typer.Option(
+        "--linear",
+        help="With --answers: the linear checks alone (local rules, agreement with a "
+        "compiled solver, remoteness, moves), no Z3: 10^7 positions in seconds.",
+        rich_help_panel=CHECKS,
+    ),
+]
+VerifyCertificateOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--certificate",
+        help="Write the certificate of the answer (docs/certificates.md): FILE.json or "
+        "FILE.npz for one case, a folder for several (NAME.cert.json each).",
+        rich_help_panel=OUTPUT,
+    ),
+]
+CheckResumeOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--resume/--restart",
+        help="A tiered dataset (--engine dask): reuse the records of a check of the same "
+        "dataset and answers that stopped (killed, a lost worker), or check every shard "
+        "again. Default: reuse them, saying so.",
+        show_default=False,
+        rich_help_panel=CHECKS,
+    ),
+]

@@ -49,9 +49,12 @@ from verifier.cli.options import (
     OUTPUT,
     AnswersOpt,
     BudgetOpt,
+    CheckResumeOpt,
     Engine,
     FormatOpt,
     JsonOpt,
+    JunitOpt,
+    LinearOpt,
     MaxPositionsOpt,
     PathsArg,
     QuietOpt,
@@ -59,6 +62,7 @@ from verifier.cli.options import (
     SeedOpt,
     ValuesOpt,
     VerboseOpt,
+    VerifyCertificateOpt,
     VerifyEngine,
     VersionOpt,
     _scheduler_option,
@@ -267,34 +271,10 @@ def verify_cmd(
     scheduler: Annotated[str | None, _scheduler_option(CHECKS)] = None,
     workers: Annotated[int, _workers_option(CHECKS)] = 2,
     worker_memory: Annotated[str | None, _worker_memory_option(CHECKS)] = None,
-    junit: Annotated[
-        Path | None,
-        typer.Option(
-            "--junit",
-            help="Also write JUnit XML: a testcase per case (a tiered dataset: one, its checks "
-            "as properties), refuted = failure, inconclusive or bad input = error.",
-            rich_help_panel=OUTPUT,
-        ),
-    ] = None,
+    junit: JunitOpt = None,
     budget: BudgetOpt = None,
-    linear: Annotated[
-        bool,
-        typer.Option(
-            "--linear",
-            help="With --answers: the linear checks alone (local rules, agreement with a "
-            "compiled solver, remoteness, moves), no Z3: 10^7 positions in seconds.",
-            rich_help_panel=CHECKS,
-        ),
-    ] = False,
-    certificate: Annotated[
-        Path | None,
-        typer.Option(
-            "--certificate",
-            help="Write the certificate of the answer (docs/certificates.md): FILE.json or "
-            "FILE.npz for one case, a folder for several (NAME.cert.json each).",
-            rich_help_panel=OUTPUT,
-        ),
-    ] = None,
+    linear: LinearOpt = False,
+    certificate: VerifyCertificateOpt = None,
     self_check: Annotated[
         bool | None,
         typer.Option(
@@ -313,6 +293,7 @@ def verify_cmd(
             rich_help_panel=OUTPUT,
         ),
     ] = False,
+    resume: CheckResumeOpt = None,
     version: VersionOpt = False,
 ) -> None:
     """Solve each case with every applicable solver, cross-check with Z3, compare with expect.
@@ -335,7 +316,11 @@ def verify_cmd(
         from verifier.distributed.tiers.commands import DaskOptions
 
         cluster = DaskOptions(scheduler, workers, worker_memory)
-        _verify_tiers(paths[0], answers, pick_format(fmt, as_json), cluster, quiet, verbose, junit)
+        form = pick_format(fmt, as_json)
+        _verify_tiers(paths[0], answers, form, cluster, quiet, verbose, junit, resume)
+    if resume is not None:
+        raise _fail(f"{paths[0]}: --resume/--restart: for a tiered dataset's check (a DIR, "
+                    "--engine dask), not a case file")  # fmt: skip
     raise typer.Exit(
         run_verify(
             paths,
@@ -360,18 +345,20 @@ def verify_cmd(
 
 def _verify_tiers(
     path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions, quiet: bool = False,
-    verbose: bool = False, junit: Path | None = None,
+    verbose: bool = False, junit: Path | None = None, resume: bool | None = None,
 ) -> None:  # fmt: skip
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
     ``answers``, or another dataset's answers) shard by shard on the cluster; exit 0 verified,
     1 refuted (``tiers.commands.verify_tiers``); ``quiet``: the verdict's line alone;
-    ``verbose``: each check's violations shard by shard; ``junit``: its JUnit XML too."""
+    ``verbose``: each check's violations shard by shard; ``junit``: its JUnit XML too;
+    ``resume``: a stopped check's records reused or not (``--resume/--restart``)."""
     import json
 
     from verifier.distributed.tiers.commands import verify_tiers
 
     rows = fmt is Format.csv
-    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, _said(path), rows, junit))
+    said = _said(path)
+    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, said, rows, junit, resume))
     if rows:  # the dataset's answers, as verify CASE --format csv prints a case's
         from verifier.writers.csv import write_records
 

@@ -51,7 +51,6 @@ the first position where it does.
 from __future__ import annotations
 
 import shutil
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +60,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.checks.rules import rule_gives, shard_faults, shard_graph
+from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.graph_storage import read_edges, read_exits, read_nodes
@@ -491,9 +491,19 @@ def check_dataset(
     say: Any = None,
     poll: float = 1.0,
     grace: float = 10.0,
+    cp: Checkpoints | None = None,
 ) -> TierCheck:
     """Judge the answers of the dataset in ``root`` (its own, or the table ``answers``) on the
-    cluster of ``client``; see the module docstring."""
+    cluster of ``client``; see the module docstring. ``cp``: the run's records
+    (``checkpoints``; default: opened here, reused when they are this run's)."""
+    with checkpointed(root, answers, None, say, cp) as cp:
+        return _check_dataset(root, client, answers, say, {"poll": poll, "grace": grace}, cp)
+
+
+def _check_dataset(
+    root: Path, client: Any, answers: Path | None, say: Any, timing: dict[str, float],
+    cp: Checkpoints,
+) -> TierCheck:  # fmt: skip
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
@@ -514,7 +524,7 @@ def check_dataset(
                     "judge (solve it, or give --answers)"
                 )
     workers = set(cluster_workers(client))
-    run = {"workers": workers, "poll": poll, "grace": grace}
+    run = {"workers": workers, **timing}
     codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
     owners = Owners(
         tuple(tuple(s.positions for s in t.shards) for t in m.tiers),
@@ -533,7 +543,8 @@ def check_dataset(
         if w is not None and (check not in witnesses or (w[0], w[1]) < witnesses[check][:2]):
             witnesses[check] = w
 
-    scratch = root / "tmp" / f"check-{uuid.uuid4().hex[:12]}"
+    scratch = cp.scratch()
+    entries = [(t.tier, s) for t in m.tiers for s in t.shards]
     try:
         if answers is None:
             claims = Claims(
@@ -547,37 +558,30 @@ def check_dataset(
             claims = align_table(client, root, scratch, game, m, answers, owners, run, note, say)
         everyone = [share(client, x) for x in (codes_refs, claims, owners)]
         computed = not isinstance(game, GraphTiers)  # moves from the codes: reachability
-        marks = str(scratch) if computed else None
-        checked = gather_tier(
-            client,
-            [
-                client.submit(check_shard, str(root), game, t.tier, s, *everyone, marks, pure=False)
-                for t in m.tiers
-                for s in t.shards
-            ],
-            what="checking the answers",
-            say=say,
-            positions=sum(t.positions for t in m.tiers),
-            **run,  # type: ignore[arg-type]
-        )
+        marks = str(cp.marks()) if computed else None
+        said = {"say": say, "positions": sum(t.positions for t in m.tiers), **run}
+
+        def named(code: int) -> str:
+            return position_named(game, code)
+
+        checked = cp.gather(
+            client, "check", places,
+            lambda i: client.submit(check_shard, str(root), game, *entries[i], *everyone, marks,
+                                    pure=False),
+            SHARD_FAULTS, lambda f: list(zip(CHECKS, f.counts, f.witnesses, strict=True)), named,
+            what="checking the answers", **said,
+        )  # fmt: skip
         for f, at in zip(checked, places, strict=True):
             for c, n, w in zip(CHECKS, f.counts, f.witnesses, strict=True):
                 note(c, n, w, at)
         if computed:
-            reached = gather_tier(
-                client,
-                [
-                    client.submit(
-                        reach_shard, str(root), str(scratch), t.tier, s, m.root_code, pure=False
-                    )
-                    for t in m.tiers
-                    for s in t.shards
-                ],
-                what="checking that every position is reachable",
-                say=say,
-                positions=sum(t.positions for t in m.tiers),
-                **run,  # type: ignore[arg-type]
-            )
+            reached = cp.gather(
+                client, "reach", places,
+                lambda i: client.submit(reach_shard, str(root), marks, *entries[i], m.root_code,
+                                        pure=False),
+                REACHED, lambda r: [("reachable", *r)], named,
+                what="checking that every position is reachable", **said,
+            )  # fmt: skip
             for (n, w), at in zip(reached, places, strict=True):
                 note("reachable", n, w, at)
         if getattr(game, "name", None) == "chess":
@@ -594,7 +598,7 @@ def check_dataset(
                     note("counts", n, w)
         root_claim = _root_claim(root, m, claims, owners)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)  # the aligned table (the records stay)
     ran = ("dataset",) + ("reachable",) * computed + ("coverage",) * (answers is not None)
     ran += ("rules",) + ("remoteness",) * claims.remoteness + ("moves",) * claims.moves
     ran += ("counts",) * (answers is None)

@@ -243,12 +243,14 @@ def verify_tiers(
     say: Say,
     rows: bool = False,
     junit: Path | None = None,
+    resume: bool | None = None,
 ) -> CheckedDataset:
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the answer file or
     Parquet table ``answers``, or another dataset's answers) shard by shard on the cluster.
     ``rows``: its answers will be printed as rows (a dataset no answer file reads yet is
     refused before the cluster); ``junit``: a file that will be written (refused before the
-    cluster if it cannot be)."""
+    cluster if it cannot be); ``resume``: a stopped check's records (``checkpoints``) reused
+    (``True``, ``None``: said when there are some) or not (``False``)."""
     import time
 
     began = time.perf_counter()
@@ -278,7 +280,7 @@ def verify_tiers(
 
         answers_input(path, answers)
     with tier_cluster(cluster) as client:
-        res = check_any(path, client, answers=answers, say=say)
+        res = check_any(path, client, answers=answers, say=say, resume=resume)
     form = _form(res.manifest.game)
     if form is not None and form.witnesses is not None:  # chess: by FEN, which needs the tier
         from verifier.games.registry import hook

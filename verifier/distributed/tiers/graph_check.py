@@ -57,7 +57,6 @@ node. The *rules* above are run on the table's values, where it claims. The glob
 from __future__ import annotations
 
 import shutil
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +67,7 @@ from numpy.typing import NDArray
 
 from verifier.checks.rules import rule_gives, shard_faults, shard_graph
 from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
+from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.export import exported_answers, is_dataset
 from verifier.distributed.tiers.graph_rules import RULES, rule_named
@@ -108,6 +108,29 @@ class Found:
     tally: tuple[int, int, int, int] | None = None
     """The shard's own answers counted as ``solve`` counts them (``Rule.counts``): the
     driver compares the sums with the manifest's (``check.compare_counts``)."""
+
+
+def _found_json(f: Found | None) -> dict[str, Any] | None:
+    return None if f is None else {"counts": f.counts, "witnesses": f.witnesses, "tally": f.tally}
+
+
+def _found_of(d: Any) -> Found | None:
+    if d is None:
+        return None
+    w = {str(c): (int(x[0]), int(x[1]), str(x[2])) for c, x in d["witnesses"].items()}
+    tally = None if d["tally"] is None else tuple(int(v) for v in d["tally"])
+    return Found({str(c): int(n) for c, n in d["counts"].items()}, w, None, tally)  # type: ignore[arg-type]
+
+
+def _pair_of(d: Any) -> tuple[Found, Found | None]:
+    found = _found_of(d[0])
+    if found is None:
+        raise ValueError("no result")
+    return found, _found_of(d[1])
+
+
+FOUND = (lambda r: [_found_json(r[0]), _found_json(r[1])], _pair_of)
+"""A ``check_rule_shard`` result to JSON and back (``checkpoints``)."""
 
 
 @dataclass(frozen=True)
@@ -469,16 +492,27 @@ def check_any(
     say: Any = None,
     poll: float = 1.0,
     grace: float = 10.0,
+    resume: bool | None = None,
+    cp: Checkpoints | None = None,
 ) -> TierCheck:
     """``verify DIR --engine dask``: a stored graph of semantics reachability, minimax or
     impartial judged here, any other dataset by ``check.check_dataset``; ``answers`` another
     dataset of the same game: its answers judged as a stranger's table (``export``); an answer
-    file of ``docs/answers.md`` (keyed by names or ids): read as that table (``answers``)."""
+    file of ``docs/answers.md`` (keyed by names or ids): read as that table (``answers``).
+    ``resume``: the records of a check of the same dataset, table and checker that stopped
+    are reused (``True``), removed first (``False``), reused and said (``None``): see
+    ``checkpoints``; ``cp``: those records, already opened."""
+    with checkpointed(root, answers, resume, say, cp) as cp:
+        return _check_any(root, client, answers, say, poll, grace, cp)
+
+
+def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: float,
+               grace: float, cp: Checkpoints) -> TierCheck:  # fmt: skip
     from verifier.distributed.tiers.answers import is_code_table, judged_table
 
     if answers is not None and not is_dataset(answers) and not is_code_table(answers):
         with judged_table(root, answers) as (table, claimed, n, extra):
-            res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace)
+            res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace, cp=cp)
         for check, (count, node, why) in extra.items():  # judged in memory (rule_answers)
             res.checks = (*res.checks, check)
             res.counts[check] = count
@@ -495,18 +529,18 @@ def check_any(
             return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace)
 
         with exported_answers(root, answers, client, run) as table:
-            res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace)
+            res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace, cp=cp)
         res.answers = f"{answers} (another dataset's answers, judged as a table)"
         return res
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     if not isinstance(game, GraphTiers) or rule_named(m.semantics) is None:
-        return check_dataset(root, client, answers=answers, say=say, poll=poll, grace=grace)
+        return check_dataset(root, client, answers=answers, say=say, poll=poll, grace=grace, cp=cp)
     graph = with_semantics(game, m.semantics, str(root / MANIFEST))
     assert isinstance(graph, GraphTiers)
     m.need_generated(root)
     return check_rule_dataset(
-        root, m, graph, client, answers=answers, say=say, poll=poll, grace=grace
+        root, m, graph, client, answers=answers, say=say, poll=poll, grace=grace, cp=cp
     )
 
 
@@ -520,9 +554,18 @@ def check_rule_dataset(
     say: Any = None,
     poll: float,
     grace: float,
+    cp: Checkpoints | None = None,
 ) -> TierCheck:
     """Judge the own answers of a stored graph of semantics reachability, minimax or
-    impartial, or a stranger's table of its values (see the module docstring)."""
+    impartial, or a stranger's table of its values (see the module docstring); ``cp``: the
+    run's records (``checkpoints``; default: opened here)."""
+    with checkpointed(root, answers, None, say, cp) as cp:
+        return _check_rule_dataset(root, m, game, client, answers, say, poll, grace, cp)
+
+
+def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
+                        answers: Path | None, say: Any, poll: float, grace: float,
+                        cp: Checkpoints) -> TierCheck:  # fmt: skip
     sem = game.semantics
     checker = CHECKERS[sem]
     if len(m.tiers) != 1:
@@ -551,15 +594,14 @@ def check_rule_dataset(
 
     def judge(table: Table | None) -> list[tuple[Found, Found | None]]:
         every = share(client, refs)
-        return gather_tier(
-            client,
-            [client.submit(check_rule_shard, str(root), sem, s, every, int(bounds[s.shard]),
-                           table, pure=False)
-             for s in tier.shards],
-            what="checking the answers",
-            say=say,
-            positions=tier.positions,
-            **run,
+        step = "check" if table is None else "table"
+        return cp.gather(
+            client, step, [(0, s.shard) for s in tier.shards],
+            lambda i: client.submit(check_rule_shard, str(root), sem, tier.shards[i], every,
+                                    int(bounds[tier.shards[i].shard]), table, pure=False),
+            FOUND, lambda r: [(c, n, r[0].witnesses.get(c)) for c, n in r[0].counts.items()],
+            lambda code: position_named(game, code),
+            what="checking the answers", say=say, positions=tier.positions, **run,
         )  # fmt: skip
 
     if answers is None:
@@ -581,7 +623,7 @@ def check_rule_dataset(
         res.by_shard = {c: x for c, x in by_shard.items() if c in res.checks}
         return res
 
-    scratch = root / "tmp" / f"check-{uuid.uuid4().hex[:12]}"
+    scratch = cp.scratch()
     owners = Owners((tuple(s.positions for s in tier.shards),), ranged=True)
     own: dict[str, int] = {}
     own_first: dict[str, tuple[int, int, str]] = {}

@@ -32,6 +32,7 @@ def gather_tier(
     check_first: bool = True,
     say: Callable[[str], None] | None = None,
     positions: int = 0,
+    each: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
     """The results of ``futures`` (one tier's tasks, described by ``what``, e.g. ``solving
     tier 7``), or ``RunFailed`` within about ``poll`` seconds of one of ``workers`` (the
@@ -40,13 +41,15 @@ def gather_tier(
     ``check_first=False``: the workers are not asked for before the first wait (a tier's
     retrograde rounds, a few milliseconds each, checked once per ``poll`` while they wait).
     ``say``: a line at the start (``positions`` and tasks), every ``VERIFIER_PROGRESS_EVERY``
-    seconds (tasks done) and at the end (the time and positions a second)."""
+    seconds (tasks done) and at the end (the time and positions a second). ``each(i,
+    result)``: called on the driver as soon as task ``i`` is seen finished (a check's record
+    written, its violations said), before a failed task's error is raised."""
     import distributed
 
     dd: Any = distributed  # only partly typed
     start = set(cluster_workers(client)) if workers is None else workers
     paused: dict[str, float] = {}
-    pending = list(futures)
+    pending = list(enumerate(futures))
     told = began = time.monotonic()
     every = progress_every()
     count = f"{positions:,} positions in " if positions else ""
@@ -62,13 +65,17 @@ def gather_tier(
             # task behind per task still pending (distributed.utils.Any), which grew the
             # driver by 220 MB a minute while 1,469 shards were checked
             with contextlib.suppress(TimeoutError):
-                dd.wait(pending[:1], timeout=poll)
-            still = []
-            for fut in pending:
+                dd.wait([pending[0][1]], timeout=poll)
+            still, failed = [], []
+            for i, fut in pending:
                 if fut.status == "pending":
-                    still.append(fut)
-                else:
-                    _raise_if_failed(fut, what)
+                    still.append((i, fut))
+                elif fut.status == "finished" and each is not None:
+                    each(i, fut.result())
+                elif fut.status != "finished":
+                    failed.append(fut)
+            for fut in failed:
+                _raise_if_failed(fut, what)
             pending = still
             if say is not None and pending and time.monotonic() - told >= every:
                 told = time.monotonic()
