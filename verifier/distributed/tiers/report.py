@@ -12,6 +12,7 @@ from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.shape import SHAPE
+from verifier.games.registry import TieredForm, tiered_form
 from verifier.model.words import count
 
 __all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text"]
@@ -24,12 +25,18 @@ def _names(m: Any) -> tuple[str, str, str, str]:
 
 
 def _units(m: Any) -> str:
-    """What the dataset counts: positions, or classes of positions up to the mirror."""
+    """What the dataset counts: positions, or classes of positions up to symmetry (the game's
+    ``TieredForm.classes``)."""
     if not m.parameters.get("symmetric"):
         return "positions"
-    if m.game == "chess":
-        return "classes (positions up to the board's symmetries)"
-    return "classes (positions up to the mirror)"
+    form = tiered_form(m.game)
+    return f"classes ({form.classes if form is not None else TieredForm.classes})"
+
+
+def _holds(m: Any) -> str | None:
+    """What the game's check of the dataset itself proves it holds (``TieredForm.holds``)."""
+    form = tiered_form(m.game)
+    return form.holds if form is not None else None
 
 
 def _about(root: Path, m: Any) -> dict[str, Any]:
@@ -177,10 +184,9 @@ def check_text(
         if "reachable" in res.checks:
             whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
             whole += "the start, "
-        elif m.game == "chess" and "dataset" in res.checks:
+        elif (holds := _holds(m)) and "dataset" in res.checks:
             kind = "classes" if m.parameters.get("symmetric") else "positions"
-            whole = f"the dataset holds exactly the legal {kind} of its materials and their "
-            whole += "legal moves, "
+            whole = f"the dataset holds exactly {holds.format(kind=kind)}, "
         head = (
             f"VERIFIED: {value} ({whole}every one of the {res.positions:,} claims obeys the "
             f"rules, and {res.proof}: the claims are the game's values)"

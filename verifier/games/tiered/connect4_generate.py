@@ -22,8 +22,8 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
 
     output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
-    from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers
     from verifier.distributed.tiers.driver import generate_dataset, prepare_output, resumes
+    from verifier.games.tiered.connect4 import ConnectFourTiers
 
     try:
         tiers = ConnectFourTiers(
