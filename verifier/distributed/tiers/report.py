@@ -15,7 +15,7 @@ from verifier.distributed.tiers.shape import SHAPE
 from verifier.games.registry import TieredForm, tiered_form
 from verifier.model.words import count
 
-__all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text"]
+__all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text", "units"]
 
 
 def _names(m: Any) -> tuple[str, str, str, str]:
@@ -24,7 +24,7 @@ def _names(m: Any) -> tuple[str, str, str, str]:
     return count_names(m.semantics)
 
 
-def _units(m: Any) -> str:
+def units(m: Any) -> str:
     """What the dataset counts: positions, or classes of positions up to symmetry (the game's
     ``TieredForm.classes``)."""
     if not m.parameters.get("symmetric"):
@@ -50,7 +50,7 @@ def _headline(root: Path, m: Any, positions: int) -> str:
     params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
     shards = sum(len(t.shards) for t in m.tiers)
     return (
-        f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {_units(m)} in "
+        f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {units(m)} in "
         f"{len(m.tiers)} tiers, {shards} shards"
     )
 

@@ -26,6 +26,7 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     symmetry = options.symmetry
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.driver import prepare_output, resumes
+    from verifier.distributed.tiers.report import units
     from verifier.games.chess import parse_material
     from verifier.games.tiered.chess import generate_chess
 
@@ -48,9 +49,8 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
             say=say,
         )
     shards = sum(len(t.shards) for t in m.tiers)
-    units = "classes (positions up to the board's symmetries)" if symmetry else "positions"
     return (
         f"wrote {output}: chess {m.parameters['material']}, normal, "
-        f"{m.parameters['nodes']:,} {units} and {m.parameters['edges']:,} moves in "
+        f"{m.parameters['nodes']:,} {units(m)} and {m.parameters['edges']:,} moves in "
         f"{len(m.tiers)} tiers (materials), {shards} shards"
     )
