@@ -1,7 +1,7 @@
 """No built-in game is named outside its own declaration (issue 45 item 4): the command line,
-the tiered route's commands and rules and the summary read every game from
-``verifier.games.registry``, so a new game touches its own module only (docs/games.md,
-"Adding a built-in game").
+the whole dataset layer (``verifier/distributed/``) and the summary read every game from
+``verifier.games.registry``, so a new game touches its own module only and its tiered code
+lives beside it (``verifier/games/tiered/``; docs/games.md, "Adding a built-in game").
 
 The names are the registry's (each game's name and aliases). A string literal of the code
 counts, a docstring does not (it documents, it decides nothing). A name is found as a word
@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,7 @@ from verifier.games.registry import builtin_games
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [
     *sorted((ROOT / "verifier" / "cli").glob("*.py")),
-    ROOT / "verifier" / "distributed" / "tiers" / "commands.py",
-    ROOT / "verifier" / "distributed" / "tiers" / "rules.py",
+    *sorted((ROOT / "verifier" / "distributed").rglob("*.py")),
     ROOT / "verifier" / "games" / "summary.py",
 ]
 WORDS = {"random", "grundy"}
@@ -38,6 +38,9 @@ THEOREMS = {"bouton (nim) or xor-rule (sums)."}
 
 
 TEST_CALLS = ("startswith", "endswith")
+HOOKS = ("generate", "rules", "solved", "solved_lines", "witnesses", "positions", "spans")
+HOOKS += ("order", "names")
+"""The fields of a ``TieredForm`` that name a hook, ``"module:attribute"``."""
 
 
 def _names() -> list[str]:
@@ -127,14 +130,18 @@ def test_every_hook_of_a_tiered_form_is_found() -> None:
     pytest.importorskip("dask")
     pytest.importorskip("pyarrow")
     from verifier.distributed.tiers.rules import tier_games
-    from verifier.games.registry import hook, tiered_forms
+    from verifier.games.registry import TieredForm, find, hook, tiered_forms
 
     forms = tiered_forms()
     assert [g.name for g, _ in forms] == ["connect4", "chess", "random"]
     for _, form in forms:
-        refs = (form.generate, form.rules, form.solved, form.solved_lines, form.witnesses)
-        for ref in filter(None, refs):
+        for ref in filter(None, (getattr(form, h) for h in HOOKS)):
             assert callable(hook(ref)), ref
+    chess = find("chess:KQK")[0].tiers
+    assert chess is not None and all(getattr(chess, h) for h in HOOKS)
+    for f in fields(TieredForm):  # a hook not listed here would go unchecked
+        value = getattr(chess, f.name)
+        assert (f.name in HOOKS) == (isinstance(value, str) and value.startswith("verifier.")), f
     assert list(tier_games()) == ["connect4", "chess", "graph"]
 
 

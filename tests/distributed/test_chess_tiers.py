@@ -1,5 +1,5 @@
 """Chess endgames generated on the workers into a stored-graph tiered dataset
-(``verifier.distributed.tiers.chess_tiers``): solved on the cluster, equal position by position
+(``verifier.games.tiered.chess``): solved on the cluster, equal position by position
 (by material code, hence by FEN) to the in-memory ``chess.generate`` and its retrograde solve,
 judged by ``verify DIR --engine dask``, and a corrupted answer refuted with its FEN.
 
@@ -25,14 +25,14 @@ from verifier.games import chess
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers.chess_tiers import (  # noqa: E402
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
+from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+from verifier.distributed.tiers.storage import read_answers, write_answers  # noqa: E402
+from verifier.games.tiered.chess import (  # noqa: E402
     dataset_order,
     generate_chess,
     position_codes,
 )
-from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import read_answers, write_answers  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -196,8 +196,8 @@ def test_a_stopped_generation_resumes_after_its_last_finished_step(
     """A run that stops in step 3 leaves a dataset marked unfinished; ``--resume`` keeps the
     scan and the expansion (they are not run again), takes the stopped run's shard sizes, and
     writes the same files as a generation that never stopped."""
-    from verifier.distributed.tiers import chess_tiers
     from verifier.distributed.tiers.errors import DatasetError, RunFailed
+    from verifier.games.tiered import chess as chess_tiers
 
     whole = load_manifest(generated(tmp_path / "whole", client, "KQK", True, 3)).to_json()
     root = tmp_path / "ds"

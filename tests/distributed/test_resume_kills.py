@@ -19,9 +19,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers import chess_tiers, driver, tasks  # noqa: E402
-from verifier.distributed.tiers.chess_tiers import generate_chess  # noqa: E402
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers  # noqa: E402
+from verifier.distributed.tiers import driver, tasks  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
@@ -29,6 +27,9 @@ from verifier.distributed.tiers.driver import (  # noqa: E402
 )
 from verifier.distributed.tiers.errors import RunFailed  # noqa: E402
 from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+from verifier.games.tiered import chess as chess_tiers  # noqa: E402
+from verifier.games.tiered.chess import generate_chess  # noqa: E402
+from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 

@@ -28,13 +28,13 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import verifier.distributed.tiers.tasks as tasks  # noqa: E402
 from verifier.distributed.tiers.check import check_dataset  # noqa: E402
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
     solve_dataset,
 )
 from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
+from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
 

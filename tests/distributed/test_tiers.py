@@ -26,7 +26,6 @@ from verifier.games.connect4 import Board, generate
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
@@ -35,6 +34,7 @@ from verifier.distributed.tiers.driver import (  # noqa: E402
 from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
 from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
 from verifier.distributed.tiers.storage import read_answers, read_codes, shard_path  # noqa: E402
+from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 

@@ -399,13 +399,15 @@ GAME = BuiltinGame(
     order=30,
     tiers=TieredForm(
         "connect4",
-        "verifier.distributed.tiers.connect4_generate:generate_tiers",
-        rules="verifier.distributed.tiers.connect4_tiers:ConnectFourTiers",
+        "verifier.games.tiered.connect4_generate:generate_tiers",
+        rules="verifier.games.tiered.connect4:ConnectFourTiers",
         resume="after its last written tier",
         again=lambda p: f"connect4 --width {p.get('width')} --height {p.get('height')}",
         source=(
             r"verifier\.games\.connect4 \(width=(\d+), height=(\d+)(, symmetry=True)?\)",
             "connect4 --width {0} --height {1}",
         ),
+        classes="positions up to the mirror",
+        names="verifier.games.tiered.connect4:position_names",
     ),
 )

@@ -57,6 +57,7 @@ __all__ = [
     "known",
     "needs",
     "tiered",
+    "tiered_form",
     "tiered_forms",
 ]
 
@@ -183,6 +184,30 @@ class TieredForm:
     witnesses: str | None = None
     """``witnesses(path, manifest, witnesses) -> (names, reasons)``: a check's witnesses named
     in the game's words (chess: by FEN), added to the report's."""
+    classes: str = "positions up to symmetry"
+    """What a class of a dataset stored up to symmetry is, in its reports (``positions up to
+    the mirror``): they count ``classes (CLASSES)``."""
+    holds: str | None = None
+    """What the check of the dataset itself (``positions``, ``spans``) proves it holds, in the
+    verdict (``the legal {kind} of its materials and their legal moves``; ``{kind}``:
+    positions or classes); ``None``: the game has no such check."""
+    positions: str | None = None
+    """The check of a shard's positions, moves and dead ends recomputed from its codes:
+    ``positions(root, game, tier, entry, expansion, refs, lo) -> (violations, first witness,
+    span)``, run by the worker judging the shard (``tiers.check``); ``span``: what ``spans``
+    reads of the shard."""
+    spans: str | None = None
+    """``spans(game, tier, spans, lo) -> witness or None``: one task per tier, given the spans
+    ``positions`` found: the tier's shards hold every position of the game's tier."""
+    order: str | None = None
+    """``order(root, manifest, perms) -> (tiers, codes)``: the dataset's tiers in the order of
+    the game's case (``verifier generate``'s numbering; ``perms[k]`` sorts tier ``k``'s codes)
+    and, in that order, the code that names each position (``names``); ``None``: the tiers in
+    the dataset's order, each position named by its own code."""
+    names: str | None = None
+    """``names(game, codes, whole) -> LazyNames``: the positions of those codes named as the
+    in-memory case names them (``whole``: every position of the dataset, in order, so the names
+    carry the codec); ``None``: positions named by their ids (a stored graph's)."""
 
 
 @dataclass(frozen=True)
@@ -295,6 +320,12 @@ def tiered(name: str) -> tuple[BuiltinGame, TieredForm] | None:
         if name.lower().startswith(game.name + ":") if game.argument else name == game.name:
             return game, form
     return None
+
+
+def tiered_form(manifest: str) -> TieredForm | None:
+    """The tiered form of the built-in game a dataset's manifest names (``$.game``); ``None``
+    for a dataset of no game's own (a stored graph's)."""
+    return next((form for _, form in tiered_forms() if form.manifest == manifest), None)
 
 
 def hook(ref: str) -> Any:

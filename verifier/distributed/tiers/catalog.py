@@ -3,13 +3,13 @@ answer files' rows, ``verify DIR --format csv``, ``query DIR``: ``answers``).
 
 The **order**, in which ``verifier generate`` numbers the same game's case (so a table keyed
 by ids means the same positions on both routes): tier by tier and, inside a tier, codes
-increasing; the tiers in the dataset's order, but a chess dataset's in the order of
-``chess.tiers`` (the in-memory case's: its global codes increasing), not ``dataset_order``'s.
+increasing; the tiers in the dataset's order, or in the order the game's ``TieredForm.order``
+gives (a chess dataset's: the order of ``chess.tiers``, its global codes increasing).
 
-The **names**: Connect Four's boards; a chess position's FEN (``chess.codec_names`` of its
-global code, as ``generate chess:MATERIAL`` names it); a stored graph's node id ``0 .. n-1``
-(the names of ``generate random``'s cases) and, for a graph stored in several tiers, the
-position's place in the order above (a case whose nodes were numbered tier by tier: its ids).
+The **names**: the game's own (``TieredForm.names``: Connect Four's boards; a chess position's
+FEN, from the codes ``order`` gives); a stored graph's node id ``0 .. n-1`` (the names of
+``generate random``'s cases) and, for a graph stored in several tiers, the position's place
+in the order above (a case whose nodes were numbered tier by tier: its ids).
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_storage import read_edges, read_exits
 from verifier.distributed.tiers.graphs import GraphTiers
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
 from verifier.distributed.tiers.storage import read_answers, read_codes
+from verifier.games.registry import hook, tiered_form, tiered_forms
 
 __all__ = ["Catalog", "catalog", "readable"]
 
@@ -37,8 +37,8 @@ __all__ = ["Catalog", "catalog", "readable"]
 class Catalog:
     """A dataset's positions in the in-memory order: dataset tier ``k``'s are
     ``codes[start[k] : start[k] + size[k]]``, increasing; ``perm[k]`` puts tier ``k``'s
-    shards, read one after the other, in that order. ``glob``: a chess position's global
-    code (its name), per id; ``None`` for the other games."""
+    shards, read one after the other, in that order. ``named``: the code that names each id
+    (``TieredForm.order``'s: a chess position's global code); ``None``: its own code."""
 
     root: Path
     manifest: Manifest
@@ -47,7 +47,7 @@ class Catalog:
     start: NDArray[np.int64]
     size: NDArray[np.int64]
     perm: tuple[NDArray[np.intp], ...]
-    glob: NDArray[np.uint64] | None = None
+    named: NDArray[np.uint64] | None = None
 
     @property
     def n(self) -> int:
@@ -85,23 +85,10 @@ class Catalog:
         ``LazyNames`` decoding them as the in-memory route names the game's positions."""
         from verifier.games._board import LazyNames
 
-        game = self.game
-        if self.glob is not None:
-            from verifier.games.chess import codec_names
-
-            assert isinstance(game, GraphTiers)
-            p = game.parameters()
-            codec = f"chess:{p['material']}" + (":symmetric" if p.get("symmetric") else "")
-            return codec_names(codec, self.glob if ids is None else self.glob[ids])
-        if isinstance(game, ConnectFourTiers):
-            board = game.board
-            codes = self.codes if ids is None else self.codes[ids]
-            if ids is not None:
-                return LazyNames(codes, board.name, board.names)
-            codec = f"connect4:{board.width}x{board.height}" + (
-                ":symmetric" if game.symmetric else ""
-            )
-            return LazyNames(codes, board.name, board.names, codec=codec)
+        form = tiered_form(self.manifest.game)
+        if form is not None and form.names is not None:
+            codes = self.codes if self.named is None else self.named
+            return hook(form.names)(self.game, codes if ids is None else codes[ids], ids is None)
         every = np.arange(self.n, dtype=np.uint64) if ids is None else ids.astype(np.uint64)
         return LazyNames(every, str)
 
@@ -176,10 +163,12 @@ def readable(root: Path) -> tuple[Manifest, TierGame]:
     m = load_manifest(root)
     where = str(root / MANIFEST)
     game = game_from_manifest(m.game, m.parameters, where)
-    if not isinstance(game, ConnectFourTiers | GraphTiers):
+    form = tiered_form(m.game)
+    if not isinstance(game, GraphTiers) and (form is None or form.names is None):
+        named = [f.manifest for _, f in tiered_forms() if f.names is not None]
         raise DatasetError(
-            f"{root}: a {m.game} dataset: answer files and query read Connect Four's, chess's "
-            "and stored graphs' datasets (its answers: the Parquet files of answers/)"
+            f"{root}: a {m.game} dataset: answer files and query read datasets of "
+            f"{', '.join(named)} and stored graphs (its answers: the Parquet files of answers/)"
         )
     return m, game
 
@@ -199,9 +188,10 @@ def catalog(root: Path) -> Catalog:
         perms.append(order)
         sizes.append(len(codes))
     seq = list(range(len(m.tiers)))
-    glob = None
-    if m.game == "chess":
-        seq, glob = _chess_order(root, m, perms)
+    named = None
+    form = tiered_form(m.game)
+    if form is not None and form.order is not None:
+        seq, named = hook(form.order)(root, m, perms)
     size = np.array(sizes, dtype=np.int64)
     start = np.zeros(len(sizes), dtype=np.int64)
     at = 0
@@ -209,26 +199,4 @@ def catalog(root: Path) -> Catalog:
         start[k] = at
         at += int(size[k])
     codes = np.concatenate([parts[k] for k in seq] or [np.zeros(0, dtype=np.uint64)])
-    return Catalog(root, m, game, codes, start, size, tuple(perms), glob)
-
-
-def _chess_order(
-    root: Path, m: Manifest, perms: list[NDArray[np.intp]]
-) -> tuple[list[int], NDArray[np.uint64]]:
-    """A chess dataset's tiers in the in-memory case's order (``chess.tiers``' materials) and
-    the global code of every position in that order."""
-    from verifier.distributed.tiers.chess_tiers import dataset_order, position_codes
-    from verifier.games.chess import tiers
-
-    material, symmetric = str(m.parameters["material"]), bool(m.parameters.get("symmetric"))
-    t = tiers(material, symmetric)
-    order = dataset_order(material, symmetric)  # dataset tier -> index in t.materials
-    seq = sorted(range(len(m.tiers)), key=lambda k: order[k])
-    glob = []
-    for k in seq:
-        pos = np.concatenate(
-            [position_codes(root, m, k, s.shard) for s in m.tiers[k].shards]
-            or [np.zeros(0, dtype=np.uint64)]
-        )
-        glob.append(pos[perms[k]] + np.uint64(t.base[order[k]]))
-    return seq, np.concatenate(glob or [np.zeros(0, dtype=np.uint64)]).astype(np.uint64)
+    return Catalog(root, m, game, codes, start, size, tuple(perms), named)

@@ -28,7 +28,7 @@ joined with their targets' claims in the next tier:
 The dataset itself is checked in the same tasks, whoever's claims are judged (issue 43):
 ``dataset``, each shard's codes strictly increasing, owned by the shard and positions of its
 tier (``shape_faults``; a stored graph's: its node-id range; a chess shard's positions, moves
-and dead ends recomputed by ``chess_check.check_positions``); ``reachable``, for games whose
+and dead ends recomputed by the game's ``TieredForm.positions``); ``reachable``, for games whose
 moves are computed, tier 0 the start alone and every later row reached by a move from the tier
 before (the check tasks mark the rows their moves reach, ``write_marks``; a fourth round,
 ``reach_shard``, compares each shard with its marks); ``counts``, the manifest's per-tier
@@ -96,6 +96,7 @@ from verifier.distributed.tiers.tables import (
     align_table,
     packed_moves,
 )
+from verifier.games.registry import hook, tiered_form
 from verifier.model import GameGraph, SolverResult
 from verifier.model.semantics import NOBODY, Semantics
 
@@ -297,10 +298,9 @@ def check_shard(
         c_label, c_rem = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32)
     j = Judged(game, tier, exp, label, rem, move, c_label, c_rem)
     span = None
-    if getattr(game, "name", None) == "chess":  # its positions and moves recomputed
-        from verifier.distributed.tiers.chess_check import check_positions
-
-        n_pos, w_pos, span = check_positions(root, game, tier, entry, exp, refs, lo)  # type: ignore[arg-type]
+    form = tiered_form(game.name)
+    if form is not None and form.positions is not None:  # positions and moves recomputed
+        n_pos, w_pos, span = hook(form.positions)(root, game, tier, entry, exp, refs, lo)
         n_shape, w_shape = shape["dataset"]
         first = [w for w in (w_shape, w_pos) if w is not None]
         shape["dataset"] = (n_shape + n_pos, min(first, key=lambda w: w[:2]) if first else None)
@@ -584,9 +584,9 @@ def _check_dataset(
             )  # fmt: skip
             for (n, w), at in zip(reached, places, strict=True):
                 note("reachable", n, w, at)
-        if getattr(game, "name", None) == "chess":
-            spans = _chess_spans(client, game, m, checked, run)
-            for w in spans:
+        form = tiered_form(m.game)
+        if form is not None and form.spans is not None:
+            for w in _spans(client, hook(form.spans), game, m, checked, run):
                 note("dataset", 1, w)
         if answers is None:
             for n, w in graph_counts(m, game):
@@ -667,13 +667,17 @@ def compare_counts(
     return out
 
 
-def _chess_spans(
-    client: Any, game: Any, m: Manifest, checked: list[ShardFaults], run: dict[str, Any]
+def _spans(
+    client: Any,
+    check_spans: Callable[..., Any],
+    game: Any,
+    m: Manifest,
+    checked: list[ShardFaults],
+    run: dict[str, Any],
 ) -> list[tuple[int, int, str]]:
-    """A chess dataset's shards in the order of their positions, and no legal position
-    outside them (``chess_check.check_spans``, one task per tier): the violations."""
-    from verifier.distributed.tiers.chess_check import check_spans
-
+    """The shards' spans judged by the game's ``TieredForm.spans`` (a chess dataset's shards
+    in the order of their positions, and no legal position outside them; one task per tier):
+    the violations."""
     spans = iter(f.span for f in checked)
     tasks = []
     for t in m.tiers:

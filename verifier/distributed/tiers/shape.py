@@ -60,7 +60,8 @@ class ShardFaults(NamedTuple):
     witnesses: tuple[Witness, ...]
     tally: tuple[int, int, int, int] | None = None
     span: tuple[int, int] | None = None
-    """A chess shard's first and last material codes (``chess_check.check_spans``)."""
+    """What the game's ``TieredForm.positions`` found of the shard for its ``spans`` (a chess
+    shard's first and last material codes, ``tiered.chess_check.check_spans``)."""
 
 
 def _faults(

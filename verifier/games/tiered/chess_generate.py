@@ -1,6 +1,6 @@
 """``verifier generate chess:MATERIAL -o DIR --engine dask``: the tiered generator a chess
 endgame's declaration names (``verifier.games.chess.GAME.tiers``), light to import: Dask and the
-generation's modules (``chess_tiers``) are imported once the extra is checked."""
+generation's modules (``tiered.chess``) are imported once the extra is checked."""
 
 from __future__ import annotations
 
@@ -18,16 +18,17 @@ __all__ = ["generate_tiers"]
 def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     """``generate chess:MATERIAL -o DIR --engine dask [--symmetry] [--resume]``: every
     material as a tier of a stored graph, generated shard by shard on the workers
-    (``chess_tiers``); ``--resume`` continues a generation that stopped after its last
+    (``tiered.chess``); ``--resume`` continues a generation that stopped after its last
     finished step."""
     from verifier.distributed.tiers.commands import DASK, tier_cluster
 
     output, cluster, per_shard, resume, say = to
     symmetry = options.symmetry
     require_extra(output, "--engine dask", *DASK)
-    from verifier.distributed.tiers.chess_tiers import generate_chess
     from verifier.distributed.tiers.driver import prepare_output, resumes
+    from verifier.distributed.tiers.report import units
     from verifier.games.chess import parse_material
+    from verifier.games.tiered.chess import generate_chess
 
     material = game.split(":", 1)[1]
     try:
@@ -48,9 +49,8 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
             say=say,
         )
     shards = sum(len(t.shards) for t in m.tiers)
-    units = "classes (positions up to the board's symmetries)" if symmetry else "positions"
     return (
         f"wrote {output}: chess {m.parameters['material']}, normal, "
-        f"{m.parameters['nodes']:,} {units} and {m.parameters['edges']:,} moves in "
+        f"{m.parameters['nodes']:,} {units(m)} and {m.parameters['edges']:,} moves in "
         f"{len(m.tiers)} tiers (materials), {shards} shards"
     )

@@ -1,6 +1,6 @@
 """What ``solve`` and ``verify`` say of a chess dataset (``verifier generate chess:M -o DIR
 --engine dask``): the longest wins per material and side to move, and witnesses named by FEN.
-The dataset is made in ``chess_tiers``."""
+The dataset is made in ``tiered.chess``."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.chess_tiers import ChessTiers, material_of, position_codes
 from verifier.distributed.tiers.graphs import range_owner
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry
 from verifier.distributed.tiers.storage import read_parquet, shard_path
+from verifier.games.tiered.chess import ChessTiers, material_of, position_codes
 
 U64 = NDArray[np.uint64]
 

@@ -636,3 +636,31 @@ def position_codes(root: Path, m: Manifest, tier: int, shard: int) -> U64:
         where = shard_path(root, tier, shard)
         raise DatasetError(f"{where}: {len(got)} positions, the manifest says {e.positions}")
     return got  # type: ignore[return-value]
+
+
+def catalog_order(root: Path, m: Manifest, perms: list[NDArray[np.intp]]) -> tuple[list[int], U64]:
+    """A chess dataset's tiers in the in-memory case's order (``chess.tiers``' materials) and
+    the global code of every position in that order (``TieredForm.order``)."""
+    from verifier.games.chess import tiers
+
+    material, symmetric = str(m.parameters["material"]), bool(m.parameters.get("symmetric"))
+    t = tiers(material, symmetric)
+    order = dataset_order(material, symmetric)  # dataset tier -> index in t.materials
+    seq = sorted(range(len(m.tiers)), key=lambda k: order[k])
+    glob = []
+    for k in seq:
+        pos = np.concatenate(
+            [position_codes(root, m, k, s.shard) for s in m.tiers[k].shards]
+            or [np.zeros(0, dtype=np.uint64)]
+        )
+        glob.append(pos[perms[k]] + np.uint64(t.base[order[k]]))
+    return seq, np.concatenate(glob or [np.zeros(0, dtype=np.uint64)]).astype(np.uint64)
+
+
+def position_names(game: ChessTiers, codes: U64, whole: bool) -> Any:
+    """Positions named by FEN from their global codes (``catalog_order``), as ``generate
+    chess:MATERIAL`` names them (``TieredForm.names``; the codec either way)."""
+    from verifier.games.chess import codec_names
+
+    codec = f"chess:{game.material}" + (":symmetric" if game.symmetric else "")
+    return codec_names(codec, codes)

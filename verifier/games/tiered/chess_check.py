@@ -1,7 +1,7 @@
 """What ``verify DIR --engine dask`` proves of a chess dataset itself (issue 43): each shard's
 positions, moves and dead ends recomputed from the codes (``check_positions``), and every legal
 position of a material in some shard (``check_spans``). The dataset is made in
-``chess_tiers``."""
+``tiered.chess``."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.chess_tiers import ChessTiers, dataset_order, material_of
 from verifier.distributed.tiers.graphs import range_owner
 from verifier.distributed.tiers.manifest import ShardEntry
 from verifier.distributed.tiers.storage import read_parquet, shard_path
+from verifier.games.tiered.chess import ChessTiers, dataset_order, material_of
 
 U64 = NDArray[np.uint64]
 

@@ -22,8 +22,9 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
 
     output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
-    from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers
     from verifier.distributed.tiers.driver import generate_dataset, prepare_output, resumes
+    from verifier.distributed.tiers.report import units
+    from verifier.games.tiered.connect4 import ConnectFourTiers
 
     try:
         tiers = ConnectFourTiers(
@@ -42,6 +43,5 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     shards = sum(len(t.shards) for t in m.tiers)
     return (
         f"wrote {output}: connect4 {tiers.width}x{tiers.height}, normal, {positions:,} "
-        f"{'classes (positions up to the mirror)' if tiers.symmetric else 'positions'} in "
-        f"{len(m.tiers)} tiers, {shards} shards"
+        f"{units(m)} in {len(m.tiers)} tiers, {shards} shards"
     )

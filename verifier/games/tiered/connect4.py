@@ -5,6 +5,7 @@ names, ``verifier.games.connect4.GAME.tiers``; its generator: ``connect4_generat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,7 +15,10 @@ from verifier.distributed.tiers.rules import Expansion
 from verifier.games.connect4 import Board
 from verifier.model.semantics import Semantics
 
-__all__ = ["ConnectFourTiers"]
+if TYPE_CHECKING:
+    from verifier.games._board import LazyNames
+
+__all__ = ["ConnectFourTiers", "position_names"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +105,15 @@ class ConnectFourTiers:
             return "draw (neither player can force four in a row)"
         winner = "first player (x)" if label > 0 else "second player (o)"
         return f"{winner} wins in {remoteness} plies"
+
+
+def position_names(game: ConnectFourTiers, codes: NDArray[np.uint64], whole: bool) -> LazyNames:
+    """Boards named from their codes as ``connect4.generate`` names them
+    (``TieredForm.names``); ``whole``: every position of the dataset, with the codec."""
+    from verifier.games._board import LazyNames
+
+    board = game.board
+    if not whole:
+        return LazyNames(codes, board.name, board.names)
+    codec = f"connect4:{board.width}x{board.height}" + (":symmetric" if game.symmetric else "")
+    return LazyNames(codes, board.name, board.names, codec=codec)
