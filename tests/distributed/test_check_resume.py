@@ -26,7 +26,6 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 from verifier.distributed.tiers import check, checkpoints, graph_check  # noqa: E402
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
@@ -42,6 +41,7 @@ from verifier.distributed.tiers.storage import (  # noqa: E402
     read_rule_answers,
     write_rule_answers,
 )
+from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 from verifier.model.semantics import Semantics  # noqa: E402
 from verifier.progress import Notice, Violation  # noqa: E402
 
@@ -141,7 +141,10 @@ def test_a_check_stopped_after_n_tasks_resumes_to_the_same_verdict(
     monkeypatch.undo()
     kept = len(records(c44))
     total = shards(c44)
-    assert kept == n + (total if task == "reach_shard" else 0)
+    # the n tasks before the kill are recorded; a task the other worker finishes while the
+    # failure reaches the driver may be too (it is then reused, never run again)
+    done = kept - (total if task == "reach_shard" else 0)
+    assert n <= done <= n + 2
 
     said: list[str] = []
     runs = tmp_path / "runs"
@@ -149,7 +152,7 @@ def test_a_check_stopped_after_n_tasks_resumes_to_the_same_verdict(
     got = check_any(c44, client, answers=table, say=said.append, resume=True)
     monkeypatch.undo()
     same(got, want)
-    assert int(runs.read_text()) == (0 if task == "reach_shard" else total - n)
+    assert int(runs.read_text()) == (0 if task == "reach_shard" else total - done)
     assert f"resuming a check: {kept} finished task(s)" in said[0]
     assert not (c44 / "tmp").exists()  # removed once the verdict is returned
 
@@ -158,10 +161,13 @@ def test_restart_checks_every_shard_again_and_the_default_reuses_and_says_so(
     client: Any, c44: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     total, real = shards(c44), check.check_shard
-    for resume, ran in ((False, total), (None, total - 4)):
+    for resume in (False, None):
         monkeypatch.setattr(check, "check_shard", dies_after(real, 4, tmp_path / f"k{resume}"))
         with pytest.raises(RunFailed):
             check_any(c44, client)
+        kept = len(records(c44))
+        assert 4 <= kept <= 6  # and any task the other worker finished meanwhile
+        ran = total if resume is False else total - kept
         monkeypatch.setattr(check, "check_shard", counted(real, tmp_path / "n"))
         said: list[str] = []
         got = check_any(c44, client, say=said.append, resume=resume)
@@ -171,7 +177,7 @@ def test_restart_checks_every_shard_again_and_the_default_reuses_and_says_so(
         resumed = [x for x in said if "resuming a check" in x]
         if resume is None:
             assert len(resumed) == 1 and isinstance(resumed[0], Notice)
-            assert "4 finished task(s)" in resumed[0] and "--restart" in resumed[0]
+            assert f"{kept} finished task(s)" in resumed[0] and "--restart" in resumed[0]
         else:
             assert not resumed
 
@@ -334,10 +340,11 @@ def test_a_minimax_check_stopped_resumes_to_the_same_verdict(
     with pytest.raises(RunFailed):
         check_any(minimax, client)
     monkeypatch.setattr(graph_check, "check_rule_shard", counted(real, tmp_path / "n"))
-    assert len(records(minimax)) == n
+    kept = len(records(minimax))
+    assert n <= kept <= n + 2  # and any task the other worker finished meanwhile
     got = check_any(minimax, client, resume=True)
     same(got, want)
-    assert int((tmp_path / "n").read_text()) == 4 - n
+    assert int((tmp_path / "n").read_text()) == 4 - kept
     assert not (minimax / "tmp").exists()
 
 

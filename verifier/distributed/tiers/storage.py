@@ -224,7 +224,7 @@ def write_piece(path: Path, codes: Codes) -> None:
 def read_piece(path: Path) -> Codes:
     """A temporary piece's codes."""
     try:
-        codes = np.load(path, allow_pickle=False)
+        codes: Codes = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise DatasetError(f"{path}: missing (the manifest lists it)") from None
     except (OSError, ValueError) as e:
