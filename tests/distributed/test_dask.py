@@ -175,3 +175,22 @@ def test_acyclic_impartial_is_solved(client: Any) -> None:
     assert [r.solution.value(x) for x in range(case.graph.n)] == [
         mem.value(x) for x in range(case.graph.n)
     ]
+
+
+def test_the_reported_seconds_include_starting_the_cluster(client: Any) -> None:
+    """A run that starts its own LocalCluster reports that start-up as the ``cluster`` stage
+    (the report's seconds are the stages' sum, the whole run); a run on a given client has
+    nothing to start."""
+    from verifier.distributed.api import distributed_report
+
+    g = GameGraph.from_edges(3, [0, 1], [1, 2], semantics=Semantics.NORMAL)
+    case = Case(graph=g, id="chain")
+    own = solve_distributed(case, workers=1)
+    assert own.cluster_seconds > 0.1  # a LocalCluster takes about a second or more
+    rep = distributed_report(case, own)
+    assert list(rep.stages) == ["cluster", "solve"]
+    assert rep.stages["cluster"] == own.cluster_seconds
+    assert rep.seconds == pytest.approx(own.cluster_seconds + own.seconds)
+    given = solve_distributed(case, client=client)
+    assert given.cluster_seconds == 0.0
+    assert list(distributed_report(case, given).stages) == ["solve"]

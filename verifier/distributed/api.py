@@ -84,8 +84,8 @@ class DistributedResult:
     result: SolverResult
     """The answer as the result an in-memory solver publishes (moves included)."""
     seconds: float
-    """Wall-clock seconds of the whole run (storing, solving, reading the answers back),
-    cluster start-up excluded."""
+    """Wall-clock seconds of the run on the cluster (storing, solving, reading the answers
+    back); the cluster's start-up is ``cluster_seconds``."""
     partitions: int
     """Shards of the stored graph."""
     workers: int
@@ -96,6 +96,9 @@ class DistributedResult:
     """The dataset written (with ``summary.json``), if asked for."""
     solution: Solution | None = None
     """The case's answer built from this run."""
+    cluster_seconds: float = 0.0
+    """Wall-clock seconds spent starting the LocalCluster or connecting to the scheduler (0
+    with a ``client`` given): the report's ``cluster`` stage, so its seconds are the run's."""
 
     @property
     def view(self) -> View:
@@ -130,8 +133,10 @@ def distributed_report(case: Case, res: DistributedResult) -> CaseReport:
         solvers=(SolverRun(res.solver, result, seconds=res.seconds),),
         checks=tuple(checks),
         verdict=verdict,
-        seconds=res.seconds,
-        stages={"solve": res.seconds},
+        seconds=res.cluster_seconds + res.seconds,
+        stages={"cluster": res.cluster_seconds, "solve": res.seconds}
+        if res.cluster_seconds
+        else {"solve": res.seconds},
         summary=res.summary,
         solution=res.solution,
     )
@@ -195,13 +200,15 @@ def solve_distributed(
             out_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dask-case-")))
         else:
             out_dir = out
+        began, started = time.perf_counter(), 0.0
         if client is None:
             client = stack.enter_context(_client(scheduler, workers))
+            started = time.perf_counter() - began
         try:
             result = _run(case, client, out_dir, partitions)
         except DatasetError as e:  # named by the scratch folder: name the case instead
             raise DatasetError(str(e).replace(str(out_dir), str(case.path or case.id))) from None
-    result = replace(result, out=out)
+    result = replace(result, out=out, cluster_seconds=started)
     if out is not None:
         (out / "summary.json").write_text(json.dumps(dict(result.summary), indent=2) + "\n")
     return result
