@@ -138,7 +138,7 @@ def test_a_strangers_csv_with_one_value_wrong_is_refuted_naming_it(
     r = run_cli("verify", c44["ds"], "--answers", table, "--format", "csv", *_dask(client))
     assert r.exit_code == 1, r.output
     assert r.stdout.startswith("position,value,outcome,remoteness,move\n")
-    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith(("progress:", "violation:"))]
     assert line.startswith(f"{c44['ds']}: REFUTED: rules: at {named} (code "), line
     assert "claimed won" in line
 
@@ -312,7 +312,7 @@ def test_a_strangers_value_wrong_is_refuted_naming_it(
     r = run_cli("verify", d / sem, "--answers", d / f"bad-{sem}.csv", "--format", "csv",
                 *_dask(client))  # fmt: skip
     assert r.exit_code == 1, r.output
-    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith(("progress:", "violation:"))]
     assert line.startswith(f"{d / sem}: REFUTED: {check}: at node {named}"), line
 
 
@@ -434,7 +434,7 @@ def test_a_strangers_chess_csv_with_one_value_wrong_is_refuted_by_fen(
         csv.writer(f, lineterminator="\n").writerows(rows)
     r = run_cli("verify", kqk["ds"], "--answers", table, "--format", "csv", *_dask(client))
     assert r.exit_code == 1, r.output
-    (line,) = [x for x in r.stderr.splitlines() if not x.startswith("progress:")]
+    (line,) = [x for x in r.stderr.splitlines() if not x.startswith(("progress:", "violation:"))]
     assert line.startswith(f"{kqk['ds']}: REFUTED: rules: at {lost[0]} (node "), line
     assert "claimed won" in line
 
