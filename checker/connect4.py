@@ -85,6 +85,8 @@ class Rules:
         me, other = ("x", "o") if n % 2 == 0 else ("o", "x")
         rows = []
         for r in reversed(range(self.h)):
-            cells = [me if f >> r & 1 else other for f in fields]
-            rows.append("".join(s if r < f.bit_length() - 1 else "." for s, f in zip(cells, fields, strict=True)))
+            cells = [
+                (me if f >> r & 1 else other) if r < f.bit_length() - 1 else "." for f in fields
+            ]
+            rows.append("".join(cells))
         return "/".join(rows)

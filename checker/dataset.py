@@ -62,7 +62,9 @@ def _pyarrow() -> Any:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise Bad("pyarrow is needed to read a dataset's Parquet files (pip install pyarrow)")
+        raise Bad(
+            "pyarrow is needed to read a dataset's Parquet files (pip install pyarrow)"
+        ) from None
     return pq
 
 
@@ -126,11 +128,12 @@ def read_certificate(root: str, path: str) -> Spec:
     _only(p, ("width", "height", "symmetric"), "$.parameters")
     w, h = _field(p, "width", int, "$.parameters"), _field(p, "height", int, "$.parameters")
     sym = _field(p, "symmetric", (bool, int), "$.parameters")
-    if not (0 < w and 0 < h and w * (h + 1) <= 63) or sym not in (0, 1):
+    if not (w > 0 and h > 0 and w * (h + 1) <= 63) or sym not in (0, 1):
         raise Bad("$.parameters: not a board this encoding holds (width * (height + 1) <= 63)")
     r = _field(d, "root", dict, "$")
     _only(r, ("code", "label", "remoteness"), "$.root")
-    start = tuple(_field(r, k, int, "$.root") for k in ("code", "label", "remoteness"))
+    code, label, rem = (_field(r, k, int, "$.root") for k in ("code", "label", "remoteness"))
+    start = (code, label, rem)
     shards, counts = [], []
     for k, t in enumerate(_field(d, "tiers", list, "$")):
         at = f"$.tiers[{k}]"
@@ -149,7 +152,7 @@ def read_certificate(root: str, path: str) -> Spec:
                 raise Bad(f"{where}: files {spec.codes!r}, {spec.answers!r}: not {_paths(k, j)}")
             row.append(spec)
         shards.append(tuple(row))
-    return Spec(root, game, w, h, bool(sym), start, tuple(shards), tuple(counts))  # type: ignore[arg-type]
+    return Spec(root, game, w, h, bool(sym), start, tuple(shards), tuple(counts))
 
 
 def _paths(tier: int, shard: int) -> tuple[str, str]:
@@ -223,15 +226,18 @@ def agree(spec: Spec) -> None:
         mine = {"width": spec.width, "height": spec.height, "symmetric": int(spec.symmetric)}
         said = (m["game"], params, m["semantics"], m["root"]["code"], len(tiers))
         want = (spec.game, mine, "normal", spec.start[0], len(spec.shards))
-        for name, a, b in zip(("game", "parameters", "semantics", "root", "tiers"), said, want, strict=True):
+        names = ("game", "parameters", "semantics", "root", "tiers")
+        for name, a, b in zip(names, said, want, strict=True):
             if a != b:
                 raise Found(-1, -1, -1, "manifest", f"$.{name}: {a!r}, the certificate's {b!r}")
         for k, t in enumerate(tiers):
-            said = (t["positions"], t["won"], t["lost"], t["drawn"], t["max_remoteness"])
-            if said != spec.counts[k]:
-                raise Found(k, -1, -1, "manifest", f"counts {said}, the certificate's {spec.counts[k]}")
+            counted = (t["positions"], t["won"], t["lost"], t["drawn"], t["max_remoteness"])
+            if counted != spec.counts[k]:
+                why = f"counts {counted}, the certificate's {spec.counts[k]}"
+                raise Found(k, -1, -1, "manifest", why)
             got = [(s["positions"], s["sha256"], s["answers_sha256"]) for s in t["shards"]]
             if got != [(s.positions, s.codes_sha256, s.answers_sha256) for s in spec.shards[k]]:
-                raise Found(k, -1, -1, "manifest", "its shards' sizes or digests differ from the certificate's")
+                why = "its shards' sizes or digests differ from the certificate's"
+                raise Found(k, -1, -1, "manifest", why)
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise Bad(f"{path}: cannot read the manifest: {type(e).__name__}: {e}") from None

@@ -16,7 +16,7 @@ try:  # imported as the package ``checker``, or run as a script from its folder
 except ImportError:  # pragma: no cover - the script's way
     import dataset  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
-    from dataset import WORDS, Bad, Found, Spec, Verdict, owner, shard  # type: ignore[import-not-found,no-redef]
+    from dataset import WORDS, Bad, Found, Spec, Verdict, owner, shard  # type: ignore[no-redef]
     from reading import Unreadable  # type: ignore[import-not-found,no-redef]
 
 WEAK: set[str] = set()
@@ -165,7 +165,6 @@ def judge(spec: Spec, jobs: int = 1) -> None:
     """Every condition, tiers from the last down (``Found`` at the first violation); ``jobs``
     worker processes judge a tier's shards in parallel."""
     _setup(spec, set())
-    rules = _SPEC[1]
     pool = None
     if jobs > 1:
         pool = multiprocessing.get_context("spawn").Pool(jobs, _setup, (spec, set(WEAK)))

@@ -13,13 +13,22 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.manifest import Manifest, load_manifest
 from verifier.distributed.tiers.storage import answers_path, read_answers, shard_path
 
-__all__ = ["FORMAT", "CHECK", "certificate_of", "judged", "outside_check", "write_certificate"]
+__all__ = [
+    "CHECK",
+    "FORMAT",
+    "SelfCheck",
+    "certificate_of",
+    "judged",
+    "outside_check",
+    "self_checked",
+    "write_certificate",
+]
 
 FORMAT = "gamegraph-verifier-dataset-certificate"
 CHECK = "certificate"
@@ -54,9 +63,8 @@ def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
             }
             for s in t.shards
         ]
-        counts = (t.positions, t.won, t.lost, t.drawn, t.max_remoteness)
-        tiers.append(dict(zip(("positions", "won", "lost", "drawn", "longest"), counts, strict=True)))
-        tiers[-1] = {"tier": t.tier, **tiers[-1], "shards": shards}
+        counts = {"positions": t.positions, "won": t.won, "lost": t.lost, "drawn": t.drawn}
+        tiers.append({"tier": t.tier, **counts, "longest": t.max_remoteness, "shards": shards})
     return {
         "format": FORMAT,
         "version": 1,
@@ -83,3 +91,50 @@ def outside_check(root: Path, keep: Path | None = None, jobs: int = 1) -> Any:
         cert = keep if keep is not None else Path(tmp) / "certificate.json"
         write_certificate(root, cert)
         return check(str(root), str(cert), jobs)
+
+
+class SelfCheck(NamedTuple):
+    """``verify DIR``'s outside check as asked: the certificate's file (``None``: a temporary
+    one), ``--self-check/--no-self-check`` (``None``: the default, on), ``--force``."""
+
+    keep: Path | None = None
+    on: bool | None = None
+    force: bool = False
+
+    def refused(self, root: Path) -> str | None:
+        """Why the certificate cannot be written where asked (before a cluster starts)."""
+        if self.keep is None:
+            return None
+        from verifier.errors import VerifierError
+        from verifier.io.files import check_writable
+
+        if (self.keep.exists() or self.keep.is_symlink()) and not self.force:
+            return f"{self.keep}: the file exists: --force replaces it"
+        try:
+            check_writable(self.keep)
+        except VerifierError as e:
+            return str(e)
+        game = load_manifest(root).game
+        if not judged(game):
+            return f"--certificate: not written for a dataset of {game!r} (not yet judged)"
+        return None
+
+
+def self_checked(root: Path, res: Any, asked: SelfCheck) -> Any:
+    """``res`` (a verified ``check.TierCheck``) with the standalone checker's verdict on the
+    dataset's certificate added as the check ``certificate``: a rejection refutes it, saying
+    that it is our own output that is wrong. Run on a verified dataset of a game the checker
+    judges, unless ``--no-self-check`` (a certificate asked for is written all the same)."""
+    if res.verdict != "verified" or not judged(res.manifest.game):
+        return res
+    if asked.on is False and asked.keep is None:
+        return res
+    out = outside_check(root, asked.keep)
+    res.checks = (*res.checks, CHECK)
+    res.counts[CHECK] = int(out.status != "ACCEPTED")
+    if out.status != "ACCEPTED":
+        why = f"our own output is wrong: the standalone checker rejects it: {out.message}"
+        res.witnesses[CHECK] = (out.tier, out.code, why)
+        if out.position is not None:
+            res.names[CHECK] = f"{out.position} (code {out.code})"
+    return res
