@@ -35,6 +35,8 @@ GAMES: dict[str, Callable[[int, int], Rules]] = {"connect4": Rules}
 """The games whose datasets this checker judges (its own move generator for each)."""
 CACHE_BYTES = int(os.environ.get("CHECKER_CACHE_BYTES", 512 << 20))
 """The shards kept in memory once read (least recently used first out)."""
+WEAK: set[str] = set()
+"""Conditions turned off: the mutation harness's only (each must be shown to matter)."""
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 WORDS = {1: "won", -1: "lost", 0: "drawn"}
 COUNTS = ("positions", "won", "lost", "drawn", "longest")
@@ -169,7 +171,7 @@ def _parquet(spec: Spec, tier: int, shard: int, rel: str, sha: str, cols: dict[s
     except OSError as e:
         raise Bad(f"{path}: cannot read the file: {e.strerror or e}") from None
     got = hashlib.sha256(data).hexdigest()
-    if got != sha:
+    if got != sha and "digest" not in WEAK:
         why = f"{rel}: sha256 {got[:16]}... differs from the certificate's {sha[:16]}..."
         raise Found(tier, shard, -1, "digest", why)
     pq = _pyarrow()
@@ -218,6 +220,8 @@ def agree(spec: Spec) -> None:
     """The certificate says what the dataset's manifest says: the game, the start, per tier
     the counts and per shard the positions and the digests."""
     path = os.path.join(spec.root, "manifest.json")
+    if "manifest" in WEAK:
+        return
     try:
         with open(path, "rb") as f:
             m = loads(f.read())

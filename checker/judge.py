@@ -11,16 +11,14 @@ import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import dataset, stages
-    from checker.dataset import WORDS, Bad, Found, Spec, Verdict, owner, shard
+    from checker.dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard
     from checker.reading import Unreadable
 except ImportError:  # pragma: no cover - the script's way
     import dataset  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
-    from dataset import WORDS, Bad, Found, Spec, Verdict, owner, shard  # type: ignore[no-redef]
+    from dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard  # type: ignore[no-redef]
     from reading import Unreadable  # type: ignore[import-not-found,no-redef]
 
-WEAK: set[str] = set()
-"""Conditions turned off (the mutation harness only: each must be shown to matter)."""
 NEEDS = {
     "N1": "a terminal: lost with remoteness 0 when the previous player has four in a row, "
     "else (a full board) drawn with remoteness -1",
@@ -74,10 +72,6 @@ def local(spec: Spec, rules: Any, k: int, j: int, codes: Any) -> tuple[Any, Any]
         if x is not None:
             why = f"its mirror image (code {mirrored[x]}) is smaller: a symmetric dataset "
             raise Found(k, j, int(codes[x]), "mirror", why + "stores the smaller")
-    if k == 0 and "start" not in WEAK:
-        x = _first(codes != rules.bottom)
-        if x is not None:
-            raise Found(k, j, int(codes[x]), "start", "tier 0 holds the empty board alone")
     return cur, mask
 
 
