@@ -133,7 +133,7 @@ def parents_unmoved(root: Path, k: int, want: int) -> int:
     depend on its remoteness or its label being won (none of them lost; when lost, another
     lost child as near): the corruption only its own condition can catch."""
     codes, label, rem = tier(root, k)
-    p_codes, p_label, p_rem = tier(root, k - 1)
+    p_codes, p_label, _ = tier(root, k - 1)
     parent, child = moves(root, k - 1)
     plab = dict(zip(p_codes.tolist(), p_label.tolist(), strict=True))
     lab = dict(zip(codes.tolist(), label.tolist(), strict=True))
@@ -291,7 +291,7 @@ def c_reencoded(root: Path) -> tuple[str, int]:
 def _writer_restored() -> Iterator[None]:
     kept = writer.certificate_of
     yield
-    writer.certificate_of = kept  # type: ignore[assignment]
+    writer.certificate_of = kept
 
 
 # ----------------------------------------------------------------------------- the tests
@@ -334,7 +334,7 @@ def test_a_count_in_the_certificate_alone_is_rejected(ds: Path) -> None:
 
 def test_a_file_whose_digest_differs_is_rejected(ds: Path) -> None:
     cert = writer.write_certificate(ds, ds.parent / "cert.json")
-    codes, label, rem = read(ds, 8, 0)
+    _, label, rem = read(ds, 8, 0)
     write_answers(ds, 8, 0, (label, rem + 1))  # the manifest and the certificate keep the old
     got = check(str(ds), str(cert))
     assert (got.status, got.condition, got.tier) == ("REJECTED", "digest", 8), got.message
@@ -431,7 +431,7 @@ def test_a_wrong_certificate_of_ours_is_refuted(client: Any, ds: Path) -> None:
         doc["tiers"][7]["drawn"] += 1
         return doc
 
-    writer.certificate_of = wrong  # type: ignore[assignment]
+    writer.certificate_of = wrong
     r = run_cli("verify", ds, "--engine", "dask", "--scheduler", client.scheduler.address)
     assert r.exit_code == 1, r.output
     assert "certificate 1 violation(s)" in r.output
