@@ -4,7 +4,9 @@ shard by shard, tiers from the last down; the reading is ``dataset.py``'s, the m
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
+import sys
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -227,3 +229,17 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
         dataset._CACHE.clear()
     n = sum(spec.counts[k][0] for k in range(len(spec.counts)))
     return Verdict("ACCEPTED", f"ACCEPTED ({n:,} positions in {len(spec.counts)} tiers)")
+
+
+def main(argv: list[str]) -> int:
+    """``check_certificate.py DIR CERT [--jobs N]``: the verdict's line, its exit code."""
+    ap = argparse.ArgumentParser(description="Check a tiered dataset's certificate.")
+    ap.add_argument("dataset", help="the dataset's directory (manifest.json, tier=K/...)")
+    ap.add_argument("certificate")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes judging the shards")
+    a = ap.parse_args(argv)  # a usage error exits 2
+    out = stages.watched(check, a.dataset, a.certificate, max(a.jobs, 1))
+    code = {"ACCEPTED": 0, "REJECTED": 1, "BAD": 2}[out.status]
+    line = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]
+    print(line, file=sys.stderr if code == 2 else sys.stdout)
+    return code

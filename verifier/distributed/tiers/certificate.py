@@ -116,7 +116,13 @@ class SelfCheck(NamedTuple):
             return str(e)
         game = load_manifest(root).game
         if not judged(game):
-            return f"--certificate: not written for a dataset of {game!r} (not yet judged)"
+            from checker.dataset import GAMES
+
+            known = ", ".join(sorted(GAMES))
+            return (
+                f"--certificate: not written for a tiered dataset of {game!r} (the standalone "
+                f"checker judges the datasets of {known} so far)"
+            )
         return None
 
 
