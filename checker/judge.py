@@ -166,7 +166,7 @@ def judge(spec: Spec, jobs: int = 1) -> None:
         pool = multiprocessing.get_context("spawn").Pool(jobs, _setup, (spec, set(WEAK)))
     try:
         got: list[tuple[int, ...]] = [()] * len(spec.shards)
-        start = None
+        start, judged = None, 0
         for k in reversed(range(len(spec.shards))):
             nxt = spec.shards[k + 1] if k + 1 < len(spec.shards) else ()
             reached = [np.zeros(s.positions, bool) for s in nxt]
@@ -179,7 +179,8 @@ def judge(spec: Spec, jobs: int = 1) -> None:
                 tier[:4] = [a + b for a, b in zip(tier[:4], r.counts[:4], strict=True)]
                 tier[4] = max(tier[4] or -1, r.counts[4])
                 start = r.start or start
-            stages.step(f"tier {k}", sum(s.positions for s in spec.shards[k]))
+            judged += sum(s.positions for s in spec.shards[k])
+            stages.step(f"tier {k} judged", judged)
             got[k] = tuple(tier) if spec.shards[k] else (0, 0, 0, 0, -1)
             for t, bits in enumerate(reached):
                 x = _first(~bits) if "reachable" not in WEAK else None
