@@ -115,8 +115,10 @@ def read_certificate(root: str, path: str) -> Spec:
     try:
         with open(path, "rb") as f:
             d = loads(f.read())
-    except (OSError, ValueError) as e:
-        raise Bad(f"{path}: $: cannot read it as JSON: {e}") from None
+    except OSError as e:
+        raise Bad(f"$: cannot read the file: {e.strerror or e}") from None
+    except ValueError as e:
+        raise Bad(f"$: cannot read it as JSON: {e}") from None
     keys = ("format", "version", "game", "parameters", "semantics", "root", "tiers")
     _only(d if isinstance(d, dict) else {}, keys, "$")
     if _field(d, "format", str, "$") != FORMAT or _field(d, "version", int, "$") != VERSION:
@@ -149,7 +151,8 @@ def read_certificate(root: str, path: str) -> Spec:
             _only(s, SHARD_KEYS, where)
             if _field(s, "shard", int, where) != j:
                 raise Bad(f"{where}.shard: {s['shard']}, not {j} (shards in order from 0)")
-            spec = ShardSpec(*(_field(s, f, (int, str), where) for f in SHARD_KEYS[1:]))
+            kinds = zip(SHARD_KEYS[1:], (int, str, str, str, str), strict=True)
+            spec = ShardSpec(*(_field(s, f, t, where) for f, t in kinds))
             if (spec.codes, spec.answers) != _paths(k, j):
                 raise Bad(f"{where}: files {spec.codes!r}, {spec.answers!r}: not {_paths(k, j)}")
             row.append(spec)

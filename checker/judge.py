@@ -226,6 +226,8 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
         return Verdict("REJECTED", f"{where}: {cond}: {why}", board, cond, k, code)
     except (Bad, Unreadable) as e:
         return Verdict("BAD", f"{cert}: {e}" if not str(e).startswith(root) else str(e))
+    except Exception as e:  # anything else unreadable: in Python's words, never a traceback
+        return Verdict("BAD", f"{root}: cannot read: {type(e).__name__}: {e}")
     finally:
         dataset._CACHE.clear()
     n = sum(spec.counts[k][0] for k in range(len(spec.counts)))
