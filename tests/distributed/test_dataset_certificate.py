@@ -436,3 +436,18 @@ def test_a_wrong_certificate_of_ours_is_refuted(client: Any, ds: Path) -> None:
     assert r.exit_code == 1, r.output
     assert "certificate 1 violation(s)" in r.output
     assert "our own output is wrong: the standalone checker rejects it: tier 7: counts" in r.output
+
+
+def test_check_certificate_dir_reads_strictly(ds: Path, tmp_path: Path) -> None:
+    """``verifier check-certificate DIR CERT``: a rejection exits 1 naming the position, a
+    certificate it cannot read exits 2 in one line."""
+    c_extra(ds)
+    cert = writer.write_certificate(ds, tmp_path / "cert.json")
+    r = run_cli("check-certificate", ds, cert)
+    assert r.exit_code == 1 and "REJECTED: tier 16 shard" in r.output and "reachable" in r.output
+    doc = json.loads(cert.read_text())
+    doc["tiers"][2]["shards"][0]["positions"] = "16"
+    cert.write_text(json.dumps(doc))
+    r = run_cli("check-certificate", ds, cert)
+    assert r.exit_code == 2 and "$.tiers[2].shards[0].positions: '16' is not int" in r.output
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
