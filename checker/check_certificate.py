@@ -1,6 +1,6 @@
 """Standalone checker of gamegraph-verifier certificates, written from docs/certificates.md.
 
-    python checker/check_certificate.py CASE CERT [--answers FILE]
+    python checker/check_certificate.py CASE CERT [--answers FILE]  (DIR CERT: judge.py's)
 
 prints ACCEPTED (exit 0), or the first violation naming the position and the condition (exit 1),
 or what it cannot read (exit 2). Standard library only (numpy for ``.npz`` files); it imports
@@ -13,6 +13,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import os
 import re
 import sys
 from typing import Any, NamedTuple
@@ -483,11 +484,14 @@ def check(case_path: str, cert_path: str, answers_path: str | None = None) -> Ou
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and os.path.isdir(args[0]):  # a tiered dataset: judge.py, shard by shard
+        return int(importlib.import_module(f"{__package__ or ''}.judge".strip(".")).main(args))
     ap = argparse.ArgumentParser(description="Check a gamegraph-verifier certificate.")
     ap.add_argument("case")
     ap.add_argument("certificate")
     ap.add_argument("--answers", help="an answer file that must say what the certificate says")
-    a = ap.parse_args(argv)  # a usage error exits 2
+    a = ap.parse_args(args)  # a usage error exits 2
     out = stages.watched(check, a.case, a.certificate, a.answers)
     code = {"ACCEPTED": 0, "REJECTED": 1, "BAD": 2}[out.status]
     line = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]

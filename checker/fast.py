@@ -229,7 +229,7 @@ def judge(case: str, cert: str, answers: str | None, agree: Any) -> Any:
     """``(status, message, position name, condition)`` as ``check_certificate.check`` says it,
     or ``None`` where the plain path must judge. ``agree``: its check that the certificate is
     of this case file."""
-    at = case  # the file being read, named by a BAD outcome
+    at: str | None = case  # the file being read, named by a BAD outcome
     try:
         with open(case, "rb") as f:
             sha = hashlib.sha256(f.read()).hexdigest()

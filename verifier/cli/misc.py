@@ -67,7 +67,9 @@ class Theorem(StrEnum):
 
 
 def check_certificate_cmd(
-    case: Annotated[Path, typer.Argument(help="The case file the certificate is for.")],
+    case: Annotated[
+        Path, typer.Argument(help="The case file (or tiered dataset DIR) the certificate is for.")
+    ],
     certificate: Annotated[Path, typer.Argument(help="The certificate (.json or .npz).")],
     answers: Annotated[
         Path | None,
@@ -82,13 +84,18 @@ def check_certificate_cmd(
     from checker import stages
     from verifier.certify.outside import run_checker
 
-    for given in (case, certificate, answers):
+    for given in (None if case.is_dir() else case, certificate, answers):
         if given is not None and not given.is_file():
             why = (
                 "cannot read the file: a folder" if given.is_dir() else "no such file or directory"
             )
             raise _fail(f"{given}: $: {why}")
-    out = stages.watched(run_checker, case, certificate, answers)  # a line per stage, terminal
+    if case.is_dir():  # a tiered dataset: judged shard by shard (checker/judge.py)
+        from checker.judge import check
+
+        out = stages.watched(check, str(case), str(certificate))
+    else:
+        out = stages.watched(run_checker, case, certificate, answers)  # a line per stage
     if out.status == "BAD":
         raise _fail(out.message)
     typer.echo(out.message if out.status == "ACCEPTED" else f"REJECTED: {out.message}")

@@ -309,15 +309,14 @@ def verify_cmd(
             raise _fail(f"{tiered[0]}: a tiered dataset: verify it with --engine dask")
         if len(paths) != 1:
             raise _fail("--engine dask judges one tiered dataset at a time: give one DIR")
-        if certificate is not None:
-            raise _fail("--certificate: not written for a tiered dataset (--engine dask)")
         if quiet and verbose:
             raise _fail("--quiet and --verbose: give one of them")
         from verifier.distributed.tiers.commands import DaskOptions
 
         cluster = DaskOptions(scheduler, workers, worker_memory)
         form = pick_format(fmt, as_json)
-        _verify_tiers(paths[0], answers, form, cluster, quiet, verbose, junit, resume)
+        _verify_tiers(paths[0], answers, form, cluster, quiet, verbose, junit, resume,
+                      (certificate, self_check, force))  # fmt: skip
     if resume is not None:
         raise _fail(f"{paths[0]}: --resume/--restart: for a tiered dataset's check (a DIR, "
                     "--engine dask), not a case file")  # fmt: skip
@@ -346,19 +345,23 @@ def verify_cmd(
 def _verify_tiers(
     path: Path, answers: Path | None, fmt: Format, cluster: DaskOptions, quiet: bool = False,
     verbose: bool = False, junit: Path | None = None, resume: bool | None = None,
+    cert: tuple[Path | None, bool | None, bool] = (None, None, False),
 ) -> None:  # fmt: skip
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the Parquet table
     ``answers``, or another dataset's answers) shard by shard on the cluster; exit 0 verified,
     1 refuted (``tiers.commands.verify_tiers``); ``quiet``: the verdict's line alone;
     ``verbose``: each check's violations shard by shard; ``junit``: its JUnit XML too;
-    ``resume``: a stopped check's records reused or not (``--resume/--restart``)."""
+    ``resume``: a stopped check's records reused or not (``--resume/--restart``); ``cert``:
+    --certificate, --self-check/--no-self-check, --force (``SelfCheck``)."""
     import json
 
     from verifier.distributed.tiers.commands import verify_tiers
 
     rows = fmt is Format.csv
     said = _said(path)
-    res = _tier_errors(lambda: verify_tiers(path, answers, cluster, said, rows, junit, resume))
+    res = _tier_errors(
+        lambda: verify_tiers(path, answers, cluster, said, rows, junit, resume, cert)
+    )
     if rows:  # the dataset's answers, as verify CASE --format csv prints a case's
         from verifier.writers.csv import write_records
 

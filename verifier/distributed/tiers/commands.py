@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from verifier.distributed.tiers.certificate import SelfCheck, self_checked
 from verifier.distributed.tiers.errors import ClusterFailed
 from verifier.errors import UsageError
 from verifier.extras import require_extra
@@ -244,13 +245,17 @@ def verify_tiers(
     rows: bool = False,
     junit: Path | None = None,
     resume: bool | None = None,
+    outside: tuple[Path | None, bool | None, bool] = (None, None, False),
 ) -> CheckedDataset:
     """``verify DIR --engine dask``: judge a tiered dataset's answers (or the answer file or
     Parquet table ``answers``, or another dataset's answers) shard by shard on the cluster.
     ``rows``: its answers will be printed as rows (a dataset no answer file reads yet is
     refused before the cluster); ``junit``: a file that will be written (refused before the
     cluster if it cannot be); ``resume``: a stopped check's records (``checkpoints``) reused
-    (``True``, ``None``: said when there are some) or not (``False``)."""
+    (``True``, ``None``: said when there are some) or not (``False``); ``outside``: the
+    standalone checker's judgement of the dataset's certificate before VERIFIED
+    (``certificate.SelfCheck``'s fields: --certificate, --self-check/--no-self-check, --force;
+    ``certificate.self_checked``: on by default)."""
     import time
 
     began = time.perf_counter()
@@ -279,8 +284,13 @@ def verify_tiers(
         from verifier.distributed.tiers.answers import answers_input
 
         answers_input(path, answers)
+    asked = SelfCheck(*outside)
+    if (refused := asked.refused(path)) is not None:
+        raise UsageError(refused)
     with tier_cluster(cluster) as client:
         res = check_any(path, client, answers=answers, say=say, resume=resume)
+    if answers is None:  # the dataset's own answers: the ones its certificate ties
+        res = self_checked(path, res, asked)
     form = _form(res.manifest.game)
     if form is not None and form.witnesses is not None:  # chess: by FEN, which needs the tier
         from verifier.games.registry import hook

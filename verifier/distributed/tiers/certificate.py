@@ -1,0 +1,146 @@
+"""A dataset's certificate (docs/certificates.md, "Datasets"), and the standalone checker's
+judgement of it before ``verify DIR --engine dask`` says VERIFIED.
+
+The certificate is small: the game, the start's code and value, per tier the counts claimed,
+and per shard the relative paths and sha256 of its codes file and its answers file. The
+per-position certified values ARE the answer files (label, remoteness): the digests tie them
+to the certificate. The checker (``checker/judge.py``: its own reader and move generator)
+judges the dataset through it, shard by shard.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.manifest import Manifest, load_manifest
+from verifier.distributed.tiers.storage import answers_path, read_answers, shard_path
+
+__all__ = [
+    "CHECK",
+    "FORMAT",
+    "SelfCheck",
+    "certificate_of",
+    "judged",
+    "outside_check",
+    "self_checked",
+    "write_certificate",
+]
+
+FORMAT = "gamegraph-verifier-dataset-certificate"
+CHECK = "certificate"
+
+
+def judged(game: str) -> bool:
+    """Whether the standalone checker judges datasets of ``game`` (its own list of games)."""
+    from checker.dataset import GAMES
+
+    return game in GAMES
+
+
+def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
+    """The certificate of the solved dataset in ``root`` (its manifest's claims, its files'
+    digests as the manifest states them; the start's value read from tier 0's answers)."""
+    m = m or load_manifest(root)
+    if not m.tiers or any(not t.solved for t in m.tiers):
+        raise DatasetError(f"{root}: not solved: a certificate certifies a solved dataset")
+    first = m.tiers[0].shards[0]
+    label, rem = read_answers(root, 0, 0, first.answers_sha256, first.positions)
+    params = {"symmetric": 0, **m.parameters}
+    tiers = []
+    for t in m.tiers:
+        shards = [
+            {
+                "shard": s.shard,
+                "positions": s.positions,
+                "codes": shard_path(Path(), t.tier, s.shard).as_posix(),
+                "codes_sha256": s.sha256,
+                "answers": answers_path(Path(), t.tier, s.shard).as_posix(),
+                "answers_sha256": s.answers_sha256,
+            }
+            for s in t.shards
+        ]
+        counts = {"positions": t.positions, "won": t.won, "lost": t.lost, "drawn": t.drawn}
+        tiers.append({"tier": t.tier, **counts, "longest": t.max_remoteness, "shards": shards})
+    return {
+        "format": FORMAT,
+        "version": 1,
+        "game": m.game,
+        "parameters": params,
+        "semantics": m.semantics,
+        "root": {"code": m.root_code, "label": int(label[0]), "remoteness": int(rem[0])},
+        "tiers": tiers,
+    }
+
+
+def write_certificate(root: Path, out: Path) -> Path:
+    """Write the dataset's certificate to ``out`` (whole, as JSON); ``out``."""
+    out.write_text(json.dumps(certificate_of(root), indent=1) + "\n")
+    return out
+
+
+def outside_check(root: Path, keep: Path | None = None, jobs: int = 1) -> Any:
+    """The standalone checker's verdict (``checker.dataset.Verdict``) on the dataset's
+    certificate, written to ``keep`` (else a temporary file)."""
+    from checker.judge import check
+
+    with tempfile.TemporaryDirectory(prefix="gamegraph-dscert-") as tmp:
+        cert = keep if keep is not None else Path(tmp) / "certificate.json"
+        write_certificate(root, cert)
+        return check(str(root), str(cert), jobs)
+
+
+class SelfCheck(NamedTuple):
+    """``verify DIR``'s outside check as asked: the certificate's file (``None``: a temporary
+    one), ``--self-check/--no-self-check`` (``None``: the default, on), ``--force``."""
+
+    keep: Path | None = None
+    on: bool | None = None
+    force: bool = False
+
+    def refused(self, root: Path) -> str | None:
+        """Why the certificate cannot be written where asked (before a cluster starts)."""
+        if self.keep is None:
+            return None
+        from verifier.errors import VerifierError
+        from verifier.io.files import check_writable
+
+        if (self.keep.exists() or self.keep.is_symlink()) and not self.force:
+            return f"{self.keep}: the file exists: --force replaces it"
+        try:
+            check_writable(self.keep)
+        except VerifierError as e:
+            return str(e)
+        game = load_manifest(root).game
+        if not judged(game):
+            from checker.dataset import GAMES
+
+            known = ", ".join(sorted(GAMES))
+            return (
+                f"--certificate: not written for a tiered dataset of {game!r} (the standalone "
+                f"checker judges the datasets of {known} so far)"
+            )
+        return None
+
+
+def self_checked(root: Path, res: Any, asked: SelfCheck) -> Any:
+    """``res`` (a verified ``check.TierCheck``) with the standalone checker's verdict on the
+    dataset's certificate added as the check ``certificate``: a rejection refutes it, saying
+    that it is our own output that is wrong. Run on a verified dataset of a game the checker
+    judges, unless ``--no-self-check`` (a certificate asked for is written all the same)."""
+    if res.verdict != "verified" or not judged(res.manifest.game):
+        return res
+    if asked.on is False and asked.keep is None:
+        return res
+    out = outside_check(root, asked.keep)
+    res.checks = (*res.checks, CHECK)
+    res.counts[CHECK] = int(out.status != "ACCEPTED")
+    if out.status != "ACCEPTED":
+        why = f"our own output is wrong: the standalone checker rejects it: {out.message}"
+        res.witnesses[CHECK] = (out.tier, out.code, why)
+        if out.position is not None:
+            res.names[CHECK] = f"{out.position} (code {out.code})"
+    return res
