@@ -23,7 +23,6 @@ from checker import dataset  # noqa: E402
 from checker.connect4 import Rules  # noqa: E402
 from checker.judge import check  # noqa: E402
 from verifier.distributed.tiers import certificate as writer  # noqa: E402
-from verifier.distributed.tiers.connect4_tiers import ConnectFourTiers  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
@@ -36,6 +35,7 @@ from verifier.distributed.tiers.storage import (  # noqa: E402
     write_answers,
     write_codes,
 )
+from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
 W, H, TOP = 4, 4, 16
