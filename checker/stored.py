@@ -239,7 +239,7 @@ def conditions(sem: str, nd: dict[str, Any], a: dict[str, Any], src: Any, dst: A
         want_r = np.select([dead & (term != 0), dead, lost, won], [0, -1, least + 1, most + 1], -1)
         bad = (label != want) | (rem != want_r)
         cond = np.where(dead, 0, np.select([label == 1, label == -1], [1, 2], 3))
-        return [(f"N{c + 1}", bad & (cond == c), f"{want} {want_r}") for c in range(4)]
+        return [(f"N{c + 1}", bad & (cond == c), (want, want_r)) for c in range(4)]
     if sem == "reachability":
         target, p0 = nd["target"] != 0, nd["player"] == 0
         ins = np.bincount(src[ys == 1], minlength=n)
@@ -298,7 +298,7 @@ def judge(spec: Spec) -> None:
         if x is not None:
             k = int(np.searchsorted(off, x, side="right") - 1)
             said = ", ".join(f"{c} {a[c][x]}" for c in a)
-            shown = want if isinstance(want, str) else want[x]
+            shown = tuple(w[x] for w in want) if isinstance(want, tuple) else want[x]
             why = f"the dataset says {said}; its successors give {shown} ({NEEDS.get(cond, '')})"
             raise Found(k, -1, int(x - off[k]), cond, why)
     for k in range(len(spec.shards)):
