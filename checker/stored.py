@@ -78,7 +78,7 @@ def is_stored(path: str) -> bool:
 
 
 def _file(s: dict[str, Any], name: str, k: int, j: int, at: str) -> dict[str, Any]:
-    f = _field(s, name, dict, at)
+    f: dict[str, Any] = _field(s, name, dict, at)
     _only(f, ("path", "sha256", "rows"), f"{at}.{name}")
     if _field(f, "path", str, f"{at}.{name}") != FILES[name].format(k=k, j=j):
         raise Bad(f"{at}.{name}.path: {f['path']!r}, not {FILES[name].format(k=k, j=j)!r}")
@@ -185,8 +185,9 @@ def loaded(spec: Spec) -> tuple[Any, dict[str, Any], dict[str, Any], Any, Any]:
                 dst.append(off[t] + b)
             lo = hi
     cat = {c: np.concatenate(v) if v else np.zeros(0) for c, v in nodes.items()}
-    return off, cat, {c: np.concatenate(v) for c, v in answers.items()}, *(
-        np.concatenate(v) if v else np.zeros(0, np.int64) for v in (src, dst))  # fmt: skip
+    out = {c: np.concatenate(v) for c, v in answers.items()}
+    s_all, d_all = (np.concatenate(v) if v else np.zeros(0, np.int64) for v in (src, dst))
+    return off, cat, out, s_all, d_all
 
 
 EDGE = {"src": "uint64", "dst": "uint64"}
@@ -206,7 +207,7 @@ def _moves(spec: Spec, k: int, j: int, own: tuple[int, int], src: Any, to: Any, 
     if x is not None:
         why = f"its move to {dst[x + 1]} not above the one before in {what}: no move twice"
         raise Found(k, j, int(src[x + 1]), "edges", why)
-    limit = np.asarray(sizes + [0], np.int64)[np.clip(to, 0, len(sizes))]
+    limit = np.asarray([*sizes, 0], np.int64)[np.clip(to, 0, len(sizes))]
     later = (to > k) if what == "exits" else (to == k)
     x = _first(~later | (dst < 0) | (dst >= limit)) if "targets" not in WEAK else None
     if x is not None:
@@ -278,7 +279,7 @@ def conditions(sem: str, nd: dict[str, Any], a: dict[str, Any], src: Any, dst: A
 def counted(sem: str, a: dict[str, Any]) -> tuple[int, ...]:
     """A tier's counts as the manifest keeps them for ``sem`` (``won``, ``lost``, ``drawn``,
     ``longest``: ``graph_rules``' names for them)."""
-    rem = a.get("remoteness")
+    rem: Any = a.get("remoteness")
     if sem == "minimax":
         s = a["score"]
         return int((s > 0).sum()), int((s < 0).sum()), int((s == 0).sum()), -1
@@ -304,10 +305,10 @@ def judge(spec: Spec) -> None:
     for k in range(len(spec.shards)):
         part = {c: v[off[k] : off[k + 1]] for c, v in a.items()}
         mine = (int(off[k + 1] - off[k]), *counted(spec.semantics, part))
-        for name, got, said in zip(dataset.COUNTS, mine, spec.counts[k], strict=True):
-            if got != said and "counts" not in WEAK:
+        for what, got, claimed in zip(dataset.COUNTS, mine, spec.counts[k], strict=True):
+            if got != claimed and "counts" not in WEAK:
                 raise Found(
-                    k, -1, -1, "counts", f"{name}: the certificate says {said}, recounted {got}"
+                    k, -1, -1, "counts", f"{what}: the certificate says {claimed}, recounted {got}"
                 )
     agree(spec)
 
@@ -338,7 +339,8 @@ def agree(spec: Spec) -> None:
                      s["edges"]["sha256"], s.get("exits", {}).get("sha256"))
                     for s in spec.shards[k]]  # fmt: skip
             if counted != spec.counts[k] or sha != mine:
-                why = f"counts {counted} or its shards' sizes and digests differ from the certificate's"
+                why = f"counts {counted} or its shards' sizes and digests differ from the "
+                why += "certificate's"
                 raise Found(k, -1, -1, "manifest", why)
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise Bad(f"{path}: cannot read the manifest: {type(e).__name__}: {e}") from None

@@ -20,16 +20,16 @@ from tier_cli import run_cli
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from checker import dataset  # noqa: E402
-from checker.judge import check  # noqa: E402
-from checker.stored import ANSWERS  # noqa: E402
-from verifier.distributed.tiers import certificate as writer  # noqa: E402
-from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
-from verifier.distributed.tiers.graph_generate import dataset_from_graph  # noqa: E402
-from verifier.distributed.tiers.graph_storage import read_edges, write_edges  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import read_rule_answers, write_rule_answers  # noqa: E402
-from verifier.games.random_graphs import random_case  # noqa: E402
+from checker import dataset
+from checker.judge import check
+from checker.stored import ANSWERS
+from verifier.distributed.tiers import certificate as writer
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset
+from verifier.distributed.tiers.graph_generate import dataset_from_graph
+from verifier.distributed.tiers.graph_storage import read_edges, write_edges
+from verifier.distributed.tiers.manifest import load_manifest
+from verifier.distributed.tiers.storage import read_rule_answers, write_rule_answers
+from verifier.games.random_graphs import random_case
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
 SEMANTICS = ("normal", "reachability", "minimax", "impartial")
@@ -166,7 +166,7 @@ def test_an_edge_duplicated_or_removed_is_rejected(made: dict[str, Path], tmp_pa
     assert judged(root, "edges").status == "ACCEPTED"
     root = copy(made, "normal", tmp_path / "removed")
     src, _ = read_edges(root, 0, 1, None, None)
-    bounds, a = answers(root)
+    _, a = answers(root)
     once = [int(v) for v in np.unique(src) if (src == v).sum() == 1 and a["label"][v] != 0]
     keep = src != once[0]
     set_edges(root, 1, lambda s, d: (s[keep], d[keep]))
