@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.graph_storage import edges_path, exits_path
+from verifier.distributed.tiers.graphs import GraphTiers
 from verifier.distributed.tiers.manifest import Manifest, load_manifest
 from verifier.distributed.tiers.storage import answers_path, read_answers, shard_path
 
@@ -31,14 +33,18 @@ __all__ = [
 ]
 
 FORMAT = "gamegraph-verifier-dataset-certificate"
+STORED = GraphTiers.name
+"""The manifest's game of a stored graph (its moves in the dataset: ``_stored_certificate``)."""
 CHECK = "certificate"
 
 
 def judged(game: str) -> bool:
-    """Whether the standalone checker judges datasets of ``game`` (its own list of games)."""
+    """Whether the standalone checker judges datasets of ``game`` (its own lists of games:
+    those it generates the moves of, and stored graphs)."""
     from checker.dataset import GAMES
+    from checker.stored import GAMES as STORED_GAMES
 
-    return game in GAMES
+    return game in GAMES or game in STORED_GAMES
 
 
 def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
@@ -47,6 +53,8 @@ def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
     m = m or load_manifest(root)
     if not m.tiers or any(not t.solved for t in m.tiers):
         raise DatasetError(f"{root}: not solved: a certificate certifies a solved dataset")
+    if m.game == STORED:
+        return _stored_certificate(m)
     first = m.tiers[0].shards[0]
     label, rem = read_answers(root, 0, 0, first.answers_sha256, first.positions)
     params = {"symmetric": 0, **m.parameters}
@@ -72,6 +80,39 @@ def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
         "parameters": params,
         "semantics": m.semantics,
         "root": {"code": m.root_code, "label": int(label[0]), "remoteness": int(rem[0])},
+        "tiers": tiers,
+    }
+
+
+def _stored_certificate(m: Manifest) -> dict[str, Any]:
+    """A stored graph's certificate: per shard its nodes, edges, exits (when some) and answers
+    with their sha256 as the manifest states them; the semantics; the counts it reports."""
+    tiers = []
+    for t in m.tiers:
+        shards = []
+        for s in t.shards:
+            files = {
+                "nodes": (shard_path(Path(), t.tier, s.shard), s.sha256, s.positions),
+                "edges": (edges_path(Path(), t.tier, s.shard), s.edges_sha256, s.edges or 0),
+                "answers": (answers_path(Path(), t.tier, s.shard), s.answers_sha256, None),
+            }
+            if s.exits_sha256 is not None:
+                files["exits"] = (exits_path(Path(), t.tier, s.shard), s.exits_sha256, s.exits)
+            entry: dict[str, Any] = {"shard": s.shard, "positions": s.positions}
+            for name, (path, sha, rows) in files.items():
+                entry[name] = {"path": path.as_posix(), "sha256": sha}
+                if rows is not None and name != "nodes":
+                    entry[name]["rows"] = rows
+            shards.append(entry)
+        counts = {"positions": t.positions, "won": t.won, "lost": t.lost, "drawn": t.drawn}
+        tiers.append({"tier": t.tier, **counts, "longest": t.max_remoteness, "shards": shards})
+    return {
+        "format": FORMAT,
+        "version": 1,
+        "game": m.game,
+        "parameters": m.parameters,
+        "semantics": m.semantics,
+        "root": {"code": m.root_code},
         "tiers": tiers,
     }
 
