@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.graph_storage import edges_path, exits_path
 from verifier.distributed.tiers.graphs import GraphTiers
-from verifier.distributed.tiers.manifest import Manifest, load_manifest
+from verifier.distributed.tiers.manifest import Manifest, TierEntry, load_manifest
 from verifier.distributed.tiers.storage import answers_path, read_answers, shard_path
 
 __all__ = [
@@ -71,15 +71,27 @@ def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
             }
             for s in t.shards
         ]
-        counts = {"positions": t.positions, "won": t.won, "lost": t.lost, "drawn": t.drawn}
-        tiers.append({"tier": t.tier, **counts, "longest": t.max_remoteness, "shards": shards})
+        tiers.append(_tier(t, shards))
+    root_claim = {"code": m.root_code, "label": int(label[0]), "remoteness": int(rem[0])}
+    return _document(m, params, root_claim, tiers)
+
+
+def _tier(t: TierEntry, shards: list[dict[str, Any]]) -> dict[str, Any]:
+    """A tier's part: its counts as the manifest states them, and its shards' files."""
+    counts = {"positions": t.positions, "won": t.won, "lost": t.lost, "drawn": t.drawn}
+    return {"tier": t.tier, **counts, "longest": t.max_remoteness, "shards": shards}
+
+
+def _document(
+    m: Manifest, params: dict[str, Any], root: dict[str, Any], tiers: list[dict[str, Any]]
+) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": 1,
         "game": m.game,
         "parameters": params,
         "semantics": m.semantics,
-        "root": {"code": m.root_code, "label": int(label[0]), "remoteness": int(rem[0])},
+        "root": root,
         "tiers": tiers,
     }
 
@@ -104,17 +116,8 @@ def _stored_certificate(m: Manifest) -> dict[str, Any]:
                 if rows is not None and name != "nodes":
                     entry[name]["rows"] = rows
             shards.append(entry)
-        counts = {"positions": t.positions, "won": t.won, "lost": t.lost, "drawn": t.drawn}
-        tiers.append({"tier": t.tier, **counts, "longest": t.max_remoteness, "shards": shards})
-    return {
-        "format": FORMAT,
-        "version": 1,
-        "game": m.game,
-        "parameters": m.parameters,
-        "semantics": m.semantics,
-        "root": {"code": m.root_code},
-        "tiers": tiers,
-    }
+        tiers.append(_tier(t, shards))
+    return _document(m, m.parameters, {"code": m.root_code}, tiers)
 
 
 def write_certificate(root: Path, out: Path) -> Path:
