@@ -145,7 +145,7 @@ def _children_claims(
                 at = (want - np.uint64(lows[j])).astype(np.intp)
                 codes = want[:0]
             else:
-                codes = read_codes(root, t, j, sha, positions)
+                codes = read_codes(root, t, j, sha, positions, cache=True)
                 at = _find(codes, want)
             if lows is None and (not len(codes) or (codes[at] != want).any()):
                 lost = want[codes[at] != want][0] if len(codes) else want[0]
@@ -205,7 +205,7 @@ def shard_moves(
     ``usable(codes)`` says which codes are positions of the tier (``shape_faults``); only
     those are kept and expanded."""
     if not isinstance(game, GraphTiers):
-        codes = read_codes(root, tier, entry.shard, entry.sha256, entry.positions)
+        codes = read_codes(root, tier, entry.shard, entry.sha256, entry.positions, cache=True)
         if usable is not None:
             codes = codes[usable(codes)]
         exp = game.expand(codes, tier)

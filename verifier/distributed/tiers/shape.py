@@ -185,7 +185,7 @@ def reach_shard(
     """The ``reachable`` check of one shard, once every shard of the tier before has marked
     the rows its moves reach (``reached_path``): tier 0 holds the start alone, a later tier
     no row that no move reaches. Returns the violations and the first."""
-    codes = read_codes(Path(root), tier, entry.shard, entry.sha256, entry.positions)
+    codes = read_codes(Path(root), tier, entry.shard, entry.sha256, entry.positions, cache=True)
     n = len(codes)
     if tier == 0:
         bad = codes != np.uint64(start)

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.distributed.tiers.errors import DatasetError
+from verifier.distributed.tiers.shard_cache import cached
 
 __all__ = [
     "BYTES_PER_POSITION",
@@ -158,11 +159,22 @@ def write_codes(root: Path, tier: int, shard: int, codes: Codes) -> str:
 
 
 def read_codes(
-    root: Path, tier: int, shard: int, sha256: str | None, positions: int | None = None
+    root: Path,
+    tier: int,
+    shard: int,
+    sha256: str | None,
+    positions: int | None = None,
+    *,
+    cache: bool = False,
 ) -> Codes:
-    """A shard's codes, checked against the manifest's digest and count."""
+    """A shard's codes, checked against the manifest's digest and count; ``cache``: kept in
+    the worker's cache of shard files (``shard_cache``), read from it when there."""
     path = shard_path(root, tier, shard)
-    codes = read_parquet(path, sha256, {"code": "uint64"})["code"]
+
+    def read() -> NDArray[np.generic]:
+        return read_parquet(path, sha256, {"code": "uint64"})["code"]
+
+    codes = cached(path, sha256, read, "code") if cache else read()
     if positions is not None and len(codes) != positions:
         raise DatasetError(f"{path}: {len(codes)} positions, the manifest says {positions}")
     return codes  # type: ignore[return-value]
@@ -176,10 +188,17 @@ def write_answers(root: Path, tier: int, shard: int, answers: Answers) -> str:
     )
 
 
-def read_answers(root: Path, tier: int, shard: int, sha256: str | None, positions: int) -> Answers:
-    """A shard's answers, checked against the manifest's digest and the shard's size."""
+def read_answers(
+    root: Path, tier: int, shard: int, sha256: str | None, positions: int, *, cache: bool = False
+) -> Answers:
+    """A shard's answers, checked against the manifest's digest and the shard's size;
+    ``cache``: as ``read_codes``."""
     path = answers_path(root, tier, shard)
-    cols = read_parquet(path, sha256, {"label": "int8", "remoteness": "int32"})
+
+    def read() -> dict[str, NDArray[np.generic]]:
+        return read_parquet(path, sha256, {"label": "int8", "remoteness": "int32"})
+
+    cols = cached(path, sha256, read, "label,remoteness") if cache else read()
     if len(cols["label"]) != positions:
         raise DatasetError(f"{path}: {len(cols['label'])} answers for {positions} positions")
     return cols["label"], cols["remoteness"]  # type: ignore[return-value]

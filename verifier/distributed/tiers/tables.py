@@ -17,6 +17,7 @@ from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest
 from verifier.distributed.tiers.rules import TierGame
 from verifier.distributed.tiers.shape import Owners, Witness, _first
+from verifier.distributed.tiers.shard_cache import cached
 from verifier.distributed.tiers.storage import (
     read_answers,
     read_codes,
@@ -62,12 +63,14 @@ class Claims:
         self, tier: int, shard: int
     ) -> tuple[NDArray[np.int8], NDArray[np.int32], NDArray[np.uint64] | None]:
         """``(label, remoteness, move)`` of a shard, one row per code (``move``: ``None``
-        when the table claims no moves)."""
+        when the table claims no moves); kept in the worker's cache of shard files
+        (``shard_cache``): a check reads each shard's claims once per worker while they fit."""
         positions, sha = self.shards[tier][shard]
         if self.own:
-            label, rem = read_answers(Path(self.root), tier, shard, sha, positions)
+            label, rem = read_answers(Path(self.root), tier, shard, sha, positions, cache=True)
             return label, rem, None
-        cols = read_parquet(claims_path(Path(self.root), tier, shard), sha, ALIGNED)
+        path = claims_path(Path(self.root), tier, shard)
+        cols = cached(path, sha, lambda: read_parquet(path, sha, ALIGNED), "aligned")
         move = cols["move"] if self.moves else None
         return cols["label"], cols["remoteness"], move  # type: ignore[return-value]
 

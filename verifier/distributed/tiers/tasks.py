@@ -102,8 +102,8 @@ def _lookup(
         idx = order[bounds[j] : bounds[j + 1]]
         if len(idx) == 0:
             continue
-        codes = read_codes(root, tier, j, sha, positions)
-        lab, rem = read_answers(root, tier, j, answers_sha, positions)
+        codes = read_codes(root, tier, j, sha, positions, cache=True)
+        lab, rem = read_answers(root, tier, j, answers_sha, positions, cache=True)
         want = children[idx]
         at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
         missing = np.flatnonzero(codes[at] != want) if len(codes) else np.arange(len(want))
@@ -126,7 +126,7 @@ def solve_shard(
     is won if a move reaches a lost one (remoteness 1 + the least such), lost if every move
     reaches a won one (1 + the most), else drawn."""
     base = Path(root)
-    exp = game.expand(read_codes(base, tier, shard, ref[1], ref[0]), tier)
+    exp = game.expand(read_codes(base, tier, shard, ref[1], ref[0], cache=True), tier)
     n = len(exp.outcome)
     inner = exp.outcome == INNER
     label = np.where(inner, np.int8(0), exp.outcome).astype(np.int8)
