@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from certified import judged
 from tier_cli import run_cli
 
 pytest.importorskip("distributed")
@@ -84,17 +85,6 @@ def rewrite(root: Path, k: int, j: int, codes: Any, label: Any, rem: Any) -> Non
     t.won, t.lost, t.drawn = (int((labels == v).sum()) for v in (1, -1, 0))
     t.max_remoteness = int(rems[labels != 0].max(initial=-1))
     m.save(root)
-
-
-def judged(root: Path, *weak: str) -> Any:
-    """The checker's verdict on the certificate the package writes for ``root`` now."""
-    cert = writer.write_certificate(root, root.parent / "cert.json")
-    dataset.WEAK.clear()
-    dataset.WEAK.update(weak)
-    try:
-        return check(str(root), str(cert))
-    finally:
-        dataset.WEAK.clear()
 
 
 def where(root: Path, k: int, code: int) -> int:

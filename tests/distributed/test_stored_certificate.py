@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import certified
 import numpy as np
 import pytest
 from tier_cli import run_cli
@@ -20,8 +21,6 @@ from tier_cli import run_cli
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from checker import dataset
-from checker.judge import check
 from checker.stored import ANSWERS
 from verifier.distributed.tiers import certificate as writer
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset
@@ -55,13 +54,7 @@ def copy(made: dict[str, Path], sem: str, tmp_path: Path) -> Path:
 
 
 def judged(root: Path, *weak: str) -> Any:
-    cert = writer.write_certificate(root, root.parent / f"{root.name}.cert.json")
-    dataset.WEAK.clear()
-    dataset.WEAK.update(weak)
-    try:
-        return check(str(root), str(cert))
-    finally:
-        dataset.WEAK.clear()
+    return certified.judged(root, *weak, out=root.parent / f"{root.name}.cert.json")
 
 
 def answers(root: Path) -> tuple[list[int], dict[str, np.ndarray]]:
