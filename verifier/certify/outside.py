@@ -59,8 +59,10 @@ def self_checked(
 ) -> CaseReport:
     """``report`` with the outside check added and its verdict decided again.
 
-    Runs on a verified report whose case was read from a file, up to
-    ``SELF_CHECK_POSITIONS`` unless ``force``; ``keep``: write the certificate there (else to
+    Runs on a verified report whose case was read from a file: up to
+    ``SELF_CHECK_POSITIONS`` on the certificate, above it through a temporary dataset
+    (``_through_dataset``) up to the memory that takes, unless ``force`` (without pyarrow: the
+    certificate at any size); ``keep``: write the certificate there (else to
     a temporary file); ``csv``: also hand the checker the answer as ``--format csv`` prints it;
     ``answers``: an answer file written from the same report, which must say the same. The
     lines the table prints first (``answer_block``) go into the certificate as ``printed``, and
@@ -69,11 +71,17 @@ def self_checked(
     the case was too big)."""
     case = report.case
     fast = _numpy_path(report, csv, answers)
-    why = _not_run(report, force or keep is not None, fast)
+    from verifier.certify.through_dataset import unavailable
+
+    missing = unavailable() if report.case.graph.n > SELF_CHECK_POSITIONS else None
+    why = _not_run(report, keep is not None or (force and missing is not None), fast)
     if why is not None:
         if not why.startswith("skipped"):  # nothing to certify: the report as it is
             return report
-        return dataclasses.replace(report, summary={**report.summary, CHECK: why})
+        if missing is not None:  # no dataset route: the in-memory one when asked
+            why = f"{why.removesuffix(')')}; {missing})"
+            return dataclasses.replace(report, summary={**report.summary, CHECK: why})
+        return _through_dataset(report, why, force)
     t0 = time.perf_counter()
     printed = tuple(answer_block(report))  # rendered once: certified here, printed as they are
     text = None
@@ -118,6 +126,40 @@ def self_checked(
         _with(report, result), summary=summary, printed=printed, printed_csv=text
     )
     return checked.timed("certificate", t_cert - t0).timed("self-check", t_end - t_cert)
+
+
+def _through_dataset(report: CaseReport, above: str, force: bool) -> CaseReport:
+    """``report`` judged by the checker through a temporary dataset (``through_dataset``: a
+    case above the in-memory certificate's size ``above`` says), up to the memory the route
+    takes (any size when ``force``); else with ``summary["certificate"]`` saying why not."""
+    from verifier.certify import through_dataset as route
+
+    g = report.case.graph
+    limit = route.dataset_limit()
+    if g.n + g.m > limit and not force:
+        why = (
+            f"skipped: {g.n:,} positions and {g.m:,} moves, above the {limit:,} nodes + moves "
+            "the memory admits to the self-check through a dataset (--self-check asks for it)"
+        )
+        return dataclasses.replace(report, summary={**report.summary, CHECK: why})
+    t0 = time.perf_counter()
+    out = route.judged_through_dataset(report)
+    t_end = time.perf_counter()
+    if isinstance(out, str):  # a graph the route cannot judge
+        summary = {**report.summary, CHECK: f"{above.removesuffix(')')}; {out})"}
+        return dataclasses.replace(report, summary=summary)
+    if out.status == "ACCEPTED":
+        detail = (
+            "the standalone checker (its own reader) accepts our answer through a temporary "
+            f"dataset ({g.n:,} positions in {out.shards} shards: every position's answer by "
+            f"the conditions of {g.semantics.value}, and the counts)"
+        )
+        result = CheckResult(CHECK, Verdict.CONFIRMED, detail, seconds=t_end - t0)
+    else:
+        result = _refuted(out.message, out.position, out.condition, t0)
+    summary = {**report.summary, CHECK: "checked through a dataset"}
+    checked = dataclasses.replace(_with(report, result), summary=summary)
+    return checked.timed("self-check", t_end - t0)
 
 
 def _numpy_path(report: CaseReport, csv: bool, answers: Path | None) -> bool:

@@ -50,6 +50,7 @@ __all__ = [
     "DEFAULT_MEMORY_SHARE",
     "LINEAR_BYTES_PER_POSITION",
     "MIN_BUDGET_BYTES",
+    "SELF_CHECK_BYTES_PER_POSITION",
     "SOLVE_BYTES_PER_POSITION",
     "TEXT_EXPANSION",
     "VERIFY_BYTES_PER_POSITION",
@@ -87,6 +88,12 @@ on a random normal-play graph of 2 * 10^7; ``docs/games.md`` has 38 on Connect F
 GB), 42 on 5x5 and 46 on 4x7 (17.68 GB), ``benchmarks/bench_answers.py`` 47 on a random graph
 of 5 * 10^7. A case of at most 10^6 nodes also gets the certificate's self-check, up to about
 1 GB more (232 bytes a position at 5 * 10^6 positions, 1.35 GB)."""
+
+SELF_CHECK_BYTES_PER_POSITION: Final = 160
+"""Peak memory of ``verify --answers --linear`` with the self-check through a temporary dataset
+(``certify.through_dataset``: the case above 10^7 positions) per position (nodes + moves), over
+its baseline; sizes the default limit of that route (``through_dataset.dataset_limit``).
+Provisional: to be measured."""
 
 BYTES_PER_POSITION: Final = VERIFY_BYTES_PER_POSITION
 """The bytes per position of :class:`Limits` made without a command (the readers' default

@@ -108,14 +108,18 @@ def dataset_from_graph(
     say: Say = _quiet,
     poll: float = 1.0,
     grace: float = 10.0,
+    reverse: bool = True,
 ) -> Manifest:
     """Write ``graph`` into ``root`` (semantics ``normal``; the others in one tier, with their
     nodes' columns: ``graph_rules.Rule.from_graph``; ``start``: the root's id, default 0), each
     tier as ``shards`` node-id
     ranges (some empty when there are more shards than nodes). ``tier_of``: each node's tier
     (default: one tier); a move may stay in its tier or go to a later one, and each tier's
-    nodes are numbered from 0 in the order of their ids. The driver writes the nodes and
-    edges (it holds the graph anyway); the workers build the reverse edges."""
+    nodes are numbered from 0 in the order of their ids. The driver writes the nodes, the
+    edges and the reverse edges (it holds the graph anyway): no task runs, so ``client`` may be
+    ``None`` (the in-memory self-check's dataset, ``certify.through_dataset``). ``reverse``:
+    ``False`` writes no reverse edges (a dataset only to be judged: the checker reads none;
+    it cannot be solved)."""
     where = source or "the graph"
     sem = graph.semantics
     rule = rule_for(sem)  # None: normal
@@ -151,7 +155,7 @@ def dataset_from_graph(
         terminal = np.zeros(n, dtype=np.int8)
     game = GraphTiers(n, len(dst), tiers=tiers, source=source, semantics=sem)
     under_way(root, game, n)
-    workers = set(cluster_workers(client))
+    workers = set(cluster_workers(client)) if client is not None else set()
     entries: list[list[ShardEntry]] = []
     for k in range(tiers):
         ids = order[first[k] : first[k + 1]]
@@ -165,7 +169,8 @@ def dataset_from_graph(
                 for s in range(shards)
             ]
         )  # fmt: skip
-    _write_reverse(root, entries, of, local, src, dst)
+    if reverse:
+        _write_reverse(root, entries, of, local, src, dst)
     return _finish(root, game, entries, None, n, client, workers, poll, grace, say, start)
 
 
