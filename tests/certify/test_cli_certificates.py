@@ -64,11 +64,14 @@ def test_above_the_size_the_self_check_is_skipped_and_said(
     from verifier import api
     from verifier.certify import outside
 
+    from verifier.certify import through_dataset
+
     monkeypatch.setattr(outside, "SELF_CHECK_POSITIONS", 3)
+    monkeypatch.setattr(through_dataset, "dataset_limit", lambda: 3)  # and the dataset route's
     case = CASES / "kars-figure1-b-lt-d.json"  # 4 positions
     rep = api.verify(case)
     assert not [c for c in rep.checks if c.check == "certificate"]
-    assert rep.summary["certificate"].startswith("skipped: 4 positions, above 3")
+    assert rep.summary["certificate"].startswith("skipped: 4 positions and 4 moves, above the 3")
     r = runner.invoke(app, ["verify", str(case)])
     assert "self-check of the certificate skipped: 4 positions" in r.output
     forced = api.verify(case, self_check=True)
@@ -94,7 +97,7 @@ def test_an_npz_case_is_self_checked_by_the_numpy_path_up_to_its_own_size(
     assert cert.verdict.value == "confirmed" and asked and asked[0].endswith(".npz")
     monkeypatch.setattr(outside, "SELF_CHECK_NPZ_POSITIONS", 3)
     rep = api.verify(case)
-    assert rep.summary["certificate"].startswith("skipped: 40 positions, above 3")
+    assert rep.summary["certificate"] == "checked through a dataset"  # above: the dataset route
 
 
 def test_a_sat_solver_that_gives_up_below_the_limit_leaves_the_case_inconclusive(
