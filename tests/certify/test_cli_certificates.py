@@ -62,9 +62,7 @@ def test_above_the_size_the_self_check_is_skipped_and_said(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from verifier import api
-    from verifier.certify import outside
-
-    from verifier.certify import through_dataset
+    from verifier.certify import outside, through_dataset
 
     monkeypatch.setattr(outside, "SELF_CHECK_POSITIONS", 3)
     monkeypatch.setattr(through_dataset, "dataset_limit", lambda: 3)  # and the dataset route's

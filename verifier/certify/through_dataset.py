@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from numpy.typing import NDArray
 
 from verifier.io.limits import SELF_CHECK_BYTES_PER_POSITION, default_max_positions
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE
+from verifier.model.describe import PerSemantics
 from verifier.model.graph import GameGraph
 from verifier.model.report import CaseReport
 from verifier.model.semantics import MAX, WON, Semantics
@@ -129,36 +131,65 @@ def _heights(g: GameGraph) -> NDArray[np.int64]:
     return _layers(g, np.ones(g.m, dtype=np.bool_), none, dead, none)
 
 
-def dataset_answers(report: CaseReport) -> dict[str, NDArray[Any]] | str:
+Columns = dict[str, NDArray[Any]]
+_ANSWERS: PerSemantics[Callable[[CaseReport], Columns | str]] = PerSemantics(
+    "the answers columns of a stored graph"
+)
+"""Our answer as a stored graph's answers columns, per semantics (or why the route cannot)."""
+
+
+def dataset_answers(report: CaseReport) -> Columns | str:
     """Our answer as the answers columns of a stored graph of its semantics, or why the
     dataset route cannot judge it."""
-    sol, g = report.solution, report.case.graph
-    assert sol is not None
-    sem = g.semantics
-    value = sol.columns[VALUE]
-    if sem is Semantics.NORMAL:
-        rem = _given(sol.columns[REMOTENESS], -1) if REMOTENESS in sol.columns else None
-        label = np.asarray(value.data, dtype=np.int8)
-        return {"label": label, REMOTENESS: _rem(rem, g.n)}
-    if sem is Semantics.REACHABILITY:
-        rem = _given(sol.columns[REMOTENESS], -1) if REMOTENESS in sol.columns else None
-        label = np.where(np.asarray(value.data) == WON, 1, -1).astype(np.int8)
-        return {"label": label, REMOTENESS: _rem(rem, g.n)}
-    if sem is Semantics.MINIMAX:
-        score = np.asarray(value.data, dtype=np.float64)
-        return {"score": score, "rank": _minimax_ranks(g, score)}
-    loopy = sol.columns.get(LOOPY)
-    height = _heights(g)
+    assert report.solution is not None
+    return _ANSWERS[report.case.semantics](report)
+
+
+def _remoteness(report: CaseReport) -> NDArray[np.int32]:
+    """Our remoteness where given, -1 elsewhere (drawn, outside the region)."""
+    assert report.solution is not None
+    col = report.solution.columns.get(REMOTENESS)
+    return (np.full(report.case.graph.n, -1) if col is None else _given(col, -1)).astype(np.int32)
+
+
+def _value(report: CaseReport) -> NDArray[Any]:
+    assert report.solution is not None
+    return np.asarray(report.solution.columns[VALUE].data)
+
+
+@_ANSWERS.register(Semantics.NORMAL)
+def _normal(report: CaseReport) -> Columns:
+    """``label`` (+1 won, -1 lost, 0 drawn: ours as they are) and ``remoteness``."""
+    return {"label": _value(report).astype(np.int8), REMOTENESS: _remoteness(report)}
+
+
+@_ANSWERS.register(Semantics.REACHABILITY)
+def _region(report: CaseReport) -> Columns:
+    """``label`` +1 in player 0's region (ours: won), -1 outside; ``remoteness`` the layer."""
+    label = np.where(_value(report) == WON, 1, -1).astype(np.int8)
+    return {"label": label, REMOTENESS: _remoteness(report)}
+
+
+@_ANSWERS.register(Semantics.MINIMAX)
+def _scores(report: CaseReport) -> Columns:
+    """``score`` (ours) and ``rank`` (the witness ``_minimax_ranks``)."""
+    score = _value(report).astype(np.float64)
+    return {"score": score, "rank": _minimax_ranks(report.case.graph, score)}
+
+
+@_ANSWERS.register(Semantics.IMPARTIAL)
+def _grundy(report: CaseReport) -> Columns | str:
+    """``grundy`` (ours) and ``remoteness`` the height; none on a graph with cycles."""
+    assert report.solution is not None
+    loopy = report.solution.columns.get(LOOPY)
+    height = _heights(report.case.graph)
     if (loopy is not None and bool(loopy.given.any())) or bool((height < 0).any()):
         return "the dataset route judges impartial graphs without cycles only"
+    value = report.solution.columns[VALUE]
     return {"grundy": _given(value, -1), REMOTENESS: height.astype(np.int32)}
 
 
-def _rem(rem: NDArray[np.int64] | None, n: int) -> NDArray[np.int32]:
-    return (np.full(n, -1) if rem is None else rem).astype(np.int32)
-
-
-def _counts(sem: Semantics, a: dict[str, NDArray[Any]]) -> tuple[int, int, int, int]:
+def _counts(sem: Semantics, a: Columns) -> tuple[int, int, int, int]:
     """The tier's counts as the manifest keeps them (``graph_rules``' for the semantics)."""
     from verifier.distributed.tiers.graph_rules import rule_for
 
@@ -170,12 +201,10 @@ def _counts(sem: Semantics, a: dict[str, NDArray[Any]]) -> tuple[int, int, int, 
     return (*(int(np.count_nonzero(label == v)) for v in (1, -1, 0)), top)  # type: ignore[return-value]
 
 
-def write_dataset(
-    root: Path, report: CaseReport, answers: dict[str, NDArray[Any]], shards: int
-) -> None:
+def write_dataset(root: Path, report: CaseReport, answers: Columns, shards: int) -> None:
     """Write the case's graph and ``answers`` as a solved one-tier stored-graph dataset."""
     from verifier.distributed.tiers.graph_generate import dataset_from_graph
-    from verifier.distributed.tiers.storage import write_answers, write_rule_answers
+    from verifier.distributed.tiers.storage import write_rule_answers
 
     g, case = report.case.graph, report.case
     start = case.root if case.root is not None else 0
@@ -185,10 +214,7 @@ def write_dataset(
     lo = 0
     for s in tier.shards:
         part = {k: v[lo : lo + s.positions] for k, v in answers.items()}
-        if g.semantics is Semantics.NORMAL:
-            s.answers_sha256 = write_answers(root, 0, s.shard, (part["label"], part[REMOTENESS]))
-        else:
-            s.answers_sha256 = write_rule_answers(root, 0, s.shard, part)
+        s.answers_sha256 = write_rule_answers(root, 0, s.shard, part)  # normal's columns too
         lo += s.positions
     tier.won, tier.lost, tier.drawn, tier.max_remoteness = _counts(g.semantics, answers)
     tier.status = "solved"

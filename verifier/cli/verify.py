@@ -280,7 +280,8 @@ def verify_cmd(
         typer.Option(
             "--self-check/--no-self-check",
             help="The standalone checker (checker/) judges our answer's certificate before it "
-            "is called verified: by default up to 1,000,000 positions.",
+            "is called verified: by default up to 1,000,000 positions, above that through a "
+            "temporary dataset as far as the memory allows (--self-check: at any size).",
             show_default=False,
             rich_help_panel=CHECKS,
         ),

@@ -18,6 +18,12 @@ file is refused with the one-line ``CaseError`` when
 The memory budget of the byte checks is ``max_positions`` times the same command's bytes per
 position, so with the default limit every command's budget is the same share of the machine.
 
+``verify``'s self-check of a case above its in-memory certificate's size (10^6 positions, 10^7
+for an ``.npz`` case on the checker's numpy path) goes through a temporary dataset, by default
+up to the same share of the machine at :data:`SELF_CHECK_BYTES_PER_POSITION` (the whole
+command's peak, the self-check included: 91 bytes a position measured on 8 * 10^7, 2 * 10^7
+nodes; 135 million positions on 24 GiB); above, the report says it was skipped.
+
 Examples
 --------
 >>> Limits(max_positions=10**6).budget_bytes
@@ -87,13 +93,18 @@ its 190 MB baseline: measured at 41.7 bytes on Connect Four 5x4 (12.7 million po
 on a random normal-play graph of 2 * 10^7; ``docs/games.md`` has 38 on Connect Four 6x4 (12.73
 GB), 42 on 5x5 and 46 on 4x7 (17.68 GB), ``benchmarks/bench_answers.py`` 47 on a random graph
 of 5 * 10^7. A case of at most 10^6 nodes also gets the certificate's self-check, up to about
-1 GB more (232 bytes a position at 5 * 10^6 positions, 1.35 GB)."""
+1 GB more (232 bytes a position at 5 * 10^6 positions, 1.35 GB); a bigger one the self-check
+through a temporary dataset, up to :data:`SELF_CHECK_BYTES_PER_POSITION` in all."""
 
-SELF_CHECK_BYTES_PER_POSITION: Final = 160
+SELF_CHECK_BYTES_PER_POSITION: Final = 112
 """Peak memory of ``verify --answers --linear`` with the self-check through a temporary dataset
-(``certify.through_dataset``: the case above 10^7 positions) per position (nodes + moves), over
-its baseline; sizes the default limit of that route (``through_dataset.dataset_limit``).
-Provisional: to be measured."""
+(``certify.through_dataset``: a case above the in-memory certificate's 10^6 / 10^7 positions)
+per position (nodes + moves); sizes that route's default limit
+(``through_dataset.dataset_limit``: 60% of the memory at this cost, 135 million positions on
+24 GiB). Measured (2026-11-29, ``/usr/bin/time -v``) on a random normal-play graph of 2 * 10^7
+nodes and 6 * 10^7 moves: 7.28 GB peak with the self-check, 91 bytes a position (2.76 GB,
+34 bytes, without it: the route adds 57 bytes a position, the dataset written and the
+checker's ``stored.py`` holding the graph whole); 23% margin."""
 
 BYTES_PER_POSITION: Final = VERIFY_BYTES_PER_POSITION
 """The bytes per position of :class:`Limits` made without a command (the readers' default
