@@ -136,11 +136,15 @@ def test_a_wrong_answer_is_refuted_naming_the_position(
     assert not above[0].exists() and _files(case.parent) == before
 
 
-def test_impartial_with_cycles_is_skipped_and_said(above: list[Path]) -> None:
-    rep = api.verify(CASES / "impartial-loopy-smith.json")
+def test_impartial_with_cycles_is_skipped_and_said_unless_asked(above: list[Path]) -> None:
+    case = CASES / "impartial-loopy-smith.json"
+    rep = api.verify(case)
     assert not _certificate(rep) and not above
     assert rep.summary["certificate"].startswith("skipped: ")
     assert "impartial graphs without cycles only" in rep.summary["certificate"]
+    forced = api.verify(case, self_check=True)  # the certificate judges it, at any size
+    assert [v for v, _ in _certificate(forced)] == ["confirmed"]
+    assert forced.summary["certificate"] == "checked" and not above
 
 
 def test_above_the_memory_it_is_skipped_unless_asked(
@@ -165,3 +169,6 @@ def test_without_pyarrow_it_is_skipped_never_passed(
     assert not _certificate(rep) and not above
     assert rep.summary["certificate"].startswith("skipped: ")
     assert "pyarrow is needed for the dataset route" in rep.summary["certificate"]
+    forced = api.verify(CASES / "knuth-cycle-with-exit.json", self_check=True)
+    assert [v for v, _ in _certificate(forced)] == ["confirmed"]
+    assert forced.summary["certificate"] == "checked" and not above  # the certificate's route

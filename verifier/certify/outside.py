@@ -71,17 +71,13 @@ def self_checked(
     the case was too big)."""
     case = report.case
     fast = _numpy_path(report, csv, answers)
-    from verifier.certify.through_dataset import unavailable
-
-    missing = unavailable() if report.case.graph.n > SELF_CHECK_POSITIONS else None
-    why = _not_run(report, keep is not None or (force and missing is not None), fast)
+    why = _not_run(report, keep is not None, fast)
     if why is not None:
         if not why.startswith("skipped"):  # nothing to certify: the report as it is
             return report
-        if missing is not None:  # no dataset route: the in-memory one when asked
-            why = f"{why.removesuffix(')')}; {missing})"
-            return dataclasses.replace(report, summary={**report.summary, CHECK: why})
-        return _through_dataset(report, why, force)
+        routed = _through_dataset(report, why, force)
+        if routed is not None:
+            return routed  # else asked for, and no dataset route: the certificate, any size
     t0 = time.perf_counter()
     printed = tuple(answer_block(report))  # rendered once: certified here, printed as they are
     text = None
@@ -128,26 +124,31 @@ def self_checked(
     return checked.timed("certificate", t_cert - t0).timed("self-check", t_end - t_cert)
 
 
-def _through_dataset(report: CaseReport, above: str, force: bool) -> CaseReport:
+def _through_dataset(report: CaseReport, above: str, force: bool) -> CaseReport | None:
     """``report`` judged by the checker through a temporary dataset (``through_dataset``: a
     case above the in-memory certificate's size ``above`` says), up to the memory the route
-    takes (any size when ``force``); else with ``summary["certificate"]`` saying why not."""
+    takes (any size when ``force``); else with ``summary["certificate"]`` saying why not.
+    ``None`` when the route cannot judge the case (no pyarrow, an impartial graph with cycles)
+    and ``force`` asks for the self-check: the certificate judges it then."""
     from verifier.certify import through_dataset as route
 
     g = report.case.graph
+    missing = route.unavailable()
+    if missing is not None:
+        why = f"{above.removesuffix(')')}; {missing})"
+        return None if force else _skipped(report, why)
     limit = route.dataset_limit()
     if g.n + g.m > limit and not force:
         why = (
             f"skipped: {g.n:,} positions and {g.m:,} moves, above the {limit:,} nodes + moves "
             "the memory admits to the self-check through a dataset (--self-check asks for it)"
         )
-        return dataclasses.replace(report, summary={**report.summary, CHECK: why})
+        return _skipped(report, why)
     t0 = time.perf_counter()
     out = route.judged_through_dataset(report)
     t_end = time.perf_counter()
     if isinstance(out, str):  # a graph the route cannot judge
-        summary = {**report.summary, CHECK: f"{above.removesuffix(')')}; {out})"}
-        return dataclasses.replace(report, summary=summary)
+        return None if force else _skipped(report, f"{above.removesuffix(')')}; {out})")
     if out.status == "ACCEPTED":
         detail = (
             "the standalone checker (its own reader) accepts our answer through a temporary "
@@ -160,6 +161,11 @@ def _through_dataset(report: CaseReport, above: str, force: bool) -> CaseReport:
     summary = {**report.summary, CHECK: "checked through a dataset"}
     checked = dataclasses.replace(_with(report, result), summary=summary)
     return checked.timed("self-check", t_end - t0)
+
+
+def _skipped(report: CaseReport, why: str) -> CaseReport:
+    """``report`` with ``summary["certificate"]`` saying why the outside check did not run."""
+    return dataclasses.replace(report, summary={**report.summary, CHECK: why})
 
 
 def _numpy_path(report: CaseReport, csv: bool, answers: Path | None) -> bool:
