@@ -172,3 +172,22 @@ def test_without_pyarrow_it_is_skipped_never_passed(
     forced = api.verify(CASES / "knuth-cycle-with-exit.json", self_check=True)
     assert [v for v, _ in _certificate(forced)] == ["confirmed"]
     assert forced.summary["certificate"] == "checked" and not above  # the certificate's route
+
+
+def test_a_dataset_that_cannot_be_written_is_skipped_and_said(
+    above: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from verifier.distributed.tiers import storage
+
+    def full(*_: Any) -> str:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(storage, "write_rule_answers", full)
+    case = CASES / "knuth-cycle-with-exit.json"
+    rep = api.verify(case)
+    assert not _certificate(rep) and rep.verdict.value == "verified"
+    why = rep.summary["certificate"]
+    assert why.startswith("skipped: ") and "could not be written: " in why
+    assert "No space left on device" in why and len(above) == 1 and not above[0].exists()
+    forced = api.verify(case, self_check=True)  # the certificate judges it then
+    assert [v for v, _ in _certificate(forced)] == ["confirmed"]

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.errors import VerifierError
 from verifier.io.limits import SELF_CHECK_BYTES_PER_POSITION, default_max_positions
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE
 from verifier.model.describe import PerSemantics
@@ -234,11 +235,15 @@ def judged_through_dataset(report: CaseReport) -> Judged | str:
     shards = max(2, -(-g.n // SHARD_POSITIONS))
     with tempfile.TemporaryDirectory(prefix="gamegraph-selfcheck-") as tmp:
         root = Path(tmp) / "dataset"
-        root.mkdir()
-        write_dataset(root, report, answers, shards)
-        del answers
         cert = Path(tmp) / "certificate.json"
-        cert.write_text(json.dumps(certificate_of(root), indent=1) + "\n")
+        try:
+            root.mkdir()
+            write_dataset(root, report, answers, shards)
+            del answers
+            cert.write_text(json.dumps(certificate_of(root), indent=1) + "\n")
+        except (OSError, VerifierError) as e:  # a full disk, say: not judged, said why
+            why = str(e).replace(tmp, "the temporary dataset")
+            return f"the temporary dataset could not be written: {why}"
         out = check(str(root), str(cert), 1)
     code = getattr(out, "code", None)
     position = None
