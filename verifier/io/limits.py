@@ -21,8 +21,9 @@ position, so with the default limit every command's budget is the same share of 
 ``verify``'s self-check of a case above its in-memory certificate's size (10^6 positions, 10^7
 for an ``.npz`` case on the checker's numpy path) goes through a temporary dataset, by default
 up to the same share of the machine at :data:`SELF_CHECK_BYTES_PER_POSITION` (the whole
-command's peak, the self-check included: 91 bytes a position measured on 8 * 10^7, 2 * 10^7
-nodes; 135 million positions on 24 GiB); above, the report says it was skipped.
+command's peak, the self-check included: 91-110 bytes a position measured on random graphs
+of 4.8-8 * 10^7 positions; about 118 million positions on 24 GiB); above, the report says it
+was skipped.
 
 Examples
 --------
@@ -96,15 +97,17 @@ of 5 * 10^7. A case of at most 10^6 nodes also gets the certificate's self-check
 1 GB more (232 bytes a position at 5 * 10^6 positions, 1.35 GB); a bigger one the self-check
 through a temporary dataset, up to :data:`SELF_CHECK_BYTES_PER_POSITION` in all."""
 
-SELF_CHECK_BYTES_PER_POSITION: Final = 112
+SELF_CHECK_BYTES_PER_POSITION: Final = 128
 """Peak memory of ``verify --answers --linear`` with the self-check through a temporary dataset
 (``certify.through_dataset``: a case above the in-memory certificate's 10^6 / 10^7 positions)
 per position (nodes + moves); sizes that route's default limit
-(``through_dataset.dataset_limit``: 60% of the memory at this cost, 135 million positions on
-24 GiB). Measured (2026-11-29, ``/usr/bin/time -v``) on a random normal-play graph of 2 * 10^7
-nodes and 6 * 10^7 moves: 7.28 GB peak with the self-check, 91 bytes a position (2.76 GB,
-34 bytes, without it: the route adds 57 bytes a position, the dataset written and the
-checker's ``stored.py`` holding the graph whole); 23% margin."""
+(``through_dataset.dataset_limit``: 60% of the memory at this cost, about 118 million positions
+on 24 GiB). Measured (2026-11-29, ``/usr/bin/time -v``): a random normal-play graph of 2 * 10^7
+nodes and 6 * 10^7 moves, 7.28 GB peak with the self-check, 91 bytes a position (2.76 GB, 34
+bytes, without it); a random minimax graph of 1.2 * 10^7 nodes and 3.6 * 10^7 moves, 5.28 GB,
+110 bytes (3.37 GB, 70 bytes, without: float64 scores, and the ranks computed as witnesses).
+The route adds 40-57 bytes a position (the dataset written, then the checker's ``stored.py``
+holding the graph whole). Margin: 16% over minimax, 40% over normal play."""
 
 BYTES_PER_POSITION: Final = VERIFY_BYTES_PER_POSITION
 """The bytes per position of :class:`Limits` made without a command (the readers' default
