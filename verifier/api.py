@@ -105,9 +105,10 @@ def verify(
     with ``answers``, judge them by the linear checks alone (``verify --answers --linear``: no
     Z3). ``progress``: called with ``(task, done, total)`` now and then. ``self_check``: the
     standalone checker judges the certificate of our answer before it is called verified
-    (docs/certificates.md): ``None`` up to ``SELF_CHECK_POSITIONS`` positions, ``True`` at any
-    size, ``False`` never. ``certificate``: also write that certificate to this file (``.json``
-    or ``.npz``)."""
+    (docs/certificates.md): ``None`` up to ``SELF_CHECK_POSITIONS`` positions on its
+    certificate, above through a temporary dataset as far as the memory allows
+    (``certify.through_dataset``), ``True`` at any size, ``False`` never. ``certificate``:
+    also write that certificate to this file (``.json`` or ``.npz``)."""
     from verifier.certify.outside import self_checked
     from verifier.claims import run_with_claims
     from verifier.io.answer_base import Answers

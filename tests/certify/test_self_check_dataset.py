@@ -191,3 +191,23 @@ def test_a_dataset_that_cannot_be_written_is_skipped_and_said(
     assert "No space left on device" in why and len(above) == 1 and not above[0].exists()
     forced = api.verify(case, self_check=True)  # the certificate judges it then
     assert [v for v, _ in _certificate(forced)] == ["confirmed"]
+
+
+def test_the_command_line_refutes_a_wrong_answer_through_the_dataset(
+    above: list[Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from verifier.cli import app
+
+    case, before = _copy(CASES / "knuth-cycle-with-exit.json", tmp_path)
+    ok = CliRunner().invoke(app, ["verify", str(case), "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["summary"]["certificate"] == "checked through a dataset"
+    monkeypatch.setattr(route, "dataset_answers", _corrupt("label", 0))
+    r = CliRunner().invoke(app, ["verify", str(case)])
+    assert r.exit_code == 1, r.output  # refuted
+    assert "REFUTED" in r.output and "our own output is wrong" in r.output
+    assert "Traceback" not in r.output and _files(case.parent) == before
