@@ -289,8 +289,8 @@ def judge(spec: Spec, jobs: int = 1) -> None:
             blocked = blocked or r.blocked
             for cond, hit in r.first:
                 order += [cond] if cond not in order else []
-                if hit is not None:
-                    first.setdefault(cond, (r.tier, *hit))
+                if hit is not None:  # the least (tier, node), whatever the order of arrival
+                    first[cond] = min(first.get(cond, (r.tier, *hit)), (r.tier, *hit))
             c, d = tiers[r.tier], r.counts
             tiers[r.tier] = (c[0] + d[0], c[1] + d[1], c[2] + d[2], max(c[3], d[3]))
             done += spec.shards[r.tier][r.shard]["positions"]
