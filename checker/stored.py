@@ -184,14 +184,17 @@ def shard_judged(spec: Spec, k: int, j: int) -> Judged:
     if len(ans[0]) != len(ids):
         raise Found(k, j, -1, "counts", f"{len(ans[0])} answers for {len(ids)} nodes")
     e_src, e_dst = (v.astype(np.int64) for v in _read(spec, k, j, "edges", EDGE))
-    moves = [(e_src, np.full(len(e_src), k), e_dst, s["edges"]["rows"], "edges")]
+    moves: list[tuple[Any, ...]] = [
+        (e_src, np.full(len(e_src), k), e_dst, s["edges"]["rows"], "edges")
+    ]
     if "exits" in s:
         x_src, x_tier, x_dst = (v.astype(np.int64) for v in _read(spec, k, j, "exits", EXIT))
         moves.append((x_src, x_tier, x_dst, s["exits"]["rows"], "exits"))
-    for m in moves:
-        _moves(spec, k, j, (lo, hi), *m, sizes)
+    for a_src, a_to, a_dst, rows, what in moves:
+        _moves(spec, k, j, (lo, hi), a_src, a_to, a_dst, rows, what, sizes)
     nd, a = dict(zip(ncols, got, strict=True)), dict(zip(ANSWERS[spec.semantics], ans, strict=True))
-    src, to, dst = (np.concatenate([m[i] for m in moves]) for i in range(3))
+    src, to, dst = (np.concatenate([m[i] for m in moves]) if moves[1:] else moves[0][i]
+                    for i in range(3))  # fmt: skip
     own = sum(v.nbytes for v in (*got, *ans, *(v for m in moves for v in m[:3])))
     try:
         t, idx, held = _targets(spec, (k, j, lo), a, to, dst, own)
@@ -220,9 +223,11 @@ def _targets(spec: Spec, me: tuple[int, int, int], a: dict[str, Any], to: Any, d
     wide = max(len(t) for t in spec.shards) + 1
     idx, parts, most = np.empty(len(dst), np.int64), [a], (1, own)
     base = len(next(iter(a.values())))
-    for key in np.unique(to * wide + shard).tolist():
+    keys = to * wide + shard
+    order = np.argsort(keys, kind="stable")
+    found, at = np.unique(keys[order], return_index=True)
+    for key, sel in zip(found.tolist(), np.split(order, at[1:]) if len(at) else [], strict=True):
         tier, s = divmod(key, wide)
-        sel = np.flatnonzero(to * wide + shard == key)
         if (tier, s) == (k, j):
             idx[sel] = dst[sel] - lo
             continue
@@ -230,7 +235,7 @@ def _targets(spec: Spec, me: tuple[int, int, int], a: dict[str, Any], to: Any, d
         rows, inv = np.unique(dst[sel] - _bounds(spec, tier)[s], return_inverse=True)
         parts.append(dict(zip(a, (c[rows] for c in cols), strict=True)))
         idx[sel], base = base + inv.reshape(-1), base + len(rows)
-        kept = {key: v for key, v in _ANSWERS.kept.items() if key != (k, j)} | {(tier, s): cols}
+        kept = {kj: v for kj, v in _ANSWERS.kept.items() if kj != (k, j)} | {(tier, s): cols}
         held = [*kept.values(), *(tuple(p.values()) for p in parts[1:])]
         size = own + sum(v.nbytes for p in held for v in p)
         most = (max(most[0], len(kept) + 1), max(most[1], size))
