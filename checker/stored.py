@@ -224,17 +224,20 @@ def _targets(spec: Spec, me: tuple[int, int, int], a: dict[str, Any], to: Any, d
     idx, parts, most = np.empty(len(dst), np.int64), [a], (1, own)
     base = len(next(iter(a.values())))
     keys = to * wide + shard
-    order = np.argsort(keys, kind="stable")
-    found, at = np.unique(keys[order], return_index=True)
-    for key, sel in zip(found.tolist(), np.split(order, at[1:]) if len(at) else [], strict=True):
+    counts = np.bincount(keys, minlength=1)  # a counting sort (radix: keys under 2^16)
+    order = np.argsort(keys.astype(np.uint16) if len(counts) <= 1 << 16 else keys, kind="stable")
+    ends = np.cumsum(counts)
+    for key in np.flatnonzero(counts).tolist():
         tier, s = divmod(key, wide)
+        sel = order[ends[key] - counts[key] : ends[key]]
         if (tier, s) == (k, j):
             idx[sel] = dst[sel] - lo
             continue
         cols = _answers(spec, tier, s)
-        rows, inv = np.unique(dst[sel] - _bounds(spec, tier)[s], return_inverse=True)
-        parts.append(dict(zip(a, (c[rows] for c in cols), strict=True)))
-        idx[sel], base = base + inv.reshape(-1), base + len(rows)
+        rows, mark = dst[sel] - _bounds(spec, tier)[s], np.zeros(len(cols[0]), bool)
+        mark[rows] = True  # the rows reached, kept in order
+        parts.append(dict(zip(a, (c[mark] for c in cols), strict=True)))
+        idx[sel], base = base + np.cumsum(mark)[rows] - 1, base + int(mark.sum())
         kept = {kj: v for kj, v in _ANSWERS.kept.items() if kj != (k, j)} | {(tier, s): cols}
         held = [*kept.values(), *(tuple(p.values()) for p in parts[1:])]
         size = own + sum(v.nbytes for p in held for v in p)
