@@ -191,15 +191,37 @@ def _parquet(spec: Spec, tier: int, shard: int, rel: str, sha: str, cols: dict[s
     return out
 
 
-_CACHE: OrderedDict[tuple[int, int], tuple[Any, Any, Any]] = OrderedDict()
+class Cache:
+    """Arrays read once, kept while they fit ``CACHE_BYTES`` (least recently used out first):
+    one per process, Connect Four's shards (``shard``) or a stored graph's answers."""
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[Any, tuple[Any, ...]] = OrderedDict()
+
+    def get(self, key: Any, read: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+        """The arrays kept under ``key``, or ``read()`` (then kept, the oldest out)."""
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            return self.kept[key]
+        self.kept[key] = out = read()
+        while self.nbytes() > CACHE_BYTES and self.kept:
+            self.kept.popitem(last=False)
+        return out
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for v in self.kept.values() for a in v)
+
+
+_CACHE = Cache()
 
 
 def shard(spec: Spec, tier: int, j: int) -> tuple[Any, Any, Any]:
     """``(codes, label, remoteness)`` of a shard: read (each file's digest compared once per
     read), or kept from an earlier read while the shards kept fit ``CACHE_BYTES``."""
-    if (tier, j) in _CACHE:
-        _CACHE.move_to_end((tier, j))
-        return _CACHE[tier, j]
+    return _CACHE.get((tier, j), lambda: _shard(spec, tier, j))
+
+
+def _shard(spec: Spec, tier: int, j: int) -> tuple[Any, Any, Any]:
     s = spec.shards[tier][j]
     (codes,) = _parquet(spec, tier, j, s.codes, s.codes_sha256, {"code": "uint64"})
     cols = {"label": "int8", "remoteness": "int32"}
@@ -207,10 +229,7 @@ def shard(spec: Spec, tier: int, j: int) -> tuple[Any, Any, Any]:
     if not len(codes) == len(label) == s.positions:
         why = f"{len(codes)} codes and {len(label)} answers, the certificate says {s.positions}"
         raise Found(tier, j, -1, "counts", why)
-    _CACHE[tier, j] = out = (codes, label, rem)
-    while sum(sum(a.nbytes for a in v) for v in _CACHE.values()) > CACHE_BYTES and _CACHE:
-        _CACHE.popitem(last=False)
-    return out
+    return codes, label, rem
 
 
 def owner(codes: Any, shards: int) -> Any:

@@ -5,20 +5,20 @@ shard by shard, tiers from the last down; the reading is ``dataset.py``'s, the m
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 from typing import Any, NamedTuple
 
 import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import dataset, stages, stored
+    from checker import dataset, stages, stored, workers
     from checker.dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard
     from checker.reading import Unreadable
 except ImportError:  # pragma: no cover - the script's way
     import dataset  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
     import stored  # type: ignore[import-not-found,no-redef]
+    import workers  # type: ignore[import-not-found,no-redef]
     from dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard  # type: ignore[no-redef]
     from reading import Unreadable  # type: ignore[import-not-found,no-redef]
 
@@ -159,29 +159,23 @@ def _setup(spec: Spec, weak: set[str]) -> None:
 
 
 def judge(spec: Spec, jobs: int = 1) -> None:
-    """Every condition, tiers from the last down (``Found`` at the first violation); ``jobs``
-    worker processes judge a tier's shards in parallel."""
-    _setup(spec, set())
-    pool = None
-    if jobs > 1:
-        pool = multiprocessing.get_context("spawn").Pool(jobs, _setup, (spec, set(WEAK)))
-    try:
+    """Every condition, tiers from the last down (``Found`` at the first violation, in the
+    shards' order with any ``jobs``); ``jobs`` worker processes judge a tier's shards."""
+    with workers.workers(jobs, _setup, (spec, set(WEAK))) as run:
         got: list[tuple[int, ...]] = [()] * len(spec.shards)
         start, judged = None, 0
         for k in reversed(range(len(spec.shards))):
             nxt = spec.shards[k + 1] if k + 1 < len(spec.shards) else ()
             reached = [np.zeros(s.positions, bool) for s in nxt]
-            todo = [(k, j) for j in range(len(spec.shards[k]))]
-            done = pool.imap_unordered(_job, todo) if pool is not None else map(_job, todo)
             tier = [0] * 5
-            for r in done:
+            for r in run(_job, [(k, j) for j in range(len(spec.shards[k]))]):
                 for t, bits in r.reached.items():
                     reached[t] |= np.unpackbits(bits, count=len(reached[t])).astype(bool)
                 tier[:4] = [a + b for a, b in zip(tier[:4], r.counts[:4], strict=True)]
                 tier[4] = max(tier[4] or -1, r.counts[4])
                 start = r.start or start
             judged += sum(s.positions for s in spec.shards[k])
-            stages.step(f"tier {k} judged", judged)
+            stages.tier(k, len(spec.shards), len(spec.shards[k]), judged)
             got[k] = tuple(tier) if spec.shards[k] else (0, 0, 0, 0, -1)
             for t, bits in enumerate(reached):
                 x = _first(~bits) if "reachable" not in WEAK else None
@@ -190,9 +184,6 @@ def judge(spec: Spec, jobs: int = 1) -> None:
                     why = f"no position of tier {k} moves to it: it is not reachable from the start"
                     raise Found(k + 1, t, code, "reachable", why)
         counted(spec, got, start)
-    finally:
-        if pool is not None:
-            pool.terminate()
 
 
 def counted(spec: Spec, got: list[tuple[int, ...]], start: tuple[int, int, int] | None) -> None:
@@ -214,7 +205,7 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
     """The standalone checker's verdict on the dataset in ``root`` and its certificate (a
     stored graph's: ``stored.py``'s)."""
     if stored.is_stored(cert):
-        return stored.check(root, cert)
+        return stored.check(root, cert, jobs)
     rules = None
     try:
         spec = stages.step("reading the certificate", 0, dataset.read_certificate, root, cert)
@@ -233,7 +224,7 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
     except Exception as e:  # anything else unreadable: in Python's words, never a traceback
         return Verdict("BAD", f"{root}: cannot read: {type(e).__name__}: {e}")
     finally:
-        dataset._CACHE.clear()
+        dataset._CACHE.kept.clear()
     n = sum(spec.counts[k][0] for k in range(len(spec.counts)))
     return Verdict("ACCEPTED", f"ACCEPTED ({n:,} positions in {len(spec.counts)} tiers)")
 
@@ -244,8 +235,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("dataset", help="the dataset's directory (manifest.json, tier=K/...)")
     ap.add_argument("certificate")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes judging the shards")
+    ap.add_argument("--progress", action="store_true", help="a line per tier on stderr")
     a = ap.parse_args(argv)  # a usage error exits 2
-    out = stages.watched(check, a.dataset, a.certificate, max(a.jobs, 1))
+    out = stages.watched(check, a.dataset, a.certificate, max(a.jobs, 1), show=a.progress)
     code = {"ACCEPTED": 0, "REJECTED": 1, "BAD": 2}[out.status]
     line = [out.message, f"REJECTED: {out.message}", f"error: {out.message}"][code]
     print(line, file=sys.stderr if code == 2 else sys.stdout)

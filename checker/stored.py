@@ -5,8 +5,11 @@ The files are read with ``dataset.py``'s strict reader (each digest compared wit
 certificate's first). The graph is judged well formed (``ids``: each shard's node ids exactly
 its range, the shards of a tier one after the other from 0; ``edges``: a shard's moves from
 its own nodes, strictly increasing, so none twice; ``targets``: every move's target a node),
-then the conditions of its semantics on the stored answers, node by node, and the counts.
-The whole graph is held in memory (a node's arrays and its moves'). Numpy and pyarrow.
+then the conditions of its semantics on the stored answers (``stored_rules.py``), node by
+node, and the counts. Shard by shard (``--jobs N``: in N processes, ``workers.py``): a shard's
+own files, and of every other shard only the answers its moves reach, read through a cache of
+answer files (``dataset.Cache``, ``CACHE_BYTES``); the first violation in the dataset's order
+(tiers, shards, then conditions in their order, nodes by id). Numpy and pyarrow.
 """
 
 from __future__ import annotations
@@ -16,13 +19,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import dataset
+    from checker import dataset, stages, workers
     from checker.dataset import WEAK, Bad, Found, Verdict, _field, _only
     from checker.reading import Unreadable, loads
+    from checker.stored_rules import NEEDS, conditions, counted
 except ImportError:  # pragma: no cover - the script's way
     import dataset  # type: ignore[import-not-found,no-redef]
+    import stages  # type: ignore[import-not-found,no-redef]
+    import workers  # type: ignore[import-not-found,no-redef]
     from dataset import WEAK, Bad, Found, Verdict, _field, _only  # type: ignore[no-redef]
     from reading import Unreadable, loads  # type: ignore[import-not-found,no-redef]
+    from stored_rules import NEEDS, conditions, counted  # type: ignore[import-not-found,no-redef]
 
 GAMES = ("graph",)
 """The games stored with their moves, judged here (``judge.py``: those it generates)."""
@@ -41,22 +48,6 @@ ANSWERS = {
 FILES = {"nodes": "tier={k}/shard={j}.parquet", "edges": "edges/tier={k}/shard={j}.parquet",
          "exits": "exits/tier={k}/shard={j}.parquet",
          "answers": "answers/tier={k}/shard={j}.parquet"}  # fmt: skip
-NEEDS = {
-    "N1": "a dead end: its terminal label, remoteness 0 (-1 when drawn)",
-    "N2": "won: some successor lost, remoteness 1 + the least of the lost ones'",
-    "N3": "lost: every successor won, remoteness 1 + the greatest of theirs",
-    "N4": "drawn: no successor lost, some not won; remoteness -1",
-    "region": "a target in player 0's region, a dead end off it not, a player-0 node iff "
-    "some successor is, another iff all are",
-    "layers": "a target's layer 0, a player-0 node's 1 + the least of its successors' in the "
-    "region, another's 1 + the greatest; -1 outside",
-    "scores": "a leaf scores its value, a Max node the greatest of its successors', a Min "
-    "node the least",
-    "ranks": "a rank iff the score is not 0; the side ahead: a successor of the same score "
-    "and a smaller rank; the side behind: every successor's rank smaller (>= 0)",
-    "mex": "the mex of its successors' values",
-    "heights": "a dead end's height 0, another's 1 + the greatest of its successors'",
-}
 
 
 class Spec(NamedTuple):
@@ -146,48 +137,112 @@ def _increasing(*keys: Any) -> Any:
     return less | same
 
 
-def loaded(spec: Spec) -> tuple[Any, dict[str, Any], dict[str, Any], Any, Any]:
-    """The graph, well formed: ``(offsets, node columns, answers, src, dst)`` over global
-    indices (a tier's node ``i`` is ``offsets[tier] + i``)."""
+class Judged(NamedTuple):
+    """One shard's job: per condition (``conditions``' order) its first violation ``(node,
+    why)`` or ``None``; its counts; the most shards and bytes it held at once and its own
+    files' bytes; an error met reading another shard's answers (reported in that shard's turn,
+    whose own job meets it: ``judge``)."""
+
+    tier: int
+    shard: int
+    first: tuple[tuple[str, Any], ...]
+    counts: tuple[int, ...]
+    held: tuple[int, int, int]
+    blocked: Exception | None
+
+
+PEAK = {"shards": 0, "bytes": 0, "graph": 0}
+"""The last judgement's most shards and bytes of arrays held at once by one job (its own files'
+arrays, the answers kept and gathered), and the bytes of every shard's own arrays (the graph)."""
+_ANSWERS = dataset.Cache()
+_SPEC: list[Spec] = []
+
+
+def _answers(spec: Spec, k: int, j: int) -> tuple[Any, ...]:
+    cols = ANSWERS[spec.semantics]
+    return _ANSWERS.get((k, j), lambda: tuple(_read(spec, k, j, "answers", cols)))
+
+
+def _bounds(spec: Spec, k: int) -> Any:
+    return np.cumsum([0, *(s["positions"] for s in spec.shards[k])]).astype(np.int64)
+
+
+def shard_judged(spec: Spec, k: int, j: int) -> Judged:
+    """Shard ``j`` of tier ``k`` alone: well formed (its own files; ``Found`` raised), then each
+    condition at its nodes from its moves' targets' answers (``_targets``), and its counts."""
     sizes = [sum(s["positions"] for s in t) for t in spec.shards]
-    off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    s, lo = spec.shards[k][j], int(_bounds(spec, k)[j])
+    hi = lo + s["positions"]
     ncols = {"code": "uint64", "terminal": "int8"} | NODES[spec.semantics]
-    nodes: dict[str, list[Any]] = {c: [] for c in ncols}
-    answers: dict[str, list[Any]] = {c: [] for c in ANSWERS[spec.semantics]}
-    src: list[Any] = []
-    dst: list[Any] = []
-    for k, tier in enumerate(spec.shards):
-        lo = 0
-        for j, s in enumerate(tier):
-            hi = lo + s["positions"]
-            got = _read(spec, k, j, "nodes", ncols)
-            ans = _read(spec, k, j, "answers", ANSWERS[spec.semantics])
-            ids = got[0].astype(np.int64)
-            x = _first(ids != np.arange(lo, lo + len(ids))) if "ids" not in WEAK else None
-            if x is not None or (len(ids) != s["positions"] and "ids" not in WEAK):
-                code = int(ids[x]) if x is not None else -1
-                raise Found(k, j, code, "ids", f"the shard's node ids are not {lo}..{hi - 1}")
-            if len(ans[0]) != len(ids):
-                raise Found(k, j, -1, "counts", f"{len(ans[0])} answers for {len(ids)} nodes")
-            for c, v in zip(nodes, got, strict=True):
-                nodes[c].append(v)
-            for c, v in zip(answers, ans, strict=True):
-                answers[c].append(v)
-            e_src, e_dst = (a.astype(np.int64) for a in _read(spec, k, j, "edges", EDGE))
-            moves = [(e_src, np.full(len(e_src), k), e_dst, s["edges"]["rows"], "edges")]
-            if "exits" in s:
-                x_src, x_tier, x_dst = _read(spec, k, j, "exits", EXIT)
-                x_src, x_dst = x_src.astype(np.int64), x_dst.astype(np.int64)
-                moves.append((x_src, x_tier.astype(np.int64), x_dst, s["exits"]["rows"], "exits"))
-            for a, t, b, rows, what in moves:
-                _moves(spec, k, j, (lo, hi), a, t, b, rows, what, sizes)
-                src.append(off[k] + a)
-                dst.append(off[t] + b)
-            lo = hi
-    cat = {c: np.concatenate(v) if v else np.zeros(0) for c, v in nodes.items()}
-    out = {c: np.concatenate(v) for c, v in answers.items()}
-    s_all, d_all = (np.concatenate(v) if v else np.zeros(0, np.int64) for v in (src, dst))
-    return off, cat, out, s_all, d_all
+    got = _read(spec, k, j, "nodes", ncols)
+    ans = _answers(spec, k, j)
+    ids = got[0].astype(np.int64)
+    x = _first(ids != np.arange(lo, lo + len(ids))) if "ids" not in WEAK else None
+    if x is not None or (len(ids) != s["positions"] and "ids" not in WEAK):
+        code = int(ids[x]) if x is not None else -1
+        raise Found(k, j, code, "ids", f"the shard's node ids are not {lo}..{hi - 1}")
+    if len(ans[0]) != len(ids):
+        raise Found(k, j, -1, "counts", f"{len(ans[0])} answers for {len(ids)} nodes")
+    e_src, e_dst = (v.astype(np.int64) for v in _read(spec, k, j, "edges", EDGE))
+    moves: list[tuple[Any, ...]] = [
+        (e_src, np.full(len(e_src), k), e_dst, s["edges"]["rows"], "edges")
+    ]
+    if "exits" in s:
+        x_src, x_tier, x_dst = (v.astype(np.int64) for v in _read(spec, k, j, "exits", EXIT))
+        moves.append((x_src, x_tier, x_dst, s["exits"]["rows"], "exits"))
+    for a_src, a_to, a_dst, rows, what in moves:
+        _moves(spec, k, j, (lo, hi), a_src, a_to, a_dst, rows, what, sizes)
+    nd, a = dict(zip(ncols, got, strict=True)), dict(zip(ANSWERS[spec.semantics], ans, strict=True))
+    src, to, dst = (np.concatenate([m[i] for m in moves]) if moves[1:] else moves[0][i]
+                    for i in range(3))  # fmt: skip
+    own = sum(v.nbytes for v in (*got, *ans, *(v for m in moves for v in m[:3])))
+    try:
+        t, idx, held = _targets(spec, (k, j, lo), a, to, dst, own)
+    except (Found, Bad, Unreadable, IndexError) as e:
+        return Judged(k, j, (), (0, 0, 0, -1), (0, 0, own), e)
+    first: list[tuple[str, Any]] = []
+    for cond, bad, want in conditions(spec.semantics, nd, a, t, src - lo, idx):
+        x = _first(bad) if cond not in WEAK else None
+        if x is not None:
+            said = ", ".join(f"{c} {a[c][x]}" for c in a)
+            shown = tuple(w[x] for w in want) if isinstance(want, tuple) else want[x]
+            why = f"the dataset says {said}; its successors give {shown} ({NEEDS.get(cond, '')})"
+        first.append((cond, None if x is None else (lo + x, why)))
+    return Judged(k, j, tuple(first), counted(spec.semantics, a), (*held, own), None)
+
+
+def _targets(spec: Spec, me: tuple[int, int, int], a: dict[str, Any], to: Any, dst: Any,
+             own: int) -> tuple[dict[str, Any], Any, tuple[int, int]]:  # fmt: skip
+    """``(t, idx, held)``: move ``i``'s target answered ``t[c][idx[i]]``: the shard's own
+    answers ``a``, then the rows its moves reach of each other shard's (read through the
+    cache); ``held``: the most shards and bytes of arrays held at once."""
+    k, j, lo = me
+    shard = np.zeros(len(dst), np.int64)
+    for tier in np.unique(to).tolist():
+        shard[to == tier] = np.searchsorted(_bounds(spec, tier), dst[to == tier], "right") - 1
+    wide = max(len(t) for t in spec.shards) + 1
+    idx, parts, most = np.empty(len(dst), np.int64), [a], (1, own)
+    base = len(next(iter(a.values())))
+    keys = to * wide + shard
+    counts = np.bincount(keys, minlength=1)  # a counting sort (radix: keys under 2^16)
+    order = np.argsort(keys.astype(np.uint16) if len(counts) <= 1 << 16 else keys, kind="stable")
+    ends = np.cumsum(counts)
+    for key in np.flatnonzero(counts).tolist():
+        tier, s = divmod(key, wide)
+        sel = order[ends[key] - counts[key] : ends[key]]
+        if (tier, s) == (k, j):
+            idx[sel] = dst[sel] - lo
+            continue
+        cols = _answers(spec, tier, s)
+        rows, mark = dst[sel] - _bounds(spec, tier)[s], np.zeros(len(cols[0]), bool)
+        mark[rows] = True  # the rows reached, kept in order
+        parts.append(dict(zip(a, (c[mark] for c in cols), strict=True)))
+        idx[sel], base = base + np.cumsum(mark)[rows] - 1, base + int(mark.sum())
+        kept = {kj: v for kj, v in _ANSWERS.kept.items() if kj != (k, j)} | {(tier, s): cols}
+        held = [*kept.values(), *(tuple(p.values()) for p in parts[1:])]
+        size = own + sum(v.nbytes for p in held for v in p)
+        most = (max(most[0], len(kept) + 1), max(most[1], size))
+    return {c: np.concatenate([p[c] for p in parts]) for c in a}, idx, most
 
 
 EDGE = {"src": "uint64", "dst": "uint64"}
@@ -215,96 +270,48 @@ def _moves(spec: Spec, k: int, j: int, own: tuple[int, int], src: Any, to: Any, 
         raise Found(k, j, int(src[x]), "targets", why + ("" if what == "edges" else " later"))
 
 
-def _at(x: Any, v: Any, mask: Any, n: int, empty: float, ufunc: Any) -> Any:
-    out = np.full(n, empty, np.float64)
-    ufunc.at(out, x[mask], v[mask].astype(np.float64))
-    return out
+def _setup(spec: Spec, weak: set[str]) -> None:
+    WEAK.update(weak)
+    _SPEC[:] = [spec]
+    _ANSWERS.kept.clear()
 
 
-def conditions(sem: str, nd: dict[str, Any], a: dict[str, Any], src: Any, dst: Any) -> Any:
-    """``[(condition, bad, want)]``: each node where the stored answers break a condition of
-    ``sem`` (docs/certificates.md, "The conditions, per semantics"), and what it gives there."""
-    n = len(nd["code"])
-    deg = np.bincount(src, minlength=n)
-    dead, every = deg == 0, np.ones(len(src), bool)
-    if sem in ("normal", "reachability"):
-        label, rem = a["label"].astype(np.int64), a["remoteness"].astype(np.int64)
-        ys, yr = label[dst], rem[dst]
-    if sem == "normal":
-        term = nd["terminal"].astype(np.int64)
-        lost = np.bincount(src[ys == -1], minlength=n) > 0
-        won = np.bincount(src[ys == 1], minlength=n) == deg
-        least = _at(src, yr, ys == -1, n, np.inf, np.minimum)
-        most = _at(src, yr, every, n, -np.inf, np.maximum)
-        want = np.select([dead, lost, won], [term, 1, -1], 0)
-        want_r = np.select([dead & (term != 0), dead, lost, won], [0, -1, least + 1, most + 1], -1)
-        bad = (label != want) | (rem != want_r)
-        cond = np.where(dead, 0, np.select([label == 1, label == -1], [1, 2], 3))
-        return [(f"N{c + 1}", bad & (cond == c), (want, want_r)) for c in range(4)]
-    if sem == "reachability":
-        target, p0 = nd["target"] != 0, nd["player"] == 0
-        ins = np.bincount(src[ys == 1], minlength=n)
-        region = np.where(target, True, np.where(dead, False, np.where(p0, ins > 0, ins == deg)))
-        low = _at(src, yr, ys == 1, n, np.inf, np.minimum)
-        high = _at(src, yr, every, n, -np.inf, np.maximum)
-        layer = np.where(region, np.where(target, 0, np.where(p0, low + 1, high + 1)), -1)
-        return [("region", label != np.where(region, 1, -1), np.where(region, 1, -1)),
-                ("layers", rem != layer, layer)]  # fmt: skip
-    if sem == "minimax":
-        score, rank = a["score"], a["rank"].astype(np.int64)
-        mx = nd["player"] == 0
-        top = _at(src, score[dst], every, n, -np.inf, np.maximum)
-        low = _at(src, score[dst], every, n, np.inf, np.minimum)
-        want = np.where(dead, nd["value"], np.where(mx, top, low))
-        ys, yr, xs, xr = score[dst], rank[dst], score[src], rank[src]
-        ahead = ~dead & np.where(score > 0, mx, ~mx) & (score != 0)
-        behind = ~dead & ~ahead & (score != 0)
-        witness = np.bincount(src[(ys == xs) & (yr >= 0) & (yr < xr)], minlength=n)
-        earlier = np.bincount(src[(yr >= 0) & (yr < xr)], minlength=n)
-        ranks = (
-            ((score != 0) != (rank >= 0)) | (ahead & (witness == 0)) | (behind & (earlier < deg))
-        )
-        return [("scores", ~(score == want), want), ("ranks", ranks, rank)]
-    g, h = a["grundy"].astype(np.int64), a["remoteness"].astype(np.int64)
-    height = np.where(dead, 0, _at(src, h[dst], every, n, -1, np.maximum) + 1)
-    v = g[dst]
-    keep = (v >= 0) & (v < deg[src])
-    pair = np.unique(src[keep] * (int(deg.max(initial=0)) + 1) + v[keep])
-    ps, pv = pair // (int(deg.max(initial=0)) + 1), pair % (int(deg.max(initial=0)) + 1)
-    first = np.searchsorted(ps, ps)
-    mex = np.bincount(ps[pv == np.arange(len(ps)) - first], minlength=n)
-    return [("heights", (h != height) | (h < 0), height), ("mex", g != mex, mex)]
+def _job(kj: tuple[int, int]) -> Judged:
+    return shard_judged(_SPEC[0], *kj)
 
 
-def counted(sem: str, a: dict[str, Any]) -> tuple[int, ...]:
-    """A tier's counts as the manifest keeps them for ``sem`` (``won``, ``lost``, ``drawn``,
-    ``longest``: ``graph_rules``' names for them)."""
-    rem: Any = a.get("remoteness")
-    if sem == "minimax":
-        s = a["score"]
-        return int((s > 0).sum()), int((s < 0).sum()), int((s == 0).sum()), -1
-    v = a["grundy"] if sem == "impartial" else a["label"]
-    won, lost, drawn = ((v > 0), (v == 0), (v < 0)) if sem == "impartial" else (
-        (v == 1), (v == -1), (v == 0) if sem == "normal" else np.zeros(0, bool))  # fmt: skip
-    longest = rem[v != 0] if sem == "normal" else rem
-    return (*(int(x.sum()) for x in (won, lost, drawn)), int(longest.max(initial=-1)))
-
-
-def judge(spec: Spec) -> None:
-    """Every condition (``Found`` at the first violation): well formed, the semantics', the
-    counts (recomputed, the certificate's), the manifest's agreement."""
-    off, nd, a, src, dst = loaded(spec)
-    for cond, bad, want in conditions(spec.semantics, nd, a, src, dst):
-        x = _first(bad) if cond not in WEAK else None
-        if x is not None:
-            k = int(np.searchsorted(off, x, side="right") - 1)
-            said = ", ".join(f"{c} {a[c][x]}" for c in a)
-            shown = tuple(w[x] for w in want) if isinstance(want, tuple) else want[x]
-            why = f"the dataset says {said}; its successors give {shown} ({NEEDS.get(cond, '')})"
-            raise Found(k, -1, int(x - off[k]), cond, why)
+def judge(spec: Spec, jobs: int = 1) -> None:
+    """Every condition (``Found`` at the first violation, in the dataset's order with any
+    ``jobs``): well formed, the semantics', the counts (recomputed, the certificate's), the
+    manifest's agreement; ``jobs`` worker processes judge the shards, a shard at a time."""
+    first: dict[str, tuple[int, int, str]] = {}
+    order: list[str] = []
+    tiers = [(0, 0, 0, -1)] * len(spec.shards)
+    blocked, done = None, 0
+    PEAK.update(shards=0, bytes=0, graph=0)
+    todo = [(k, j) for k, t in enumerate(spec.shards) for j in range(len(t))]
+    with workers.workers(jobs, _setup, (spec, set(WEAK))) as run:
+        for r in run(_job, todo):  # a shard's files not well formed: raised in its turn
+            most = (max(PEAK["shards"], r.held[0]), max(PEAK["bytes"], r.held[1]))
+            PEAK.update(shards=most[0], bytes=most[1], graph=PEAK["graph"] + r.held[2])
+            blocked = blocked or r.blocked
+            for cond, hit in r.first:
+                order += [cond] if cond not in order else []
+                if hit is not None:  # the least (tier, node), whatever the order of arrival
+                    first[cond] = min(first.get(cond, (r.tier, *hit)), (r.tier, *hit))
+            c, d = tiers[r.tier], r.counts
+            tiers[r.tier] = (c[0] + d[0], c[1] + d[1], c[2] + d[2], max(c[3], d[3]))
+            done += spec.shards[r.tier][r.shard]["positions"]
+            if r.shard == len(spec.shards[r.tier]) - 1:
+                stages.tier(r.tier, len(spec.shards), r.shard + 1, done)
+    if blocked is not None:
+        raise blocked
+    for cond in order:
+        if cond in first and cond not in WEAK:
+            k, x, why = first[cond]
+            raise Found(k, -1, x, cond, why)
     for k in range(len(spec.shards)):
-        part = {c: v[off[k] : off[k + 1]] for c, v in a.items()}
-        mine = (int(off[k + 1] - off[k]), *counted(spec.semantics, part))
+        mine = (int(_bounds(spec, k)[-1]), *tiers[k])
         for what, got, claimed in zip(dataset.COUNTS, mine, spec.counts[k], strict=True):
             if got != claimed and "counts" not in WEAK:
                 raise Found(
@@ -346,11 +353,12 @@ def agree(spec: Spec) -> None:
         raise Bad(f"{path}: cannot read the manifest: {type(e).__name__}: {e}") from None
 
 
-def check(root: str, cert: str) -> Verdict:
-    """The standalone checker's verdict on the stored graph in ``root`` and its certificate."""
+def check(root: str, cert: str, jobs: int = 1) -> Verdict:
+    """The standalone checker's verdict on the stored graph in ``root`` and its certificate
+    (``jobs`` worker processes judging the shards)."""
     try:
         spec = read_certificate(root, cert)
-        judge(spec)
+        judge(spec, jobs)
     except Found as f:
         k, j, code, cond, why = f.args
         where = f"tier {k}" + (f" shard {j}" if j >= 0 else "")
@@ -361,5 +369,7 @@ def check(root: str, cert: str) -> Verdict:
         return Verdict("BAD", f"{cert}: {e}" if not str(e).startswith(root) else str(e))
     except Exception as e:  # anything else unreadable: in Python's words, never a traceback
         return Verdict("BAD", f"{root}: cannot read: {type(e).__name__}: {e}")
+    finally:
+        _ANSWERS.kept.clear()
     n = sum(c[0] for c in spec.counts)
     return Verdict("ACCEPTED", f"ACCEPTED ({n:,} nodes of a stored graph, {spec.semantics})")

@@ -12,13 +12,14 @@ from checker.judge import check
 from verifier.distributed.tiers import certificate as writer
 
 
-def judged(root: Path, *weak: str, out: Path | None = None) -> Any:
+def judged(root: Path, *weak: str, out: Path | None = None, jobs: int = 1) -> Any:
     """The checker's verdict on the certificate written for ``root`` now (to ``out``, by
-    default ``cert.json`` beside it), the conditions ``weak`` turned off."""
+    default ``cert.json`` beside it), the conditions ``weak`` turned off, ``jobs`` worker
+    processes judging the shards."""
     cert = writer.write_certificate(root, out or root.parent / "cert.json")
     dataset.WEAK.clear()
     dataset.WEAK.update(weak)
     try:
-        return check(str(root), str(cert))
+        return check(str(root), str(cert), jobs)
     finally:
         dataset.WEAK.clear()

@@ -397,6 +397,21 @@ def test_a_condition_another_implies_is_backed_by_it(ds: Path) -> None:
         assert (got.status, got.condition) == ("REJECTED", other), got.message
 
 
+def test_jobs_2_reports_the_first_violation_as_jobs_1(ds: Path) -> None:
+    """A wrong label in every shard of tier 8: two worker processes report shard 0's, the
+    verdict of one (the shards' results are taken in their order, not as they finish)."""
+    shards = len(load_manifest(ds).tiers[8].shards)
+    assert shards == 3
+    for j in range(shards):
+        codes, lab, rem = read(ds, 8, j)
+        lab = lab.copy()
+        lab[-1] = 1 if lab[-1] != 1 else -1
+        rewrite(ds, 8, j, codes, lab, rem)
+    one, two = judged(ds), judged(ds, jobs=2)
+    assert one.status == "REJECTED" and one.message.startswith("tier 8 shard 0: "), one.message
+    assert two == one
+
+
 # ------------------------------------------------------------------------ verify DIR
 def test_verify_runs_the_checker_before_verified(client: Any, ds: Path, tmp_path: Path) -> None:
     address = client.scheduler.address

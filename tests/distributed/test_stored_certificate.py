@@ -8,7 +8,10 @@ the checker before VERIFIED."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from tier_cli import run_cli
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from checker import dataset, stored
 from checker.stored import ANSWERS
 from verifier.distributed.tiers import certificate as writer
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset
@@ -53,8 +57,8 @@ def copy(made: dict[str, Path], sem: str, tmp_path: Path) -> Path:
     return Path(shutil.copytree(made[sem], tmp_path / sem))
 
 
-def judged(root: Path, *weak: str) -> Any:
-    return certified.judged(root, *weak, out=root.parent / f"{root.name}.cert.json")
+def judged(root: Path, *weak: str, jobs: int = 1) -> Any:
+    return certified.judged(root, *weak, out=root.parent / f"{root.name}.cert.json", jobs=jobs)
 
 
 def answers(root: Path) -> tuple[list[int], dict[str, np.ndarray]]:
@@ -202,3 +206,76 @@ def test_verify_runs_the_checker_on_a_stored_graph(
     assert r.exit_code == 0 and "ACCEPTED (120 nodes" in r.output
     r = run_cli("check-certificate", root, writer.write_certificate(root, tmp_path / "bad.json"))
     assert r.exit_code == 1 and "ranks" in r.output, r.output
+
+
+def test_the_checker_holds_a_shard_and_what_it_reaches_not_the_graph(
+    client: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A graph in 6 shards: each job holds its shard's files and the answers its moves reach
+    (with no cache: one other shard's answers at a time), never every shard at once; with
+    the default cache, the answers kept but not the other shards' nodes and moves."""
+    root = tmp_path / "six"
+    prepare_output(root)
+    dataset_from_graph(root, random_case("normal", 600, 2.0, 3).graph, client, shards=6)
+    solve_dataset(root, client)
+    assert judged(root).status == "ACCEPTED"
+    kept = dict(stored.PEAK)
+    assert 2 <= kept["shards"] <= 6 and kept["bytes"] < kept["graph"] / 2, kept
+    monkeypatch.setattr(dataset, "CACHE_BYTES", 0)
+    assert judged(root).status == "ACCEPTED"
+    assert stored.PEAK["shards"] == 2 and stored.PEAK["graph"] == kept["graph"], stored.PEAK
+    assert stored.PEAK["bytes"] < kept["graph"] / 3, stored.PEAK
+
+
+def test_jobs_2_gives_the_verdict_of_jobs_1(made: dict[str, Path], tmp_path: Path) -> None:
+    """Accepted, a wrong answer in shards 2 and 0 (node order: shard 0's reported), an edge
+    twice in shard 2 beside them (well formed first: shard 2's edges reported): the same
+    verdict with two worker processes as with one."""
+    one = judged(made["minimax"])
+    assert one.status == "ACCEPTED" and judged(made["minimax"], jobs=2) == one
+    root = copy(made, "normal", tmp_path)
+    bounds, a = answers(root)
+    for j in (2, 0):
+        x = int(np.flatnonzero(a["label"][bounds[j] : bounds[j + 1]] != 0)[0]) + bounds[j]
+        set_answer(root, x, "label", -a["label"][x])
+    one = judged(root)
+    assert one.status == "REJECTED" and one.code < bounds[1], one.message
+    assert judged(root, jobs=2) == one
+    set_edges(root, 2, lambda s, d: (np.insert(s, 3, s[3]), np.insert(d, 3, d[3])))
+    one = judged(root)
+    assert (one.status, one.condition) == ("REJECTED", "edges") and "shard 2" in one.message
+    assert judged(root, jobs=2) == one
+
+
+def test_the_script_judges_in_2_processes_with_a_line_per_tier(
+    made: dict[str, Path], tmp_path: Path
+) -> None:
+    """``check_certificate.py DIR CERT --jobs 2 --progress``: ACCEPTED, a progress line per
+    tier on stderr; without ``--progress`` (stderr not a terminal) nothing there."""
+    cert = writer.write_certificate(made["normal"], tmp_path / "c.json")
+    script = Path(__file__).parents[2] / "checker" / "check_certificate.py"
+    run = [sys.executable, str(script), str(made["normal"]), str(cert), "--jobs", "2"]
+    env = {k: v for k, v in os.environ.items() if k != "CHECKER_PROGRESS"}
+    shown = subprocess.run([*run, "--progress"], capture_output=True, text=True, env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == "ACCEPTED (120 nodes of a stored graph, normal)\n"
+    lines = shown.stderr.splitlines()
+    assert lines[0].startswith("checker: tier 0/1: 3 shards judged: 120 positions after "), lines
+    assert len(lines) == 2 and lines[1].startswith("checker: done: 120 positions after ")
+    quiet = subprocess.run(run, capture_output=True, text=True, env=env)
+    assert (quiet.returncode, quiet.stderr) == (0, ""), quiet.stderr
+
+
+def test_verify_says_a_refuted_datasets_certificate_is_not_written(
+    client: Any, made: dict[str, Path], tmp_path: Path
+) -> None:
+    root, _, _ = corrupted(made, tmp_path, "normal-label")
+    out = tmp_path / "refuted.cert.json"
+    address = client.scheduler.address
+    r = run_cli("verify", root, "--engine", "dask", "--scheduler", address, "--certificate", out)
+    assert r.exit_code == 1 and "REFUTED" in r.output, r.output
+    assert f"{out}: certificate not written: the dataset is REFUTED" in r.output
+    assert not out.exists()
+    r = run_cli("verify", made["normal"], "--engine", "dask", "--scheduler", address,
+                "--certificate", out)  # fmt: skip
+    assert r.exit_code == 0 and out.exists() and "not written" not in r.output, r.output

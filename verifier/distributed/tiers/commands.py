@@ -290,6 +290,9 @@ def verify_tiers(
     with tier_cluster(cluster) as client:
         res = check_any(path, client, answers=answers, say=say, resume=resume)
     if answers is None:  # the dataset's own answers: the ones its certificate ties
+        if asked.keep is not None and res.verdict != "verified":  # else nothing is said
+            why = f"certificate not written: the dataset is {res.verdict.upper()}"
+            say(Notice(f"{asked.keep}: {why}"))
         res = self_checked(path, res, asked)
     form = _form(res.manifest.game)
     if form is not None and form.witnesses is not None:  # chess: by FEN, which needs the tier
