@@ -205,7 +205,9 @@ def shard_judged(spec: Spec, k: int, j: int) -> Judged:
         x = _first(bad) if cond not in WEAK else None
         if x is not None:
             said = ", ".join(f"{c} {a[c][x]}" for c in a)
-            shown = tuple(w[x] for w in want) if isinstance(want, tuple) else want[x]
+            ws = want if isinstance(want, tuple) else (want,)
+            got_ = tuple(np.asarray(w)[x].tolist() for w in ws)  # plain numbers, not np.int64(..)
+            shown = got_ if isinstance(want, tuple) else got_[0]
             why = f"the dataset says {said}; its successors give {shown} ({NEEDS.get(cond, '')})"
         first.append((cond, None if x is None else (lo + x, why)))
     return Judged(k, j, tuple(first), counted(spec.semantics, a), (*held, own), None)

@@ -136,6 +136,7 @@ def test_each_corrupted_answer_is_rejected_naming_the_node(
     got = judged(root)
     assert got.status == "REJECTED" and got.condition in conds, got.message
     assert got.position == f"node {got.code}" and f"node {got.code}: {got.condition}" in got.message
+    assert "np." not in got.message  # plain numbers for people, not numpy's reprs
     assert (
         got.condition in ("N1", "N2", "N3") or got.code <= x
     )  # its own, or a predecessor before it
