@@ -11,6 +11,7 @@ The whole graph is held in memory (a node's arrays and its moves'). Numpy and py
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -65,14 +66,27 @@ class Spec(NamedTuple):
     start: int
     shards: tuple[tuple[dict[str, Any], ...], ...]  # per tier, per shard: its fields
     counts: tuple[tuple[int, ...], ...]
+    game: str = "graph"
+    parameters: Any = None  # the certificate's, as read (a game judged here checks its own)
 
 
-def is_stored(path: str) -> bool:
-    """Whether the certificate in ``path`` is a stored graph's (read loosely: the strict
-    reading follows)."""
+class Hooks(NamedTuple):
+    """What a game stored with its moves adds (``chess.py``): ``extra(spec, offsets, node
+    columns, src, dst)`` its own conditions, judged once the graph is read and well formed;
+    ``name(tier, node)`` a node's name in violations (``None``: ``node N``); ``accepted(spec)``
+    the ACCEPTED line."""
+
+    extra: Callable[..., None]
+    name: Callable[[int, int], str | None]
+    accepted: Callable[[Spec], str]
+
+
+def is_stored(path: str, games: tuple[str, ...] = GAMES) -> bool:
+    """Whether the certificate in ``path`` is a stored graph's of one of ``games`` (read
+    loosely: the strict reading follows)."""
     try:
         with open(path, "rb") as f:
-            return isinstance(d := loads(f.read()), dict) and d.get("game") in GAMES
+            return isinstance(d := loads(f.read()), dict) and d.get("game") in games
     except (OSError, ValueError):
         return False
 
@@ -102,7 +116,7 @@ def read_certificate(root: str, path: str) -> Spec:
     sem = _field(d, "semantics", str, "$")
     if sem not in ANSWERS:
         raise Bad(f"$.semantics: {sem!r}: not one of {sorted(ANSWERS)}")
-    _field(d, "parameters", dict, "$")
+    params = _field(d, "parameters", dict, "$")
     _only(_field(d, "root", dict, "$"), ("code",), "$.root")
     start = _field(d["root"], "code", int, "$.root")
     shards, counts = [], []
@@ -122,7 +136,8 @@ def read_certificate(root: str, path: str) -> Spec:
             files = [n for n in FILES if n != "exits" or "exits" in s]
             row.append({"positions": s["positions"]} | {n: _file(s, n, k, j, where) for n in files})
         shards.append(tuple(row))
-    return Spec(root, sem, start, tuple(shards), tuple(counts))
+    game = _field(d, "game", str, "$")
+    return Spec(root, sem, start, tuple(shards), tuple(counts), game, params)
 
 
 def _read(spec: Spec, k: int, j: int, name: str, cols: dict[str, str]) -> list[Any]:
@@ -290,10 +305,13 @@ def counted(sem: str, a: dict[str, Any]) -> tuple[int, ...]:
     return (*(int(x.sum()) for x in (won, lost, drawn)), int(longest.max(initial=-1)))
 
 
-def judge(spec: Spec) -> None:
-    """Every condition (``Found`` at the first violation): well formed, the semantics', the
-    counts (recomputed, the certificate's), the manifest's agreement."""
+def judge(spec: Spec, hooks: Hooks | None = None) -> None:
+    """Every condition (``Found`` at the first violation): well formed, the game's own
+    (``hooks``), the semantics', the counts (recomputed, the certificate's), the manifest's
+    agreement."""
     off, nd, a, src, dst = loaded(spec)
+    if hooks is not None:
+        hooks.extra(spec, off, nd, src, dst)
     for cond, bad, want in conditions(spec.semantics, nd, a, src, dst):
         x = _first(bad) if cond not in WEAK else None
         if x is not None:
@@ -322,7 +340,7 @@ def agree(spec: Spec) -> None:
         with open(path, "rb") as f:
             m = loads(f.read())
         said = (m["game"], m["semantics"], m["root"]["code"], len(m["tiers"]))
-        want = ("graph", spec.semantics, spec.start, len(spec.shards))
+        want = (spec.game, spec.semantics, spec.start, len(spec.shards))
         if said != want:
             raise Found(
                 -1,
@@ -346,20 +364,25 @@ def agree(spec: Spec) -> None:
         raise Bad(f"{path}: cannot read the manifest: {type(e).__name__}: {e}") from None
 
 
-def check(root: str, cert: str) -> Verdict:
-    """The standalone checker's verdict on the stored graph in ``root`` and its certificate."""
+def check(root: str, cert: str, hooks: Hooks | None = None) -> Verdict:
+    """The standalone checker's verdict on the stored graph in ``root`` and its certificate
+    (a game's own conditions and names: ``hooks``)."""
     try:
         spec = read_certificate(root, cert)
-        judge(spec)
+        judge(spec, hooks)
     except Found as f:
         k, j, code, cond, why = f.args
         where = f"tier {k}" + (f" shard {j}" if j >= 0 else "")
         node = f"node {code}" if code >= 0 else None
+        if node is not None and hooks is not None:
+            node = hooks.name(k, code) or node
         message = f"{where}: {node}: {cond}: {why}" if node else f"{where}: {cond}: {why}"
         return Verdict("REJECTED", message, node, cond, k, code)
     except (Bad, Unreadable) as e:
         return Verdict("BAD", f"{cert}: {e}" if not str(e).startswith(root) else str(e))
     except Exception as e:  # anything else unreadable: in Python's words, never a traceback
         return Verdict("BAD", f"{root}: cannot read: {type(e).__name__}: {e}")
+    if hooks is not None:
+        return Verdict("ACCEPTED", hooks.accepted(spec))
     n = sum(c[0] for c in spec.counts)
     return Verdict("ACCEPTED", f"ACCEPTED ({n:,} nodes of a stored graph, {spec.semantics})")
