@@ -152,47 +152,72 @@ def _board(chess: Any, b: Any, men: tuple[int, ...], sq: list[int], side: int, e
     b.ep_square = None if not ep else (40 if side == 0 else 16) + ep - 1
 
 
-def _children(
-    mats: Materials, b: Any, men: tuple[int, ...], sq: list[int], side: int
-) -> list[tuple[int, list[int], int, str]]:
-    """Each of python-chess's legal moves from ``b`` as ``(target tier, squares in the target
-    material's order, en-passant file + 1 or 0, uci)`` (tier -1: no material of the dataset).
-    None where the material is insufficient (a drawn dead end)."""
-    if b.is_insufficient_material():
-        return []
-    out = []
-    for mv in b.legal_moves:
-        f, t = mv.from_square, mv.to_square
-        i = sq.index(f)
-        mover = men[i] if mv.promotion is None else (men[i] & 8) + MAN[mv.promotion]
-        taken = t
-        if men[i] & 7 == PAWN and t == b.ep_square:
-            taken = t - 8 if side == 0 else t + 8
-        child = sorted([(m, s) for m, s in zip(men, sq, strict=True) if s not in (f, taken)]
-                       + [(mover, t)])  # fmt: skip
-        ep = 0
-        if men[i] & 7 == PAWN and abs(t - f) == 16:  # a double step: can it be taken?
-            b.push(mv)
-            ep = t % 8 + 1 if b.has_legal_en_passant() else 0
-            b.pop()
-        k = mats.tier_of.get(tuple(m for m, _ in child), -1)
-        out.append((k, [s for _, s in child], ep, mv.uci()))
-    return out
+class Moves:
+    """Legal moves of python-chess's as flat columns: the position (its row in the block),
+    from and to squares, the promotion (python-chess's piece type, 0 none) and the target's
+    en-passant file + 1 (0: none)."""
 
+    def __init__(self) -> None:
+        self.row: list[int] = []
+        self.frm: list[int] = []
+        self.to: list[int] = []
+        self.promo: list[int] = []
+        self.ep: list[int] = []
 
-def _keys(mats: Materials, got: list[tuple[int, int, list[int], int]], side: Any) -> Any:
-    """``(parent, tier << KEY | canonical code)`` of moves ``(parent, tier, squares, ep)``
-    (``side``: each parent's side to move)."""
-    parent = np.array([p for p, _, _, _ in got], np.int64)
-    keys = np.zeros(len(got), np.int64)
-    tier = np.array([k for _, k, _, _ in got], np.int64)
-    for k in np.unique(tier).tolist():
-        sel = np.flatnonzero(tier == k)
-        sq = np.array([got[x][2] for x in sel], np.int64).reshape(len(sel), len(mats.men[k]))
-        ep = np.array([got[x][3] for x in sel], np.int64)
-        code = mats.canonical(k, sq, 1 - side[parent[sel]], ep)
-        keys[sel] = (k << KEY) | code
-    return parent, keys
+    def add(self, r: int, b: Any, both_pawns: bool) -> int:
+        """Position ``r``'s legal moves (``b``: its board), none when the material is
+        insufficient (a drawn dead end); how many."""
+        if b.is_insufficient_material():
+            return 0
+        moves = list(b.legal_moves)
+        self.row += [r] * len(moves)
+        self.frm += [m.from_square for m in moves]
+        self.to += [m.to_square for m in moves]
+        self.promo += [m.promotion or 0 for m in moves]
+        for m in moves:  # a double step: the other side may take en passant after it
+            ep = 0
+            if both_pawns and abs(m.to_square - m.from_square) == 16 and b.piece_type_at(
+                m.from_square
+            ) == PIECE[PAWN]:
+                b.push(m)
+                ep = m.to_square % 8 + 1 if b.has_legal_en_passant() else 0
+                b.pop()
+            self.ep.append(ep)
+        return len(moves)
+
+    def keys(self, mats: Materials, k: int, sq: Any, side: Any, ep: Any) -> Any:
+        """Each move's target as ``tier << KEY | canonical code`` (tier -1: a material not
+        the dataset's): the mover on its square (promoted), the man taken off (on the target
+        square, or behind it en passant), the men in the target material's order."""
+        men = np.array(mats.men[k], np.int64)
+        r, f, t = (np.array(x, np.int64) for x in (self.row, self.frm, self.to))
+        promo, e = np.array(self.promo, np.int64), np.array(self.ep, np.int64)
+        psq = sq[r]
+        i = np.argmax(psq == f[:, None], axis=1)
+        mover = men[i]
+        passing = (mover & 7 == PAWN) & (ep[r] > 0) & (t % 8 == ep[r] - 1) & (t // 8 != f // 8)
+        passing &= ~(psq == t[:, None]).any(axis=1)
+        taken = np.where(passing, np.where(side[r] == 0, t - 8, t + 8), t)
+        hit = psq == taken[:, None]
+        c = np.where(hit.any(axis=1), np.argmax(hit, axis=1), -1)
+        man = np.where(promo > 0, (mover & 8) + np.array([0, 6, 5, 4, 3, 2, 1])[promo], mover)
+        out = np.zeros(len(r), np.int64)
+        group = np.stack([i, c, man], axis=1)
+        kinds, which = np.unique(group, axis=0, return_inverse=True)
+        for g, (gi, gc, gm) in enumerate(kinds.tolist()):
+            sel = np.flatnonzero(which.ravel() == g)
+            cols = [j for j in range(len(men)) if j != gc]
+            child = [gm if j == gi else int(men[j]) for j in cols]
+            perm = sorted(range(len(cols)), key=lambda x: child[x])
+            k2 = mats.tier_of.get(tuple(child[x] for x in perm), -1)
+            if k2 < 0:
+                out[sel] = -1
+                continue
+            csq = psq[sel][:, cols]
+            csq[:, cols.index(gi)] = t[sel]
+            code = mats.canonical(k2, csq[:, perm], 1 - side[r[sel]], e[sel])
+            out[sel] = (k2 << KEY) | code
+        return r, out
 
 
 class Judge:
@@ -264,7 +289,8 @@ class Judge:
                 why = f"an image of it has the smaller code {least[x]}: a symmetric dataset "
                 raise Found(k, -1, a + x, "canonical", why + "stores the least")
         men, ok_status = mats.men[k], int(chess.STATUS_IMPOSSIBLE_CHECK)
-        got: list[tuple[int, int, list[int], int]] = []
+        both = {PAWN, 8 + PAWN} <= set(men)
+        got = Moves()
         want_t = np.zeros(len(local), np.int8)
         rows = [(list(map(int, s)), int(d), int(e)) for s, d, e in zip(sq, side, ep, strict=True)]
         for r, (s, d, e) in enumerate(rows):
@@ -274,24 +300,24 @@ class Judge:
             ):
                 why = f"python-chess: not a legal position (status {int(board.status())}"
                 raise Found(k, -1, a + r, "position", why + ", or an en passant no move takes)")
-            kids = _children(mats, board, men, s, d)
-            if not kids and board.is_check() and not board.is_insufficient_material():
-                want_t[r] = -1
-            got += [(r, t, c, f) for t, c, f, _ in kids]
-        x = _first([t < 0 for _, t, _, _ in got]) if got else None
+            if not got.add(r, board, both) and board.is_checkmate() and not board.is_insufficient_material():
+                want_t[r] = -1  # no moves: mated, else drawn (stalemate, insufficient material)
+        parent, keys = got.keys(mats, k, sq, side, ep)
+        x = _first(keys < 0)
         if x is not None:
-            raise Found(k, -1, a + got[x][0], "moves", "a move leads out of the dataset's materials")
-        parent, keys = _keys(mats, got, side)
+            why = "a legal move leads to a material not among the dataset's"
+            raise Found(k, -1, a + int(parent[x]), "moves", why)
         o = np.lexsort((keys, parent))
         parent, keys = parent[o], keys[o]
         fresh = np.ones(len(keys), bool)
         fresh[1:] = (parent[1:] != parent[:-1]) | (keys[1:] != keys[:-1])  # images: one move
         x = _differ((parent[fresh], keys[fresh]), moves, len(local))
         if x is not None and "moves" not in WEAK:
-            raise Found(k, -1, a + x, "moves", self.why_moves(chess, board, k, rows[x], moves, x))
+            why = self.why_moves(chess, board, k, (sq[x : x + 1], side, ep, rows[x]), moves, x)
+            raise Found(k, -1, a + x, "moves", why)
         x = _first(terminal != want_t) if "terminal" not in WEAK else None
         if x is not None:
-            words = {-1: "mated", 0: "not mated (drawn if a dead end)"}
+            words = {-1: "checkmate", 0: "not checkmate (a draw if it has no moves)"}
             why = f"terminal {terminal[x]}; python-chess: {words[int(want_t[x])]}"
             raise Found(k, -1, a + x, "terminal", why + " (-1 iff checkmate)")
 
@@ -299,11 +325,13 @@ class Judge:
         """Which move differs at a position whose stored moves are not python-chess's."""
         mats = self.mats
         assert mats is not None
-        s, d, e = row
+        one, side, ep, (s, d, e) = row
         _board(chess, board, mats.men[k], s, d, e)
-        kids = _children(mats, board, mats.men[k], s, d)
-        _, keys = _keys(mats, [(0, t, c, f) for t, c, f, _ in kids], np.array([d]))
-        legal = dict(zip(keys.tolist(), (u for _, _, _, u in kids), strict=True))
+        got = Moves()
+        got.add(0, board, True)
+        _, keys = got.keys(mats, k, one, side[x : x + 1], ep[x : x + 1])
+        ucis = [m.uci() for m in board.legal_moves] if got.row else []
+        legal = dict(zip(keys.tolist(), ucis, strict=True))
         mine = set(moves[1][moves[0] == x].tolist())
         for key, uci in legal.items():
             if key not in mine:
