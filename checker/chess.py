@@ -44,7 +44,7 @@ try:  # imported as the package ``checker``, or run as a script from its folder
 except ImportError:  # pragma: no cover - the script's way
     import name_codecs  # type: ignore[import-not-found,no-redef]
     import stored  # type: ignore[import-not-found,no-redef]
-    from dataset import WEAK, Bad, Found, Verdict  # type: ignore[no-redef]
+    from dataset import WEAK, Bad, Found, Verdict  # type: ignore[import-not-found,no-redef]
     from reading import loads  # type: ignore[import-not-found,no-redef]
 
 GAMES = ("chess",)
@@ -64,8 +64,10 @@ KEY = 40
 def _python_chess() -> Any:
     """python-chess (run as a script from its folder, this module is ``chess`` too: the
     folder is left out of the search while python-chess is imported)."""
-    mod = sys.modules.get("chess")
-    if mod is not None and hasattr(mod, "Board"):
+    mod = sys.modules.get("chess", False)
+    if mod is None:  # an import Python was told to refuse
+        raise Bad("python-chess is needed to judge chess datasets (pip install chess)")
+    if mod is not False and hasattr(mod, "Board"):
         return mod
     here, path = os.path.dirname(os.path.abspath(__file__)), sys.path[:]
     mine = sys.modules.pop("chess", None)
@@ -78,6 +80,15 @@ def _python_chess() -> Any:
         sys.path[:] = path
         if mine is not None:
             sys.modules["chess"] = mine
+
+
+def missing() -> str | None:
+    """Why this checker cannot judge a chess dataset here (python-chess missing), or None."""
+    try:
+        _python_chess()
+    except Bad as e:
+        return str(e)
+    return None
 
 
 def _first(bad: Any) -> int | None:
@@ -176,9 +187,11 @@ class Moves:
         self.promo += [m.promotion or 0 for m in moves]
         for m in moves:  # a double step: the other side may take en passant after it
             ep = 0
-            if both_pawns and abs(m.to_square - m.from_square) == 16 and b.piece_type_at(
-                m.from_square
-            ) == PIECE[PAWN]:
+            if (
+                both_pawns
+                and abs(m.to_square - m.from_square) == 16
+                and b.piece_type_at(m.from_square) == PIECE[PAWN]
+            ):
                 b.push(m)
                 ep = m.to_square % 8 + 1 if b.has_legal_en_passant() else 0
                 b.pop()
@@ -300,7 +313,11 @@ class Judge:
             ):
                 why = f"python-chess: not a legal position (status {int(board.status())}"
                 raise Found(k, -1, a + r, "position", why + ", or an en passant no move takes)")
-            if not got.add(r, board, both) and board.is_checkmate() and not board.is_insufficient_material():
+            if (
+                not got.add(r, board, both)
+                and board.is_checkmate()
+                and not board.is_insufficient_material()
+            ):
                 want_t[r] = -1  # no moves: mated, else drawn (stalemate, insufficient material)
         parent, keys = got.keys(mats, k, sq, side, ep)
         x = _first(keys < 0)

@@ -16,7 +16,7 @@ try:  # imported as the package ``checker``, or run as a script from its folder
     from checker.dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard
     from checker.reading import Unreadable
 except ImportError:  # pragma: no cover - the script's way
-    import chess  # type: ignore[import-not-found,no-redef]
+    import chess  # type: ignore[no-redef]
     import dataset  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
     import stored  # type: ignore[import-not-found,no-redef]
