@@ -201,20 +201,24 @@ def test_each_condition_turned_off_lets_its_corruption_through(
     assert got.status == "ACCEPTED" and conds & set(off), (off, got.message)
 
 
-def test_a_missing_tier_is_rejected(kqk: Path, tmp_path: Path) -> None:
+def test_a_tier_too_many_is_rejected(kqk: Path, tmp_path: Path) -> None:
+    """A certificate listing a third, empty tier (KQK leads to KK alone): ``complete``, and
+    turned off, the manifest's count of tiers."""
     root = copy(kqk, tmp_path)
     kept = certified.writer.certificate_of
 
-    def short(r: Path, m: Any = None) -> dict[str, Any]:
+    def more(r: Path, m: Any = None) -> dict[str, Any]:
         doc = kept(r, m)
-        doc["tiers"] = doc["tiers"][:1]
+        counts = {"positions": 0, "won": 0, "lost": 0, "drawn": 0, "longest": -1}
+        doc["tiers"].append({"tier": 2, **counts, "shards": []})
         return doc
 
-    certified.writer.certificate_of = short  # type: ignore[assignment]
+    certified.writer.certificate_of = more  # type: ignore[assignment]
     try:
-        got = judged(root, "manifest")
+        got = judged(root)
         assert (got.status, got.condition) == ("REJECTED", "complete"), got.message
-        assert "1 tiers; KQK leads to 2: KQK, KK" in got.message
+        assert "3 tiers; KQK leads to 2: KQK, KK" in got.message
+        assert judged(root, "complete").condition == "manifest"
     finally:
         certified.writer.certificate_of = kept  # type: ignore[assignment]
 
