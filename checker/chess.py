@@ -308,18 +308,15 @@ class Judge:
             if x is not None:
                 why = f"an image of it has the smaller code {least[x]}: a symmetric dataset "
                 raise Found(k, -1, a + x, "canonical", why + "stores the least")
-        men, ok_status = mats.men[k], int(chess.STATUS_IMPOSSIBLE_CHECK)
+        men = mats.men[k]
         both = {PAWN, 8 + PAWN} <= set(men)
         got = Moves()
         want_t = np.zeros(len(local), np.int8)
         rows = [(list(map(int, s)), int(d), int(e)) for s, d, e in zip(sq, side, ep, strict=True)]
         for r, (s, d, e) in enumerate(rows):
             _board(chess, board, men, s, d, e)
-            if "position" not in WEAK and (
-                int(board.status()) & ~ok_status or (e and not board.has_legal_en_passant())
-            ):
-                why = f"python-chess: not a legal position (status {int(board.status())}"
-                raise Found(k, -1, a + r, "position", why + ", or an en passant no move takes)")
+            if "position" not in WEAK:
+                _legal(chess, board, e, k, a + r)
             if (
                 not got.add(r, board, both)
                 and board.is_checkmate()
@@ -391,6 +388,19 @@ class Judge:
             raise Found(k, -1, -1, "complete", f"{mats.name(k)}: {why}")
         why = f"material code {have[x]}: not the next legal position of {mats.name(k)} "
         raise Found(k, -1, x, "complete", why + "(the positions strictly increase, all legal)")
+
+
+def _legal(chess: Any, board: Any, ep: int, k: int, node: int) -> None:
+    """``Found`` (``position``, node ``node`` of tier ``k``) unless the board is legal for
+    python-chess: no status flag but ``STATUS_IMPOSSIBLE_CHECK``, an en-passant square only
+    where a legal move uses it."""
+    st = int(board.status()) & ~int(chess.STATUS_IMPOSSIBLE_CHECK)
+    flags = [f.name for f in chess.Status if f.value & st]
+    if ep and not board.has_legal_en_passant():
+        flags.append("an en-passant square no legal move uses")
+    if flags:
+        why = f"python-chess: not a legal position ({', '.join(str(f) for f in flags)})"
+        raise Found(k, -1, node, "position", why)
 
 
 def _differ(expected: tuple[Any, Any], got: tuple[Any, Any], n: int) -> int | None:
