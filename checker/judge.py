@@ -11,10 +11,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import dataset, stages, stored, workers
+    from checker import chess, dataset, stages, stored, workers
     from checker.dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard
     from checker.reading import Unreadable
 except ImportError:  # pragma: no cover - the script's way
+    import chess  # type: ignore[no-redef]
     import dataset  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
     import stored  # type: ignore[import-not-found,no-redef]
@@ -203,9 +204,11 @@ def counted(spec: Spec, got: list[tuple[int, ...]], start: tuple[int, int, int] 
 
 def check(root: str, cert: str, jobs: int = 1) -> Verdict:
     """The standalone checker's verdict on the dataset in ``root`` and its certificate (a
-    stored graph's: ``stored.py``'s)."""
+    stored graph's: ``stored.py``'s; a chess endgame's: ``chess.py``'s)."""
     if stored.is_stored(cert):
         return stored.check(root, cert, jobs)
+    if chess.is_chess(cert):
+        return chess.check(root, cert, jobs)
     rules = None
     try:
         spec = stages.step("reading the certificate", 0, dataset.read_certificate, root, cert)

@@ -14,6 +14,7 @@ answer files (``dataset.Cache``, ``CACHE_BYTES``); the first violation in the da
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,14 +57,27 @@ class Spec(NamedTuple):
     start: int
     shards: tuple[tuple[dict[str, Any], ...], ...]  # per tier, per shard: its fields
     counts: tuple[tuple[int, ...], ...]
+    game: str = "graph"
+    parameters: Any = None  # the certificate's, as read (a game judged here checks its own)
 
 
-def is_stored(path: str) -> bool:
-    """Whether the certificate in ``path`` is a stored graph's (read loosely: the strict
-    reading follows)."""
+class Hooks(NamedTuple):
+    """What a game stored with its moves adds (``chess.py``): ``extra(spec)`` its own
+    conditions, judged once every shard is well formed, before the semantics';
+    ``name(tier, node)`` a node's name in violations (``None``: ``node N``); ``accepted(spec)``
+    the ACCEPTED line."""
+
+    extra: Callable[..., None]
+    name: Callable[[int, int], str | None]
+    accepted: Callable[[Spec], str]
+
+
+def is_stored(path: str, games: tuple[str, ...] = GAMES) -> bool:
+    """Whether the certificate in ``path`` is a stored graph's of one of ``games`` (read
+    loosely: the strict reading follows)."""
     try:
         with open(path, "rb") as f:
-            return isinstance(d := loads(f.read()), dict) and d.get("game") in GAMES
+            return isinstance(d := loads(f.read()), dict) and d.get("game") in games
     except (OSError, ValueError):
         return False
 
@@ -93,7 +107,7 @@ def read_certificate(root: str, path: str) -> Spec:
     sem = _field(d, "semantics", str, "$")
     if sem not in ANSWERS:
         raise Bad(f"$.semantics: {sem!r}: not one of {sorted(ANSWERS)}")
-    _field(d, "parameters", dict, "$")
+    params = _field(d, "parameters", dict, "$")
     _only(_field(d, "root", dict, "$"), ("code",), "$.root")
     start = _field(d["root"], "code", int, "$.root")
     shards, counts = [], []
@@ -113,7 +127,8 @@ def read_certificate(root: str, path: str) -> Spec:
             files = [n for n in FILES if n != "exits" or "exits" in s]
             row.append({"positions": s["positions"]} | {n: _file(s, n, k, j, where) for n in files})
         shards.append(tuple(row))
-    return Spec(root, sem, start, tuple(shards), tuple(counts))
+    game = _field(d, "game", str, "$")
+    return Spec(root, sem, start, tuple(shards), tuple(counts), game, params)
 
 
 def _read(spec: Spec, k: int, j: int, name: str, cols: dict[str, str]) -> list[Any]:
@@ -282,10 +297,11 @@ def _job(kj: tuple[int, int]) -> Judged:
     return shard_judged(_SPEC[0], *kj)
 
 
-def judge(spec: Spec, jobs: int = 1) -> None:
+def judge(spec: Spec, jobs: int = 1, hooks: Hooks | None = None) -> None:
     """Every condition (``Found`` at the first violation, in the dataset's order with any
     ``jobs``): well formed, the semantics', the counts (recomputed, the certificate's), the
-    manifest's agreement; ``jobs`` worker processes judge the shards, a shard at a time."""
+    manifest's agreement; ``jobs`` worker processes judge the shards, a shard at a time; a
+    game's own conditions (``hooks``) once the graph is well formed, before the semantics'."""
     first: dict[str, tuple[int, int, str]] = {}
     order: list[str] = []
     tiers = [(0, 0, 0, -1)] * len(spec.shards)
@@ -308,6 +324,8 @@ def judge(spec: Spec, jobs: int = 1) -> None:
                 stages.tier(r.tier, len(spec.shards), r.shard + 1, done)
     if blocked is not None:
         raise blocked
+    if hooks is not None:
+        hooks.extra(spec)
     for cond in order:
         if cond in first and cond not in WEAK:
             k, x, why = first[cond]
@@ -331,7 +349,7 @@ def agree(spec: Spec) -> None:
         with open(path, "rb") as f:
             m = loads(f.read())
         said = (m["game"], m["semantics"], m["root"]["code"], len(m["tiers"]))
-        want = ("graph", spec.semantics, spec.start, len(spec.shards))
+        want = (spec.game, spec.semantics, spec.start, len(spec.shards))
         if said != want:
             raise Found(
                 -1,
@@ -355,16 +373,19 @@ def agree(spec: Spec) -> None:
         raise Bad(f"{path}: cannot read the manifest: {type(e).__name__}: {e}") from None
 
 
-def check(root: str, cert: str, jobs: int = 1) -> Verdict:
+def check(root: str, cert: str, jobs: int = 1, hooks: Hooks | None = None) -> Verdict:
     """The standalone checker's verdict on the stored graph in ``root`` and its certificate
-    (``jobs`` worker processes judging the shards)."""
+    (``jobs`` worker processes judging the shards; a game's own conditions and names:
+    ``hooks``)."""
     try:
         spec = read_certificate(root, cert)
-        judge(spec, jobs)
+        judge(spec, jobs, hooks)
     except Found as f:
         k, j, code, cond, why = f.args
         where = f"tier {k}" + (f" shard {j}" if j >= 0 else "")
         node = f"node {code}" if code >= 0 else None
+        if node is not None and hooks is not None:
+            node = hooks.name(k, code) or node
         message = f"{where}: {node}: {cond}: {why}" if node else f"{where}: {cond}: {why}"
         return Verdict("REJECTED", message, node, cond, k, code)
     except (Bad, Unreadable) as e:
@@ -373,5 +394,7 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
         return Verdict("BAD", f"{root}: cannot read: {type(e).__name__}: {e}")
     finally:
         _ANSWERS.kept.clear()
+    if hooks is not None:
+        return Verdict("ACCEPTED", hooks.accepted(spec))
     n = sum(c[0] for c in spec.counts)
     return Verdict("ACCEPTED", f"ACCEPTED ({n:,} nodes of a stored graph, {spec.semantics})")

@@ -33,18 +33,25 @@ __all__ = [
 ]
 
 FORMAT = "gamegraph-verifier-dataset-certificate"
-STORED = GraphTiers.name
-"""The manifest's game of a stored graph (its moves in the dataset: ``_stored_certificate``)."""
 CHECK = "certificate"
 
 
 def judged(game: str) -> bool:
     """Whether the standalone checker judges datasets of ``game`` (its own lists of games:
     those it generates the moves of, and stored graphs)."""
+    from checker.chess import GAMES as CHESS_GAMES
     from checker.dataset import GAMES
     from checker.stored import GAMES as STORED_GAMES
 
-    return game in GAMES or game in STORED_GAMES
+    return game in GAMES or game in STORED_GAMES or game in CHESS_GAMES
+
+
+def _stored(root: Path, m: Manifest) -> bool:
+    """Whether the dataset is a graph stored with its moves (a stored graph, a chess endgame:
+    the registry's tiered game a ``GraphTiers``)."""
+    from verifier.distributed.tiers.rules import game_from_manifest
+
+    return isinstance(game_from_manifest(m.game, m.parameters, str(root)), GraphTiers)
 
 
 def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
@@ -53,7 +60,7 @@ def certificate_of(root: Path, m: Manifest | None = None) -> dict[str, Any]:
     m = m or load_manifest(root)
     if not m.tiers or any(not t.solved for t in m.tiers):
         raise DatasetError(f"{root}: not solved: a certificate certifies a solved dataset")
-    if m.game == STORED:
+    if _stored(root, m):
         return _stored_certificate(m)
     first = m.tiers[0].shards[0]
     label, rem = read_answers(root, 0, 0, first.answers_sha256, first.positions)
@@ -178,6 +185,14 @@ def self_checked(root: Path, res: Any, asked: SelfCheck) -> Any:
     if res.verdict != "verified" or not judged(res.manifest.game):
         return res
     if asked.on is False and asked.keep is None:
+        return res
+    from checker.chess import GAMES as CHESS_GAMES
+    from checker.chess import missing
+
+    if res.manifest.game in CHESS_GAMES and (why := missing()) is not None:
+        if asked.keep is not None:
+            write_certificate(root, asked.keep)
+        res.skipped[CHECK] = f"the standalone checker cannot judge it here: {why}"
         return res
     out = outside_check(root, asked.keep)
     res.checks = (*res.checks, CHECK)

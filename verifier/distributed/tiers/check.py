@@ -470,6 +470,9 @@ class TierCheck:
     by_shard: dict[str, dict[tuple[int, int], int]] = field(default_factory=dict)
     """Per check, the violations found in each ``(tier, shard)`` that has any (those counted
     by a shard's task; ``-v`` prints them)."""
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Checks that could not run here, and why (the standalone checker's, without an optional
+    module it needs): never counted as passed."""
 
     @property
     def refuted(self) -> bool:

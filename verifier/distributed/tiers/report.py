@@ -199,6 +199,7 @@ def check_text(
         lines.append(f"  {c:<11} {_check_line(res, c)}")
         if verbose:
             lines += _by_shard(res, c)
+    lines += [f"  {c:<11} skipped: {why}" for c, why in res.skipped.items()]
     if verbose:
         for t in m.tiers:
             n, shards = count(t.positions, "position", sep=True), count(len(t.shards), "shard")
