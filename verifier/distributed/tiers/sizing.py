@@ -68,8 +68,9 @@ of a random graph of mean degree 3, which decides 9.9% of the nodes, about 3 mov
 TARGET = 0.75
 """The share of the memory limit the sum may reach: under Dask's pause threshold (80%), with
 room for the allocator's slack."""
-_STEP = 100 << 20
-"""Needed memory is rounded up to this (100 MB)."""
+_STEP = 100_000_000
+"""Needed memory is rounded up to this (100 MB, as ``--worker-memory`` counts: 1.5GB is
+1,500,000,000 bytes)."""
 
 
 class WorkersTooSmall(RunFailed):
@@ -126,15 +127,16 @@ def smallest_limit(load: Load) -> int:
     hi = _STEP
     while not fits(load, hi):
         hi *= 2
-    lo = hi // 2
+    lo = hi // 2  # does not fit (or is half a step)
     while hi - lo > _STEP:
-        mid = (lo + hi) // 2
+        mid = (lo + hi) // 2 // _STEP * _STEP
         lo, hi = (lo, mid) if fits(load, mid) else (mid, hi)
-    return math.ceil(hi / _STEP) * _STEP
+    return hi
 
 
 def _gb(n: int) -> str:
-    return f"{n / 1e9:.1f}GB"
+    """``n`` bytes as ``--worker-memory`` takes them: 1.5GB, 250MB."""
+    return f"{n / 1e9:.1f}GB" if n % _STEP == 0 else f"{n / 1e6:,.0f}MB"
 
 
 def shards_needed(
