@@ -47,8 +47,9 @@ def main() -> None:
             gen, gen_s, _, gen_w = run_sampled(["generate", "random", *spec, "-o", ds, *cluster])
             if gen.returncode:
                 raise SystemExit(f"{name}: generate failed: {gen.stderr.strip()[-300:]}")
-            print(f"{name}: {gen.stdout.strip().splitlines()[-1]} ({gen_s:.1f} s)", flush=True)
-            rows[name] = [gen.stdout.split(" in ")[-1].split()[0], f"{gen_s:.1f}",
+            wrote = next(x for x in (gen.stdout + gen.stderr).splitlines() if "wrote" in x)
+            print(f"{name}: {wrote} ({gen_s:.1f} s)", flush=True)
+            rows[name] = [wrote.split(" in ")[-1].split()[0], f"{gen_s:.1f}",
                           " / ".join(map(_mb, gen_w))]  # fmt: skip
         for _ in range(a.repeat):
             for name, tree in trees.items():

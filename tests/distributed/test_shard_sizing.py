@@ -167,3 +167,27 @@ def test_cli_refuses_a_dataset_too_big_for_the_workers_in_one_line(
     r = run_cli("solve", root, "--engine", "dask", "--workers", "1", "--worker-memory", "250MB")
     one_line_error(r, 3, f"{root}: tier 0: its shards of up to 100,000 nodes need",
                    "--worker-memory 0.", "workers of 250MB")  # fmt: skip
+
+
+def test_kept_reverse_edges_give_way_to_the_states_a_worker_comes_to_hold(
+    tmp_path: Path, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edges kept while a worker held few states are dropped once its states leave them over
+    the budget (else state and kept edges together pass the third of the limit sizing counts)."""
+    import numpy as np
+
+    from verifier.distributed.tiers import graph_tasks
+    from verifier.distributed.tiers.graph_storage import reverse_path
+
+    root = tmp_path / "g"
+    prepare_output(root)
+    generate_random_graph(root, _spec(2_000), client, per_shard=1_000)
+    s0, s1 = load_manifest(root).tiers[0].shards
+    early = (str(reverse_path(root, 0, s0.shard)), "kept when the worker held nothing")
+    big = np.zeros(100_000, dtype=np.uint64)
+    monkeypatch.setattr(graph_tasks, "_KEPT", {early: (big, big)})  # 1.6 MB kept
+    monkeypatch.setattr(graph_tasks, "_keep_budget", lambda: 1_000_000)  # states grew since
+    dst, _ = graph_tasks._reverse_edges(root, 0, s1)
+    assert len(dst) == s1.reverse_edges
+    assert early not in graph_tasks._KEPT  # given way
+    assert (str(reverse_path(root, 0, s1.shard)), s1.reverse_sha256) in graph_tasks._KEPT
