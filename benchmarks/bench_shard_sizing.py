@@ -34,7 +34,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=2)
     a = ap.parse_args()
-    trees = {"before": str(a.before.resolve()), "after": str(Path(__file__).parent.parent)}
+    trees = {
+        "before": str(a.before.resolve()),
+        "after": str(Path(__file__).resolve().parent.parent),
+    }
     cluster = ["--engine", "dask", "--workers", str(a.workers), "--worker-memory", a.worker_memory]
     spec = ["--nodes", str(a.nodes), "--degree", "3", "--seed", "1"]
     print(f"load average {load_note()} at the start", flush=True)
@@ -43,6 +46,7 @@ def main() -> None:
         best: dict[str, float] = {}
         for name, tree in trees.items():
             os.environ["PYTHONPATH"] = tree
+            os.chdir(tree)  # ``-m`` puts the working directory first on the path
             ds = str(Path(tmp) / name)
             gen, gen_s, _, gen_w = run_sampled(["generate", "random", *spec, "-o", ds, *cluster])
             if gen.returncode:
@@ -54,6 +58,7 @@ def main() -> None:
         for _ in range(a.repeat):
             for name, tree in trees.items():
                 os.environ["PYTHONPATH"] = tree
+                os.chdir(tree)  # ``-m`` puts the working directory first on the path
                 sol, s, drv, wrk = run_sampled(["solve", str(Path(tmp) / name), *cluster])
                 ok = "ok" if sol.returncode == 0 else f"exit {sol.returncode}"
                 print(f"{name}: solve {s:.1f} s, driver {_mb(drv)} MB, workers "
