@@ -199,8 +199,9 @@ def measure_graph(nodes: int, workers: int, memory: str, tmp: Path, repeat: int 
         print(f"{nodes}: solve {sol_s:.1f} s, in memory {mem_s:.1f} s", flush=True)
     doc = json.loads(sol.stdout)
     tier = doc["tiers"][0]
-    rounds = next(
-        line.split()[-3] for line in sol.stderr.splitlines() if "retrograde rounds" in line
+    rounds = next(  # said with progress on (VERIFIER_PROGRESS_EVERY set)
+        (line.split()[-3] for line in sol.stderr.splitlines() if "retrograde rounds" in line),
+        "?",
     )
     disk = _disk(ds)
     shutil.rmtree(ds)

@@ -22,6 +22,7 @@ from verifier.distributed.tiers.graphs import GraphTiers, with_semantics
 from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.distributed.tiers.manifest import load_manifest as load_manifest
 from verifier.distributed.tiers.rules import TierGame, game_from_manifest
+from verifier.distributed.tiers.sizing import check_fits
 from verifier.distributed.tiers.storage import (
     positions_per_shard,
     read_answers,
@@ -225,6 +226,17 @@ class TierSolve:
     (``graph_rules.Rule.answer_columns``); ``root_label`` and ``root_remoteness`` are ``None``."""
 
 
+def _check_sizes(root: Path, m: Manifest, resume: bool, workers: int, limit: int) -> None:
+    """Refuse (``sizing.WorkersTooSmall``) a stored graph whose tiers to solve (all, or the
+    unsolved ones with ``resume``) ``workers`` workers of memory limit ``limit`` cannot solve
+    by rounds (``sizing.check_fits``)."""
+    for t in m.tiers:
+        if resume and t.solved:
+            continue
+        sizes = [(s.positions, ((s.edges or 0) + (s.reverse_edges or 0)) // 2) for s in t.shards]
+        check_fits(f"{root}: tier {t.tier}", sizes, workers, limit, m.semantics, len(m.tiers))
+
+
 def solve_dataset(
     root: Path,
     client: Any,
@@ -249,12 +261,14 @@ def solve_dataset(
             f"{root / MANIFEST}: $.semantics: {m.semantics!r}: "
             f"{m.game} tiers solve {game.semantics.value}"
         )
+    workers = set(cluster_workers(client))  # the run fails if one of them leaves
+    if isinstance(game, GraphTiers):  # before any work: shards the workers cannot solve
+        _check_sizes(root, m, resume, len(workers), worker_bytes(client))
     if not resume and any(t.solved for t in m.tiers):
         for t in m.tiers:
             t.unsolve()
         m.save(root)  # before any answer is rewritten: a run killed now claims none
     _check_suffix(root, m)
-    workers = set(cluster_workers(client))  # the run fails if one of them leaves
     done = 0
     for tier in reversed(m.tiers):
         if tier.solved:

@@ -42,7 +42,8 @@ from verifier.distributed.tiers.graphs import (
     terminal_labels,
 )
 from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry, under_way
-from verifier.distributed.tiers.storage import positions_per_shard, shards_for
+from verifier.distributed.tiers.sizing import shards_needed
+from verifier.distributed.tiers.storage import shards_for
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.model import GameGraph
 
@@ -67,16 +68,20 @@ def generate_random_graph(
 ) -> Manifest:
     """Draw the seeded random graph ``game`` (``seed``, ``degree``, ``terminal_fraction``,
     ``terminal_values`` set) into ``root`` (empty or cleared: ``driver.prepare_output``), one
-    task per shard of at most ``per_shard`` nodes (default: from the workers' memory, and a
-    multiple of the workers when there are several shards, so that each worker holds as many
-    nodes in the retrograde rounds, whose slowest worker sets the pace)."""
+    task per shard of at most ``per_shard`` nodes (default: the fewest shards the workers
+    solve within their memory, the rounds' state included: ``sizing.shards_needed``, which
+    refuses workers too small for any shards; a multiple of the workers when there are several
+    shards, so that each worker holds as many nodes in the retrograde rounds, whose slowest
+    worker sets the pace)."""
     workers = set(cluster_workers(client))
-    given = per_shard is not None
-    per_shard = per_shard or positions_per_shard(worker_bytes(client))
+    if per_shard is None:
+        moves = round(game.nodes * (game.degree or 0.0))
+        shards = shards_needed(game.nodes, moves, len(workers), worker_bytes(client),
+                               game.semantics.value)  # fmt: skip
+        per_shard = -(-game.nodes // shards)
+    else:
+        shards = shards_for(game.nodes, per_shard, len(workers))
     under_way(root, game, per_shard)
-    shards = shards_for(game.nodes, per_shard, len(workers))
-    if not given and shards > 1:
-        shards = -(-shards // len(workers)) * len(workers)
     bounds = split_range(game.nodes, shards)
     drawn = gather_tier(
         client,

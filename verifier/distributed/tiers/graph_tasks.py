@@ -203,18 +203,25 @@ def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
     a time (reading one drops the others'); when the budget is full a new file is not kept
     (the rounds visit the shards in a cycle, where dropping the oldest keeps nothing). Keyed
     by path and sha256, so a file written again is read again; a worker that dies loses only
-    time (the files are the truth)."""
+    time (the files are the truth). Edges kept while the worker held fewer states are dropped
+    (the last kept first) once the states it holds leave them over the budget, before the file
+    is read: state and kept edges together stay within a third of the limit when the state
+    does (``sizing`` counts on it)."""
     path = reverse_path(root, tier, entry.shard)
     key = (str(path), entry.reverse_sha256)
     with _KEPT_LOCK:
         if key in _KEPT:
             return _KEPT[key]
-    edges = read_reverse(root, tier, entry.shard, entry.reverse_sha256, entry.reverse_edges)
     budget = _keep_budget()
     with _KEPT_LOCK:
         for old in [k for k in _KEPT if Path(k[0]).parent != path.parent]:
             del _KEPT[old]
         used = sum(a.nbytes + b.nbytes for a, b in _KEPT.values())
+        while _KEPT and used > budget:  # the states grew since: the last kept go first
+            a, b = _KEPT.popitem()[1]
+            used -= a.nbytes + b.nbytes
+    edges = read_reverse(root, tier, entry.shard, entry.reverse_sha256, entry.reverse_edges)
+    with _KEPT_LOCK:
         if used + edges[0].nbytes + edges[1].nbytes <= budget:
             _KEPT[key] = edges
     return edges
