@@ -229,6 +229,10 @@ def test_a_stopped_generation_resumes_after_its_last_finished_step(
     got = generate_chess(root, "KQK", client, symmetric=True, resume=True, say=said.append)
     assert got.to_json() == whole  # every shard's files and digests, 3 shards per tier
     assert said[0] == "resuming: step(s) scan, expand kept from the run that stopped"
+    # the steps run again say how far they are (shown with VERIFIER_PROGRESS_EVERY)
+    assert said[2].startswith("numbering the moves' targets: 47,061 positions in "), said
+    rates = [x for x in said if x.startswith("writing the edges: done in ")]
+    assert len(rates) == 1 and rates[0].endswith(" positions a second)"), said
     assert not (root / "tmp").exists()
     assert generate_chess(root, "KQK", client, symmetric=True, resume=True).to_json() == whole
 

@@ -534,8 +534,10 @@ def generate_chess(
     if done := [k for k in ("scan", "expand", "resolve", "finish") if k in steps]:
         say(Notice(f"resuming: step(s) {', '.join(done)} kept from the run that stopped"))
 
-    def run(tasks: list[Any], what: str) -> list[Any]:
-        return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace)
+    def run(tasks: list[Any], what: str, positions: int = 0) -> list[Any]:
+        """The tasks' results, their progress said (``positions``: for the rate a second)."""
+        return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace,
+                           say=say, positions=positions)  # fmt: skip
 
     base = str(root)
     sizes = [int(t.base[i + 1] - t.base[i]) for i in order]
@@ -543,7 +545,7 @@ def generate_chess(
     jobs = [(k, c) for k in range(len(order)) for c in range(nchunks[k])]
     counts = _step(root, steps, "scan", lambda: run(
         [client.submit(scan_chunk, base, game, k, c, span, pure=False) for k, c in jobs],
-        "scanning the materials",
+        "scanning the materials", sum(sizes),
     ))  # fmt: skip
     per_chunk: list[list[int]] = [[] for _ in order]
     for (k, _), n in zip(jobs, counts, strict=True):
@@ -576,7 +578,7 @@ def generate_chess(
             )
             for k, s in shard_jobs
         ],
-        "expanding the positions",
+        "expanding the positions", sum(totals),
     ))  # fmt: skip
     sent: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
     for (k, s), (_, _, pieces, _) in zip(shard_jobs, expanded, strict=True):
@@ -590,7 +592,7 @@ def generate_chess(
                           pure=False)
             for k, c in targets
         ],
-        "numbering the moves' targets",
+        "numbering the moves' targets", sum(totals),
     ))  # fmt: skip
     back: dict[tuple[int, int], list[str]] = {}
     rev: dict[tuple[int, int], list[str]] = {}
@@ -606,7 +608,7 @@ def generate_chess(
                           pure=False)
             for k, s in shard_jobs
         ],
-        "writing the edges",
+        "writing the edges", sum(totals),
     ))  # fmt: skip
     entries: list[list[ShardEntry]] = [[] for _ in order]
     for (k, s), (n, sha, _, _), (e, esha, x, xsha, r, rsha) in zip(
