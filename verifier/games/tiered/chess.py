@@ -33,8 +33,10 @@ before the first step (``STEPS``), each step's results after it, and every file 
 whole under a temporary name and renamed. A task that removes its inputs (``resolve``: the
 pieces routed to its chunk; ``finish``: the pieces sent back to its shard) first records its
 result (``tmp/done/STEP/KEY.json``): run again, it returns the record, so a step stopped
-half-way is run again whole without its finished tasks needing their removed inputs. Paths
-in the results are relative to the dataset directory (a resume may name it otherwise).
+half-way is run again whole without its finished tasks needing their removed inputs; an
+``expand`` task records its result too, once its files are written, so that a resumed
+expansion runs only the shards that had not finished. Paths in the results are relative to
+the dataset directory (a resume may name it otherwise).
 """
 
 from __future__ import annotations
@@ -257,10 +259,15 @@ def expand_shard(
 ) -> Routed:
     """Shard ``shard`` of tier ``tier``: the positions of ranks ``lo .. hi - 1`` (read from
     ``chunks``: ``(chunk, first rank, count)`` overlapping them), its nodes file, its moves
-    sent to the chunks holding their targets."""
+    sent to the chunks holding their targets. Its result is recorded once its files are
+    written (a shard run again in a resumed step returns the record: KPKP's 430 shards take
+    an hour on a loaded machine, and a step stopped half-way kept none of them before)."""
     from verifier.games import _chess_kernels as ck
 
     base = Path(root)
+    done = _done_path(base, "expand", f"{tier}-{shard}")
+    if (kept := _recorded(done)) is not None:
+        return kept  # type: ignore[no-any-return]
     parts = []
     for c, first, count in chunks:
         a, b = max(lo, first) - first, min(hi, first + count) - first
@@ -307,7 +314,8 @@ def expand_shard(
         path = _route_path(base, k2, c, tier, shard)
         write_parquet(path, {"src": src[a:b], "code": code[a:b]})
         pieces.append((k2, c, str(path.relative_to(base))))
-    return n, sha, pieces, int(codes[0]) if n else -1
+    result: Routed = _record(done, (n, sha, pieces, int(codes[0]) if n else -1))
+    return result
 
 
 Resolved = tuple[list[tuple[int, int, str]], list[tuple[int, str]]]
