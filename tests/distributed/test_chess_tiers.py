@@ -229,8 +229,60 @@ def test_a_stopped_generation_resumes_after_its_last_finished_step(
     got = generate_chess(root, "KQK", client, symmetric=True, resume=True, say=said.append)
     assert got.to_json() == whole  # every shard's files and digests, 3 shards per tier
     assert said[0] == "resuming: step(s) scan, expand kept from the run that stopped"
+    # the steps run again say how far they are (shown with VERIFIER_PROGRESS_EVERY)
+    assert said[2].startswith("numbering the moves' targets: 47,061 positions in "), said
+    rates = [x for x in said if x.startswith("writing the edges: done in ")]
+    assert len(rates) == 1 and rates[0].endswith(" positions a second)"), said
     assert not (root / "tmp").exists()
     assert generate_chess(root, "KQK", client, symmetric=True, resume=True).to_json() == whole
+
+
+@pytest.mark.dask
+def test_a_resumed_expansion_runs_only_the_shards_that_had_not_finished(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generation stopped during step 2 (``expand``): the shards it finished recorded their
+    results, the resumed run expands only the others (two kernel passes each: count, fill)
+    and writes the uninterrupted run's files."""
+    import json
+
+    from verifier.distributed.tiers.errors import RunFailed
+    from verifier.games import _chess_kernels as ck
+    from verifier.games.tiered import chess as chess_tiers
+
+    whole = load_manifest(generated(tmp_path / "whole", client, "KQK", True, 3)).to_json()
+    root = tmp_path / "ds"
+    prepare_output(root)
+    real = chess_tiers._step
+
+    def stop_in_step_3(at: Path, steps: dict[str, Any], name: str, make: Any) -> Any:
+        if name == "resolve":
+            raise RunFailed("the run stopped")
+        return real(at, steps, name, make)
+
+    monkeypatch.setattr(chess_tiers, "_step", stop_in_step_3)
+    with pytest.raises(RunFailed):
+        generate_chess(root, "KQK", client, symmetric=True, shards=3, span=60_000)
+    monkeypatch.setattr(chess_tiers, "_step", real)
+    # as if stopped in step 2, after every shard but tier 0's shard 1 finished
+    steps = json.loads((root / chess_tiers.STEPS).read_text())
+    del steps["expand"]
+    (root / chess_tiers.STEPS).write_text(json.dumps(steps))
+    records = sorted((root / "tmp" / "done" / "expand").iterdir())
+    assert [p.name for p in records] == [f"{k}-{s}.json" for k in (0, 1) for s in range(3)]
+    (root / "tmp" / "done" / "expand" / "0-1.json").unlink()
+    calls: list[int] = []
+    kernel = ck.tier_successors
+
+    def counted(*args: Any) -> Any:
+        calls.append(len(args[0]))
+        return kernel(*args)
+
+    monkeypatch.setattr(ck, "tier_successors", counted)
+    got = generate_chess(root, "KQK", client, symmetric=True, resume=True)
+    shard_1 = load_manifest(root).tiers[0].shards[1].positions
+    assert calls == [shard_1, shard_1]  # tier 0's shard 1 alone, counted then filled
+    assert got.to_json() == whole
 
 
 # --- the dataset itself: exactly the legal positions of its materials, and their moves -----

@@ -33,8 +33,10 @@ before the first step (``STEPS``), each step's results after it, and every file 
 whole under a temporary name and renamed. A task that removes its inputs (``resolve``: the
 pieces routed to its chunk; ``finish``: the pieces sent back to its shard) first records its
 result (``tmp/done/STEP/KEY.json``): run again, it returns the record, so a step stopped
-half-way is run again whole without its finished tasks needing their removed inputs. Paths
-in the results are relative to the dataset directory (a resume may name it otherwise).
+half-way is run again whole without its finished tasks needing their removed inputs; an
+``expand`` task records its result too, once its files are written, so that a resumed
+expansion runs only the shards that had not finished. Paths in the results are relative to
+the dataset directory (a resume may name it otherwise).
 """
 
 from __future__ import annotations
@@ -257,10 +259,15 @@ def expand_shard(
 ) -> Routed:
     """Shard ``shard`` of tier ``tier``: the positions of ranks ``lo .. hi - 1`` (read from
     ``chunks``: ``(chunk, first rank, count)`` overlapping them), its nodes file, its moves
-    sent to the chunks holding their targets."""
+    sent to the chunks holding their targets. Its result is recorded once its files are
+    written (a shard run again in a resumed step returns the record: KPKP's 430 shards take
+    an hour on a loaded machine, and a step stopped half-way kept none of them before)."""
     from verifier.games import _chess_kernels as ck
 
     base = Path(root)
+    done = _done_path(base, "expand", f"{tier}-{shard}")
+    if (kept := _recorded(done)) is not None:
+        return kept  # type: ignore[no-any-return]
     parts = []
     for c, first, count in chunks:
         a, b = max(lo, first) - first, min(hi, first + count) - first
@@ -307,7 +314,8 @@ def expand_shard(
         path = _route_path(base, k2, c, tier, shard)
         write_parquet(path, {"src": src[a:b], "code": code[a:b]})
         pieces.append((k2, c, str(path.relative_to(base))))
-    return n, sha, pieces, int(codes[0]) if n else -1
+    result: Routed = _record(done, (n, sha, pieces, int(codes[0]) if n else -1))
+    return result
 
 
 Resolved = tuple[list[tuple[int, int, str]], list[tuple[int, str]]]
@@ -534,8 +542,10 @@ def generate_chess(
     if done := [k for k in ("scan", "expand", "resolve", "finish") if k in steps]:
         say(Notice(f"resuming: step(s) {', '.join(done)} kept from the run that stopped"))
 
-    def run(tasks: list[Any], what: str) -> list[Any]:
-        return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace)
+    def run(tasks: list[Any], what: str, positions: int = 0) -> list[Any]:
+        """The tasks' results, their progress said (``positions``: for the rate a second)."""
+        return gather_tier(client, tasks, what=what, workers=workers, poll=poll, grace=grace,
+                           say=say, positions=positions)  # fmt: skip
 
     base = str(root)
     sizes = [int(t.base[i + 1] - t.base[i]) for i in order]
@@ -543,7 +553,7 @@ def generate_chess(
     jobs = [(k, c) for k in range(len(order)) for c in range(nchunks[k])]
     counts = _step(root, steps, "scan", lambda: run(
         [client.submit(scan_chunk, base, game, k, c, span, pure=False) for k, c in jobs],
-        "scanning the materials",
+        "scanning the materials", sum(sizes),
     ))  # fmt: skip
     per_chunk: list[list[int]] = [[] for _ in order]
     for (k, _), n in zip(jobs, counts, strict=True):
@@ -576,7 +586,7 @@ def generate_chess(
             )
             for k, s in shard_jobs
         ],
-        "expanding the positions",
+        "expanding the positions", sum(totals),
     ))  # fmt: skip
     sent: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
     for (k, s), (_, _, pieces, _) in zip(shard_jobs, expanded, strict=True):
@@ -590,7 +600,7 @@ def generate_chess(
                           pure=False)
             for k, c in targets
         ],
-        "numbering the moves' targets",
+        "numbering the moves' targets", sum(totals),
     ))  # fmt: skip
     back: dict[tuple[int, int], list[str]] = {}
     rev: dict[tuple[int, int], list[str]] = {}
@@ -606,7 +616,7 @@ def generate_chess(
                           pure=False)
             for k, s in shard_jobs
         ],
-        "writing the edges",
+        "writing the edges", sum(totals),
     ))  # fmt: skip
     entries: list[list[ShardEntry]] = [[] for _ in order]
     for (k, s), (n, sha, _, _), (e, esha, x, xsha, r, rsha) in zip(
