@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -21,8 +22,9 @@ def workers(jobs: int, setup: Callable[..., None], args: tuple[Any, ...]) -> Ite
     if jobs <= 1:
         yield lambda job, todo: map(job, todo)
         return
-    pool = multiprocessing.get_context("spawn").Pool(jobs, setup, args)
+    spawn = multiprocessing.get_context("spawn")  # a worker that dies raises, never hangs
+    pool = ProcessPoolExecutor(jobs, mp_context=spawn, initializer=setup, initargs=args)
     try:
-        yield lambda job, todo: pool.imap(job, todo)
+        yield lambda job, todo: pool.map(job, todo)
     finally:
-        pool.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
