@@ -189,14 +189,12 @@ def test_bad_chess_input_is_one_line(tmp_path: Path) -> None:
         assert not (tmp_path / "x").exists()
 
 
-@pytest.mark.dask
-def test_a_stopped_generation_resumes_after_its_last_finished_step(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A run that stops in step 3 leaves a dataset marked unfinished; ``--resume`` keeps the
-    scan and the expansion (they are not run again), takes the stopped run's shard sizes, and
-    writes the same files as a generation that never stopped."""
-    from verifier.distributed.tiers.errors import DatasetError, RunFailed
+def stopped_in_step_3(
+    tmp_path: Path, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Any, Path]:
+    """KQK (symmetric, 3 shards a tier) generated whole, and again into ``tmp_path / "ds"`` by
+    a run that stopped in step 3 (``resolve``): the whole run's manifest and the stopped root."""
+    from verifier.distributed.tiers.errors import RunFailed
     from verifier.games.tiered import chess as chess_tiers
 
     whole = load_manifest(generated(tmp_path / "whole", client, "KQK", True, 3)).to_json()
@@ -213,6 +211,20 @@ def test_a_stopped_generation_resumes_after_its_last_finished_step(
     with pytest.raises(RunFailed):
         generate_chess(root, "KQK", client, symmetric=True, shards=3, span=60_000)
     monkeypatch.setattr(chess_tiers, "_step", real)
+    return whole, root
+
+
+@pytest.mark.dask
+def test_a_stopped_generation_resumes_after_its_last_finished_step(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that stops in step 3 leaves a dataset marked unfinished; ``--resume`` keeps the
+    scan and the expansion (they are not run again), takes the stopped run's shard sizes, and
+    writes the same files as a generation that never stopped."""
+    from verifier.distributed.tiers.errors import DatasetError
+    from verifier.games.tiered import chess as chess_tiers
+
+    whole, root = stopped_in_step_3(tmp_path, client, monkeypatch)
     m = load_manifest(root)
     assert not m.generated and m.tiers == []
     with pytest.raises(DatasetError, match="the generation did not finish"):
@@ -246,24 +258,10 @@ def test_a_resumed_expansion_runs_only_the_shards_that_had_not_finished(
     and writes the uninterrupted run's files."""
     import json
 
-    from verifier.distributed.tiers.errors import RunFailed
     from verifier.games import _chess_kernels as ck
     from verifier.games.tiered import chess as chess_tiers
 
-    whole = load_manifest(generated(tmp_path / "whole", client, "KQK", True, 3)).to_json()
-    root = tmp_path / "ds"
-    prepare_output(root)
-    real = chess_tiers._step
-
-    def stop_in_step_3(at: Path, steps: dict[str, Any], name: str, make: Any) -> Any:
-        if name == "resolve":
-            raise RunFailed("the run stopped")
-        return real(at, steps, name, make)
-
-    monkeypatch.setattr(chess_tiers, "_step", stop_in_step_3)
-    with pytest.raises(RunFailed):
-        generate_chess(root, "KQK", client, symmetric=True, shards=3, span=60_000)
-    monkeypatch.setattr(chess_tiers, "_step", real)
+    whole, root = stopped_in_step_3(tmp_path, client, monkeypatch)
     # as if stopped in step 2, after every shard but tier 0's shard 1 finished
     steps = json.loads((root / chess_tiers.STEPS).read_text())
     del steps["expand"]
