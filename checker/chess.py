@@ -25,7 +25,8 @@ code gives), and judged:
   (canonical) codes the checker enumerates itself (``name_codecs``' legality, vectorized over
   every code of the material).
 
-Memory: the stored graph (``stored.py``) and a block of positions' moves at a time.
+Memory: the whole graph's moves (``whole``; ``stored.py`` judges the answers shard by shard)
+and a block of positions' moves at a time.
 """
 
 from __future__ import annotations
