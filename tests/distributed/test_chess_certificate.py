@@ -9,6 +9,7 @@ checker before VERIFIED, and says so where python-chess is missing."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from collections.abc import Callable
@@ -244,6 +245,10 @@ def test_verify_runs_the_checker_on_a_chess_dataset(
     r = run_cli("verify", kqk, "--engine", "dask", "--scheduler", address)
     assert "certificate ok" not in r.output, r.output
     assert "python-chess is needed" in r.output, r.output
+    r = run_cli("verify", kqk, "--engine", "dask", "--scheduler", address, "--format", "json")
+    got = json.loads(r.output)
+    assert "certificate" not in got["checks"], got["checks"]  # not run: not listed as passed
+    assert "python-chess is needed" in got["skipped"]["certificate"], got
 
 
 @pytest.mark.slow

@@ -156,6 +156,7 @@ def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
             }
             for c in res.checks
         },
+        "skipped": dict(res.skipped),  # checks that could not run here: never passed
     }
 
 
