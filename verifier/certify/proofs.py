@@ -25,6 +25,7 @@ __all__ = [
     "MinimaxBounds",
     "ProofGaveUp",
     "fraenkel_counter",
+    "kept_layers",
     "minimax_bounds",
 ]
 
@@ -59,30 +60,37 @@ def minimax_bounds(g: GameGraph) -> MinimaxBounds:
     return MinimaxBounds(g)
 
 
+def kept_layers(g: GameGraph, keep: NDArray[np.bool_], ors: NDArray[np.bool_],
+                base: NDArray[np.bool_], never: NDArray[np.bool_]) -> IntArray:  # fmt: skip
+    """Each position's layer (-1: none) in the attractor of ``base`` over the moves ``keep``
+    (a mask over ``g``'s moves in order): an ``ors`` position joins one layer after its first
+    kept successor inside, another after the last of them; a position ``never`` (or with no
+    kept move) does not join. The ranks of M2, the self-check's minimax ranks and heights."""
+    n = g.n
+    src = np.repeat(np.arange(n, dtype=np.int64), g.out_degree)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src[keep], minlength=n), out=ptr[1:])
+    idx = np.asarray(g.succ_idx, dtype=np.int64)[keep]
+    deg = np.diff(ptr)
+    kind = np.where(base | never | (deg == 0), CONST, np.where(ors, OR, AND)).astype(np.int8)
+    return attractor(BoolSystem(ptr, idx, kind, base & ~never))
+
+
 def _ranks(
     g: GameGraph, level: IntArray, climber: int, free: NDArray[np.bool_], what: str
 ) -> IntArray:
     """Layers of the attractor over the moves that keep ``level``: ``climber`` (Max for lfp,
-    Min for gfp) needs one such successor inside, the other side all of them; leaves are layer
+    Min for gfp) needs one such successor inside, the other side all of them (a position of
+    the other side with no move of its level cannot hold it: a wrong bound); leaves are layer
     0; positions at the chain's end (``free``) need no rank (-1)."""
-    n = g.n
-    src = np.repeat(np.arange(n, dtype=np.int64), g.out_degree)
-    dst = np.asarray(g.succ_idx, dtype=np.int64)
-    keep = level[src] == level[dst]
-    deg = np.bincount(src[keep], minlength=n)
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(deg, out=ptr[1:])
-    inner = g.out_degree > 0
-    kind = np.where(~inner | free, CONST, np.where(g.owner == climber, OR, AND)).astype(np.int8)
-    # a position of the other side with no move of its level cannot hold it (a wrong bound)
-    kind[(kind == AND) & (deg == 0)] = CONST
-    const = ~inner & ~free
-    layer = attractor(BoolSystem(ptr, dst[keep], kind, const))
+    src = np.repeat(np.arange(g.n, dtype=np.int64), g.out_degree)
+    keep = level[src] == level[np.asarray(g.succ_idx, dtype=np.int64)]
+    layer = kept_layers(g, keep, g.owner == climber, (g.out_degree == 0) & ~free, free)
     stuck = np.flatnonzero((layer < 0) & ~free)
     if len(stuck):
         x = int(stuck[0])
         raise CertificateError(f"position {g.name(x)!r}: its {what} is not derived (no rank)")
-    return np.where(free & inner, -1, layer)
+    return layer
 
 
 def fraenkel_counter(g: GameGraph, finite: NDArray[np.bool_], values: IntArray) -> IntArray:

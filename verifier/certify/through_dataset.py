@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.certify.proofs import kept_layers
 from verifier.errors import VerifierError
 from verifier.io.limits import SELF_CHECK_BYTES_PER_POSITION, default_max_positions
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE
@@ -84,43 +85,17 @@ def _given(col: Any, fill: int) -> NDArray[np.int64]:
     return np.where(col.given, np.asarray(col.data, dtype=np.int64), fill)
 
 
-def _sources(g: GameGraph) -> NDArray[np.int64]:
-    """Each move's source (``g``'s rows of moves, in order)."""
-    return np.repeat(np.arange(g.n, dtype=np.int64), g.out_degree)
-
-
-def _kept(g: GameGraph, src: NDArray[np.int64], keep: NDArray[np.bool_]) -> Any:
-    """The rows of the kept moves (CSR, as ``BoolSystem`` wants them)."""
-    n = g.n
-    ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src[keep], minlength=n), out=ptr[1:])
-    return ptr, np.asarray(g.succ_idx, dtype=np.int64)[keep]
-
-
-def _layers(g: GameGraph, keep: NDArray[np.bool_], ors: NDArray[np.bool_],
-            base: NDArray[np.bool_], never: NDArray[np.bool_]) -> NDArray[np.int64]:  # fmt: skip
-    """Each node's layer (-1: none) in the attractor of ``base`` over the moves ``keep``:
-    an ``ors`` node joins with one kept successor inside, another with all of them; a node
-    ``never`` does not join."""
-    from verifier.equations.fixpoints import BoolSystem, attractor
-    from verifier.equations.system import AND, CONST, OR
-
-    ptr, idx = _kept(g, _sources(g), keep)
-    deg = np.diff(ptr)
-    kind = np.where(base | never | (deg == 0), CONST, np.where(ors, OR, AND)).astype(np.int8)
-    return attractor(BoolSystem(ptr, idx, kind, base & ~never))
-
-
 def _minimax_ranks(g: GameGraph, score: NDArray[np.float64]) -> NDArray[np.int32]:
     """A rank per node (-1 at score 0): leaves of a non-zero score first; the side ahead (Max
     above 0, Min below) after one successor of its score, the side behind after all of its
     successors (``checker/stored.py``'s ``ranks``)."""
-    src, dst = _sources(g), np.asarray(g.succ_idx, dtype=np.int64)
+    src = np.repeat(np.arange(g.n, dtype=np.int64), g.out_degree)
+    dst = np.asarray(g.succ_idx, dtype=np.int64)
     dead = g.out_degree == 0
     owner = np.asarray(g.owner)
     ahead = np.where(score > 0, owner == MAX, owner != MAX)
     keep = np.where(ahead[src], score[dst] == score[src], True)
-    layer = _layers(g, keep, ahead, dead & (score != 0), score == 0)
+    layer = kept_layers(g, keep, ahead, dead & (score != 0), score == 0)
     return layer.astype(np.int32)
 
 
@@ -129,7 +104,7 @@ def _heights(g: GameGraph) -> NDArray[np.int64]:
     -1 on a cycle or leading to one)."""
     dead = g.out_degree == 0
     none = np.zeros(g.n, dtype=np.bool_)
-    return _layers(g, np.ones(g.m, dtype=np.bool_), none, dead, none)
+    return kept_layers(g, np.ones(g.m, dtype=np.bool_), none, dead, none)
 
 
 Columns = dict[str, NDArray[Any]]
