@@ -18,7 +18,7 @@ CLI = ROOT / "verifier" / "cli"
 DISTRIBUTED = {
     "verifier.distributed.api",  # solve --engine dask on a case file (stored as a dataset)
     "verifier.distributed.tiers.commands",  # the tiered route, as plain functions
-    "verifier.distributed.tiers.errors",  # its errors -> exit 2 or 3
+    "verifier.dataset.errors",  # its errors -> exit 2 or 3
 }
 """What of ``verifier/distributed/`` the command line may import: the API, not its parts."""
 
@@ -54,6 +54,7 @@ def test_the_cli_calls_the_distributed_layer_only_through_its_api() -> None:
         for module, top in _imports(path):
             if module.startswith("verifier.distributed"):
                 assert module in DISTRIBUTED, (path.name, module)
+            if module.startswith(("verifier.distributed", "verifier.dataset")):
                 assert not top, f"{path.name}: {module} imported at module level"
             assert module.split(".")[0] not in ("dask", "distributed", "pyarrow"), path.name
 
@@ -61,7 +62,8 @@ def test_the_cli_calls_the_distributed_layer_only_through_its_api() -> None:
 def test_verify_help_loads_no_distributed_module() -> None:
     program = (
         "import sys\nfrom verifier.cli import app\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('verifier.distributed', 'dask'))))"
+        "print(sorted(m for m in sys.modules "
+        "if m.startswith(('verifier.distributed', 'verifier.dataset', 'dask'))))"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run(

@@ -1,7 +1,8 @@
 """No built-in game is named outside its own declaration (issue 45 item 4): the command line,
-the whole dataset layer (``verifier/distributed/``) and the summary read every game from
-``verifier.games.registry``, so a new game touches its own module only and its tiered code
-lives beside it (``verifier/games/tiered/``; docs/games.md, "Adding a built-in game").
+the whole dataset layer (``verifier/dataset/``, ``verifier/distributed/``) and the summary
+read every game from ``verifier.games.registry``, so a new game touches its own module only and
+its tiered code lives beside it (``verifier/games/tiered/``; docs/games.md, "Adding a built-in
+game").
 
 The names are the registry's (each game's name and aliases). A string literal of the code
 counts, a docstring does not (it documents, it decides nothing). A name is found as a word
@@ -28,6 +29,7 @@ from verifier.games.registry import builtin_games
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [
     *sorted((ROOT / "verifier" / "cli").glob("*.py")),
+    *sorted((ROOT / "verifier" / "dataset").rglob("*.py")),
     *sorted((ROOT / "verifier" / "distributed").rglob("*.py")),
     ROOT / "verifier" / "games" / "summary.py",
 ]
@@ -129,7 +131,7 @@ def test_the_docs_show_connect4s_tiered_form() -> None:
 def test_every_hook_of_a_tiered_form_is_found() -> None:
     pytest.importorskip("dask")
     pytest.importorskip("pyarrow")
-    from verifier.distributed.tiers.rules import tier_games
+    from verifier.dataset.rules import tier_games
     from verifier.games.registry import TieredForm, find, hook, tiered_forms
 
     forms = tiered_forms()
@@ -149,8 +151,8 @@ def test_the_search_for_games_imports_no_tiered_module() -> None:
     program = (
         "import sys\nfrom verifier.games.registry import builtin_games, tiered\n"
         "builtin_games(); tiered('chess:KQK')\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('verifier.distributed', 'dask', "
-        "'verifier.games._chess_kernels'))))"
+        "print(sorted(m for m in sys.modules if m.startswith(('verifier.distributed', "
+        "'verifier.dataset', 'dask', 'verifier.games._chess_kernels'))))"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run(

@@ -177,7 +177,7 @@ def test_without_pyarrow_it_is_skipped_never_passed(
 def test_a_dataset_that_cannot_be_written_is_skipped_and_said(
     above: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from verifier.distributed.tiers import storage
+    from verifier.dataset import storage
 
     def full(*_: Any) -> str:
         raise OSError(28, "No space left on device")

@@ -9,7 +9,7 @@ from typing import Any
 
 from checker import dataset
 from checker.judge import check
-from verifier.distributed.tiers import certificate as writer
+from verifier.dataset import certificate as writer
 
 
 def judged(root: Path, *weak: str, out: Path | None = None, jobs: int = 1) -> Any:

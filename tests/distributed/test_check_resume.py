@@ -25,22 +25,22 @@ distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
+from verifier.dataset.errors import RunFailed  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.storage import (  # noqa: E402
+    read_answers,
+    read_codes,
+    read_rule_answers,
+    write_rule_answers,
+)
 from verifier.distributed.tiers import check, checkpoints, graph_check  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
     solve_dataset,
 )
-from verifier.distributed.tiers.errors import RunFailed  # noqa: E402
 from verifier.distributed.tiers.graph_check import check_any  # noqa: E402
 from verifier.distributed.tiers.graph_rules import RULES  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import (  # noqa: E402
-    read_answers,
-    read_codes,
-    read_rule_answers,
-    write_rule_answers,
-)
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 from verifier.model.semantics import Semantics  # noqa: E402
 from verifier.progress import Notice, Violation  # noqa: E402

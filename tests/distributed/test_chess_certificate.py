@@ -26,16 +26,16 @@ pytest.importorskip("pyarrow")
 pytest.importorskip("chess")
 
 from checker.chess import Materials
-from verifier.distributed.tiers.driver import prepare_output, solve_dataset
-from verifier.distributed.tiers.graph_storage import GRAPH_CODEC, read_edges, write_edges
-from verifier.distributed.tiers.manifest import load_manifest
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.graph_storage import GRAPH_CODEC, read_edges, write_edges
+from verifier.dataset.manifest import load_manifest
+from verifier.dataset.storage import (
     read_answers,
     read_parquet,
     shard_path,
     write_answers,
     write_parquet,
 )
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset
 from verifier.games.tiered.chess import generate_chess
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]

@@ -25,9 +25,9 @@ from verifier.games import chess
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.storage import read_answers, write_answers  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import read_answers, write_answers  # noqa: E402
 from verifier.games.tiered.chess import (  # noqa: E402
     dataset_order,
     generate_chess,
@@ -194,7 +194,7 @@ def stopped_in_step_3(
 ) -> tuple[Any, Path]:
     """KQK (symmetric, 3 shards a tier) generated whole, and again into ``tmp_path / "ds"`` by
     a run that stopped in step 3 (``resolve``): the whole run's manifest and the stopped root."""
-    from verifier.distributed.tiers.errors import RunFailed
+    from verifier.dataset.errors import RunFailed
     from verifier.games.tiered import chess as chess_tiers
 
     whole = load_manifest(generated(tmp_path / "whole", client, "KQK", True, 3)).to_json()
@@ -221,7 +221,7 @@ def test_a_stopped_generation_resumes_after_its_last_finished_step(
     """A run that stops in step 3 leaves a dataset marked unfinished; ``--resume`` keeps the
     scan and the expansion (they are not run again), takes the stopped run's shard sizes, and
     writes the same files as a generation that never stopped."""
-    from verifier.distributed.tiers.errors import DatasetError
+    from verifier.dataset.errors import DatasetError
     from verifier.games.tiered import chess as chess_tiers
 
     whole, root = stopped_in_step_3(tmp_path, client, monkeypatch)
@@ -331,7 +331,7 @@ def test_the_untouched_chess_dataset_is_verified_with_its_positions(client: Any,
 def test_an_illegal_chess_position_is_refuted(
     client: Any, kqk: Path, tmp_path: Path, where: str
 ) -> None:
-    from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
+    from verifier.dataset.graph_storage import read_node_columns, write_nodes
 
     def change(root: Path, m: Any) -> None:
         s = m.tiers[0].shards[1]
@@ -358,13 +358,13 @@ def test_an_illegal_chess_position_is_refuted(
 
 
 def test_a_chess_move_removed_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:
-    from verifier.distributed.tiers.graph_storage import (
+    from verifier.dataset.graph_storage import (
         read_edges,
         read_reverse,
         write_edges,
         write_reverse,
     )
-    from verifier.distributed.tiers.graphs import range_bounds, range_owner
+    from verifier.dataset.graphs import range_bounds, range_owner
 
     def change(root: Path, m: Any) -> None:
         s = m.tiers[0].shards[0]
@@ -387,7 +387,7 @@ def test_a_chess_move_removed_is_refuted(client: Any, kqk: Path, tmp_path: Path)
 
 
 def test_a_chess_dead_end_relabelled_is_refuted(client: Any, kqk: Path, tmp_path: Path) -> None:
-    from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
+    from verifier.dataset.graph_storage import read_node_columns, write_nodes
 
     def change(root: Path, m: Any) -> None:  # a dead KK position (no mating material) mated
         s = m.tiers[1].shards[0]

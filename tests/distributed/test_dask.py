@@ -27,7 +27,7 @@ from verifier.model import Case, GameGraph, Semantics
 distributed = pytest.importorskip("distributed")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from verifier.distributed.parquet_io import read_parquet_graph, write_parquet_graph  # noqa: E402
+from verifier.dataset.parquet_io import read_parquet_graph, write_parquet_graph  # noqa: E402
 
 pytestmark = [
     pytest.mark.dask,

@@ -17,9 +17,9 @@ from tier_cli import one_line_error, run_cli, stdout
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset.manifest import load_manifest
+from verifier.dataset.storage import read_rule_answers, write_rule_answers
 from verifier.distributed.tiers.graph_rules import RULES
-from verifier.distributed.tiers.manifest import load_manifest
-from verifier.distributed.tiers.storage import read_rule_answers, write_rule_answers
 from verifier.model.semantics import Semantics
 
 # not marked dask: the slow cases run in CI's slow run ("slow and not dask"), on the module's
@@ -92,7 +92,7 @@ def test_a_rule_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Path
     manifest altered (digests recomputed) are refuted, naming the node and the count."""
     import shutil
 
-    from verifier.distributed.tiers.graph_storage import read_node_columns, write_nodes
+    from verifier.dataset.graph_storage import read_node_columns, write_nodes
 
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     root = made(client, tmp_path / "mine", "minimax", 150, "--terminal-values", "-2,-1,0,1,3")

@@ -23,18 +23,18 @@ pq = pytest.importorskip("pyarrow.parquet")
 from checker import dataset  # noqa: E402
 from checker.connect4 import Rules  # noqa: E402
 from checker.judge import check  # noqa: E402
-from verifier.distributed.tiers import certificate as writer  # noqa: E402
-from verifier.distributed.tiers.driver import (  # noqa: E402
-    generate_dataset,
-    prepare_output,
-    solve_dataset,
-)
-from verifier.distributed.tiers.manifest import ShardEntry, load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import (  # noqa: E402
+from verifier.dataset import certificate as writer  # noqa: E402
+from verifier.dataset.manifest import ShardEntry, load_manifest  # noqa: E402
+from verifier.dataset.storage import (  # noqa: E402
     answers_path,
     shard_path,
     write_answers,
     write_codes,
+)
+from verifier.distributed.tiers.driver import (  # noqa: E402
+    generate_dataset,
+    prepare_output,
+    solve_dataset,
 )
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 

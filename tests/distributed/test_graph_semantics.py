@@ -25,22 +25,22 @@ from verifier.model.semantics import MAX, MIN
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset.errors import DatasetError, RunFailed  # noqa: E402
+from verifier.dataset.graph_storage import read_edges, read_node_columns  # noqa: E402
+from verifier.dataset.graphs import GraphTiers  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.storage import (  # noqa: E402
+    read_rule_answers,
+    write_rule_answers,
+)
 from verifier.distributed.tiers import graph_tasks  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
-from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
 from verifier.distributed.tiers.graph_check import check_any as check_dataset  # noqa: E402
 from verifier.distributed.tiers.graph_generate import (  # noqa: E402
     dataset_from_graph,
     generate_random_graph,
 )
 from verifier.distributed.tiers.graph_rules import RULES, initial_state, seed, step  # noqa: E402
-from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns  # noqa: E402
-from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import (  # noqa: E402
-    read_rule_answers,
-    write_rule_answers,
-)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -348,7 +348,7 @@ def test_the_rules_update_by_hand() -> None:
 
 
 def test_a_rule_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
-    from verifier.distributed.tiers.manifest import ShardEntry
+    from verifier.dataset.manifest import ShardEntry
 
     entry = ShardEntry(0, 3, "0" * 64)
     with pytest.raises(RunFailed, match=r"shard 0.s state is not on the worker.*--resume"):

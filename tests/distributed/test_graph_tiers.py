@@ -27,21 +27,21 @@ from verifier.model import Case, GameGraph, Semantics
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers import graph_tasks  # noqa: E402
-from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
-from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
-from verifier.distributed.tiers.graph_generate import (  # noqa: E402
-    dataset_from_graph,
-    generate_random_graph,
-)
-from verifier.distributed.tiers.graph_storage import (  # noqa: E402
+from verifier.dataset.errors import DatasetError, RunFailed  # noqa: E402
+from verifier.dataset.graph_storage import (  # noqa: E402
     edges_path,
     read_edges,
     read_nodes,
 )
-from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import answers_path, read_answers  # noqa: E402
+from verifier.dataset.graphs import GraphTiers  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.storage import answers_path, read_answers  # noqa: E402
+from verifier.distributed.tiers import graph_tasks  # noqa: E402
+from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
+from verifier.distributed.tiers.graph_generate import (  # noqa: E402
+    dataset_from_graph,
+    generate_random_graph,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -284,7 +284,7 @@ def test_a_failed_run_drops_its_state(
 def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
     """A round sent to a worker that does not hold the shard's state of the run (it restarted)
     fails; it never starts from nothing."""
-    from verifier.distributed.tiers.manifest import ShardEntry
+    from verifier.dataset.manifest import ShardEntry
 
     entry = ShardEntry(0, 3, "0" * 64)
     with pytest.raises(RunFailed, match=r"shard 0.s state is not on the worker.*--resume"):
@@ -561,7 +561,7 @@ def test_a_stored_graphs_answers_are_judged(client: Any, tmp_path: Path) -> None
     res = check_dataset(root, client)
     assert res.verdict == "verified" and "remoteness checked" in res.proof
     # the dataset's own answers rewritten wrong (the digest updated, so only the check can tell)
-    from verifier.distributed.tiers.storage import write_answers
+    from verifier.dataset.storage import write_answers
 
     m = load_manifest(root)
     entry = m.tiers[0].shards[2]
@@ -675,7 +675,7 @@ def test_a_stored_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Pa
     no shard holds is one line."""
     import shutil
 
-    from verifier.distributed.tiers.graph_storage import write_edges, write_nodes
+    from verifier.dataset.graph_storage import write_edges, write_nodes
 
     case = random_case("normal", 600, 2.0, 5)
     root = stored(tmp_path / "ds", case.graph, client, shards=3)

@@ -17,7 +17,7 @@ from verifier.model import GameGraph, Semantics
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from verifier.distributed.parquet_io import read_parquet_graph, write_parquet_graph  # noqa: E402
+from verifier.dataset.parquet_io import read_parquet_graph, write_parquet_graph  # noqa: E402
 
 
 def same_graph(a: GameGraph, b: GameGraph) -> bool:

@@ -19,14 +19,14 @@ import pytest
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset.errors import RunFailed  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
 from verifier.distributed.tiers import driver, tasks  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
     solve_dataset,
 )
-from verifier.distributed.tiers.errors import RunFailed  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
 from verifier.games.tiered import chess as chess_tiers  # noqa: E402
 from verifier.games.tiered.chess import generate_chess  # noqa: E402
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
@@ -273,7 +273,7 @@ def test_a_connect4_generation_killed_before_tier_0_is_listed_resumes(
 def test_resume_in_an_empty_directory_starts_over(tmp_path: Path) -> None:
     """A run killed before it wrote anything leaves an empty directory: ``--resume`` starts
     the generation there; a missing directory or another one is still refused."""
-    from verifier.distributed.tiers.errors import DatasetError
+    from verifier.dataset.errors import DatasetError
 
     (tmp_path / "empty").mkdir()
     assert not driver.resumes(tmp_path / "empty")

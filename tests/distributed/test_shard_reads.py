@@ -1,5 +1,5 @@
 """Each shard file read once per worker and tier, not once per task that needs it
-(``verifier.distributed.tiers.shard_cache``; issue 48 item 1): a check task of tier K looks
+(``verifier.dataset.shard_cache``; issue 48 item 1): a check task of tier K looks
 up its moves' targets in every shard of tier K + 1, a solve task their answers, and without
 the cache the reads grew as shards(K) x shards(K + 1). A file changed since it was cached is
 read and checked again; a missing successor is still refused naming the position.
@@ -19,16 +19,16 @@ import pytest
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-import verifier.distributed.tiers.shard_cache as shard_cache  # noqa: E402
-import verifier.distributed.tiers.storage as storage  # noqa: E402
+import verifier.dataset.shard_cache as shard_cache  # noqa: E402
+import verifier.dataset.storage as storage  # noqa: E402
+from verifier.dataset.errors import DatasetError  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
 from verifier.distributed.tiers.check import check_dataset  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
     solve_dataset,
 )
-from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]

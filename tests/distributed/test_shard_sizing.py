@@ -92,12 +92,12 @@ def test_a_dataset_s_shards_are_checked_where_they_run() -> None:
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset.graphs import GraphTiers  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.storage import answers_path  # noqa: E402
 from verifier.distributed.tiers import driver, graph_generate  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
 from verifier.distributed.tiers.graph_generate import generate_random_graph  # noqa: E402
-from verifier.distributed.tiers.graphs import GraphTiers  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import answers_path  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -176,8 +176,8 @@ def test_kept_reverse_edges_give_way_to_the_states_a_worker_comes_to_hold(
     the budget (else state and kept edges together pass the third of the limit sizing counts)."""
     import numpy as np
 
+    from verifier.dataset.graph_storage import reverse_path
     from verifier.distributed.tiers import graph_tasks
-    from verifier.distributed.tiers.graph_storage import reverse_path
 
     root = tmp_path / "g"
     prepare_output(root)

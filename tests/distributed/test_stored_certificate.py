@@ -26,12 +26,12 @@ pytest.importorskip("pyarrow")
 
 from checker import dataset, stored
 from checker.stored import ANSWERS
-from verifier.distributed.tiers import certificate as writer
+from verifier.dataset import certificate as writer
+from verifier.dataset.graph_storage import read_edges, write_edges
+from verifier.dataset.manifest import load_manifest
+from verifier.dataset.storage import read_rule_answers, write_rule_answers
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset
 from verifier.distributed.tiers.graph_generate import dataset_from_graph
-from verifier.distributed.tiers.graph_storage import read_edges, write_edges
-from verifier.distributed.tiers.manifest import load_manifest
-from verifier.distributed.tiers.storage import read_rule_answers, write_rule_answers
 from verifier.games.random_graphs import random_case
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]

@@ -11,7 +11,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
+from verifier.dataset.errors import DatasetError  # noqa: E402
 from verifier.distributed.tiers.supervise import gather_tier  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]

@@ -27,13 +27,13 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 import verifier.distributed.tiers.tasks as tasks  # noqa: E402
+from verifier.dataset.errors import DatasetError  # noqa: E402
 from verifier.distributed.tiers.check import check_dataset  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
     solve_dataset,
 )
-from verifier.distributed.tiers.errors import DatasetError  # noqa: E402
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
@@ -438,8 +438,8 @@ def test_a_dataset_up_to_the_mirror_is_verified_and_takes_either_code(
 def test_a_move_into_another_tier_is_named_with_its_tier() -> None:
     """A stored graph numbers each tier's nodes from 0: a violation's reason names a move's
     target in another tier with that tier, one in the witness's own tier by its id alone."""
+    from verifier.dataset.graphs import GraphTiers
     from verifier.distributed.tiers.check import ShardMoves, _child_name
-    from verifier.distributed.tiers.graphs import GraphTiers
 
     exp = ShardMoves(
         codes=np.array([0], dtype=np.uint64),
@@ -460,8 +460,8 @@ def test_another_dataset_of_the_game_is_judged_as_a_table(
     solved elsewhere: verified; each of its published fields corrupted where its solver wrote
     them (digest updated, so only the check can tell) is refuted; one of another board, or not
     solved, is one line."""
-    from verifier.distributed.tiers.manifest import load_manifest
-    from verifier.distributed.tiers.storage import read_answers, write_answers
+    from verifier.dataset.manifest import load_manifest
+    from verifier.dataset.storage import read_answers, write_answers
 
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     other = tmp_path / "other"
@@ -508,8 +508,8 @@ def forged(solved: Path, tmp_path: Path, tier: int, change: Any) -> Path:
     but the check of the data can tell."""
     import shutil
 
-    from verifier.distributed.tiers.manifest import load_manifest
-    from verifier.distributed.tiers.storage import (
+    from verifier.dataset.manifest import load_manifest
+    from verifier.dataset.storage import (
         read_answers,
         read_codes,
         write_answers,
@@ -540,7 +540,7 @@ def forged(solved: Path, tmp_path: Path, tier: int, change: Any) -> Path:
 def insert(code: int, label: int, rem: int) -> Any:
     """A change for ``forged``: ``code`` added, in order, to the shard owning it, with the
     claim ``(label, rem)``."""
-    from verifier.distributed.tiers.storage import shard_of
+    from verifier.dataset.storage import shard_of
 
     def change(codes: Any, lab: Any, r: Any, shard: int, shards: int) -> Any:
         if int(shard_of(np.array([code], np.uint64), shards)[0]) != shard:
@@ -586,8 +586,8 @@ def test_a_duplicated_code_is_refuted(client: Any, solved: Path, tmp_path: Path)
 
 
 def read_tier(root: Path, tier: int, shard: int) -> Any:
-    from verifier.distributed.tiers.manifest import load_manifest
-    from verifier.distributed.tiers.storage import read_codes
+    from verifier.dataset.manifest import load_manifest
+    from verifier.dataset.storage import read_codes
 
     s = load_manifest(root).tiers[tier].shards[shard]
     return read_codes(root, tier, shard, s.sha256, s.positions)

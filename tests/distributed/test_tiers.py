@@ -26,14 +26,14 @@ from verifier.games.connect4 import Board, generate
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset.errors import DatasetError, RunFailed  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.storage import read_answers, read_codes, shard_path  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,
     solve_dataset,
 )
-from verifier.distributed.tiers.errors import DatasetError, RunFailed  # noqa: E402
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers.storage import read_answers, read_codes, shard_path  # noqa: E402
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")

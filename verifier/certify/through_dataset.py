@@ -3,7 +3,7 @@
 Above ``outside.SELF_CHECK_POSITIONS`` (``SELF_CHECK_NPZ_POSITIONS`` on the checker's numpy
 path) ``verify CASE`` writes the case and our answers as a temporary stored-graph dataset (one
 tier, several shards: ``distributed.tiers.graph_generate.dataset_from_graph``, in this process,
-no cluster), writes its dataset certificate (``distributed.tiers.certificate``) and hands both
+no cluster), writes its dataset certificate (``dataset.certificate``) and hands both
 to the standalone checker's dataset route (``checker/stored.py`` through ``checker.judge``),
 which judges every node's answers by the conditions of the semantics and recounts the counts
 (docs/certificates.md, "When certificates are written and checked"). The folder is removed
@@ -179,8 +179,8 @@ def _counts(sem: Semantics, a: Columns) -> tuple[int, int, int, int]:
 
 def write_dataset(root: Path, report: CaseReport, answers: Columns, shards: int) -> None:
     """Write the case's graph and ``answers`` as a solved one-tier stored-graph dataset."""
+    from verifier.dataset.storage import write_rule_answers
     from verifier.distributed.tiers.graph_generate import dataset_from_graph
-    from verifier.distributed.tiers.storage import write_rule_answers
 
     g, case = report.case.graph, report.case
     start = case.root if case.root is not None else 0
@@ -201,7 +201,7 @@ def judged_through_dataset(report: CaseReport) -> Judged | str:
     """The standalone checker's verdict on our answer through a temporary dataset (removed
     afterwards), or why the route cannot judge it."""
     from checker.judge import check
-    from verifier.distributed.tiers.certificate import certificate_of
+    from verifier.dataset.certificate import certificate_of
 
     answers = dataset_answers(report)
     if isinstance(answers, str):

@@ -256,7 +256,7 @@ def _write(write: Callable[[Document], None], doc: Document) -> None:
 
 def _tier_errors(run: Callable[[], T]) -> T:
     """``run()``, its dataset errors exit 2 and its cluster failures exit 3, one line each."""
-    from verifier.distributed.tiers.errors import RunFailed
+    from verifier.dataset.errors import RunFailed
 
     try:
         return run()

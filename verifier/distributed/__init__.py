@@ -2,7 +2,7 @@
 
 Public entry point: ``solve_distributed`` (a case: stored as a dataset of one tier and solved
 by the tiered route, ``verifier.distributed.tiers``). The package imports without Dask
-installed; a run on a cluster and the Parquet tables (``verifier.distributed.parquet_io``)
+installed; a run on a cluster and the Parquet tables (``verifier.dataset.parquet_io``)
 need the extra ``pip install .[dask]``. See ``docs/distributed.md``.
 """
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
+from verifier.dataset.errors import DatasetError
 from verifier.errors import UsageError
 from verifier.games.summary import summarize_solution
 from verifier.model.case import Case
@@ -153,7 +153,7 @@ def load_input(
         return Case(graph=case_or_path, id="graph")
     path = Path(case_or_path)
     if path.is_dir():
-        from verifier.distributed.parquet_io import read_parquet_graph
+        from verifier.dataset.parquet_io import read_parquet_graph
 
         graph, root = read_parquet_graph(path, semantics)
         return Case(graph=graph, id=path.name, root=root, path=path)

@@ -1,14 +1,10 @@
 """Tiers and shards: games too large for one process, solved tier by tier on a Dask cluster.
 
-A *tiered dataset* is a directory (``storage``): ``manifest.json`` and, per tier ``K`` (a set
-of positions whose moves all lead into tier ``K + 1``: Connect Four's positions with ``K``
-stones), Parquet shards ``tier=K/shard=S.parquet`` of sorted ``uint64`` position codes, owned
-by hash (``storage.shard_of``); once solved, ``answers/tier=K/shard=S.parquet`` beside them.
-Games whose moves are computed from the code (``rules``) store no edges; a general graph
-(``graphs``) is one tier of node ids sharded by range, with its edges and reverse edges stored
-per shard (``graph_storage``), drawn on the workers or written from a case file
-(``graph_generate``) and solved by retrograde rounds confined to the tier (``graph_solve``,
-``graph_tasks``), since its moves make cycles inside the tier.
+The dataset itself (its files, manifest, shards, stored graphs, certificate) is stored data
+and lives in ``verifier.dataset``; this package runs the work on a cluster: a general graph is
+drawn on the workers or written from a case file (``graph_generate``) and solved by rounds
+confined to its tier (``graph_solve``, ``graph_tasks``, ``graph_rules``), since its moves make
+cycles inside the tier.
 
 Workers generate it (``driver.generate_dataset``: each expands one shard of tier ``K``, routes
 the children to their owner shards, one task per shard of tier ``K + 1`` deduplicates) and

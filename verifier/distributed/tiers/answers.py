@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers import catalog as catalogs
-from verifier.distributed.tiers.catalog import Catalog
-from verifier.distributed.tiers.errors import DatasetError
+from verifier.dataset import catalog as catalogs
+from verifier.dataset.catalog import Catalog
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.manifest import Manifest
+from verifier.dataset.rules import TierGame
+from verifier.dataset.storage import write_parquet
 from verifier.distributed.tiers.graph_rules import rule_named
-from verifier.distributed.tiers.manifest import Manifest
-from verifier.distributed.tiers.rules import TierGame
-from verifier.distributed.tiers.storage import write_parquet
 from verifier.distributed.tiers.tables import UNSTATED, packed_moves
 from verifier.model.semantics import NOBODY, Semantics
 

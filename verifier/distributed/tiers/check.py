@@ -60,14 +60,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.checks.rules import rule_gives, shard_faults, shard_graph
-from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_rules import count_names, rule_named
-from verifier.distributed.tiers.graph_storage import read_edges, read_exits, read_nodes
-from verifier.distributed.tiers.graphs import GraphTiers, range_bounds
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
-from verifier.distributed.tiers.rules import INNER, TierGame, game_from_manifest
-from verifier.distributed.tiers.shape import (
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import read_edges, read_exits, read_nodes
+from verifier.dataset.graphs import GraphTiers, range_bounds
+from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
+from verifier.dataset.rules import INNER, TierGame, game_from_manifest
+from verifier.dataset.shape import (
     CHECKS,
     WORDS,
     Owners,
@@ -82,10 +80,12 @@ from verifier.distributed.tiers.shape import (
     tally_of,
     write_marks,
 )
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.storage import (
     read_codes,
     shard_path,
 )
+from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
+from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.distributed.tiers.tables import (
     MOVE_TIER,

@@ -38,8 +38,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from verifier.distributed.tiers.manifest import MANIFEST
-from verifier.distributed.tiers.shape import CHECKS, ShardFaults, Witness
+from verifier.dataset.manifest import MANIFEST
+from verifier.dataset.shape import CHECKS, ShardFaults, Witness
 from verifier.distributed.tiers.supervise import gather_tier
 from verifier.progress import Notice, Violation
 

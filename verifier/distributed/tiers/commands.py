@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from verifier.distributed.tiers.certificate import SelfCheck, self_checked
-from verifier.distributed.tiers.errors import ClusterFailed
+from verifier.dataset.certificate import SelfCheck, self_checked
+from verifier.dataset.errors import ClusterFailed
 from verifier.errors import UsageError
 from verifier.extras import require_extra
 from verifier.progress import Notice
 
 if TYPE_CHECKING:
+    from verifier.dataset.graphs import GraphTiers
     from verifier.distributed.tiers.check import TierCheck
     from verifier.distributed.tiers.driver import TierSolve
-    from verifier.distributed.tiers.graphs import GraphTiers
     from verifier.games.registry import TieredForm
     from verifier.writers.base import Records
 
@@ -350,7 +350,7 @@ def random_graph_tiers(opts: RandomGraph) -> GraphTiers:
     defaults); a ``UsageError`` on an option it cannot take."""
     import math
 
-    from verifier.distributed.tiers.graphs import GraphTiers
+    from verifier.dataset.graphs import GraphTiers
     from verifier.model.describe import describe
     from verifier.model.semantics import Semantics
 

@@ -15,21 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from verifier.distributed.tiers.errors import DatasetError, RunFailed
-from verifier.distributed.tiers.graph_rules import count_names, rule_for
-from verifier.distributed.tiers.graph_solve import answer_of, rule_answer_of, solve_graph_tier
-from verifier.distributed.tiers.graphs import GraphTiers, with_semantics
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
-from verifier.distributed.tiers.manifest import load_manifest as load_manifest
-from verifier.distributed.tiers.rules import TierGame, game_from_manifest
-from verifier.distributed.tiers.sizing import check_fits
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.errors import DatasetError, RunFailed
+from verifier.dataset.graphs import GraphTiers, with_semantics
+from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
+from verifier.dataset.manifest import load_manifest as load_manifest
+from verifier.dataset.rules import TierGame, game_from_manifest
+from verifier.dataset.storage import (
     positions_per_shard,
     read_answers,
     shard_of,
     shards_for,
     write_codes,
 )
+from verifier.distributed.tiers.graph_rules import count_names, described, rule_for
+from verifier.distributed.tiers.graph_solve import answer_of, rule_answer_of, solve_graph_tier
+from verifier.distributed.tiers.sizing import check_fits
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.distributed.tiers.tasks import ShardRef, expand_shard, merge_shard, solve_shard
 
@@ -325,7 +325,8 @@ def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
         return TierSolve(m, None, None, None, done)
     if isinstance(game, GraphTiers) and rule_for(game.semantics) is not None:
         answers = rule_answer_of(root, m, m.root_code)
-        return TierSolve(m, None, None, game.describe_answers(m.root_code, answers), done, answers)
+        said = described(game.semantics, m.root_code, answers)
+        return TierSolve(m, None, None, said, done, answers)
     if isinstance(game, GraphTiers):
         value, plies = answer_of(root, m, m.root_code)
         return TierSolve(m, value, plies, game.describe(value, plies), done)

@@ -22,15 +22,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_rules import RULES, rule_named
-from verifier.distributed.tiers.manifest import MANIFEST, ShardEntry, load_manifest
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.manifest import MANIFEST, ShardEntry, load_manifest
+from verifier.dataset.storage import (
     read_answers,
     read_codes,
     read_rule_answers,
     write_parquet,
 )
+from verifier.distributed.tiers.graph_rules import RULES, rule_named
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import Semantics
 

@@ -66,17 +66,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.checks.rules import rule_gives, shard_faults, shard_graph
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import read_edges, read_node_columns
+from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner, with_semantics
+from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
+from verifier.dataset.rules import TierGame, game_from_manifest
+from verifier.dataset.shape import Owners, Witness, position_named, shape_faults
+from verifier.dataset.storage import read_parquet, read_rule_answers, shard_path
 from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
 from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
-from verifier.distributed.tiers.errors import DatasetError
 from verifier.distributed.tiers.export import exported_answers, is_dataset
-from verifier.distributed.tiers.graph_rules import RULES, rule_named
-from verifier.distributed.tiers.graph_storage import read_edges, read_node_columns
-from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner, with_semantics
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
-from verifier.distributed.tiers.rules import TierGame, game_from_manifest
-from verifier.distributed.tiers.shape import Owners, Witness, position_named, shape_faults
-from verifier.distributed.tiers.storage import read_parquet, read_rule_answers, shard_path
+from verifier.distributed.tiers.graph_rules import RULES, described, rule_named
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.distributed.tiers.tables import (
     NO_CLAIM,
@@ -616,7 +616,7 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
             note("counts", n, w)
         from verifier.distributed.tiers.graph_solve import rule_answer_of
 
-        desc = game.describe_answers(m.root_code, rule_answer_of(root, m, m.root_code))
+        desc = described(game.semantics, m.root_code, rule_answer_of(root, m, m.root_code))
         res = _verdict(m, game, "answers/ (the dataset's own)",
                        ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
                        checker.proof, None)  # fmt: skip
@@ -649,7 +649,7 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     claimed = not checker.table.unclaimed(np.array([start[checker.value]]))[0]
-    said = game.describe_answers(m.root_code, start) if claimed else None
+    said = described(game.semantics, m.root_code, start) if claimed else None
     res = _stranger_verdict(m, game, str(answers), certified, tier.solved, counts, witnesses,
                             own, own_first, said)  # fmt: skip
     res.by_shard = {c: x for c, x in by_shard.items() if c in res.checks}

@@ -21,29 +21,29 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.driver import worker_bytes
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_rules import rule_for
-from verifier.distributed.tiers.graph_storage import (
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import (
     write_edges,
     write_exits,
     write_nodes,
     write_reverse,
 )
-from verifier.distributed.tiers.graph_tasks import (
-    draw_shard,
-    merge_reverse,
-)
-from verifier.distributed.tiers.graphs import (
+from verifier.dataset.graphs import (
     GraphTiers,
     range_bounds,
     range_owner,
     split_range,
     terminal_labels,
 )
-from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry, under_way
+from verifier.dataset.manifest import Manifest, ShardEntry, TierEntry, under_way
+from verifier.dataset.storage import shards_for
+from verifier.distributed.tiers.driver import worker_bytes
+from verifier.distributed.tiers.graph_rules import rule_for
+from verifier.distributed.tiers.graph_tasks import (
+    draw_shard,
+    merge_reverse,
+)
 from verifier.distributed.tiers.sizing import shards_needed
-from verifier.distributed.tiers.storage import shards_for
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.model import GameGraph
 

@@ -35,7 +35,7 @@ from verifier.engine.attractor import attacker_mask
 from verifier.engine.grundy import mex_rows
 from verifier.engine.kars import validate_minimax
 from verifier.errors import NotApplicable
-from verifier.model.describe import Description, PerSemantics
+from verifier.model.describe import Description, PerSemantics, describe
 from verifier.model.graph import GameGraph
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
@@ -46,6 +46,7 @@ __all__ = [
     "Seen",
     "State",
     "count_names",
+    "described",
     "initial_state",
     "phases",
     "predecessor_rows",
@@ -106,6 +107,13 @@ RULES: PerSemantics[Rule] = PerSemantics(
     "sharded rule", "semantics {semantics} is solved by the retrograde rounds, not a rule"
 )
 """The rule of each semantics other than normal (normal: ``graph_tasks``' retrograde rounds)."""
+
+
+def described(semantics: Semantics, code: int, answers: dict[str, Any]) -> str:
+    """Node ``code``'s answers (``Rule.answer_columns``, semantics other than normal) in the
+    words of ``verifier solve CASE``: ``node 0: won by player 0 in 3 moves``, ``node 0: score
+    2``, ``node 0: Grundy value 1``."""
+    return f"node {code}: {RULES[semantics].root_words(describe(semantics), answers)}"
 
 
 def rule_for(sem: Semantics) -> Rule | None:

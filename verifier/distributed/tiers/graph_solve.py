@@ -26,9 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import solve_dir
+from verifier.dataset.graphs import range_bounds, range_owner
+from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
+from verifier.dataset.storage import read_answers, read_codes, read_rule_answers
 from verifier.distributed.tiers import graph_rules
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_storage import solve_dir
 from verifier.distributed.tiers.graph_tasks import (
     Round,
     RuleRound,
@@ -39,9 +42,6 @@ from verifier.distributed.tiers.graph_tasks import (
     round_worker,
     start_rounds,
 )
-from verifier.distributed.tiers.graphs import range_bounds, range_owner
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
-from verifier.distributed.tiers.storage import read_answers, read_codes, read_rule_answers
 from verifier.distributed.tiers.supervise import gather_tier
 from verifier.distributed.tiers.tasks import SolvedShard
 from verifier.model.semantics import Semantics

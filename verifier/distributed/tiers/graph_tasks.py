@@ -31,10 +31,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distinct import distinct
-from verifier.distributed.tiers import graph_rules
-from verifier.distributed.tiers.errors import DatasetError, RunFailed
-from verifier.distributed.tiers.graph_storage import (
+from verifier.dataset.errors import DatasetError, RunFailed
+from verifier.dataset.graph_storage import (
     U64,
     Edges,
     exits_path,
@@ -54,9 +52,11 @@ from verifier.distributed.tiers.graph_storage import (
     write_piece_edges,
     write_reverse,
 )
-from verifier.distributed.tiers.graphs import GraphTiers, range_bounds, range_owner
-from verifier.distributed.tiers.manifest import ShardEntry
-from verifier.distributed.tiers.storage import write_answers, write_rule_answers
+from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner
+from verifier.dataset.manifest import ShardEntry
+from verifier.dataset.storage import write_answers, write_rule_answers
+from verifier.distinct import distinct
+from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _owners
 from verifier.model.semantics import Semantics
 

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from verifier.dataset.shape import SHAPE
 from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.distributed.tiers.graph_rules import count_names, rule_named
-from verifier.distributed.tiers.shape import SHAPE
 from verifier.games.registry import TieredForm, tiered_form
 from verifier.model.words import count
 

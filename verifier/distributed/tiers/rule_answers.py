@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.catalog import Catalog
+from verifier.dataset.catalog import Catalog
+from verifier.dataset.graph_storage import read_node_columns
+from verifier.dataset.storage import read_rule_answers, write_parquet
 from verifier.distributed.tiers.graph_rules import RULES
-from verifier.distributed.tiers.graph_storage import read_node_columns
-from verifier.distributed.tiers.storage import read_rule_answers, write_parquet
 from verifier.model.describe import PerSemantics, describe
 from verifier.model.semantics import NOBODY, PLAYER0, Semantics
 

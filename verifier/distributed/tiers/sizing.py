@@ -36,9 +36,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verifier.distributed.tiers import graph_rules, shard_cache
-from verifier.distributed.tiers.errors import RunFailed
-from verifier.distributed.tiers.storage import MIN_SHARD, shards_for
+from verifier.dataset import shard_cache
+from verifier.dataset.errors import RunFailed
+from verifier.dataset.storage import MIN_SHARD, shards_for
+from verifier.distributed.tiers import graph_rules
 
 __all__ = [
     "BASELINE",

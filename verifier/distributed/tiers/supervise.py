@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
-from verifier.distributed.tiers.errors import DatasetError, RunFailed
+from verifier.dataset.errors import DatasetError, RunFailed
 from verifier.progress import progress_every
 
 __all__ = ["cluster_workers", "gather_tier", "share"]

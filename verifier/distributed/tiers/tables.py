@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest
-from verifier.distributed.tiers.rules import TierGame
-from verifier.distributed.tiers.shape import Owners, Witness, _first
-from verifier.distributed.tiers.shard_cache import cached
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.manifest import MANIFEST, Manifest
+from verifier.dataset.rules import TierGame
+from verifier.dataset.shape import Owners, Witness, _first
+from verifier.dataset.shard_cache import cached
+from verifier.dataset.storage import (
     read_answers,
     read_codes,
     read_parquet,

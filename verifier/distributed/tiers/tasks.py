@@ -13,10 +13,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distinct import distinct
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.rules import INNER, TierGame
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.rules import INNER, TierGame
+from verifier.dataset.storage import (
     Answers,
     piece_path,
     read_answers,
@@ -28,6 +27,7 @@ from verifier.distributed.tiers.storage import (
     write_codes,
     write_piece,
 )
+from verifier.distinct import distinct
 
 __all__ = ["ShardRef", "SolvedShard", "expand_shard", "merge_shard", "solve_shard"]
 

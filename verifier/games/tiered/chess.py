@@ -53,8 +53,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_storage import (
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import (
     GRAPH_CODEC,
     read_piece_edges,
     reverse_piece_path,
@@ -63,9 +63,9 @@ from verifier.distributed.tiers.graph_storage import (
     write_piece_edges,
     write_reverse,
 )
-from verifier.distributed.tiers.graphs import GraphTiers, range_owner, split_range
-from verifier.distributed.tiers.manifest import Manifest, ShardEntry, TierEntry
-from verifier.distributed.tiers.storage import read_parquet, shard_path, write_parquet
+from verifier.dataset.graphs import GraphTiers, range_owner, split_range
+from verifier.dataset.manifest import Manifest, ShardEntry, TierEntry
+from verifier.dataset.storage import read_parquet, shard_path, write_parquet
 from verifier.progress import Notice
 
 __all__ = [
@@ -431,7 +431,7 @@ def finish_shard(root: str, tier: int, shard: int, back: list[str], reverse: lis
 def _worker_bytes(client: Any) -> int:
     """The smallest memory limit among the workers (``driver.worker_bytes``, not imported:
     the driver imports the games, this module among them)."""
-    from verifier.distributed.tiers.errors import RunFailed
+    from verifier.dataset.errors import RunFailed
     from verifier.distributed.tiers.supervise import cluster_workers
     from verifier.io.limits import memory_bytes
 
@@ -452,7 +452,7 @@ def _steps(root: Path, game: ChessTiers, resume: bool, sizes: dict[str, int | No
     """The checkpoints of the generation in ``root``: fresh ones (the directory marked as a
     generation under way), or, with ``resume``, those of the one that stopped there (the same
     material and symmetry, its sizes kept)."""
-    from verifier.distributed.tiers.manifest import MANIFEST, load_manifest, under_way
+    from verifier.dataset.manifest import MANIFEST, load_manifest, under_way
 
     def fresh() -> dict[str, Any]:
         under_way(root, game, int(sizes["per_shard"] or 0))

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.graphs import range_owner
-from verifier.distributed.tiers.manifest import ShardEntry
-from verifier.distributed.tiers.storage import read_parquet, shard_path
+from verifier.dataset.graphs import range_owner
+from verifier.dataset.manifest import ShardEntry
+from verifier.dataset.storage import read_parquet, shard_path
 from verifier.games.tiered.chess import ChessTiers, dataset_order, material_of
 
 U64 = NDArray[np.uint64]
@@ -40,7 +40,7 @@ def check_positions(
     its dead-end label (mated / drawn) the kernel's. Returns the violations, the first, and
     the shard's first and last material codes (the driver checks the spans between shards:
     ``check_spans``). ``refs``: per tier, per shard, ``(positions, sha256)``."""
-    from verifier.distributed.tiers.outcome import INNER
+    from verifier.dataset.outcome import INNER
     from verifier.games import _chess_kernels as ck
 
     base = Path(root)
@@ -127,7 +127,7 @@ def _positions(root: Path, tier: int, shard: int, sha: str | None) -> NDArray[np
 def _move_keys(root: Path, dst: U64, to: NDArray[np.int64], refs: Any) -> NDArray[np.int64]:
     """Each stored move's target as ``tier << 32 | material code`` (its node id looked up in
     the ``position`` column of the shard holding it), one shard read at a time."""
-    from verifier.distributed.tiers.graphs import range_bounds
+    from verifier.dataset.graphs import range_bounds
 
     out = np.zeros(len(dst), dtype=np.int64)
     for tt in np.unique(to).tolist():

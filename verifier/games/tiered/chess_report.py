@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.graphs import range_owner
-from verifier.distributed.tiers.manifest import Manifest, ShardEntry
-from verifier.distributed.tiers.storage import read_parquet, shard_path
+from verifier.dataset.graphs import range_owner
+from verifier.dataset.manifest import Manifest, ShardEntry
+from verifier.dataset.storage import read_parquet, shard_path
 from verifier.games.tiered.chess import ChessTiers, material_of, position_codes
 
 U64 = NDArray[np.uint64]
@@ -27,7 +27,7 @@ first of them)``, ``None`` without a win."""
 def shard_wins(root: str, game: ChessTiers, tier: int, entry: ShardEntry) -> tuple[Win, Win]:
     """The longest win with White to move and with Black to move among a shard's positions
     (its answers and its nodes file's material codes)."""
-    from verifier.distributed.tiers.storage import read_answers
+    from verifier.dataset.storage import read_answers
 
     base = Path(root)
     t, i = material_of(game, tier)
@@ -124,7 +124,7 @@ def name_witnesses(
 ) -> tuple[dict[str, str], dict[str, tuple[int, int, str]]]:
     """The FEN of each witness of a verdict on a chess dataset (a node id and its tier), and
     the witnesses with the nodes their reasons name (a move's target) written as FENs."""
-    from verifier.distributed.tiers.graphs import range_bounds
+    from verifier.dataset.graphs import range_bounds
 
     game = ChessTiers(**m.parameters)
     materials = game.materials()

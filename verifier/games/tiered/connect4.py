@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.outcome import INNER
-from verifier.distributed.tiers.rules import Expansion
+from verifier.dataset.outcome import INNER
+from verifier.dataset.rules import Expansion
 from verifier.games.connect4 import Board
 from verifier.model.semantics import Semantics
 

@@ -12,8 +12,8 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.graphs import GraphTiers
-from verifier.distributed.tiers.outcome import INNER
+from verifier.dataset.graphs import GraphTiers
+from verifier.dataset.outcome import INNER
 from verifier.model.semantics import Semantics
 
 __all__ = ["INNER", "Expansion", "TierGame", "game_from_manifest", "tier_games"]
@@ -101,7 +101,7 @@ def tier_games() -> dict[str, Any]:
 
 def game_from_manifest(game: str, parameters: dict[str, int], where: str) -> TierGame:
     """The game a manifest names (``DatasetError`` naming ``where`` if it is unknown)."""
-    from verifier.distributed.tiers.errors import DatasetError
+    from verifier.dataset.errors import DatasetError
 
     games = tier_games()
     cls = games.get(game)

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.shard_cache import cached
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.shard_cache import cached
 
 __all__ = [
     "BYTES_PER_POSITION",

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.storage import read_parquet, shard_path, write_parquet
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.storage import read_parquet, shard_path, write_parquet
 
 __all__ = [
     "Edges",

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_storage import read_edges, read_exits
-from verifier.distributed.tiers.graphs import GraphTiers
-from verifier.distributed.tiers.manifest import MANIFEST, Manifest, load_manifest
-from verifier.distributed.tiers.rules import TierGame, game_from_manifest
-from verifier.distributed.tiers.storage import read_answers, read_codes
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import read_edges, read_exits
+from verifier.dataset.graphs import GraphTiers
+from verifier.dataset.manifest import MANIFEST, Manifest, load_manifest
+from verifier.dataset.rules import TierGame, game_from_manifest
+from verifier.dataset.storage import read_answers, read_codes
 from verifier.games.registry import hook, tiered_form, tiered_forms
 
 __all__ = ["Catalog", "catalog", "readable"]

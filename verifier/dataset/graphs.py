@@ -24,7 +24,6 @@ rounds; ``reachability``, ``minimax`` and ``impartial`` (acyclic) in one tier, b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -104,7 +103,7 @@ class GraphTiers:
         """0 for a node id of a one-tier graph, -1 past the last; a graph of several tiers
         numbers each tier's nodes from 0, so a bare id names no tier (``DatasetError``)."""
         if self.tiers != 1:
-            from verifier.distributed.tiers.errors import DatasetError
+            from verifier.dataset.errors import DatasetError
 
             raise DatasetError(
                 f"a graph stored in {self.tiers} tiers numbers each tier's nodes from 0: a table "
@@ -114,16 +113,6 @@ class GraphTiers:
 
     def position_name(self, code: int) -> str:
         return f"node {code}"
-
-    def describe_answers(self, code: int, answers: dict[str, Any]) -> str:
-        """Node ``code``'s answers (``Rule.answer_columns``, semantics other than
-        normal) in the words of ``verifier solve CASE``: ``node 0: won by player 0 in 3
-        moves``, ``node 0: score 2``, ``node 0: Grundy value 1``."""
-        from verifier.distributed.tiers.graph_rules import RULES
-        from verifier.model.describe import describe
-
-        words = RULES[self.semantics].root_words(describe(self.semantics), answers)
-        return f"node {code}: {words}"
 
     def describe(self, label: int, remoteness: int) -> str:
         if label == 0:
@@ -139,7 +128,7 @@ def with_semantics(game: object, semantics: str, where: str) -> object:
         return game
     from dataclasses import replace
 
-    from verifier.distributed.tiers.errors import DatasetError
+    from verifier.dataset.errors import DatasetError
 
     try:
         sem = Semantics(semantics)

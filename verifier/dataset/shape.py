@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from verifier.distributed.tiers.graphs import range_bounds, range_owner
-from verifier.distributed.tiers.manifest import ShardEntry
-from verifier.distributed.tiers.storage import (
+from verifier.dataset.graphs import range_bounds, range_owner
+from verifier.dataset.manifest import ShardEntry
+from verifier.dataset.storage import (
     read_codes,
     shard_of,
 )

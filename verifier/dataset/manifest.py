@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from verifier.distributed.tiers.errors import DatasetError
+from verifier.dataset.errors import DatasetError
 
 __all__ = ["FORMAT", "MANIFEST", "Manifest", "ShardEntry", "TierEntry", "load_manifest"]
 

@@ -15,11 +15,11 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from verifier.distributed.tiers.errors import DatasetError
-from verifier.distributed.tiers.graph_storage import edges_path, exits_path
-from verifier.distributed.tiers.graphs import GraphTiers
-from verifier.distributed.tiers.manifest import Manifest, TierEntry, load_manifest
-from verifier.distributed.tiers.storage import answers_path, read_answers, shard_path
+from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_storage import edges_path, exits_path
+from verifier.dataset.graphs import GraphTiers
+from verifier.dataset.manifest import Manifest, TierEntry, load_manifest
+from verifier.dataset.storage import answers_path, read_answers, shard_path
 
 __all__ = [
     "CHECK",
@@ -49,7 +49,7 @@ def judged(game: str) -> bool:
 def _stored(root: Path, m: Manifest) -> bool:
     """Whether the dataset is a graph stored with its moves (a stored graph, a chess endgame:
     the registry's tiered game a ``GraphTiers``)."""
-    from verifier.distributed.tiers.rules import game_from_manifest
+    from verifier.dataset.rules import game_from_manifest
 
     return isinstance(game_from_manifest(m.game, m.parameters, str(root)), GraphTiers)
 
