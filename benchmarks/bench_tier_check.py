@@ -40,8 +40,8 @@ def export_table(root: Path, out: Path, files: int) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from verifier.distributed.tiers.manifest import load_manifest
-    from verifier.distributed.tiers.storage import read_answers, read_codes
+    from verifier.dataset.manifest import load_manifest
+    from verifier.dataset.storage import read_answers, read_codes
 
     m = load_manifest(root)
     codes, labels, rems = [], [], []
