@@ -240,7 +240,7 @@ def test_a_job_holds_one_shards_moves_not_the_graphs(kqk: Path) -> None:
 
 def test_jobs_2_names_the_first_violation_of_jobs_1(kqk: Path, tmp_path: Path) -> None:
     """Tier 0's first mate (in shard 1, the second job's, done first) stored as a drawn dead
-    end, and shard 0's last position (White to move, not mated) as mated: one and two jobs
+    end, and shard 0's last position (not mated) as mated: one and two jobs
     both name shard 0's FEN; shard 1's alone is named too."""
     root = copy(kqk, tmp_path)
     x = int(np.flatnonzero(nodes(root, 1)["terminal"] == -1)[0])
