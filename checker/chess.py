@@ -297,8 +297,8 @@ class Judge:
 
 PEAK = {"moves": 0, "bytes": 0, "graph": 0}
 """The last judgement's most stored moves and bytes of arrays held at once by one job (its
-shard's moves, their targets' codes, its positions, the positions kept), and the stored moves
-of every shard (the graph's)."""
+shard's moves as read, its positions and dead ends, a block's moves keyed, the positions kept),
+and the stored moves of every shard (the graph's)."""
 _SPEC: list[stored.Spec] = []
 _POSITIONS = dataset.Cache()
 _MATERIALS: dict[tuple[Any, Any], Materials] = {}
@@ -338,54 +338,64 @@ def shard_judged(spec: stored.Spec, k: int, j: int) -> tuple[int, int]:
     """Shard ``j`` of tier ``k`` against python-chess (``Found`` at its first violation):
     ``position``, ``canonical``, ``moves`` and ``terminal`` block by block, then ``complete``
     over its range of codes; ``(its stored moves, the most bytes of arrays held)``. Memory:
-    this shard's files and moves, the positions of the shards its moves reach (kept while
-    they fit ``CACHE_BYTES``)."""
+    this shard's files and moves as read, the positions of the shards its moves reach (kept
+    while they fit ``CACHE_BYTES``), a block's moves keyed."""
     chess, mats = _python_chess(), materials(spec)
     lo = int(stored._bounds(spec, k)[j])
     pos, terminal = stored._read(spec, k, j, "nodes", POSITION | {"terminal": "int8"})
-    src, keys = _stored_moves(spec, (k, j, lo), pos)
-    held = src.nbytes + keys.nbytes + pos.nbytes + terminal.nbytes + _POSITIONS.nbytes()
-    board = chess.Board(None)
-    for a in range(0, len(pos), BLOCK):
-        b = min(len(pos), a + BLOCK)
-        x, y = np.searchsorted(src, [a, b])
-        moves = (src[x:y] - a, keys[x:y])
-        _block(chess, board, mats, (k, lo + a), pos[a:b], moves, terminal[a:b])
+    parts = [(*stored._read(spec, k, j, "edges", stored.EDGE), None)]
+    if "exits" in spec.shards[k][j]:
+        x_src, x_tier, x_dst = stored._read(spec, k, j, "exits", stored.EXIT)
+        parts.append((x_src, x_dst, x_tier))
+    parts = [_by_position(*p) for p in parts]
+    size = sum(v.nbytes for p in parts for v in p if v is not None) + pos.nbytes
+    held, board = size + terminal.nbytes, chess.Board(None)
+    for a in range(lo, lo + len(pos), BLOCK):
+        b = min(lo + len(pos), a + BLOCK)
+        moves = _stored_moves(spec, (k, j), pos, parts, (a, b))
+        block = sum(v.nbytes for v in moves) + _POSITIONS.nbytes()
+        held = max(held, size + terminal.nbytes + block)
+        _block(chess, board, mats, (k, a), pos[a - lo : b - lo], moves, terminal[a - lo : b - lo])
     _complete(spec, mats, (k, j, lo), pos)
-    return len(src), held
+    return sum(len(p[0]) for p in parts), held
 
 
-def _stored_moves(spec: stored.Spec, me: tuple[int, int, int], pos: Any) -> tuple[Any, Any]:
-    """The shard's stored moves (edges and exits) as ``(position in the shard, key)`` sorted,
-    a key ``tier << KEY | material code`` of the target: the codes of the rows reached of each
-    shard its moves reach."""
-    k, j, lo = me
-    s = spec.shards[k][j]
-    e_src, e_dst = (v.astype(np.int64) for v in stored._read(spec, k, j, "edges", stored.EDGE))
-    cols = [(e_src, np.full(len(e_src), k, np.int64), e_dst)]
-    if "exits" in s:
-        cols.append(
-            tuple(v.astype(np.int64) for v in stored._read(spec, k, j, "exits", stored.EXIT))
-        )
-    src, to, dst = (np.concatenate([c[i] for c in cols]) for i in range(3))
-    del cols, e_src, e_dst
-    wide = max(len(t) for t in spec.shards) + 1
-    shard = np.zeros(len(dst), np.int64)
-    for tier in np.unique(to).tolist():
-        at = to == tier
-        shard[at] = np.searchsorted(stored._bounds(spec, tier), dst[at], "right") - 1
-    group = to * wide + shard
-    del shard
-    code = np.empty(len(dst), np.int64)
+def _by_position(src: Any, dst: Any, tier: Any) -> tuple[Any, Any, Any]:
+    """A shard's moves as read, ordered by their position (as well formed moves are: else
+    sorted once, stably)."""
+    if len(src) < 2 or bool((src[1:] >= src[:-1]).all()):
+        return src, dst, tier
+    o = np.argsort(src, kind="stable")
+    return src[o], dst[o], None if tier is None else tier[o]
+
+
+def _stored_moves(spec: stored.Spec, me: tuple[int, int], pos: Any, parts: Any,
+                  nodes: tuple[int, int]) -> tuple[Any, Any]:  # fmt: skip
+    """The stored moves (edges and exits: ``parts``) of nodes ``a .. b`` (``nodes``) as
+    ``(position in the block, key)`` sorted, a key ``tier << KEY | material code`` of the
+    target: the codes of the rows reached of each shard they reach."""
+    (k, j), (a, b) = me, nodes
+    src, to, dst = [], [], []
+    for p_src, p_dst, p_tier in parts:
+        x, y = np.searchsorted(p_src, [a, b])
+        src.append(p_src[x:y].astype(np.int64))
+        dst.append(p_dst[x:y].astype(np.int64))
+        to.append(np.full(y - x, k, np.int64) if p_tier is None else p_tier[x:y].astype(np.int64))
+    s, t, d = np.concatenate(src), np.concatenate(to), np.concatenate(dst)
+    wide = max(len(shards) for shards in spec.shards) + 1
+    shard = np.zeros(len(d), np.int64)
+    for tier in np.unique(t).tolist():
+        at = t == tier
+        shard[at] = np.searchsorted(stored._bounds(spec, tier), d[at], "right") - 1
+    group, code = t * wide + shard, np.empty(len(d), np.int64)
     for g in np.unique(group).tolist():
         tier, t_j = divmod(g, wide)
         sel = np.flatnonzero(group == g)
         codes = pos if (tier, t_j) == (k, j) else positions(spec, tier, t_j)
-        code[sel] = codes[dst[sel] - stored._bounds(spec, tier)[t_j]].astype(np.int64)
-    del group, dst
-    keys = (to << KEY) | code
-    order = np.lexsort((keys, src))
-    return src[order] - lo, keys[order]
+        code[sel] = codes[d[sel] - stored._bounds(spec, tier)[t_j]].astype(np.int64)
+    keys = (t << KEY) | code
+    order = np.lexsort((keys, s))
+    return s[order] - a, keys[order]
 
 
 def _block(chess: Any, board: Any, mats: Materials, at: tuple[int, int], local: Any,
