@@ -557,4 +557,7 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
     except Bad as e:
         return Verdict("BAD", f"{cert}: {e}")
     j = Judge()
-    return stored.check(root, cert, jobs, stored.Hooks(j.extra, j.name, j.accepted))
+    try:
+        return stored.check(root, cert, jobs, stored.Hooks(j.extra, j.name, j.accepted))
+    finally:
+        _POSITIONS.kept.clear()
