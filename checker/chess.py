@@ -25,8 +25,13 @@ code gives), and judged:
   (canonical) codes the checker enumerates itself (``name_codecs``' legality, vectorized over
   every code of the material).
 
-Memory: the whole graph's moves (``whole``; ``stored.py`` judges the answers shard by shard)
-and a block of positions' moves at a time.
+Shard by shard, after ``stored.py``'s pass (the graph well formed): a job per shard
+(``--jobs N``: in N processes, ``workers.py``; the first violation in the shards' order, the
+same for any N) decodes the shard's positions, maps its stored moves (edges and exits) to
+(tier, code) keys through the positions of the shards they reach (``dataset.Cache``,
+``CACHE_BYTES``), compares them with python-chess's a block of positions at a time, and
+enumerates the shard's own range of codes for ``complete`` (the shards partition a tier's
+sorted codes). Memory per job: one shard's moves and positions, never the graph's (``PEAK``).
 """
 
 from __future__ import annotations
@@ -39,14 +44,16 @@ from typing import Any
 import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
-    from checker import name_codecs, stages, stored
+    from checker import dataset, name_codecs, stages, stored, workers
     from checker.dataset import WEAK, Bad, Found, Verdict
     from checker.reading import loads
 except ImportError:  # pragma: no cover - the script's way
+    import dataset  # type: ignore[import-not-found,no-redef]
     import name_codecs  # type: ignore[import-not-found,no-redef]
     import stages  # type: ignore[import-not-found,no-redef]
     import stored  # type: ignore[import-not-found,no-redef]
-    from dataset import WEAK, Bad, Found, Verdict  # type: ignore[import-not-found,no-redef]
+    import workers  # type: ignore[import-not-found,no-redef]
+    from dataset import WEAK, Bad, Found, Verdict  # type: ignore[no-redef]
     from reading import loads  # type: ignore[import-not-found,no-redef]
 
 GAMES = ("chess",)
@@ -237,159 +244,265 @@ class Moves:
 
 class Judge:
     """A chess dataset's own conditions (``stored.Hooks``): its materials, read from the
-    certificate once the graph is read, and its positions (per tier, their material codes)."""
+    certificate once the graph is read, then its shards judged one job each (``shard_judged``,
+    ``--jobs N``: in N processes, the first violation in the shards' order)."""
 
     def __init__(self) -> None:
         self.mats: Materials | None = None
-        self.pos: list[Any] = []
+        self.spec: stored.Spec | None = None
 
     def name(self, k: int, node: int) -> str | None:
-        if self.mats is None or not 0 <= k < len(self.pos) or not 0 <= node < len(self.pos[k]):
+        """The FEN of node ``node`` of tier ``k`` (its shard's positions read), or None."""
+        spec, mats = self.spec, self.mats
+        if spec is None or mats is None or not 0 <= k < len(spec.shards):
             return None
-        return self.mats.fens(k, self.pos[k][node : node + 1])[0]
+        bounds = stored._bounds(spec, k)
+        if not 0 <= node < bounds[-1]:
+            return None
+        j = int(np.searchsorted(bounds, node, "right")) - 1
+        try:
+            at = node - int(bounds[j])
+            return mats.fens(k, positions(spec, k, j)[at : at + 1])[0]
+        except Exception:  # a name is a courtesy: the node's number stands
+            return None
 
     def accepted(self, spec: stored.Spec) -> str:
         n, mats = sum(c[0] for c in spec.counts), self.mats
         what = ", ".join(mats.name(k) for k in range(len(mats.men))) if mats else ""
         return f"ACCEPTED ({n:,} positions of a chess endgame: {what}; moves by python-chess)"
 
-    def extra(self, spec: stored.Spec) -> None:
-        """Every chess condition, tier by tier (``Found`` at the first violation)."""
-        chess = _python_chess()
-        p = spec.parameters
-        material, sym = p.get("material"), p.get("symmetric", 0)
-        if not isinstance(material, str) or sym not in (0, 1) or isinstance(sym, bool):
-            raise Bad(f"$.parameters: material {material!r}, symmetric {sym!r}: not a chess one")
-        self.mats = mats = Materials(material, bool(sym))
-        _agree(spec, material, int(sym))
+    def extra(self, spec: stored.Spec, jobs: int = 1) -> None:
+        """Every chess condition, shard by shard in ``jobs`` processes (``Found`` at the first
+        violation in the dataset's order: tiers, shards, then a shard's positions block by
+        block, its ``complete`` last)."""
+        _python_chess()
+        self.mats = mats = materials(spec)
+        self.spec = spec
+        _agree(spec, spec.parameters["material"], int(spec.parameters.get("symmetric", 0)))
         if len(spec.shards) != len(mats.men) and "complete" not in WEAK:
             names = ", ".join(mats.name(k) for k in range(len(mats.men)))
-            why = f"{len(spec.shards)} tiers; {material} leads to {len(mats.men)}: {names}"
-            raise Found(-1, -1, -1, "complete", why)
-        off, nd, src, dst = whole(spec)
-        self.pos = [
-            np.concatenate([stored._read(spec, k, j, "nodes", {"position": "uint64"})[0]
-                            for j in range(len(t))] or [np.zeros(0, np.uint64)])
-            for k, t in enumerate(spec.shards)
-        ]  # fmt: skip
-        t_of = np.searchsorted(off, dst, side="right") - 1
-        keys = (t_of << KEY) | np.concatenate(self.pos).astype(np.int64)[dst]
-        del t_of
-        order = np.lexsort((keys, src))
-        s_src, s_key = src[order], keys[order]
-        del order, keys
+            why = f"{len(spec.shards)} tiers; {spec.parameters['material']} leads to "
+            raise Found(-1, -1, -1, "complete", why + f"{len(mats.men)}: {names}")
+        PEAK.update(moves=0, bytes=0, graph=0)
+        todo = [(k, j) for k, t in enumerate(spec.shards) for j in range(len(t))]
         done = 0
-        board = chess.Board(None)
-        for k in range(len(mats.men)):
-            for a in range(0, len(self.pos[k]), BLOCK):
-                b = min(len(self.pos[k]), a + BLOCK)
-                lo, hi = np.searchsorted(s_src, [off[k] + a, off[k] + b])
-                stored_moves = (s_src[lo:hi] - off[k] - a, s_key[lo:hi])
-                terminal = nd["terminal"][off[k] + a : off[k] + b]
-                self.block(chess, board, k, a, stored_moves, terminal)
-                if (a // BLOCK) % 16 == 15 or b == len(self.pos[k]):  # every 131,072
-                    stages.step(f"tier {k} ({mats.name(k)}): moves by python-chess", done + b)
-            self.complete(k)
-            done += len(self.pos[k])
+        with workers.workers(jobs, _setup, (spec, set(WEAK))) as run:
+            for (k, j), held in zip(todo, run(_job, todo), strict=True):
+                moves, size = held
+                PEAK.update(moves=max(PEAK["moves"], moves), bytes=max(PEAK["bytes"], size))
+                PEAK["graph"] += moves
+                done += spec.shards[k][j]["positions"]
+                stages.step(f"tier {k} ({mats.name(k)}) shard {j}: moves by python-chess", done)
 
-    def block(self, chess: Any, board: Any, k: int, a: int, moves: Any, terminal: Any) -> None:
-        """Positions ``a ..`` of tier ``k``: ``position``, ``canonical``, ``moves`` (``moves``:
-        the stored ones as (node, key), sorted), ``terminal``."""
-        mats = self.mats
-        assert mats is not None
-        local = self.pos[k][a : a + len(terminal)]
-        sq, side, ep = mats.decoded(k, local)
-        shaped = mats.shaped(k, local, sq, ep)
-        x = _first(~shaped) if "position" not in WEAK else None
-        if x is not None:
-            why = f"material code {local[x]} is no position of {mats.name(k)}"
-            raise Found(k, -1, a + x, "position", why + " (squares, order of men, range)")
-        if mats.symmetric and "canonical" not in WEAK:
-            least = mats.canonical(k, np.where(shaped[:, None], sq, 0), side, ep)
-            x = _first(shaped & (least != local.astype(np.int64)))
-            if x is not None:
-                why = f"an image of it has the smaller code {least[x]}: a symmetric dataset "
-                raise Found(k, -1, a + x, "canonical", why + "stores the least")
-        men = mats.men[k]
-        both = {PAWN, 8 + PAWN} <= set(men)
-        got = Moves()
-        want_t = np.zeros(len(local), np.int8)
-        rows = [(list(map(int, s)), int(d), int(e)) for s, d, e in zip(sq, side, ep, strict=True)]
-        for r, (s, d, e) in enumerate(rows):
-            _board(chess, board, men, s, d, e)
-            if "position" not in WEAK:
-                _legal(chess, board, e, k, a + r)
-            if (
-                not got.add(r, board, both)
-                and board.is_checkmate()
-                and not board.is_insufficient_material()
-            ):
-                want_t[r] = -1  # no moves: mated, else drawn (stalemate, insufficient material)
-        parent, keys = got.keys(mats, k, sq, side, ep)
-        x = _first(keys < 0) if "moves" not in WEAK else None
-        if x is not None:
-            why = "a legal move leads to a material not among the dataset's"
-            raise Found(k, -1, a + int(parent[x]), "moves", why)
-        o = np.lexsort((keys, parent))
-        parent, keys = parent[o], keys[o]
-        fresh = np.ones(len(keys), bool)
-        fresh[1:] = (parent[1:] != parent[:-1]) | (keys[1:] != keys[:-1])  # images: one move
-        x = _differ((parent[fresh], keys[fresh]), moves, len(local))
-        if x is not None and "moves" not in WEAK:
-            why = self.why_moves(chess, board, k, (sq[x : x + 1], side, ep, rows[x]), moves, x)
-            raise Found(k, -1, a + x, "moves", why)
-        x = _first(terminal != want_t) if "terminal" not in WEAK else None
-        if x is not None:
-            words = {-1: "checkmate", 0: "not checkmate (a draw if it has no moves)"}
-            why = f"terminal {terminal[x]}; python-chess: {words[int(want_t[x])]}"
-            raise Found(k, -1, a + x, "terminal", why + " (-1 iff checkmate)")
 
-    def why_moves(self, chess: Any, board: Any, k: int, row: Any, moves: Any, x: int) -> str:
-        """Which move differs at a position whose stored moves are not python-chess's."""
-        mats = self.mats
-        assert mats is not None
-        one, side, ep, (s, d, e) = row
-        _board(chess, board, mats.men[k], s, d, e)
-        got = Moves()
-        got.add(0, board, True)
-        _, keys = got.keys(mats, k, one, side[x : x + 1], ep[x : x + 1])
-        ucis = [m.uci() for m in board.legal_moves] if got.row else []
-        legal = dict(zip(keys.tolist(), ucis, strict=True))
-        mine = set(moves[1][moves[0] == x].tolist())
-        for key, uci in legal.items():
-            if key not in mine:
-                fen = mats.fens(key >> KEY, [key & ((1 << KEY) - 1)])[0]
-                return f"python-chess's legal move {uci} (to {fen}) is not among its stored moves"
-        key = min(mine - set(legal))
-        fen = mats.fens(key >> KEY, [key & ((1 << KEY) - 1)])[0]
-        dead = " (insufficient material: no moves)" if board.is_insufficient_material() else ""
-        return f"its stored move to {fen} is no legal move of python-chess's{dead}"
+PEAK = {"moves": 0, "bytes": 0, "graph": 0}
+"""The last judgement's most stored moves and bytes of arrays held at once by one job (its
+shard's moves as read, its positions and dead ends, a block's moves keyed, the positions kept),
+and the stored moves of every shard (the graph's)."""
+_SPEC: list[stored.Spec] = []
+_POSITIONS = dataset.Cache()
+_MATERIALS: dict[tuple[Any, Any], Materials] = {}
 
-    def complete(self, k: int) -> None:
-        """The tier's positions strictly increasing and exactly the codes the checker
-        enumerates as legal (canonical) positions of the material."""
-        mats = self.mats
-        assert mats is not None
-        if "complete" in WEAK:
-            return
-        base = np.uint64(mats.base[k])
-        legal = []
-        for lo in range(0, mats.span[k], SCAN):
-            codes = np.arange(lo, min(mats.span[k], lo + SCAN), dtype=np.uint64)
-            bad, _ = mats.codec.check(codes + base)
-            legal.append(codes[~bad])
-        want, have = np.concatenate(legal or [np.zeros(0, np.uint64)]), self.pos[k]
-        m = min(len(want), len(have))
-        x = _first(want[:m] != have[:m])
-        x = m if x is None and len(want) != len(have) else x
-        if x is None:
-            return
-        if x < len(want) and (x >= len(have) or want[x] < have[x]):
-            fen = mats.fens(k, want[x : x + 1])[0]
-            why = f"the legal position {fen} (material code {want[x]}) is missing"
-            raise Found(k, -1, -1, "complete", f"{mats.name(k)}: {why}")
-        why = f"material code {have[x]}: not the next legal position of {mats.name(k)} "
-        raise Found(k, -1, x, "complete", why + "(the positions strictly increase, all legal)")
+
+def materials(spec: stored.Spec) -> Materials:
+    """The dataset's materials as the certificate's ``parameters`` give them (once a process)."""
+    p = spec.parameters
+    material, sym = p.get("material"), p.get("symmetric", 0)
+    if not isinstance(material, str) or sym not in (0, 1) or isinstance(sym, bool):
+        raise Bad(f"$.parameters: material {material!r}, symmetric {sym!r}: not a chess one")
+    if (material, sym) not in _MATERIALS:
+        _MATERIALS[material, sym] = Materials(material, bool(sym))
+    return _MATERIALS[material, sym]
+
+
+def positions(spec: stored.Spec, k: int, j: int) -> Any:
+    """Shard ``j`` of tier ``k``'s material codes, read or kept (``dataset.Cache``)."""
+    read = stored._read
+    return _POSITIONS.get((k, j), lambda: tuple(read(spec, k, j, "nodes", POSITION)))[0]
+
+
+POSITION = {"position": "uint64"}
+
+
+def _setup(spec: stored.Spec, weak: set[str]) -> None:
+    WEAK.update(weak)
+    _SPEC[:] = [spec]
+    _POSITIONS.kept.clear()
+
+
+def _job(kj: tuple[int, int]) -> tuple[int, int]:
+    return shard_judged(_SPEC[0], *kj)
+
+
+def shard_judged(spec: stored.Spec, k: int, j: int) -> tuple[int, int]:
+    """Shard ``j`` of tier ``k`` against python-chess (``Found`` at its first violation):
+    ``position``, ``canonical``, ``moves`` and ``terminal`` block by block, then ``complete``
+    over its range of codes; ``(its stored moves, the most bytes of arrays held)``. Memory:
+    this shard's files and moves as read, the positions of the shards its moves reach (kept
+    while they fit ``CACHE_BYTES``), a block's moves keyed."""
+    chess, mats = _python_chess(), materials(spec)
+    lo = int(stored._bounds(spec, k)[j])
+    pos, terminal = stored._read(spec, k, j, "nodes", POSITION | {"terminal": "int8"})
+    parts = [(*stored._read(spec, k, j, "edges", stored.EDGE), None)]
+    if "exits" in spec.shards[k][j]:
+        x_src, x_tier, x_dst = stored._read(spec, k, j, "exits", stored.EXIT)
+        parts.append((x_src, x_dst, x_tier))
+    parts = [_by_position(*p) for p in parts]
+    size = sum(v.nbytes for p in parts for v in p if v is not None) + pos.nbytes
+    held, board = size + terminal.nbytes, chess.Board(None)
+    for a in range(lo, lo + len(pos), BLOCK):
+        b = min(lo + len(pos), a + BLOCK)
+        moves = _stored_moves(spec, (k, j), pos, parts, (a, b))
+        block = sum(v.nbytes for v in moves) + _POSITIONS.nbytes()
+        held = max(held, size + terminal.nbytes + block)
+        _block(chess, board, mats, (k, a), pos[a - lo : b - lo], moves, terminal[a - lo : b - lo])
+    _complete(spec, mats, (k, j, lo), pos)
+    return sum(len(p[0]) for p in parts), held
+
+
+def _by_position(src: Any, dst: Any, tier: Any) -> tuple[Any, Any, Any]:
+    """A shard's moves as read, ordered by their position (as well formed moves are: else
+    sorted once, stably)."""
+    if len(src) < 2 or bool((src[1:] >= src[:-1]).all()):
+        return src, dst, tier
+    o = np.argsort(src, kind="stable")
+    return src[o], dst[o], None if tier is None else tier[o]
+
+
+def _stored_moves(spec: stored.Spec, me: tuple[int, int], pos: Any, parts: Any,
+                  nodes: tuple[int, int]) -> tuple[Any, Any]:  # fmt: skip
+    """The stored moves (edges and exits: ``parts``) of nodes ``a .. b`` (``nodes``) as
+    ``(position in the block, key)`` sorted, a key ``tier << KEY | material code`` of the
+    target: the codes of the rows reached of each shard they reach."""
+    (k, j), (a, b) = me, nodes
+    src, to, dst = [], [], []
+    for p_src, p_dst, p_tier in parts:
+        x, y = np.searchsorted(p_src, [a, b])
+        src.append(p_src[x:y].astype(np.int64))
+        dst.append(p_dst[x:y].astype(np.int64))
+        to.append(np.full(y - x, k, np.int64) if p_tier is None else p_tier[x:y].astype(np.int64))
+    s, t, d = np.concatenate(src), np.concatenate(to), np.concatenate(dst)
+    wide = max(len(shards) for shards in spec.shards) + 1
+    shard = np.zeros(len(d), np.int64)
+    for tier in np.unique(t).tolist():
+        at = t == tier
+        shard[at] = np.searchsorted(stored._bounds(spec, tier), d[at], "right") - 1
+    group, code = t * wide + shard, np.empty(len(d), np.int64)
+    for g in np.unique(group).tolist():
+        tier, t_j = divmod(g, wide)
+        sel = np.flatnonzero(group == g)
+        codes = pos if (tier, t_j) == (k, j) else positions(spec, tier, t_j)
+        code[sel] = codes[d[sel] - stored._bounds(spec, tier)[t_j]].astype(np.int64)
+    keys = (t << KEY) | code
+    order = np.lexsort((keys, s))
+    return s[order] - a, keys[order]
+
+
+def _block(chess: Any, board: Any, mats: Materials, at: tuple[int, int], local: Any,
+           moves: Any, terminal: Any) -> None:  # fmt: skip
+    """Positions ``local`` of tier ``k``, the first its node ``a`` (``at``: ``(k, a)``):
+    ``position``, ``canonical``, ``moves`` (``moves``: the stored ones as (position in the
+    block, key), sorted), ``terminal``."""
+    k, a = at
+    sq, side, ep = mats.decoded(k, local)
+    shaped = mats.shaped(k, local, sq, ep)
+    x = _first(~shaped) if "position" not in WEAK else None
+    if x is not None:
+        why = f"material code {local[x]} is no position of {mats.name(k)}"
+        raise Found(k, -1, a + x, "position", why + " (squares, order of men, range)")
+    if mats.symmetric and "canonical" not in WEAK:
+        least = mats.canonical(k, np.where(shaped[:, None], sq, 0), side, ep)
+        x = _first(shaped & (least != local.astype(np.int64)))
+        if x is not None:
+            why = f"an image of it has the smaller code {least[x]}: a symmetric dataset "
+            raise Found(k, -1, a + x, "canonical", why + "stores the least")
+    men = mats.men[k]
+    both = {PAWN, 8 + PAWN} <= set(men)
+    got = Moves()
+    want_t = np.zeros(len(local), np.int8)
+    rows = [(list(map(int, s)), int(d), int(e)) for s, d, e in zip(sq, side, ep, strict=True)]
+    for r, (s, d, e) in enumerate(rows):
+        _board(chess, board, men, s, d, e)
+        if "position" not in WEAK:
+            _legal(chess, board, e, k, a + r)
+        if (
+            not got.add(r, board, both)
+            and board.is_checkmate()
+            and not board.is_insufficient_material()
+        ):
+            want_t[r] = -1  # no moves: mated, else drawn (stalemate, insufficient material)
+    parent, keys = got.keys(mats, k, sq, side, ep)
+    x = _first(keys < 0) if "moves" not in WEAK else None
+    if x is not None:
+        why = "a legal move leads to a material not among the dataset's"
+        raise Found(k, -1, a + int(parent[x]), "moves", why)
+    o = np.lexsort((keys, parent))
+    parent, keys = parent[o], keys[o]
+    fresh = np.ones(len(keys), bool)
+    fresh[1:] = (parent[1:] != parent[:-1]) | (keys[1:] != keys[:-1])  # images: one move
+    x = _differ((parent[fresh], keys[fresh]), moves, len(local))
+    if x is not None and "moves" not in WEAK:
+        why = _why_moves(chess, board, mats, k, (sq[x : x + 1], side, ep, rows[x]), moves, x)
+        raise Found(k, -1, a + x, "moves", why)
+    x = _first(terminal != want_t) if "terminal" not in WEAK else None
+    if x is not None:
+        words = {-1: "checkmate", 0: "not checkmate (a draw if it has no moves)"}
+        why = f"terminal {terminal[x]}; python-chess: {words[int(want_t[x])]}"
+        raise Found(k, -1, a + x, "terminal", why + " (-1 iff checkmate)")
+
+
+def _why_moves(chess: Any, board: Any, mats: Materials, k: int, row: Any, moves: Any,
+               x: int) -> str:  # fmt: skip
+    """Which move differs at a position whose stored moves are not python-chess's."""
+    one, side, ep, (s, d, e) = row
+    _board(chess, board, mats.men[k], s, d, e)
+    got = Moves()
+    got.add(0, board, True)
+    _, keys = got.keys(mats, k, one, side[x : x + 1], ep[x : x + 1])
+    ucis = [m.uci() for m in board.legal_moves] if got.row else []
+    legal = dict(zip(keys.tolist(), ucis, strict=True))
+    mine = set(moves[1][moves[0] == x].tolist())
+    for key, uci in legal.items():
+        if key not in mine:
+            fen = mats.fens(key >> KEY, [key & ((1 << KEY) - 1)])[0]
+            return f"python-chess's legal move {uci} (to {fen}) is not among its stored moves"
+    key = min(mine - set(legal))
+    fen = mats.fens(key >> KEY, [key & ((1 << KEY) - 1)])[0]
+    dead = " (insufficient material: no moves)" if board.is_insufficient_material() else ""
+    return f"its stored move to {fen} is no legal move of python-chess's{dead}"
+
+
+def _complete(spec: stored.Spec, mats: Materials, me: tuple[int, int, int], have: Any) -> None:
+    """The shard's positions exactly the codes the checker enumerates as legal (canonical)
+    positions of the material in the shard's range: above the last code of the shards before
+    it, up to its own last code (the tier's last shard: up to the material's last code). The
+    shards' ranges partition the material's codes: the tier's positions strictly increase and
+    are exactly the legal ones."""
+    k, j, lo = me
+    last = j == len(spec.shards[k]) - 1
+    if "complete" in WEAK or not (len(have) or last):
+        return
+    before = (positions(spec, k, i) for i in range(j - 1, -1, -1))
+    start = next((int(p[-1]) + 1 for p in before if len(p)), 0)
+    end = mats.span[k] if last else min(mats.span[k], int(have[-1]) + 1)
+    base = np.uint64(mats.base[k])
+    legal = [np.zeros(0, np.uint64)]
+    for a in range(start, end, SCAN):
+        codes = np.arange(a, min(end, a + SCAN), dtype=np.uint64)
+        bad, _ = mats.codec.check(codes + base)
+        legal.append(codes[~bad])
+    want = np.concatenate(legal)
+    m = min(len(want), len(have))
+    x = _first(want[:m] != have[:m])
+    x = m if x is None and len(want) != len(have) else x
+    if x is None:
+        return
+    if x < len(want) and (x >= len(have) or want[x] < have[x]):
+        fen = mats.fens(k, want[x : x + 1])[0]
+        why = f"the legal position {fen} (material code {want[x]}) is missing"
+        raise Found(k, -1, -1, "complete", f"{mats.name(k)}: {why}")
+    why = f"material code {have[x]}: not the next legal position of {mats.name(k)} "
+    raise Found(k, -1, lo + x, "complete", why + "(the positions strictly increase, all legal)")
 
 
 def _legal(chess: Any, board: Any, ep: int, k: int, node: int) -> None:
@@ -431,34 +544,6 @@ def _agree(spec: stored.Spec, material: str, symmetric: int) -> None:
         raise Found(-1, -1, -1, "manifest", why)
 
 
-def whole(spec: stored.Spec) -> tuple[Any, dict[str, Any], Any, Any]:
-    """``(offsets, node columns, src, dst)`` of the whole graph, well formed (the shards were
-    judged), over global indices (a tier's node ``i`` is ``offsets[tier] + i``): what a game's
-    own conditions read. Memory: the whole graph's moves."""
-    sizes = [sum(s["positions"] for s in t) for t in spec.shards]
-    off = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    ncols = {"code": "uint64", "terminal": "int8"} | stored.NODES[spec.semantics]
-    nodes: dict[str, list[Any]] = {c: [] for c in ncols}
-    src: list[Any] = []
-    dst: list[Any] = []
-    for k, tier in enumerate(spec.shards):
-        for j, s in enumerate(tier):
-            for c, v in zip(ncols, stored._read(spec, k, j, "nodes", ncols), strict=True):
-                nodes[c].append(v)
-            edges = stored._read(spec, k, j, "edges", stored.EDGE)
-            e_src, e_dst = (v.astype(np.int64) for v in edges)
-            src.append(off[k] + e_src)
-            dst.append(off[k] + e_dst)
-            if "exits" in s:
-                x = [v.astype(np.int64) for v in stored._read(spec, k, j, "exits", stored.EXIT)]
-                x_src, x_tier, x_dst = x
-                src.append(off[k] + x_src)
-                dst.append(off[x_tier] + x_dst)
-    cat = {c: np.concatenate(v) if v else np.zeros(0) for c, v in nodes.items()}
-    s_all, d_all = (np.concatenate(v) if v else np.zeros(0, np.int64) for v in (src, dst))
-    return off, cat, s_all, d_all
-
-
 def is_chess(path: str) -> bool:
     """Whether the certificate in ``path`` is a chess dataset's."""
     return stored.is_stored(path, GAMES)
@@ -472,4 +557,7 @@ def check(root: str, cert: str, jobs: int = 1) -> Verdict:
     except Bad as e:
         return Verdict("BAD", f"{cert}: {e}")
     j = Judge()
-    return stored.check(root, cert, jobs, stored.Hooks(j.extra, j.name, j.accepted))
+    try:
+        return stored.check(root, cert, jobs, stored.Hooks(j.extra, j.name, j.accepted))
+    finally:
+        _POSITIONS.kept.clear()

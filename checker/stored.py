@@ -62,8 +62,9 @@ class Spec(NamedTuple):
 
 
 class Hooks(NamedTuple):
-    """What a game stored with its moves adds (``chess.py``): ``extra(spec)`` its own
-    conditions, judged once every shard is well formed, before the semantics';
+    """What a game stored with its moves adds (``chess.py``): ``extra(spec, jobs)`` its own
+    conditions (in ``jobs`` processes), judged once every shard is well formed, before the
+    semantics';
     ``name(tier, node)`` a node's name in violations (``None``: ``node N``); ``accepted(spec)``
     the ACCEPTED line."""
 
@@ -325,7 +326,7 @@ def judge(spec: Spec, jobs: int = 1, hooks: Hooks | None = None) -> None:
     if blocked is not None:
         raise blocked
     if hooks is not None:
-        hooks.extra(spec)
+        hooks.extra(spec, jobs)
     for cond in order:
         if cond in first and cond not in WEAK:
             k, x, why = first[cond]

@@ -4,8 +4,10 @@ python-chess its move generator, issue 46): KQK up to symmetry in two shards a t
 move reaches, a position replaced by an illegal one or by a non-canonical image, a terminal
 flag changed and a label changed each rejected naming the position's FEN and the condition,
 the digests written again after the corruption (so that only a condition can catch it); each
-new condition turned off lets its corruption through; ``verify DIR --engine dask`` runs the
-checker before VERIFIED, and says so where python-chess is missing."""
+new condition turned off lets its corruption through; the chess conditions judged shard by
+shard (a job holds one shard's moves, not the graph's) with the same first violation for any
+``--jobs``; ``verify DIR --engine dask`` runs the checker before VERIFIED, and says so where
+python-chess is missing."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 pytest.importorskip("chess")
 
+from checker import chess
 from checker.chess import Materials
 from verifier.dataset.graph_storage import GRAPH_CODEC, read_edges, write_edges
 from verifier.dataset.manifest import load_manifest
@@ -55,8 +58,8 @@ def kqk(client: Any, tmp_path_factory: Any) -> Path:
     return made_kqk(client, tmp_path_factory.mktemp("c") / "kqk", True)
 
 
-def judged(root: Path, *weak: str) -> Any:
-    return certified.judged(root, *weak, out=root.parent / f"{root.name}.cert.json")
+def judged(root: Path, *weak: str, jobs: int = 1) -> Any:
+    return certified.judged(root, *weak, out=root.parent / f"{root.name}.cert.json", jobs=jobs)
 
 
 def copy(kqk: Path, tmp_path: Path) -> Path:
@@ -222,6 +225,43 @@ def test_a_tier_too_many_is_rejected(kqk: Path, tmp_path: Path) -> None:
         assert judged(root, "complete").condition == "manifest"
     finally:
         certified.writer.certificate_of = kept  # type: ignore[assignment]
+
+
+def test_a_job_holds_one_shards_moves_not_the_graphs(kqk: Path) -> None:
+    """Each job reads its own shard's moves (edges and exits) and no other's: the most moves a
+    job held is the largest shard's (KQK: 518,084 of 609,873), below the graph's."""
+    m = load_manifest(kqk)
+    rows = [s.edges + (s.exits or 0) for t in m.tiers for s in t.shards]
+    assert judged(kqk).status == "ACCEPTED"
+    assert chess.PEAK["graph"] == sum(rows) == 609_873, chess.PEAK
+    assert chess.PEAK["moves"] == max(rows) < sum(rows), (chess.PEAK, rows)
+    extra = 8 << 20  # beside its moves as read (16 bytes each): a block's keyed, positions
+    assert 16 * max(rows) < chess.PEAK["bytes"] < 16 * max(rows) + extra, chess.PEAK
+
+
+def test_jobs_2_names_the_first_violation_of_jobs_1(kqk: Path, tmp_path: Path) -> None:
+    """Tier 0's first mate (in shard 1, the second job's, done first) stored as a drawn dead
+    end, and shard 0's last position (not mated) as mated: one and two jobs
+    both name shard 0's FEN; shard 1's alone is named too."""
+    root = copy(kqk, tmp_path)
+    x = int(np.flatnonzero(nodes(root, 1)["terminal"] == -1)[0])
+    mated = terminal_flipped(root, 1, x)
+    one = judged(root)
+    assert (one.status, one.condition, one.code) == ("REJECTED", "terminal", mated), one.message
+    assert judged(root, jobs=2) == one
+    last = terminal_flipped(root, 0, len(nodes(root, 0)["terminal"]) - 1)
+    one = judged(root)
+    assert (one.status, one.condition, one.code) == ("REJECTED", "terminal", last), one.message
+    assert one.position == fen(root, last) and "python-chess: not checkmate" in one.message
+    assert judged(root, jobs=2) == one
+
+
+def terminal_flipped(root: Path, j: int, x: int) -> int:
+    """Row ``x`` of tier 0's shard ``j`` stored as mated if it was not, else as a drawn dead
+    end: its node."""
+    cols = nodes(root, j)
+    set_nodes(root, lambda c: c["terminal"].__setitem__(x, -1 - c["terminal"][x]), j)
+    return int(cols["code"][x])
 
 
 def test_without_python_chess_it_is_one_line_exit_2(
