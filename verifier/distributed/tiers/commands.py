@@ -39,6 +39,7 @@ __all__ = [
     "case_file_route",
     "generate_graph_tiers",
     "generate_tiers",
+    "on_workers",
     "query_dataset",
     "random_graph_tiers",
     "solve_tiers",
@@ -89,6 +90,16 @@ def _form(game: str) -> TieredForm | None:
     from verifier.games.registry import tiered_form
 
     return tiered_form(game)
+
+
+def on_workers(path: Path) -> Path:
+    """``path`` as the workers must read it: absolute, from the driver's working directory. A
+    relative DIR sent as is was read from each worker's own directory, which a cluster given by
+    ``--scheduler`` need not share (``generate ... -o ds`` then failed with
+    ``ds/tier=0/shard=0.parquet: missing``)."""
+    import os
+
+    return Path(os.path.abspath(path))
 
 
 @contextmanager
@@ -174,13 +185,13 @@ def solve_tiers(
             say(Notice(f"a solve stopped part way: {kept} of {len(m.tiers)} tier(s) solved "
                        "are kept (--restart solves every tier again)"))  # fmt: skip
     with tier_cluster(cluster) as client:
-        res = solve_dataset(path, client, resume=resume, say=say)
+        res = solve_dataset(on_workers(path), client, resume=resume, say=say)
         wins = None
         form = _form(res.manifest.game)
         if form is not None and form.solved is not None:  # chess: the longest wins by FEN
             from verifier.games.registry import hook
 
-            wins = hook(form.solved)(path, res.manifest, client)
+            wins = hook(form.solved)(on_workers(path), res.manifest, client)
     if out is not None:
         say(f"writing {out}: {sum(t.positions for t in res.manifest.tiers):,} positions")
         write_answer_file(path, out)
@@ -288,7 +299,8 @@ def verify_tiers(
     if (refused := asked.refused(path)) is not None:
         raise UsageError(refused)
     with tier_cluster(cluster) as client:
-        res = check_any(path, client, answers=answers, say=say, resume=resume)
+        table = None if answers is None else on_workers(answers)
+        res = check_any(on_workers(path), client, answers=table, say=say, resume=resume)
     if answers is None:  # the dataset's own answers: the ones its certificate ties
         if asked.keep is not None and res.verdict != "verified":  # else nothing is said
             why = f"certificate not written: the dataset is {res.verdict.upper()}"
@@ -418,13 +430,15 @@ def generate_graph_tiers(game: str, to: Target, options: GameOptions) -> str:
     prepare_output(output)
     with tier_cluster(cluster) as client:
         if tiers is not None:
-            m = generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
+            m = generate_random_graph(
+                on_workers(output), tiers, client, per_shard=per_shard, say=say
+            )
         else:
             assert case is not None
             shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
             ruled = rule_for(case.semantics) is not None  # normal keeps node 0 as its start
             m = dataset_from_graph(
-                output, case.graph, client, shards=shards, source=str(game),
+                on_workers(output), case.graph, client, shards=shards, source=str(game),
                 start=case.root if ruled else None, say=say,
             )  # fmt: skip
     t = m.tiers[0]
