@@ -318,3 +318,64 @@ def test_a_relative_dataset_path_is_read_from_the_drivers_directory(
     assert report(r.stdout)["dataset"] == "ds"  # said as given
     for where in set(client.run(os.getcwd).values()):
         assert not (Path(where) / "ds").exists()
+
+
+def test_dask_says_nothing_beside_the_runs_own_lines(cluster: tuple[Any, Any]) -> None:
+    """Inside ``tier_cluster`` every Dask logger is silenced, ``distributed.client`` too (its
+    configured WARNING level and handler said "Couldn't gather 1 keys, rescheduling" when a
+    worker that had finished a task was killed, beside the failed run's one line); after it
+    the levels are back."""
+    import logging
+
+    from verifier.distributed.tiers.commands import DaskOptions, tier_cluster
+
+    names = ("distributed", "distributed.client", "distributed.scheduler")
+    logs = [logging.getLogger(n) for n in names]
+    before = [log.level for log in logs]  # (this module's LocalCluster silenced them)
+    heard: list[str] = []
+    ear = logging.Handler()
+    ear.emit = lambda record: heard.append(record.getMessage())  # type: ignore[method-assign]
+    for log in logs:
+        log.setLevel(logging.WARNING)  # as Dask's configuration leaves them in the CLI
+        log.addHandler(ear)
+    try:
+        with tier_cluster(DaskOptions(cluster[0].scheduler_address, 1, None)):
+            for log in logs:
+                log.warning("Couldn't gather 1 keys, rescheduling")
+        assert heard == []
+        assert [log.level for log in logs] == [logging.WARNING] * 3
+        logs[1].warning("after")
+        assert "after" in heard  # (the levels are back)
+    finally:
+        for log, level in zip(logs, before, strict=True):
+            log.setLevel(level)
+            log.removeHandler(ear)
+
+
+def test_sharing_a_value_does_not_wait_for_every_worker(cluster: tuple[Any, Any]) -> None:
+    """``supervise.share`` returns while a worker does not answer (stopped here, SIGSTOP: it
+    stands for one killed during the call, which the scheduler still lists): Dask's broadcast
+    waited for it forever, so ``verify DIR`` hung when a worker was killed before its first
+    task (seed 1 of this file's verify/worker trials). The value goes to the one that answers
+    (Dask's round robin set to it), and a task elsewhere reads it."""
+    import threading
+
+    from distributed import utils_comm
+
+    from verifier.distributed.tiers.supervise import share
+
+    _, client = cluster
+    pids = client.run(os.getpid)
+    ready, stopped = sorted(pids)
+    got: list[Any] = []
+    os.kill(pids[stopped], signal.SIGSTOP)
+    try:
+        utils_comm._round_robin_counter[0] = 0  # the first of the sorted workers: ``ready``
+        call = threading.Thread(target=lambda: got.append(share(client, list(range(1000)))))
+        call.start()
+        call.join(15)
+        assert got, "share() still waits for the stopped worker"
+    finally:
+        os.kill(pids[stopped], signal.SIGCONT)
+    total = client.submit(sum, got[0], workers=[ready], pure=False).result(timeout=30)
+    assert total == sum(range(1000))

@@ -120,9 +120,16 @@ def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
             raise UsageError(
                 f"--worker-memory {opts.worker_memory!r}: not a size (e.g. 1.5GB)"
             ) from None
-    log = logging.getLogger("distributed")
-    level = log.level
-    log.setLevel(logging.CRITICAL)
+    # every Dask logger with a level of its own: Dask's configuration gives
+    # ``distributed.client`` WARNING and a handler, so a worker killed after finishing a task
+    # said "Couldn't gather 1 keys, rescheduling" beside the run's one line
+    import distributed  # noqa: F401  (its configuration sets the loggers' levels)
+
+    named = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
+    logs = [logging.getLogger(n) for n in ("distributed", *named)]
+    levels = [log.level for log in logs]
+    for log in logs:
+        log.setLevel(logging.CRITICAL)
     try:
         with _client(opts.scheduler, opts.workers, memory) as client:
             yield client
@@ -130,7 +137,8 @@ def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
         where = opts.scheduler or "a LocalCluster"
         raise ClusterFailed(f"cannot use the Dask cluster ({where}): {e}") from None
     finally:
-        log.setLevel(level)
+        for log, level in zip(logs, levels, strict=True):
+            log.setLevel(level)
 
 
 @dataclass(frozen=True)

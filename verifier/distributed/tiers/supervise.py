@@ -96,10 +96,14 @@ def gather_tier(
 
 
 def share(client: Any, value: Any) -> Any:
-    """``value`` sent once to every worker, as a future to pass to each task of a run: a
-    task's arguments travel with it, so a list of every shard given to every shard's task
-    grows the driver with shards x shards (1.33 GB for the 1,469 shards of Connect Four 6x5)."""
-    return client.scatter([value], broadcast=True, hash=False)[0]
+    """``value`` sent to one worker, as a future to pass to each task of a run (every other
+    worker fetches it once, for its first task that needs it): a task's arguments travel with
+    it, so a list of every shard given to every shard's task grows the driver with shards x
+    shards (1.33 GB for the 1,469 shards of Connect Four 6x5). Not broadcast: Dask's
+    ``scatter(broadcast=True)`` replicates it to every worker and waited forever when one of
+    them was killed meanwhile (``verify DIR`` hung before its first task); a holder killed
+    later is a worker that left, which ``gather_tier`` reports."""
+    return client.scatter([value], hash=False)[0]
 
 
 def cluster_workers(client: Any) -> dict[str, Any]:
