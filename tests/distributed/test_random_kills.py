@@ -16,9 +16,10 @@ nothing left to do and change nothing.
 
 The uninterrupted runs are measured first (a module fixture): Connect Four 4x4 and chess KQK
 up to symmetry (generate), a random minimax graph of 4,000 nodes with cycles and Connect Four
-4x4 (solve, then verify). Trial ``i`` of a stage takes its ``i``-th subject in turn. Two trials
-per stage and victim by default (``VERIFIER_KILL_TRIALS`` raises it), eight more with ``-m
-slow``; a failure names its seed, replayed with ``-k 'STAGE and VICTIM and SEED'``.
+4x4 (solve, then verify). A stage's trials take its subjects in turn (the driver's first trial
+the first, the worker's the second). One trial per stage and victim by default (the machine is
+shared: ``VERIFIER_KILL_TRIALS=N`` runs N), eight more with ``-m slow``; a failure names its
+seed, replayed with ``-k STAGE-VICTIM-seedN``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
 
-TRIALS = int(os.environ.get("VERIFIER_KILL_TRIALS", "2"))
+TRIALS = int(os.environ.get("VERIFIER_KILL_TRIALS", "1"))
 """Trials per stage and victim in the default run."""
 SLOW_TRIALS = 8
 """Further trials (other seeds) with ``-m slow``."""
@@ -231,7 +232,8 @@ def trial(
     local, client = cluster
     addr = local.scheduler_address
     rng = random.Random(f"{stage}/{victim}/{seed}")
-    subject = SUBJECTS[stage][seed % len(SUBJECTS[stage])]
+    turn = seed + (victim == "worker")  # one trial each covers both subjects of a stage
+    subject = SUBJECTS[stage][turn % len(SUBJECTS[stage])]
     whole = wholes.get(stage, subject)
     before = wholes.before(stage, subject)
     if before is not None:
@@ -379,3 +381,32 @@ def test_sharing_a_value_does_not_wait_for_every_worker(cluster: tuple[Any, Any]
         os.kill(pids[stopped], signal.SIGCONT)
     total = client.submit(sum, got[0], workers=[ready], pure=False).result(timeout=30)
     assert total == sum(range(1000))
+
+
+def test_a_result_lost_with_its_worker_fails_the_run_instead_of_waiting(
+    cluster: tuple[Any, Any],
+) -> None:
+    """A task pinned to a worker (a stored graph's round) finished there, then the worker
+    killed before its result was fetched: Dask would compute it again on that worker alone and
+    ``client.gather`` waited forever (``solve DIR`` hung after a round, seed 0 of the
+    solve/worker trials); ``supervise.fetch`` checks the workers while it waits and fails with
+    the worker's line."""
+    from verifier.distributed.tiers import supervise
+    from verifier.distributed.tiers.errors import RunFailed
+
+    _, client = cluster
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    fut = client.submit(os.getpid, workers=[victim], allow_other_workers=False, pure=False)
+    distributed.wait([fut], timeout=30)
+    assert fut.status == "finished"
+    start = set(supervise.cluster_workers(client))
+    os.kill(pids[victim], signal.SIGKILL)
+    workers_back(client, victim)
+    t0 = time.monotonic()
+    with pytest.raises(RunFailed, match=f"worker {victim} left the cluster while testing"):
+        supervise.fetch(client, [fut], start, {}, "testing", 10.0, 0.2)
+    assert time.monotonic() - t0 < 10
+    other = client.submit(os.getpid, pure=False)
+    assert supervise.fetch(client, [other], set(supervise.cluster_workers(client)), {}, "x",
+                           10.0, 0.2) == [other.result()]  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 from verifier.distributed.tiers.errors import DatasetError, RunFailed
 from verifier.progress import progress_every
 
-__all__ = ["cluster_workers", "gather_tier", "share"]
+__all__ = ["cluster_workers", "fetch", "gather_tier", "share"]
 
 
 def gather_tier(
@@ -71,7 +71,7 @@ def gather_tier(
                 if fut.status == "pending":
                     still.append((i, fut))
                 elif fut.status == "finished" and each is not None:
-                    each(i, fut.result())
+                    each(i, fetch(client, [fut], start, paused, what, grace, poll)[0])
                 elif fut.status != "finished":
                     failed.append(fut)
             for fut in failed:
@@ -84,7 +84,7 @@ def gather_tier(
             if pending and time.monotonic() - checked >= poll:  # not after every task
                 _check_workers(client, start, paused, what, grace)
                 checked = time.monotonic()
-        out = list(client.gather(list(futures)))
+        out = fetch(client, list(futures), start, paused, what, grace, poll)
         if say is not None:
             took = time.monotonic() - began
             rate = f" ({positions / max(took, 1e-9):,.0f} positions a second)" * bool(positions)
@@ -93,6 +93,42 @@ def gather_tier(
     except BaseException:
         client.cancel(list(futures))
         raise
+
+
+def fetch(
+    client: Any, futures: list[Any], start: set[str], paused: dict[str, float], what: str,
+    grace: float, poll: float,
+) -> list[Any]:  # fmt: skip
+    """The results of finished ``futures``, the workers checked every ``poll`` seconds while
+    they come (a thread): a result whose only copy was on a worker killed since is computed
+    again by Dask, which for a task pinned to that worker (a stored graph's round) never
+    happens, and ``client.gather`` waited forever (``solve DIR`` hung); the futures are then
+    cancelled and the run fails with the worker's line."""
+    import threading
+
+    stop = threading.Event()
+    lost: list[RunFailed] = []
+
+    def watch() -> None:
+        while not stop.wait(poll):
+            try:
+                _check_workers(client, start, paused, what, grace)
+            except RunFailed as e:
+                lost.append(e)
+                client.cancel(futures)  # the gather below ends
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return list(client.gather(futures))
+    except BaseException:
+        if lost:
+            raise lost[0] from None
+        raise
+    finally:
+        stop.set()
+        watcher.join()
 
 
 def share(client: Any, value: Any) -> Any:
