@@ -39,6 +39,7 @@ __all__ = [
     "case_file_route",
     "generate_graph_tiers",
     "generate_tiers",
+    "on_workers",
     "query_dataset",
     "random_graph_tiers",
     "solve_tiers",
@@ -91,6 +92,16 @@ def _form(game: str) -> TieredForm | None:
     return tiered_form(game)
 
 
+def on_workers(path: Path) -> Path:
+    """``path`` as the workers must read it: absolute, from the driver's working directory. A
+    relative DIR sent as is was read from each worker's own directory, which a cluster given by
+    ``--scheduler`` need not share (``generate ... -o ds`` then failed with
+    ``ds/tier=0/shard=0.parquet: missing``)."""
+    import os
+
+    return Path(os.path.abspath(path))
+
+
 @contextmanager
 def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
     """A Dask client for a tiered run (``--worker-memory`` checked first; the cluster's own
@@ -109,9 +120,16 @@ def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
             raise UsageError(
                 f"--worker-memory {opts.worker_memory!r}: not a size (e.g. 1.5GB)"
             ) from None
-    log = logging.getLogger("distributed")
-    level = log.level
-    log.setLevel(logging.CRITICAL)
+    # every Dask logger with a level of its own: Dask's configuration gives
+    # ``distributed.client`` WARNING and a handler, so a worker killed after finishing a task
+    # said "Couldn't gather 1 keys, rescheduling" beside the run's one line
+    import distributed  # noqa: F401  (its configuration sets the loggers' levels)
+
+    named = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
+    logs = [logging.getLogger(n) for n in ("distributed", *named)]
+    levels = [log.level for log in logs]
+    for log in logs:
+        log.setLevel(logging.CRITICAL)
     try:
         with _client(opts.scheduler, opts.workers, memory) as client:
             yield client
@@ -119,7 +137,8 @@ def tier_cluster(opts: DaskOptions) -> Iterator[Any]:
         where = opts.scheduler or "a LocalCluster"
         raise ClusterFailed(f"cannot use the Dask cluster ({where}): {e}") from None
     finally:
-        log.setLevel(level)
+        for log, level in zip(logs, levels, strict=True):
+            log.setLevel(level)
 
 
 @dataclass(frozen=True)
@@ -174,13 +193,13 @@ def solve_tiers(
             say(Notice(f"a solve stopped part way: {kept} of {len(m.tiers)} tier(s) solved "
                        "are kept (--restart solves every tier again)"))  # fmt: skip
     with tier_cluster(cluster) as client:
-        res = solve_dataset(path, client, resume=resume, say=say)
+        res = solve_dataset(on_workers(path), client, resume=resume, say=say)
         wins = None
         form = _form(res.manifest.game)
         if form is not None and form.solved is not None:  # chess: the longest wins by FEN
             from verifier.games.registry import hook
 
-            wins = hook(form.solved)(path, res.manifest, client)
+            wins = hook(form.solved)(on_workers(path), res.manifest, client)
     if out is not None:
         say(f"writing {out}: {sum(t.positions for t in res.manifest.tiers):,} positions")
         write_answer_file(path, out)
@@ -288,7 +307,8 @@ def verify_tiers(
     if (refused := asked.refused(path)) is not None:
         raise UsageError(refused)
     with tier_cluster(cluster) as client:
-        res = check_any(path, client, answers=answers, say=say, resume=resume)
+        table = None if answers is None else on_workers(answers)
+        res = check_any(on_workers(path), client, answers=table, say=say, resume=resume)
     if answers is None:  # the dataset's own answers: the ones its certificate ties
         if asked.keep is not None and res.verdict != "verified":  # else nothing is said
             why = f"certificate not written: the dataset is {res.verdict.upper()}"
@@ -418,13 +438,15 @@ def generate_graph_tiers(game: str, to: Target, options: GameOptions) -> str:
     prepare_output(output)
     with tier_cluster(cluster) as client:
         if tiers is not None:
-            m = generate_random_graph(output, tiers, client, per_shard=per_shard, say=say)
+            m = generate_random_graph(
+                on_workers(output), tiers, client, per_shard=per_shard, say=say
+            )
         else:
             assert case is not None
             shards = math.ceil(case.graph.n / (per_shard or 1_000_000))
             ruled = rule_for(case.semantics) is not None  # normal keeps node 0 as its start
             m = dataset_from_graph(
-                output, case.graph, client, shards=shards, source=str(game),
+                on_workers(output), case.graph, client, shards=shards, source=str(game),
                 start=case.root if ruled else None, say=say,
             )  # fmt: skip
     t = m.tiers[0]

@@ -18,7 +18,7 @@ from typing import Any
 from verifier.dataset.errors import DatasetError, RunFailed
 from verifier.progress import progress_every
 
-__all__ = ["cluster_workers", "gather_tier", "share"]
+__all__ = ["cluster_workers", "fetch", "gather_tier", "share"]
 
 
 def gather_tier(
@@ -71,7 +71,7 @@ def gather_tier(
                 if fut.status == "pending":
                     still.append((i, fut))
                 elif fut.status == "finished" and each is not None:
-                    each(i, fut.result())
+                    each(i, fetch(client, [fut], start, paused, what, grace, poll)[0])
                 elif fut.status != "finished":
                     failed.append(fut)
             for fut in failed:
@@ -84,7 +84,7 @@ def gather_tier(
             if pending and time.monotonic() - checked >= poll:  # not after every task
                 _check_workers(client, start, paused, what, grace)
                 checked = time.monotonic()
-        out = list(client.gather(list(futures)))
+        out = fetch(client, list(futures), start, paused, what, grace, poll)
         if say is not None:
             took = time.monotonic() - began
             rate = f" ({positions / max(took, 1e-9):,.0f} positions a second)" * bool(positions)
@@ -95,11 +95,51 @@ def gather_tier(
         raise
 
 
+def fetch(
+    client: Any, futures: list[Any], start: set[str], paused: dict[str, float], what: str,
+    grace: float, poll: float,
+) -> list[Any]:  # fmt: skip
+    """The results of finished ``futures``, the workers checked every ``poll`` seconds while
+    they come (a thread): a result whose only copy was on a worker killed since is computed
+    again by Dask, which for a task pinned to that worker (a stored graph's round) never
+    happens, and ``client.gather`` waited forever (``solve DIR`` hung); the futures are then
+    cancelled and the run fails with the worker's line."""
+    import threading
+
+    stop = threading.Event()
+    lost: list[RunFailed] = []
+
+    def watch() -> None:
+        while not stop.wait(poll):
+            try:
+                _check_workers(client, start, paused, what, grace)
+            except RunFailed as e:
+                lost.append(e)
+                client.cancel(futures)  # the gather below ends
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return list(client.gather(futures))
+    except BaseException:
+        if lost:
+            raise lost[0] from None
+        raise
+    finally:
+        stop.set()
+        watcher.join()
+
+
 def share(client: Any, value: Any) -> Any:
-    """``value`` sent once to every worker, as a future to pass to each task of a run: a
-    task's arguments travel with it, so a list of every shard given to every shard's task
-    grows the driver with shards x shards (1.33 GB for the 1,469 shards of Connect Four 6x5)."""
-    return client.scatter([value], broadcast=True, hash=False)[0]
+    """``value`` sent to one worker, as a future to pass to each task of a run (every other
+    worker fetches it once, for its first task that needs it): a task's arguments travel with
+    it, so a list of every shard given to every shard's task grows the driver with shards x
+    shards (1.33 GB for the 1,469 shards of Connect Four 6x5). Not broadcast: Dask's
+    ``scatter(broadcast=True)`` replicates it to every worker and waited forever when one of
+    them was killed meanwhile (``verify DIR`` hung before its first task); a holder killed
+    later is a worker that left, which ``gather_tier`` reports."""
+    return client.scatter([value], hash=False)[0]
 
 
 def cluster_workers(client: Any) -> dict[str, Any]:

@@ -20,7 +20,7 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     material as a tier of a stored graph, generated shard by shard on the workers
     (``tiered.chess``); ``--resume`` continues a generation that stopped after its last
     finished step."""
-    from verifier.distributed.tiers.commands import DASK, tier_cluster
+    from verifier.distributed.tiers.commands import DASK, on_workers, tier_cluster
 
     output, cluster, per_shard, resume, say = to
     symmetry = options.symmetry
@@ -40,7 +40,7 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
         prepare_output(output)
     with tier_cluster(cluster) as client:
         m = generate_chess(
-            output,
+            on_workers(output),
             material,
             client,
             symmetric=bool(symmetry),

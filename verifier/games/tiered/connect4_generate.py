@@ -18,7 +18,7 @@ __all__ = ["generate_tiers"]
 def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     """``generate connect4 -o DIR --engine dask [--resume]``: write the tiered dataset on the
     cluster (or continue writing it)."""
-    from verifier.distributed.tiers.commands import DASK, tier_cluster
+    from verifier.distributed.tiers.commands import DASK, on_workers, tier_cluster
 
     output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
@@ -38,7 +38,9 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     if not resume:
         prepare_output(output)
     with tier_cluster(cluster) as client:
-        m = generate_dataset(output, tiers, client, per_shard=per_shard, resume=resume, say=say)
+        m = generate_dataset(
+            on_workers(output), tiers, client, per_shard=per_shard, resume=resume, say=say
+        )
     positions = sum(t.positions for t in m.tiers)
     shards = sum(len(t.shards) for t in m.tiers)
     return (
