@@ -42,7 +42,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers.manifest import load_manifest  # noqa: E402
+from verifier.dataset.manifest import load_manifest  # noqa: E402
 from verifier.distributed.tiers.supervise import cluster_workers  # noqa: E402
 
 pytestmark = [pytest.mark.dask, pytest.mark.filterwarnings("ignore:Port 8787 is already in use")]
@@ -395,8 +395,8 @@ def test_a_result_lost_with_its_worker_fails_the_run_instead_of_waiting(
     ``client.gather`` waited forever (``solve DIR`` hung after a round, seed 0 of the
     solve/worker trials); ``supervise.fetch`` checks the workers while it waits and fails with
     the worker's line."""
+    from verifier.dataset.errors import RunFailed
     from verifier.distributed.tiers import supervise
-    from verifier.distributed.tiers.errors import RunFailed
 
     _, client = cluster
     pids = client.run(os.getpid)
