@@ -64,9 +64,8 @@ class Spec(NamedTuple):
 class Hooks(NamedTuple):
     """What a game stored with its moves adds (``chess.py``): ``extra(spec, jobs)`` its own
     conditions (in ``jobs`` processes), judged once every shard is well formed, before the
-    semantics';
-    ``name(tier, node)`` a node's name in violations (``None``: ``node N``); ``accepted(spec)``
-    the ACCEPTED line."""
+    semantics'; ``name(tier, node)`` a node's name in violations (``None``: ``node N``);
+    ``accepted(spec)`` the ACCEPTED line."""
 
     extra: Callable[..., None]
     name: Callable[[int, int], str | None]

@@ -174,6 +174,23 @@ def cluster() -> Iterator[tuple[Any, Any]]:
         yield c, client
 
 
+@pytest.fixture
+def own_cluster() -> Iterator[tuple[Any, Any]]:
+    """A cluster of its own for a test that stops or kills a worker on purpose: the module's
+    may still be waiting for the nanny to replace a worker a trial killed."""
+    import logging
+
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None, memory_limit="1GB", silence_logs=logging.CRITICAL,
+        ) as c,
+        distributed.Client(c) as client,
+    ):  # fmt: skip
+        client.wait_for_workers(2, timeout=60)
+        yield c, client
+
+
 @pytest.fixture(scope="module")
 def wholes(cluster: tuple[Any, Any], tmp_path_factory: pytest.TempPathFactory) -> Wholes:
     return Wholes(tmp_path_factory.mktemp("whole"), cluster[0].scheduler_address)
@@ -358,7 +375,7 @@ def test_dask_says_nothing_beside_the_runs_own_lines(cluster: tuple[Any, Any]) -
             log.removeHandler(ear)
 
 
-def test_sharing_a_value_does_not_wait_for_every_worker(cluster: tuple[Any, Any]) -> None:
+def test_sharing_a_value_does_not_wait_for_every_worker(own_cluster: tuple[Any, Any]) -> None:
     """``supervise.share`` returns while a worker does not answer (stopped here, SIGSTOP: it
     stands for one killed during the call, which the scheduler still lists): Dask's broadcast
     waited for it forever, so ``verify DIR`` hung when a worker was killed before its first
@@ -370,7 +387,7 @@ def test_sharing_a_value_does_not_wait_for_every_worker(cluster: tuple[Any, Any]
 
     from verifier.distributed.tiers.supervise import share
 
-    _, client = cluster
+    _, client = own_cluster
     pids = client.run(os.getpid)
     ready, stopped = sorted(pids)
     got: list[Any] = []
@@ -388,7 +405,7 @@ def test_sharing_a_value_does_not_wait_for_every_worker(cluster: tuple[Any, Any]
 
 
 def test_a_result_lost_with_its_worker_fails_the_run_instead_of_waiting(
-    cluster: tuple[Any, Any],
+    own_cluster: tuple[Any, Any],
 ) -> None:
     """A task pinned to a worker (a stored graph's round) finished there, then the worker
     killed before its result was fetched: Dask would compute it again on that worker alone and
@@ -398,7 +415,7 @@ def test_a_result_lost_with_its_worker_fails_the_run_instead_of_waiting(
     from verifier.dataset.errors import RunFailed
     from verifier.distributed.tiers import supervise
 
-    _, client = cluster
+    _, client = own_cluster
     pids = client.run(os.getpid)
     victim = sorted(pids)[0]
     fut = client.submit(os.getpid, workers=[victim], allow_other_workers=False, pure=False)
