@@ -24,6 +24,7 @@ seed, replayed with ``-k STAGE-VICTIM-seedN``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -159,25 +160,9 @@ class Wholes:
         return self.get("generate", subject).where
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[tuple[Any, Any]]:
+@contextlib.contextmanager
+def two_workers() -> Iterator[tuple[Any, Any]]:
     """Two one-thread worker processes, each under a nanny that restarts it when killed."""
-    import logging
-
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address=None, memory_limit="1GB", silence_logs=logging.CRITICAL,
-        ) as c,
-        distributed.Client(c) as client,
-    ):  # fmt: skip
-        yield c, client
-
-
-@pytest.fixture
-def own_cluster() -> Iterator[tuple[Any, Any]]:
-    """A cluster of its own for a test that stops or kills a worker on purpose: the module's
-    may still be waiting for the nanny to replace a worker a trial killed."""
     import logging
 
     with (
@@ -189,6 +174,21 @@ def own_cluster() -> Iterator[tuple[Any, Any]]:
     ):  # fmt: skip
         client.wait_for_workers(2, timeout=60)
         yield c, client
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[tuple[Any, Any]]:
+    """The trials' cluster (``two_workers``)."""
+    with two_workers() as both:
+        yield both
+
+
+@pytest.fixture
+def own_cluster() -> Iterator[tuple[Any, Any]]:
+    """A cluster of its own for a test that stops or kills a worker on purpose: the module's
+    may still be waiting for the nanny to replace a worker a trial killed."""
+    with two_workers() as both:
+        yield both
 
 
 @pytest.fixture(scope="module")
