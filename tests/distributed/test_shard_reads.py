@@ -158,3 +158,63 @@ def test_a_missing_successor_is_refused_naming_it(
     m.save(root)
     with pytest.raises(DatasetError, match=f"shard=0.parquet: lacks position code {gone}, a move"):
         check_dataset(root, client)
+
+
+def test_a_tier_larger_than_the_cache_is_read_held_shards_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A solve task looks up its moves' targets in every shard of the next tier. When that tier
+    is larger than the worker's cache, reading the shards in the same order in every task is a
+    cyclic scan that evicts each file just before the next task wants it: no task ever found
+    one held (issue 48, Connect Four 6x5). The shards held are read first: with room for 4 of 10
+    shards, the second and every later task read 6 from disk, not 10; the answers are the
+    same, and a missing target still names the first shard lacking one."""
+    from verifier.distributed.tiers.tasks import _lookup
+
+    shards, per = 10, 1_000
+    rng = np.random.default_rng(7)
+    codes = np.unique(rng.integers(1, 2**62, size=shards * per * 2, dtype=np.uint64))
+    owner = storage.shard_of(codes, shards)
+    refs, truth = [], {}
+    for j in range(shards):
+        mine = codes[owner == j]
+        label = rng.integers(-1, 2, size=len(mine)).astype(np.int8)
+        rem = rng.integers(0, 30, size=len(mine)).astype(np.int32)
+        sha = storage.write_codes(tmp_path, 1, j, mine)
+        ans = storage.write_answers(tmp_path, 1, j, (label, rem))
+        refs.append((len(mine), sha, ans))
+        truth.update({int(c): (int(a), int(b)) for c, a, b in zip(mine, label, rem, strict=True)})
+    one = max(r[0] for r in refs) * 13  # a shard's codes and answers in the cache
+    monkeypatch.setattr(shard_cache, "budget", lambda: 4 * one + one // 2)
+    reads = counted(monkeypatch)
+    children = rng.choice(codes, size=5_000)
+    per_task = []
+    for _ in range(4):
+        before = sum(reads.values())
+        label, rem = _lookup(tmp_path, 1, children, refs)
+        per_task.append((sum(reads.values()) - before) // 2)  # codes and answers: 2 files
+        assert [(int(a), int(b)) for a, b in zip(label, rem, strict=True)] == [
+            truth[int(c)] for c in children
+        ]
+    assert per_task == [10, 6, 6, 6]
+    shard_cache.clear()
+    # the same order each time: no shard found held (the cyclic scan this replaces)
+    monkeypatch.setattr("verifier.distributed.tiers.tasks.held_first", lambda p: range(len(p)))
+    reads.clear()
+    for _ in range(2):
+        _lookup(tmp_path, 1, children, refs)
+    assert sum(reads.values()) // 2 == 20
+    # a missing target names the first shard lacking one, whatever order they were read in
+    monkeypatch.undo()
+    monkeypatch.setattr(shard_cache, "budget", lambda: 4 * one + one // 2)
+    shard_cache.clear()
+    extra = rng.integers(1, 2**62, size=1_000, dtype=np.uint64)
+    extra = extra[~np.isin(extra, codes)]
+    where = storage.shard_of(extra, shards)
+    lost = np.array([extra[where == 8][0], extra[where == 3][0]])
+    _lookup(tmp_path, 1, codes[owner == 8][:5], refs)  # shard 8 held: read first next
+    assert (
+        shard_cache.held_first([storage.shard_path(tmp_path, 1, j) for j in range(shards)])[0] == 8
+    )
+    with pytest.raises(DatasetError, match=rf"shard=3\.parquet: lacks position code {lost[1]},"):
+        _lookup(tmp_path, 1, np.concatenate([children, lost]), refs)

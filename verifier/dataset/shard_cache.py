@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["budget", "cached", "clear"]
+__all__ = ["budget", "cached", "clear", "held_first"]
 
 T = TypeVar("T")
 
@@ -92,6 +92,21 @@ def cached(path: Path, sha256: str | None, read: Callable[[], T], what: str = ""
             _, (_, n) = _entries.popitem(last=False)
             _held[0] -= n
     return value
+
+
+def held_first(paths: Sequence[Path]) -> list[int]:
+    """The indices of ``paths`` in the order to read them: the files this process holds first
+    (the least recently used of them first), then the others in their order. A task that looks
+    up its moves' targets in every shard of the next tier, read in the same order by every
+    task, would find none of them held once the tier is larger than the cache (a cyclic scan
+    evicts each file just before it is read again); held first, a task reads from disk only
+    the shards the cache could not keep."""
+    where = {str(p): i for i, p in enumerate(paths)}
+    with _lock:
+        held = [where[k[0]] for k in _entries if k[0] in where]
+    first = list(dict.fromkeys(held))
+    seen = set(first)
+    return first + [i for i in range(len(paths)) if i not in seen]
 
 
 def clear() -> None:

@@ -80,6 +80,7 @@ from verifier.dataset.shape import (
     tally_of,
     write_marks,
 )
+from verifier.dataset.shard_cache import held_first
 from verifier.dataset.storage import (
     read_codes,
     shard_path,
@@ -120,6 +121,7 @@ def _children_claims(
     ``reachable`` check)."""
     label = np.empty(len(children), dtype=np.int8)
     rem = np.empty(len(children), dtype=np.int32)
+    lacking: list[tuple[int, int, int]] = []  # (tier, shard, code) of targets no shard holds
     for tier in np.unique(child_tier):
         t = int(tier)
         if t >= len(refs):
@@ -136,7 +138,8 @@ def _children_claims(
                 f"{root / MANIFEST}: a move leads to {to}, which no shard holds: the dataset is "
                 "incomplete"
             )
-        for j, (positions, sha) in enumerate(refs[t]):
+        for j in held_first([claims.path(t, j) for j in range(len(refs[t]))]):
+            positions, sha = refs[t][j]
             idx = in_tier[order[bounds[j] : bounds[j + 1]]]
             if not len(idx):
                 continue
@@ -149,14 +152,18 @@ def _children_claims(
                 at = _find(codes, want)
             if lows is None and (not len(codes) or (codes[at] != want).any()):
                 lost = want[codes[at] != want][0] if len(codes) else want[0]
-                raise DatasetError(
-                    f"{shard_path(root, t, j)}: lacks position code {int(lost)}, a move's "
-                    "target: the dataset is incomplete (generate it again)"
-                )
+                lacking.append((t, j, int(lost)))
+                continue
             lab, r, _ = claims.read(t, j)
             label[idx], rem[idx] = lab[at], r[at]
             if mark is not None:
                 mark(t, j, at, positions)
+    if lacking:  # the first shard's, whatever order the shards were read in
+        t, j, code = min(lacking)
+        raise DatasetError(
+            f"{shard_path(root, t, j)}: lacks position code {code}, a move's target: the "
+            "dataset is incomplete (generate it again)"
+        )
     return label, rem
 
 

@@ -19,6 +19,7 @@ from verifier.dataset.rules import TierGame
 from verifier.dataset.shape import Owners, Witness, _first
 from verifier.dataset.shard_cache import cached
 from verifier.dataset.storage import (
+    answers_path,
     read_answers,
     read_codes,
     read_parquet,
@@ -58,6 +59,12 @@ class Claims:
     """Per tier, per shard: ``(positions, sha256 of its claims file)``."""
     remoteness: bool
     moves: bool
+
+    def path(self, tier: int, shard: int) -> Path:
+        """The file of a shard's claims."""
+        if self.own:
+            return answers_path(Path(self.root), tier, shard)
+        return claims_path(Path(self.root), tier, shard)
 
     def read(
         self, tier: int, shard: int

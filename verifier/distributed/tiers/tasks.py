@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from verifier.dataset.errors import DatasetError
 from verifier.dataset.rules import INNER, TierGame
+from verifier.dataset.shard_cache import held_first
 from verifier.dataset.storage import (
     Answers,
     piece_path,
@@ -98,7 +99,9 @@ def _lookup(
     label = np.empty(len(children), dtype=np.int8)
     remoteness = np.empty(len(children), dtype=np.int32)
     order, bounds = _owners(children, len(succ), owner)
-    for j, (positions, sha, answers_sha) in enumerate(succ):
+    lacking: list[tuple[int, int]] = []  # (shard, code): the first shard's named, whatever order
+    for j in held_first([shard_path(root, tier, j) for j in range(len(succ))]):
+        positions, sha, answers_sha = succ[j]
         idx = order[bounds[j] : bounds[j + 1]]
         if len(idx) == 0:
             continue
@@ -108,11 +111,14 @@ def _lookup(
         at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
         missing = np.flatnonzero(codes[at] != want) if len(codes) else np.arange(len(want))
         if len(missing):
-            raise DatasetError(
-                f"{shard_path(root, tier, j)}: lacks position code {int(want[missing[0]])}, a "
-                f"move's target: the dataset is incomplete (generate it again)"
-            )
+            lacking.append((j, int(want[missing[0]])))
         label[idx], remoteness[idx] = lab[at], rem[at]
+    if lacking:
+        j, code = min(lacking)
+        raise DatasetError(
+            f"{shard_path(root, tier, j)}: lacks position code {code}, a move's target: the "
+            "dataset is incomplete (generate it again)"
+        )
     return label, remoteness
 
 
