@@ -215,6 +215,12 @@ class Cache:
 _CACHE = Cache()
 
 
+def held_first(tier: int, shards: list[int]) -> list[int]:
+    """``shards`` of ``tier``, those kept first (one order for all: no hit past the cache)."""
+    kept = [j for t, j in _CACHE.kept if t == tier and j in set(shards)]
+    return kept + sorted(set(shards) - set(kept))
+
+
 def shard(spec: Spec, tier: int, j: int) -> tuple[Any, Any, Any]:
     """``(codes, label, remoteness)`` of a shard: read (each file's digest compared once per
     read), or kept from an earlier read while the shards kept fit ``CACHE_BYTES``."""

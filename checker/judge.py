@@ -12,7 +12,7 @@ import numpy as np
 
 try:  # imported as the package ``checker``, or run as a script from its folder
     from checker import chess, dataset, stages, stored, workers
-    from checker.dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard
+    from checker.dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, held_first, owner, shard
     from checker.reading import Unreadable
 except ImportError:  # pragma: no cover - the script's way
     import chess  # type: ignore[no-redef]
@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - the script's way
     import stages  # type: ignore[import-not-found,no-redef]
     import stored  # type: ignore[import-not-found,no-redef]
     import workers  # type: ignore[import-not-found,no-redef]
-    from dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, owner, shard  # type: ignore[no-redef]
+    from dataset import WEAK, WORDS, Bad, Found, Spec, Verdict, held_first, owner, shard  # type: ignore[no-redef]
     from reading import Unreadable  # type: ignore[import-not-found,no-redef]
 
 NEEDS = {
@@ -90,7 +90,8 @@ def successors(spec: Spec, rules: Any, k: int, j: int, codes: Any, cur: Any, mas
     label = np.zeros(len(child), np.int8)
     rem = np.zeros(len(child), np.int32)
     reached: dict[int, Any] = {}
-    for t in np.unique(home).tolist():
+    lacking = []  # (shard, move): the first shard's reported, whatever the order of reads
+    for t in held_first(k + 1, np.unique(home).tolist()):
         sel = np.flatnonzero(home == t)
         empty = (np.zeros(0, np.uint64), np.zeros(0, np.int8), np.zeros(0, np.int32))
         there, t_label, t_rem = shard(spec, k + 1, t) if t < len(nxt) else empty
@@ -98,14 +99,16 @@ def successors(spec: Spec, rules: Any, k: int, j: int, codes: Any, cur: Any, mas
         found = there[at] == child[sel] if len(there) else np.zeros(len(sel), bool)
         x = _first(~found) if "successor" not in WEAK else None
         if x is not None:
-            c = int(child[sel[x]])
-            why = f"its move to {rules.board(c)} (code {c}) finds no position in tier {k + 1}"
-            raise Found(k, j, int(codes[parent[sel[x]]]), "successor", why + ": one is missing")
+            lacking.append((t, int(sel[x])))
         at, sel = at[found], sel[found]
         bits = np.zeros(len(there), bool)
         bits[at] = True
         reached[t] = np.packbits(bits)
         label[sel], rem[sel] = t_label[at], t_rem[at]
+    if lacking:
+        c, x = int(child[min(lacking)[1]]), int(codes[parent[min(lacking)[1]]])
+        why = f"its move to {rules.board(c)} (code {c}) finds no position in tier {k + 1}"
+        raise Found(k, j, x, "successor", why + ": one is missing")
     return parent, label, rem, reached
 
 
