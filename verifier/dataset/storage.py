@@ -40,6 +40,7 @@ __all__ = [
     "read_parquet",
     "read_piece",
     "read_rule_answers",
+    "rows_of",
     "shard_of",
     "shard_path",
     "shards_for",
@@ -86,6 +87,18 @@ def shards_for(positions: int, per_shard: int, workers: int = 1) -> int:
     worker has work, and a slow one does not hold up the tier alone)."""
     parallel = min(2 * workers, positions // MIN_SHARD)
     return max(1, math.ceil(positions / per_shard), parallel)
+
+
+def rows_of(codes: Codes, want: Codes) -> NDArray[np.intp]:
+    """Where each of ``want`` is, or would be inserted, in the sorted ``codes`` (clipped to
+    the last row). The keys are searched in increasing order: random keys into a shard of
+    millions of codes miss the CPU's caches at every step of their binary searches, and sorted
+    first they are found 4 to 6 times faster (110,000 to 5 million keys into 7.5 million
+    codes), the sort included."""
+    order = np.argsort(want)
+    at = np.empty(len(want), dtype=np.intp)
+    at[order] = np.searchsorted(codes, want[order])
+    return np.minimum(at, max(len(codes) - 1, 0), out=at)
 
 
 def shard_path(root: Path, tier: int, shard: int) -> Path:

@@ -83,6 +83,7 @@ from verifier.dataset.shape import (
 from verifier.dataset.shard_cache import held_first
 from verifier.dataset.storage import (
     read_codes,
+    rows_of,
     shard_path,
 )
 from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
@@ -182,7 +183,7 @@ def _find(codes: NDArray[np.uint64], want: NDArray[np.uint64]) -> NDArray[np.int
         order = np.argsort(codes, kind="stable")
         found = np.minimum(np.searchsorted(codes[order], want), n - 1)
         return order[found].astype(np.intp)
-    return np.minimum(np.searchsorted(codes, want), max(n - 1, 0)).astype(np.intp)
+    return rows_of(codes, want)
 
 
 class ShardMoves(NamedTuple):

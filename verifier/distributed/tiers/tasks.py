@@ -22,6 +22,7 @@ from verifier.dataset.storage import (
     read_answers,
     read_codes,
     read_piece,
+    rows_of,
     shard_of,
     shard_path,
     write_answers,
@@ -108,7 +109,7 @@ def _lookup(
         codes = read_codes(root, tier, j, sha, positions, cache=True)
         lab, rem = read_answers(root, tier, j, answers_sha, positions, cache=True)
         want = children[idx]
-        at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
+        at = rows_of(codes, want)
         missing = np.flatnonzero(codes[at] != want) if len(codes) else np.arange(len(want))
         if len(missing):
             lacking.append((j, int(want[missing[0]])))
