@@ -8,7 +8,7 @@ to reset the counters or find the dead ends), ``player`` and the semantics' valu
 applies the messages of the round before (one per move into a node decided then: the move's
 source, local, and what the decided node says: ``Rule.says``) and returns the nodes decided
 now; their predecessors are told next (``predecessor_rows``). A round costs time in its
-messages, not in the shard's size (``_tally``).
+messages, not in the shard's size (``_counted``).
 
 - ``normal`` (Knuth's successor counters, as the in-memory ``retrograde``): the state is the
   label (``done``: +1 won, -1 lost), ``rank`` (the remoteness) and ``counter``, 9 bytes a
@@ -140,6 +140,10 @@ class Rule:
     message_bytes: int = 16
     """Bytes of a message that shard sizing counts (8 of node and the value)."""
 
+    def __post_init__(self) -> None:
+        if self.decisive is not None and self.keeps_seen:  # ``step`` drops decisive values
+            raise ValueError("a rule that keeps the values seen has no decisive messages")
+
 
 RULES: PerSemantics[Rule] = PerSemantics("sharded rule")
 """The rule of each semantics (``graph_tasks`` runs the rounds, ``graph_solve`` drives them)."""
@@ -234,20 +238,26 @@ def seed(rule: Rule, state: State, phase: Phase, rnd: int, reset: bool) -> NDArr
     return now
 
 
-def _tally(node: NDArray[np.intp], n: int) -> tuple[NDArray[np.intp], NDArray[np.int32]]:
-    """The distinct nodes of ``node`` (sorted) and how many times each occurs: counting over
-    the shard's ``n`` nodes when the messages are many, sorting them when few (a round then
-    costs time in its messages, not in the shard's size)."""
+def _counted(
+    node: NDArray[np.intp], counter: NDArray[np.int32], done: NDArray[np.int8]
+) -> NDArray[np.intp]:
+    """Count each node of ``node`` down once per occurrence; the undecided nodes counted down
+    (sorted). Over the whole shard when the messages are many (sequential passes beat
+    gathers), sorting them when few (a round then costs time in its messages, not in the
+    shard's size)."""
+    n = len(counter)
     if len(node) > n // 8:
         times = np.bincount(node, minlength=n)
-        down = np.flatnonzero(times)
-        return down, times[down].astype(np.int32)
-    down, counts = np.unique(node, return_counts=True)
-    return down, counts.astype(np.int32)
+        counter -= times.astype(np.int32)
+        return np.flatnonzero((times > 0) & (done == 0))
+    down, times = np.unique(node, return_counts=True)
+    counter[down] -= times.astype(np.int32)
+    out: NDArray[np.intp] = down[done[down] == 0]
+    return out
 
 
 def _distinct(node: NDArray[np.intp], n: int) -> NDArray[np.intp]:
-    """The distinct nodes of ``node`` (sorted), as ``_tally`` finds them."""
+    """The distinct nodes of ``node`` (sorted), as ``_counted`` finds them."""
     if len(node) > n // 8:
         return np.flatnonzero(np.bincount(node, minlength=n))
     return distinct(node)
@@ -275,18 +285,21 @@ def step(
         first = _distinct(node[hit], n)
         first = first[done[first] == 0]  # decided now, unless decided before
         done[first], rank[first] = rule.done_by[0], rnd
-        node, value = node[~hit], value[~hit]
-    down, times = _tally(node, n)
-    counter[down] -= times
-    fresh = down[done[down] == 0]
+        node = node[~hit]  # (``value`` is read by ``keeps_seen`` rules only: none is decisive)
+    fresh = _counted(node, counter, done)
     full = counter[fresh] == 0
-    joins = full if rule.ors is None else full | rule.ors(state, phase, fresh)
-    now = fresh[joins]
+    if rule.ors is None:  # all successors needed
+        now = fresh[full]
+        done[now] = rule.done_by[1]
+    else:
+        joins = full | rule.ors(state, phase, fresh)
+        now = fresh[joins]
+        one, every = rule.done_by
+        done[now] = every if one == every else np.where(full[joins], every, one)
     if rule.keeps_seen:
         seen = _mex_of(state, now, node, value, seen)
     if phase is not None:
         state["score"][now] = phase[1]
-    done[now] = np.where(full[joins], rule.done_by[1], rule.done_by[0])
     rank[now] = rnd
     if first is not None and len(first):
         now = np.concatenate([first, now])

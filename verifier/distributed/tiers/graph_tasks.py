@@ -248,7 +248,7 @@ _HELD: dict[tuple[str, int, int], Held] = {}
 """The shards whose rounds this worker process runs: ``(run id, tier, shard)`` -> state. The
 run id is drawn afresh by every ``solve_graph_tier``, so a later run, another tier or a run
 again never finds an earlier one's state; the driver removes its run's at the tier's end and
-when it fails (``forget_run``), and ``start_rounds`` drops those of earlier runs on the same
+when it fails (``forget_run``), and ``init_rule_shard`` drops those of earlier runs on the same
 dataset directory (a driver that died could not)."""
 _HELD_LOCK = threading.Lock()
 _FORGOTTEN: set[str] = set()
