@@ -182,12 +182,15 @@ def solve_graph_tier(
         phases = graph_rules.phases(rule, leaves)
         everyone: dict[int, list[str]] = {s.shard: [] for s in tier.shards}
         pending: Pending = {}
-        _post(pending, [(0, delayed) for _, delayed in started])  # moves into later tiers
+        _post(pending, [rd for _, rd in started])  # round 0 of one phase, moves to later tiers
         rnd = 0
         for i, phase in enumerate(phases):
             reset = phase is not None and i > 0 and phase[0] != phases[i - 1][0]  # type: ignore[index]
-            results = r.round(rnd, everyone, (sem, phase, True, reset))
-            _post(pending, results)
+            if rule.phased:  # else ``init_rule_shard`` seeded the one phase
+                results = r.round(rnd, everyone, (sem, phase, True, reset))
+                _post(pending, results)
+            else:
+                results = [rd for _, rd in started]
             say(f"tier {k}: round {rnd}: {sum(x[0] for x in results):,} decided"
                 + (f" (leaves of value {phase[1]:g})" if phase is not None else ""))  # fmt: skip
             rnd = max(rnd, r.drain(pending, (sem, phase, False, False))[1]) + 1

@@ -6,9 +6,9 @@ Rounds (Knuth's successor counters, level by level), one rule per semantics
 (``graph_rules.initial_state``: per node whether and when it was decided, its counter of
 successors not yet decided and the semantics' columns; impartial's values received so far)
 between rounds, in the memory of the worker that runs its rounds (``Held``; the driver pins a
-shard's rounds to one worker). ``init_rule_shard`` sets the state up; a seed round
-(``rule_round`` with ``start``) decides a phase's seeds (normal: the won and lost dead ends,
-remoteness 0); in round ``r`` a shard takes the messages its nodes' successors decided in
+shard's rounds to one worker). ``init_rule_shard`` sets the state up and, for a rule of one
+phase, runs round 0, which decides the seeds (normal: the won and lost dead ends, remoteness
+0; minimax seeds each phase in a round of its own: ``rule_round`` with ``start``); in round ``r`` a shard takes the messages its nodes' successors decided in
 round ``r - 1`` sent it (one per move: the mover's node and what the successor says, normal:
 its label), applies them (``graph_rules.step``, the update rule, apart from the I/O), and
 sends the nodes it decided to their predecessors' owner shards (its reverse edges grouped by
@@ -445,12 +445,14 @@ def init_rule_shard(
     bounds: Bounds,
     sem: Semantics,
     later: dict[int, list[ShardRef]] | None = None,
-) -> tuple[list[float], Messages]:
+) -> tuple[list[float], Round]:
     """The state of ``entry``'s shard before round 0 (``graph_rules.initial_state``), kept in
     this worker for the rounds of run ``run``; the distinct non-zero values of its leaves
-    (``minimax``: the phases) and the messages of its moves into later tiers (``later``:
-    those tiers' shards, solved; ``Rule.exits``): a move to a node decided at remoteness ``r``
-    is a message to this shard for round ``r + 1`` (``_delayed``)."""
+    (``minimax``: the phases) and what round 0 did: a rule of one phase is seeded here (as
+    ``rule_round``'s seed round, one task fewer a tier), and the messages of the moves into
+    later tiers (``later``: those tiers' shards, solved; ``Rule.exits``) are sent: a move to a
+    node decided at remoteness ``r`` is a message to this shard for round ``r + 1``
+    (``_delayed``)."""
     base = Path(root)
     rule = graph_rules.RULES[sem]
     if entry.exits and not rule.exits:
@@ -478,9 +480,13 @@ def init_rule_shard(
         held.seen = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     _hold(run, tier, entry.shard, held)
     delayed = _delayed(base, run, tier, entry.shard, *exits) if exits else []
-    if not rule.phased:
-        return [], delayed
-    return [float(v) for v in graph_rules.leaf_values(state).tolist()], delayed
+    if rule.phased:
+        return [float(v) for v in graph_rules.leaf_values(state).tolist()], (0, delayed)
+    decided = graph_rules.seed(rule, state, None, 0, False)
+    ids = (decided + lo).astype(np.uint64)
+    values = graph_rules.message_values(rule, state, decided)
+    sent = _send(base, run, tier, entry, 0, ids, values, bounds)
+    return [], (len(decided), sent + delayed)
 
 
 def rule_round(
