@@ -19,7 +19,6 @@ messages, not in the shard's size (``_counted``).
   successors' and a lost node's 1 + the greatest of its won successors'. Moves into later,
   solved tiers (``Rule.exits``) are answered from their answers: a move to a node of
   remoteness ``r`` is a message read in round ``r + 1`` (``graph_tasks``).
-
 - ``reachability`` (the attractor of the targets, ICO notes, as ``engine.attractor``): round
   0 decides the targets; a player-0 node joins when one successor has joined (OR), any other
   node when all have (AND, a dead end off the target never). ``rank`` is the layer.
