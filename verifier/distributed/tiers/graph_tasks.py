@@ -12,8 +12,8 @@ phase, runs round 0, which decides the seeds (normal: the won and lost dead ends
 ``r`` a shard takes the messages its nodes' successors decided in round ``r - 1`` sent it (one
 per move: the mover's node and what the successor says, normal: its label), applies them
 (``graph_rules.step``, the update rule, apart from the I/O), and sends the nodes it decided to
-their predecessors' owner shards (its reverse edges grouped by
-owner): into the owner's inbox when the same process holds it, else as a raw numpy file.
+their predecessors' owner shards (its reverse edges grouped by owner): into the owner's inbox
+when the same process holds it, else as a raw numpy file.
 Moves into later, solved tiers (normal: the chess endgames) are answered when the state is set
 up, from those tiers' answers, as messages to the shard itself for the round after their
 target's remoteness (``_delayed``), so they are taken in the same order as moves inside the
