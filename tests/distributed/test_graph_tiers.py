@@ -187,14 +187,14 @@ def test_the_comparison_catches_a_wrong_solver(
     with pytest.raises(AssertionError, match=f"node {off}: remoteness"):
         assert_same((label, rem), want)
 
-    real = graph_tasks.round_shard
+    real = graph_tasks.rule_round
 
     def forgets_lost(root: str, tier: int, entry: Any, rnd: int, *rest: Any) -> Any:
         """A broken round: from round 3 on it decides nothing."""
         decided, msgs = real(root, tier, entry, rnd, *rest)
         return (decided, msgs) if rnd < 3 else (0, [])
 
-    monkeypatch.setattr(graph_tasks, "round_shard", forgets_lost)  # workers in this process
+    monkeypatch.setattr(graph_tasks, "rule_round", forgets_lost)  # workers in this process
     solve_dataset(root, client)
     with pytest.raises(AssertionError):
         assert_same(answers(root), want)
@@ -204,23 +204,26 @@ def test_the_comparison_catches_a_wrong_solver(
 
 
 @pytest.mark.parametrize("many", [False, True])
-def test_apply_round_by_hand(many: bool) -> None:
+def test_the_normal_rule_steps_by_hand(many: bool) -> None:
     """Five nodes: 0 undecided with 2 successors, 1 with 1, 2 already won, 3 with 3, 4 with 1.
-    Messages: 0 hears one won successor (counts down to 1), 1 its only won one (lost), 2 a lost
-    one (decided before: stays), 3 a won and a lost one (won), 4 nothing. ``many`` repeats the
-    messages of a node that counts down, so that the counting branch is taken."""
-    from verifier.distributed.tiers.graph_tasks import apply_round
+    Messages (the successor's label): 0 hears one won successor (counts down to 1), 1 its only
+    won one (lost), 2 a lost one (decided before: stays), 3 a won and a lost one (won), 4
+    nothing. ``many`` repeats the messages of a node that counts down, so that the counting
+    branch is taken. Normal's state is its label (``done``), remoteness (``rank``) and
+    counter, nothing else."""
+    from verifier.distributed.tiers.graph_rules import RULES, step
 
     label = np.array([0, 0, 1, 0, 0], dtype=np.int8)
     rem = np.array([-1, -1, 3, -1, -1], dtype=np.int32)
     counter = np.array([2, 1, 1, 3, 1], dtype=np.int32)
     node = np.array([0, 1, 2, 3, 3], dtype=np.intp)
-    lost = np.array([False, False, True, True, False])
+    said = np.array([1, 1, -1, -1, 1], dtype=np.int8)
     if many:
         counter[0] = 9
-        node, lost = np.append(node, [0] * 7), np.append(lost, [False] * 7)
-    decided = apply_round(label, rem, counter, node, lost, 5)
-    assert decided.tolist() == [1, 3]
+        node, said = np.append(node, [0] * 7), np.append(said, [1] * 7).astype(np.int8)
+    state = {"done": label, "rank": rem, "counter": counter}
+    decided, seen = step(RULES[Semantics.NORMAL], state, node, said, None, 5)
+    assert decided.tolist() == [1, 3] and seen is None
     assert label.tolist() == [0, -1, 1, 1, 0]
     assert rem.tolist() == [-1, 5, 3, 5, -1]
     assert counter.tolist() == [1, 0, 1, 2, 1]
@@ -254,7 +257,7 @@ def test_a_run_again_gives_the_same_answers_and_leaves_no_state(
 
 @pytest.mark.dask
 @pytest.mark.parametrize(
-    ("semantics", "task"), [("normal", "round_shard"), ("minimax", "rule_round")]
+    ("semantics", "task"), [("normal", "rule_round"), ("minimax", "rule_round")]
 )
 def test_a_failed_run_drops_its_state(
     client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, semantics: str, task: str
@@ -288,8 +291,8 @@ def test_a_round_without_its_state_fails_with_one_line(tmp_path: Path) -> None:
 
     entry = ShardEntry(0, 3, "0" * 64)
     with pytest.raises(RunFailed, match=r"shard 0.s state is not on the worker.*--resume"):
-        graph_tasks.round_shard(str(tmp_path), 0, entry, 1, "no-such-run", [],
-                                np.array([0, 3]))  # fmt: skip
+        graph_tasks.rule_round(str(tmp_path), 0, entry, 1, "no-such-run", [],
+                               np.array([0, 3]), Semantics.NORMAL, None)  # fmt: skip
 
 
 def test_a_task_still_running_when_its_run_is_forgotten_keeps_nothing(tmp_path: Path) -> None:

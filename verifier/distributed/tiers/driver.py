@@ -28,7 +28,7 @@ from verifier.dataset.storage import (
     write_codes,
 )
 from verifier.distributed.tiers.graph_rules import count_names, described, rule_for
-from verifier.distributed.tiers.graph_solve import answer_of, rule_answer_of, solve_graph_tier
+from verifier.distributed.tiers.graph_solve import answer_of, solve_graph_tier
 from verifier.distributed.tiers.sizing import check_fits
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
 from verifier.distributed.tiers.tasks import ShardRef, expand_shard, merge_shard, solve_shard
@@ -323,12 +323,12 @@ def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
     first = m.tiers[0]
     if not first.solved:
         return TierSolve(m, None, None, None, done)
-    if isinstance(game, GraphTiers) and rule_for(game.semantics) is not None:
-        answers = rule_answer_of(root, m, m.root_code)
-        said = described(game.semantics, m.root_code, answers)
-        return TierSolve(m, None, None, said, done, answers)
     if isinstance(game, GraphTiers):
-        value, plies = answer_of(root, m, m.root_code)
+        answers = answer_of(root, m, m.root_code)
+        if rule_for(game.semantics) is not None:  # its own columns, not the tier games' labels
+            said = described(game.semantics, m.root_code, answers)
+            return TierSolve(m, None, None, said, done, answers)
+        value, plies = answers["label"], answers["remoteness"]
         return TierSolve(m, value, plies, game.describe(value, plies), done)
     start = np.array([m.root_code], dtype=np.uint64)
     shard = first.shards[int(shard_of(start, len(first.shards))[0])]

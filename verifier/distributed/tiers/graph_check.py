@@ -614,9 +614,9 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
         note("counts", 0, None)
         for n, w in [*graph_counts(m, game), *compare_counts(m, 0, tallies)]:
             note("counts", n, w)
-        from verifier.distributed.tiers.graph_solve import rule_answer_of
+        from verifier.distributed.tiers.graph_solve import answer_of
 
-        desc = described(game.semantics, m.root_code, rule_answer_of(root, m, m.root_code))
+        desc = described(game.semantics, m.root_code, answer_of(root, m, m.root_code))
         res = _verdict(m, game, "answers/ (the dataset's own)",
                        ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
                        checker.proof, None)  # fmt: skip

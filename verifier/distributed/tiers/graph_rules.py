@@ -1,13 +1,24 @@
-"""The round rules of the semantics other than ``normal`` on a stored graph: pure numpy.
+"""The round rules of every semantics on a stored graph (one ``Rule`` each): pure numpy.
 
 A shard's state between rounds is a dict of columns parallel to its nodes (``COMMON`` and
 ``Rule.state_columns``), kept by the worker that runs its rounds (``graph_tasks.Held``):
-``done`` (decided), ``rank`` (the round it was decided in, -1 before), ``counter`` (successors
-not yet decided, for the AND nodes), ``degree`` (its out-degree, kept to reset the counters),
-``player`` and the semantics' values. A round applies the messages of the round before (one
-per move into a node decided then: the move's source, local, and the decided node's value)
-and returns the nodes decided now; their predecessors are told next (``predecessor_rows``).
+``done`` (decided; normal: its label), ``rank`` (the round it was decided in, -1 before),
+``counter`` (successors not yet decided, for the AND nodes), ``degree`` (its out-degree, kept
+to reset the counters or find the dead ends), ``player`` and the semantics' values. A round
+applies the messages of the round before (one per move into a node decided then: the move's
+source, local, and what the decided node says: ``Rule.says``) and returns the nodes decided
+now; their predecessors are told next (``predecessor_rows``). A round costs time in its
+messages, not in the shard's size (``_counted``).
 
+- ``normal`` (Knuth's successor counters, as the in-memory ``retrograde``): the state is the
+  label (``done``: +1 won, -1 lost), ``rank`` (the remoteness) and ``counter``, 9 bytes a
+  node. Round 0 decides the dead ends labelled won or lost (a drawn one stays undecided); a
+  message from a lost successor decides its mover won at once (``Rule.decisive``), one from a
+  won successor counts the mover down, and a mover whose counter reaches 0 is lost. Nodes are
+  decided in non-decreasing remoteness, so a won node's is 1 + the least of its lost
+  successors' and a lost node's 1 + the greatest of its won successors'. Moves into later,
+  solved tiers (``Rule.exits``) are answered from their answers: a move to a node of
+  remoteness ``r`` is a message read in round ``r + 1`` (``graph_tasks``).
 - ``reachability`` (the attractor of the targets, ICO notes, as ``engine.attractor``): round
   0 decides the targets; a player-0 node joins when one successor has joined (OR), any other
   node when all have (AND, a dead end off the target never). ``rank`` is the layer.
@@ -31,6 +42,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.distinct import distinct
 from verifier.engine.attractor import attacker_mask
 from verifier.engine.grundy import mex_rows
 from verifier.engine.kars import validate_minimax
@@ -48,6 +60,7 @@ __all__ = [
     "count_names",
     "described",
     "initial_state",
+    "message_values",
     "phases",
     "predecessor_rows",
     "rule_for",
@@ -62,11 +75,15 @@ Phase = tuple[int, float] | None
 Seen = tuple[NDArray[np.int64], NDArray[np.int64]]
 """Impartial: the successor values received per undecided node (node, value)."""
 
-COMMON = {"done": "int8", "rank": "int32", "counter": "int32", "degree": "int32"}
+COMMON = {"done": "int8", "rank": "int32", "counter": "int32"}
+"""The state columns of every semantics (9 bytes a node: normal's whole state)."""
+DEGREE = {"degree": "int32"}
+"""The out-degrees, kept by the rules that reset the counters or seed the dead ends."""
 GRUNDY = "grundy"
 """The column of the Grundy value (impartial: in the state and the answers), a value's name
 and no game's (``tests/test_game_names.py`` reads the literal ``"grundy"`` as Grundy's game)."""
-"""The state columns of every semantics."""
+NORMAL_COUNTS = ("won", "lost", "drawn", "longest")
+"""What a tier's counts are for semantics normal (and the games that are not stored graphs)."""
 
 
 @dataclass(frozen=True)
@@ -83,10 +100,11 @@ class Rule:
     count_names: tuple[str, str, str, str]
     """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count."""
     seed: Callable[[State, Phase], NDArray[np.intp]]
-    """The nodes a phase starts from (decided at its first round)."""
-    ors: Callable[[State, Phase], NDArray[np.bool_]] | None
-    """The nodes that join with one decided successor (the rest need all); ``None``: the
-    values of all successors make the node's (``impartial``)."""
+    """The nodes a phase starts from, marked decided (``done``, their values) at its first
+    round."""
+    ors: Callable[[State, Phase, NDArray[np.intp]], NDArray[np.bool_]] | None
+    """Which of the given nodes join with one decided successor (the rest need all);
+    ``None``: none does (all successors are needed, unless a message is ``decisive``)."""
     answers: Callable[[State], State]
     counts: Callable[[State], tuple[int, int, int, int]]
     root_words: Callable[[Description, State], str]
@@ -101,58 +119,82 @@ class Rule:
     """A node's value is computed from its successors' (``impartial``: the mex)."""
     acyclic_only: bool = False
     """Nodes never decided mean a cycle, which the rule cannot value (``impartial``)."""
+    decisive: Callable[[NDArray[Any]], NDArray[np.bool_]] | None = None
+    """Which messages decide their mover at once, whatever its counter, and count nothing
+    down (normal: a lost successor's); ``None``: every message counts down."""
+    done_by: tuple[int, int] = (1, 1)
+    """What ``done`` says of a node decided by one successor, by all its successors (normal:
+    +1 won, -1 lost; its ``done`` is its label)."""
+    says: Callable[[State, NDArray[np.intp]], NDArray[Any]] | None = None
+    """What the decided nodes tell their predecessors (normal: the label, int8; impartial: the
+    Grundy value, int64); ``None``: nothing that matters (0, one byte a move)."""
+    labels: bool = False
+    """The answers are the tier games' ``label`` and ``remoteness`` (normal play): the dead
+    ends start decided at their ``terminal`` label (a drawn one, 0, stays undecided), and the
+    answers are read and judged as the tier games' (``storage.read_answers``,
+    ``tiers/check.py``), not by ``graph_check`` (``rule_for`` is ``None``)."""
+    exits: bool = False
+    """Moves into later, solved tiers are answered from their ``label`` (what their targets
+    would say) and ``remoteness`` (normal); else a dataset with such moves is refused."""
+    message_bytes: int = 16
+    """Bytes of a message that shard sizing counts (8 of node and the value)."""
+
+    def __post_init__(self) -> None:
+        if self.decisive is not None and self.keeps_seen:  # ``step`` drops decisive values
+            raise ValueError("a rule that keeps the values seen has no decisive messages")
 
 
-RULES: PerSemantics[Rule] = PerSemantics(
-    "sharded rule", "semantics {semantics} is solved by the retrograde rounds, not a rule"
-)
-"""The rule of each semantics other than normal (normal: ``graph_tasks``' retrograde rounds)."""
+RULES: PerSemantics[Rule] = PerSemantics("sharded rule")
+"""The rule of each semantics (``graph_tasks`` runs the rounds, ``graph_solve`` drives them)."""
 
 
 def described(semantics: Semantics, code: int, answers: dict[str, Any]) -> str:
-    """Node ``code``'s answers (``Rule.answer_columns``, semantics other than normal) in the
-    words of ``verifier solve CASE``: ``node 0: won by player 0 in 3 moves``, ``node 0: score
-    2``, ``node 0: Grundy value 1``."""
+    """Node ``code``'s answers (``Rule.answer_columns``) in the words of ``verifier solve
+    CASE``: ``node 0: won by player 0 in 3 moves``, ``node 0: score 2``, ``node 0: Grundy
+    value 1``."""
     return f"node {code}: {RULES[semantics].root_words(describe(semantics), answers)}"
 
 
 def rule_for(sem: Semantics) -> Rule | None:
-    """The rule of ``sem``, ``None`` for normal (the retrograde rounds)."""
-    try:
-        return RULES[sem]
-    except NotApplicable:
-        return None
-
-
-NORMAL_COUNTS = ("won", "lost", "drawn", "longest")
-"""What a tier's counts are for semantics normal (and the games that are not stored graphs)."""
+    """The rule of ``sem`` when its answers are its own columns (judged by ``graph_check``),
+    ``None`` when they are the tier games' labels (normal: ``Rule.labels``). The solve path
+    takes every semantics' rule from ``RULES``."""
+    rule = RULES[sem]
+    return None if rule.labels else rule
 
 
 def rule_named(semantics: str) -> Rule | None:
-    """The rule of the semantics a manifest names, ``None`` for normal (or a name that is no
-    semantics: the manifest's reader says so)."""
+    """``rule_for`` the semantics a manifest names (``None`` for a name that is no semantics
+    too: the manifest's reader says so)."""
     try:
         return rule_for(Semantics(semantics))
-    except ValueError:
+    except (ValueError, NotApplicable):
         return None
 
 
 def count_names(semantics: str) -> tuple[str, str, str, str]:
     """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count for a
     dataset of ``semantics`` (the manifest's field)."""
-    rule = rule_named(semantics)
-    return NORMAL_COUNTS if rule is None else rule.count_names
+    try:
+        return RULES[Semantics(semantics)].count_names
+    except (ValueError, NotApplicable):
+        return NORMAL_COUNTS
 
 
 def initial_state(rule: Rule, nodes: State, degree: NDArray[np.int32]) -> State:
-    """A shard's state before round 0 (nothing decided, counters = out-degrees)."""
+    """A shard's state before round 0 (counters = out-degrees; nothing decided, but for
+    ``Rule.labels`` the dead ends labelled won or lost by their ``terminal``, at no round
+    yet: round 0's seeds)."""
     n = len(degree)
     state: State = {
         "done": np.zeros(n, dtype=np.int8),
         "rank": np.full(n, -1, dtype=np.int32),
         "counter": degree.astype(np.int32),
-        "degree": degree.astype(np.int32),
     }
+    if rule.labels:
+        state["done"] = np.where(degree == 0, nodes["terminal"], 0).astype(np.int8)
+    if "degree" in rule.state_columns:
+        state["degree"] = degree.astype(np.int32)
     for k, t in rule.state_columns.items():
         if k in rule.node_columns:
             state[k] = np.asarray(nodes[k], dtype=t)
@@ -186,13 +228,38 @@ def leaf_values(state: State) -> NDArray[np.float64]:
 def seed(rule: Rule, state: State, phase: Phase, rnd: int, reset: bool) -> NDArray[np.intp]:
     """Decide the seeds of a phase at round ``rnd`` (reachability: the targets; minimax: the
     leaves of the phase's value, after resetting the counters when a side starts; impartial:
-    the dead ends, value 0); the nodes decided (local, sorted)."""
+    the dead ends, value 0; normal: the dead ends labelled won or lost); the nodes decided
+    (local, sorted)."""
     if reset:
         state["counter"][:] = state["degree"]
     now = rule.seed(state, phase)
-    state["done"][now] = 1
     state["rank"][now] = rnd
     return now
+
+
+def _counted(
+    node: NDArray[np.intp], counter: NDArray[np.int32], done: NDArray[np.int8]
+) -> NDArray[np.intp]:
+    """Count each node of ``node`` down once per occurrence; the undecided nodes counted down
+    (sorted). Over the whole shard when the messages are many (sequential passes beat
+    gathers), sorting them when few (a round then costs time in its messages, not in the
+    shard's size)."""
+    n = len(counter)
+    if len(node) > n // 8:
+        times = np.bincount(node, minlength=n)
+        counter -= times.astype(np.int32)
+        return np.flatnonzero((times > 0) & (done == 0))
+    down, times = np.unique(node, return_counts=True)
+    counter[down] -= times.astype(np.int32)
+    out: NDArray[np.intp] = down[done[down] == 0]
+    return out
+
+
+def _distinct(node: NDArray[np.intp], n: int) -> NDArray[np.intp]:
+    """The distinct nodes of ``node`` (sorted), as ``_counted`` finds them."""
+    if len(node) > n // 8:
+        return np.flatnonzero(np.bincount(node, minlength=n))
+    return distinct(node)
 
 
 def step(
@@ -204,23 +271,38 @@ def step(
     rnd: int,
     seen: Seen | None = None,
 ) -> tuple[NDArray[np.intp], Seen | None]:
-    """Round ``rnd`` (>= 1): apply the messages ``(node, value)`` (local sources; the decided
-    successor's value) to ``state``; the nodes decided now (sorted) and, when the rule
-    ``keeps_seen``, the successor values still kept per undecided node."""
-    n = len(state["done"])
-    done = state["done"]
-    down = np.bincount(node, minlength=n).astype(np.int32)
-    state["counter"] -= down
-    fresh = (down > 0) & (done == 0)
-    if rule.ors is None:
-        now = np.flatnonzero(fresh & (state["counter"] == 0))
-        seen = _mex_of(state, now, node, value, seen)
+    """Round ``rnd`` (>= 1): apply the messages ``(node, value)`` (local sources; what the
+    decided successor says) to ``state``: a ``decisive`` message decides its mover at once,
+    the others count it down; an undecided node counted down joins when it ``ors`` or its
+    counter reaches 0. The nodes decided now (sorted) and, when the rule ``keeps_seen``, the
+    successor values still kept per undecided node."""
+    done, rank, counter = state["done"], state["rank"], state["counter"]
+    n = len(done)
+    first = None
+    if rule.decisive is not None:
+        hit = rule.decisive(value)
+        first = _distinct(node[hit], n)
+        first = first[done[first] == 0]  # decided now, unless decided before
+        done[first], rank[first] = rule.done_by[0], rnd
+        node = node[~hit]  # (``value`` is read by ``keeps_seen`` rules only: none is decisive)
+    fresh = _counted(node, counter, done)
+    full = counter[fresh] == 0
+    if rule.ors is None:  # all successors needed
+        now = fresh[full]
+        done[now] = rule.done_by[1]
     else:
-        now = np.flatnonzero(fresh & (rule.ors(state, phase) | (state["counter"] == 0)))
-        if phase is not None:
-            state["score"][now] = phase[1]
-    done[now] = 1
-    state["rank"][now] = rnd
+        joins = full | rule.ors(state, phase, fresh)
+        now = fresh[joins]
+        one, every = rule.done_by
+        done[now] = every if one == every else np.where(full[joins], every, one)
+    if rule.keeps_seen:
+        seen = _mex_of(state, now, node, value, seen)
+    if phase is not None:
+        state["score"][now] = phase[1]
+    rank[now] = rnd
+    if first is not None and len(first):
+        now = np.concatenate([first, now])
+        now.sort()
     return now, seen
 
 
@@ -244,11 +326,10 @@ def _mex_of(
     return all_n[~pick], all_v[~pick]
 
 
-def message_values(state: State, decided: NDArray[np.intp]) -> NDArray[Any]:
-    """What the decided nodes tell their predecessors: the Grundy value (``impartial``,
-    int64), else nothing that matters (0, one byte a move)."""
-    if GRUNDY in state:
-        return state[GRUNDY][decided].astype(np.int64)
+def message_values(rule: Rule, state: State, decided: NDArray[np.intp]) -> NDArray[Any]:
+    """What the decided nodes tell their predecessors (``Rule.says``; else 0, one byte)."""
+    if rule.says is not None:
+        return rule.says(state, decided)
     return np.zeros(len(decided), dtype=np.int8)
 
 
@@ -308,14 +389,20 @@ def _reach_draw(
     return {"player": player, "target": target.astype(np.int8)}
 
 
+def _reach_seed(st: State, _: Phase) -> NDArray[np.intp]:
+    now = np.flatnonzero((st["target"] != 0) & (st["done"] == 0))
+    st["done"][now] = 1
+    return now
+
+
 RULES.register(Semantics.REACHABILITY)(
     Rule(
         node_columns={"player": "int8", "target": "int8"},
         answer_columns={"label": "int8", "remoteness": "int32"},
-        state_columns={"player": "int8", "target": "int8"},
+        state_columns={**DEGREE, "player": "int8", "target": "int8"},
         count_names=("player 0", "player 1", "-", "layers"),
-        seed=lambda st, _: np.flatnonzero((st["target"] != 0) & (st["done"] == 0)),
-        ors=lambda st, _: st["player"] == PLAYER0,
+        seed=_reach_seed,
+        ors=lambda st, _, at: st["player"][at] == PLAYER0,
         answers=_reach_answers,
         counts=_reach_counts,
         root_words=_reach_words,
@@ -335,13 +422,14 @@ def _kars_seed(st: State, phase: Phase) -> NDArray[np.intp]:
     assert phase is not None
     leaf = (st["degree"] == 0) & (st["done"] == 0)
     now = np.flatnonzero(leaf & (st["value"] == phase[1]))
-    st["score"][now] = phase[1]
+    st["score"][now], st["done"][now] = phase[1], 1
     return now
 
 
-def _kars_ors(st: State, phase: Phase) -> NDArray[np.bool_]:
+def _kars_ors(st: State, phase: Phase, at: NDArray[np.intp]) -> NDArray[np.bool_]:
     assert phase is not None
-    out: NDArray[np.bool_] = st["player"] == MAX if phase[0] > 0 else st["player"] != MAX
+    player = st["player"][at]
+    out: NDArray[np.bool_] = player == MAX if phase[0] > 0 else player != MAX
     return out
 
 
@@ -374,7 +462,7 @@ RULES.register(Semantics.MINIMAX)(
     Rule(
         node_columns={"player": "int8", "value": "float64"},
         answer_columns={"score": "float64", "rank": "int32"},
-        state_columns={"player": "int8", "value": "float64", "score": "float64"},
+        state_columns={**DEGREE, "player": "int8", "value": "float64", "score": "float64"},
         count_names=("score > 0", "score < 0", "score 0", "-"),
         seed=_kars_seed,
         ors=_kars_ors,
@@ -395,7 +483,7 @@ the node was decided in (-1 at score 0). Counts: scores > 0, < 0, = 0."""
 
 def _nim_seed(st: State, _: Phase) -> NDArray[np.intp]:
     now = np.flatnonzero((st["degree"] == 0) & (st["done"] == 0))
-    st[GRUNDY][now] = 0
+    st[GRUNDY][now], st["done"][now] = 0, 1
     return now
 
 
@@ -408,7 +496,7 @@ RULES.register(Semantics.IMPARTIAL)(
     Rule(
         node_columns={},
         answer_columns={GRUNDY: "int64", "remoteness": "int32"},
-        state_columns={GRUNDY: "int64"},
+        state_columns={**DEGREE, GRUNDY: "int64"},
         count_names=("N", "P", "unfinished", "height"),
         seed=_nim_seed,
         ors=None,
@@ -419,8 +507,50 @@ RULES.register(Semantics.IMPARTIAL)(
         drawn=lambda values, fraction, rng, dead: {},
         keeps_seen=True,
         acyclic_only=True,
+        says=lambda st, now: st[GRUNDY][now].astype(np.int64),
     )
 )
 """Impartial (Sprague-Grundy on an acyclic graph, as ``engine.grundy``): answers ``grundy`` and
 ``remoteness``, the height. Counts: N positions (value > 0), P positions, nodes never decided
 (on a cycle or leading to one), the greatest height."""
+
+
+# --- normal -----------------------------------------------------------------------------------
+
+
+def _normal_seed(st: State, _: Phase) -> NDArray[np.intp]:
+    """The dead ends ``initial_state`` labelled won or lost, not decided at a round yet."""
+    return np.flatnonzero((st["done"] != 0) & (st["rank"] < 0))
+
+
+def _normal_counts(a: State) -> tuple[int, int, int, int]:
+    label = a["label"]
+    won, lost = int(np.count_nonzero(label == 1)), int(np.count_nonzero(label == -1))
+    return won, lost, len(label) - won - lost, _top(a["remoteness"])
+
+
+RULES.register(Semantics.NORMAL)(
+    Rule(
+        node_columns={},
+        answer_columns={"label": "int8", "remoteness": "int32"},
+        state_columns={},
+        count_names=NORMAL_COUNTS,
+        seed=_normal_seed,
+        ors=None,
+        answers=lambda st: {"label": st["done"].astype(np.int8), "remoteness": _rank(st)},
+        counts=_normal_counts,
+        root_words=lambda d, a: d.in_words(int(a["label"]), int(a["remoteness"])),
+        from_graph=lambda g: {},
+        drawn=lambda values, fraction, rng, dead: {},
+        decisive=lambda said: said == -1,
+        done_by=(1, -1),
+        says=lambda st, now: st["done"][now],
+        labels=True,
+        exits=True,
+        message_bytes=9,
+    )
+)
+"""Normal play (Knuth's retrograde analysis, as the in-memory ``retrograde``): the state is
+the label (``done``), the remoteness (``rank``) and the counter of successors not yet won, 9
+bytes a node; answers ``label`` (+1 won, -1 lost, 0 drawn) and ``remoteness`` (-1 when drawn),
+the tier games' files. Counts: won, lost, drawn, the longest remoteness."""

@@ -1,18 +1,20 @@
-"""Solving a tier with cycles on the cluster: retrograde rounds driven from the driver.
+"""Solving a tier with cycles on the cluster: rounds driven from the driver, one rule per
+semantics (``graph_rules.RULES``; normal play's is the retrograde analysis).
 
-``solve_graph_tier`` (semantics normal) runs round 0 on every shard of a stored graph's tier,
-then round after round on the shards that were sent messages, until a round decides nothing
-(``graph_tasks`` says what a round does); then one task per shard writes its answers from its
-last state (undecided nodes: drawn). Moves into later, solved tiers are answered in round 0 and
-become messages for the round after their target's remoteness. Each shard's rounds run on one
-worker (pinned: ``home``), which keeps the shard's state in memory between rounds under a run
-id drawn afresh for every run, so no run reads another's. The driver sees per task a count and
-the paths of the messages it wrote to other workers, never a node; it deletes each round's
-files once the next round has read them. A worker that dies or pauses fails the tier with one
-line (``supervise.gather_tier``); nothing of the tier is kept then (its answers are written
-only at the end, the workers' states of the run are dropped), and ``solve --resume`` starts the
-tier again. ``solve_rule_tier`` runs the other semantics' rounds (``graph_rules``) the same way:
-state in the workers, one task per worker and round (``_Rounds``).
+``solve_graph_tier`` sets up the state of every shard of a stored graph's tier (one task per
+shard; moves into later, solved tiers are answered then and become messages for the round
+after their target's remoteness), then phase by phase (minimax: one per non-zero leaf value;
+else one) runs a seed round on every shard and rounds on the shards that were sent messages
+until a round decides nothing (``graph_tasks`` says what a round does); then one task per
+shard writes its answers from its last state (normal: undecided nodes are drawn). Each shard's
+rounds run on one worker (pinned: ``home``), which keeps the shard's state in memory between
+rounds under a run id drawn afresh for every run, so no run reads another's; one task per
+worker and round (``_Rounds``). The driver sees per task a count and the paths of the messages
+it wrote to other workers, never a node; it deletes each round's files once the next round has
+read them. A worker that dies or pauses fails the tier with one line
+(``supervise.gather_tier``); nothing of the tier is kept then (its answers are written only at
+the end, the workers' states of the run are dropped), and ``solve --resume`` starts the tier
+again.
 """
 
 from __future__ import annotations
@@ -30,23 +32,21 @@ from verifier.dataset.errors import DatasetError
 from verifier.dataset.graph_storage import solve_dir
 from verifier.dataset.graphs import range_bounds, range_owner
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
-from verifier.dataset.storage import read_answers, read_codes, read_rule_answers
+from verifier.dataset.storage import read_codes, read_rule_answers
 from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.graph_tasks import (
     Round,
     RuleRound,
     finish_rule_shard,
-    finish_shard,
     forget_run,
     init_rule_shard,
     round_worker,
-    start_rounds,
 )
 from verifier.distributed.tiers.supervise import gather_tier
 from verifier.distributed.tiers.tasks import SolvedShard
 from verifier.model.semantics import Semantics
 
-__all__ = ["answer_of", "rule_answer_of", "solve_graph_tier", "solve_rule_tier"]
+__all__ = ["answer_of", "solve_graph_tier"]
 
 
 Pending = dict[int, dict[int, list[str]]]
@@ -55,7 +55,8 @@ empty list was left its messages in its worker's memory)."""
 
 
 def _post(pending: Pending, results: list[Round]) -> None:
-    """File the messages of a round's tasks under the round that reads them."""
+    """File the messages of a round's tasks (or of the moves into later tiers) under the
+    round that reads them."""
     for _, messages in results:
         for rnd, j, _rows, path in messages:
             paths = pending.setdefault(rnd + 1, {}).setdefault(j, [])
@@ -111,7 +112,7 @@ class _Rounds:
     def worker(self, j: int) -> str:
         return self.where[j % len(self.where)]
 
-    def round(self, rnd: int, inbox: dict[int, list[str]], rule: RuleRound | None) -> list[Round]:
+    def round(self, rnd: int, inbox: dict[int, list[str]], rule: RuleRound) -> list[Round]:
         """Round ``rnd`` of the shards of ``inbox`` (shard -> its message files): one
         ``round_worker`` task per worker, pinned to it; what each shard's round reports."""
         jobs: dict[str, list[tuple[ShardEntry, list[str]]]] = {}
@@ -131,7 +132,7 @@ class _Rounds:
             shutil.rmtree(self.work / f"round={rnd - 1}", ignore_errors=True)
         return results
 
-    def drain(self, pending: Pending, rule: RuleRound | None = None) -> tuple[int, int]:
+    def drain(self, pending: Pending, rule: RuleRound) -> tuple[int, int]:
         """Rounds on the shards sent messages until none are (a round that decides nothing
         sends nothing: the run stops after it, unless moves into a later tier still have
         messages for a later round); how many ran and the last (-1: none)."""
@@ -156,87 +157,40 @@ def solve_graph_tier(
     grace: float,
     say: Callable[[str], None],
 ) -> list[SolvedShard]:
-    """Solve tier ``k`` of a stored graph by retrograde rounds (the later tiers solved); per
-    shard what ``tasks.solve_shard`` reports (the answers are written)."""
+    """Solve tier ``k`` of a stored graph (the later tiers solved) by the rounds of its
+    semantics' rule (``graph_rules``), the shards' states kept in the workers: one task per
+    shard sets up its state (and answers its moves into later tiers), then phase by phase
+    (minimax: one per non-zero leaf value, the counters reset when a side starts; else one) a
+    seed round on every shard and rounds on the shards sent messages until a round decides
+    nothing, one task per worker and round; then one task per shard writes its answers; per
+    shard what ``tasks.solve_shard`` reports. ``impartial``: nodes never decided (a cycle)
+    fail the solve with one line."""
+    sem = Semantics(m.semantics)
+    rule = graph_rules.RULES[sem]
     tier = m.tiers[k]
     if any(s.edges_sha256 is None or s.reverse_sha256 is None for s in tier.shards):
         raise DatasetError(f"{root / MANIFEST}: $.tiers[{k}]: a shard without its edges")
-    if graph_rules.rule_for(Semantics(m.semantics)) is not None:  # the rules of graph_rules
-        return solve_rule_tier(root, m, k, client, workers=workers, poll=poll, grace=grace, say=say)
     later = {
         t.tier: [(s.positions, s.sha256, s.answers_sha256) for s in t.shards]
         for t in m.tiers[k + 1 :]
     }
     with _Rounds(root, k, tier, client, workers=workers, poll=poll, grace=grace, say=say) as r:
-        results: list[Round] = r.run(
-            [
-                client.submit(start_rounds, r.base, r.run_id, k, s, r.bounds,
-                              later if s.exits else None, **r.home(s.shard))
-                for s in tier.shards
-            ]
-        )  # fmt: skip
-        pending: Pending = {}
-        _post(pending, results)
-        say(f"tier {k}: round 0: {sum(x[0] for x in results):,} decided")
-        rounds = 1 + r.drain(pending)[0]
-        solved: list[SolvedShard] = r.run(
-            [
-                client.submit(finish_shard, r.base, k, s.shard, r.run_id, **r.home(s.shard))
-                for s in tier.shards
-            ]
-        )
-    say(f"tier {k}: {rounds} retrograde rounds")
-    return solved
-
-
-def answer_of(root: Path, m: Manifest, code: int) -> tuple[int, int]:
-    """The label and remoteness of node ``code`` of a solved graph's tier 0."""
-    tier = m.tiers[0]
-    bounds = range_bounds([s.positions for s in tier.shards])
-    want = np.array([code], dtype=np.uint64)
-    s = tier.shards[int(range_owner(want, bounds)[0])]
-    codes = read_codes(root, 0, s.shard, s.sha256, s.positions)
-    label, rem = read_answers(root, 0, s.shard, s.answers_sha256, s.positions)
-    at = int(np.searchsorted(codes, want)[0])
-    if at >= len(codes) or codes[at] != want[0]:
-        raise DatasetError(f"{root}: tier 0 has no node {code}")
-    return int(label[at]), int(rem[at])
-
-
-def solve_rule_tier(
-    root: Path,
-    m: Manifest,
-    k: int,
-    client: Any,
-    *,
-    workers: set[str],
-    poll: float,
-    grace: float,
-    say: Callable[[str], None],
-) -> list[SolvedShard]:
-    """Solve tier ``k`` (the only one) of a stored graph of semantics reachability, minimax or
-    impartial by the rounds of ``graph_rules``, the shards' states kept in the workers as
-    normal's: one task per shard sets up its state, then phase by phase (minimax: one per
-    non-zero leaf value, the counters reset when a side starts; else one) a seed round on
-    every shard and rounds on the shards sent messages until a round decides nothing, one task
-    per worker and round; then one task per shard writes its answers. ``impartial``: nodes
-    never decided (a cycle) fail the solve with one line."""
-    sem = Semantics(m.semantics)
-    rule = graph_rules.RULES[sem]
-    tier = m.tiers[k]
-    with _Rounds(root, k, tier, client, workers=workers, poll=poll, grace=grace, say=say) as r:
-        values = r.run([client.submit(init_rule_shard, r.base, r.run_id, k, s, r.bounds, sem,
-                                      **r.home(s.shard))
-                        for s in tier.shards])  # fmt: skip
-        leaves = np.array([v for vs in values for v in vs], dtype=np.float64)
+        started = r.run([client.submit(init_rule_shard, r.base, r.run_id, k, s, r.bounds, sem,
+                                       later if s.exits else None, **r.home(s.shard))
+                         for s in tier.shards])  # fmt: skip
+        leaves = np.array([v for vs, _ in started for v in vs], dtype=np.float64)
         phases = graph_rules.phases(rule, leaves)
         everyone: dict[int, list[str]] = {s.shard: [] for s in tier.shards}
+        pending: Pending = {}
+        _post(pending, [rd for _, rd in started])  # round 0 of one phase, moves to later tiers
         rnd = 0
         for i, phase in enumerate(phases):
             reset = phase is not None and i > 0 and phase[0] != phases[i - 1][0]  # type: ignore[index]
-            results = r.round(rnd, everyone, (sem, phase, True, reset))
-            pending: Pending = {}
-            _post(pending, results)
+            if rule.phased:  # else ``init_rule_shard`` seeded the one phase
+                results = r.round(rnd, everyone, (sem, phase, True, reset))
+                _post(pending, results)
+            else:
+                results = [rd for _, rd in started]
             say(f"tier {k}: round {rnd}: {sum(x[0] for x in results):,} decided"
                 + (f" (leaves of value {phase[1]:g})" if phase is not None else ""))  # fmt: skip
             rnd = max(rnd, r.drain(pending, (sem, phase, False, False))[1]) + 1
@@ -247,7 +201,7 @@ def solve_rule_tier(
                 for s in tier.shards
             ]
         )  # fmt: skip
-    say(f"tier {k}: {rnd} rounds")
+    say(f"tier {k}: {rnd} retrograde rounds")
     if rule.acyclic_only and any(x[2] for x in solved):
         stuck = sum(x[2] for x in solved)
         j = next(i for i, x in enumerate(solved) if x[2])
@@ -262,16 +216,19 @@ def solve_rule_tier(
     return solved
 
 
-def rule_answer_of(root: Path, m: Manifest, code: int) -> dict[str, Any]:
-    """The answers of node ``code`` of a solved graph's tier 0 (semantics other than normal:
-    the columns of ``Rule.answer_columns``)."""
-    sem = Semantics(m.semantics)
+def answer_of(root: Path, m: Manifest, code: int) -> dict[str, Any]:
+    """The answers of node ``code`` of a solved graph's tier 0 (the columns of
+    ``Rule.answer_columns``; normal: ``label`` and ``remoteness``)."""
+    columns = graph_rules.RULES[Semantics(m.semantics)].answer_columns
     tier = m.tiers[0]
     bounds = range_bounds([s.positions for s in tier.shards])
+    want = np.array([code], dtype=np.uint64)
     if not 0 <= code < int(bounds[-1]):
         raise DatasetError(f"{root}: tier 0 has no node {code}")
-    s = tier.shards[int(range_owner(np.array([code], dtype=np.uint64), bounds)[0])]
-    cols = read_rule_answers(root, 0, s.shard, s.answers_sha256, s.positions,
-                             graph_rules.RULES[sem].answer_columns)  # fmt: skip
-    at = code - int(bounds[s.shard])
+    s = tier.shards[int(range_owner(want, bounds)[0])]
+    codes = read_codes(root, 0, s.shard, s.sha256, s.positions)
+    at = int(np.searchsorted(codes, want)[0])
+    if at >= len(codes) or codes[at] != want[0]:
+        raise DatasetError(f"{root}: tier 0 has no node {code}")
+    cols = read_rule_answers(root, 0, s.shard, s.answers_sha256, s.positions, columns)
     return {key: v[at].item() for key, v in cols.items()}

@@ -1,25 +1,25 @@
 """The work a Dask worker does on a stored graph: draw a shard, build the reverse edges, run a
-retrograde round. One shard per task; counts, paths and digests back.
+round. One shard per task; counts, paths and digests back.
 
-Retrograde rounds (Knuth's successor counters, level by level): a shard keeps per node its
-label, remoteness and the number of successors not yet known to be won (``counter``) between
-rounds, in the memory of the worker that runs its rounds (``Held``; the driver pins a shard's
-rounds to one worker). Round 0 decides the won and lost dead ends (remoteness 0); in round
+Rounds (Knuth's successor counters, level by level), one rule per semantics
+(``graph_rules.RULES``, normal play's the retrograde analysis): a shard keeps its state
+(``graph_rules.initial_state``: per node whether and when it was decided, its counter of
+successors not yet decided and the semantics' columns; impartial's values received so far)
+between rounds, in the memory of the worker that runs its rounds (``Held``; the driver pins a
+shard's rounds to one worker). ``init_rule_shard`` sets the state up and, for a rule of one
+phase, runs round 0, which decides the seeds (normal: the won and lost dead ends, remoteness
+0; minimax seeds each phase in a round of its own: ``rule_round`` with ``start``); in round
 ``r`` a shard takes the messages its nodes' successors decided in round ``r - 1`` sent it (one
-per move: the mover's node, and whether the successor is lost), labels won a node with a lost
-successor and lost a node whose counter reaches 0, both at remoteness ``r`` (``apply_round``,
-the update rule, apart from the I/O), and sends the nodes it decided to their predecessors'
-owner shards (its reverse edges grouped by owner): into the owner's inbox when the same
-process holds it, else as a raw numpy file. Nodes leave the rounds in non-decreasing
-remoteness, so a won node's is 1 + the least of its lost successors' and a lost node's 1 + the
-greatest of its won successors', as in the in-memory ``retrograde`` (whose first-in first-out
-queue is these rounds run one node at a time). The state lives only as long as the tier's run:
-a worker that dies takes its shards' state with it, and the tier fails (``graph_solve``).
-
-The other semantics run the same rounds with the update rules of ``graph_rules``
-(``init_rule_shard``, ``rule_round``, ``finish_rule_shard``): the same ``Held`` state (their
-columns, impartial's values received so far), the same messages (a value in place of
-``lost``), the same one task per worker and round (``round_worker`` given a ``RuleRound``).
+per move: the mover's node and what the successor says, normal: its label), applies them
+(``graph_rules.step``, the update rule, apart from the I/O), and sends the nodes it decided to
+their predecessors' owner shards (its reverse edges grouped by owner): into the owner's inbox
+when the same process holds it, else as a raw numpy file.
+Moves into later, solved tiers (normal: the chess endgames) are answered when the state is set
+up, from those tiers' answers, as messages to the shard itself for the round after their
+target's remoteness (``_delayed``), so they are taken in the same order as moves inside the
+tier. ``finish_rule_shard`` writes the answers (``Rule.answers``). The state lives only as long
+as the tier's run: a worker that dies takes its shards' state with it, and the tier fails
+(``graph_solve``); one task per worker and round (``round_worker``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from verifier.dataset.graph_storage import (
     read_exits,
     read_messages,
     read_node_columns,
-    read_nodes,
     read_piece_edges,
     read_reverse,
     reverse_path,
@@ -54,7 +53,7 @@ from verifier.dataset.graph_storage import (
 )
 from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner
 from verifier.dataset.manifest import ShardEntry
-from verifier.dataset.storage import write_answers, write_rule_answers
+from verifier.dataset.storage import write_rule_answers
 from verifier.distinct import distinct
 from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _owners
@@ -66,17 +65,13 @@ __all__ = [
     "Pieces",
     "Round",
     "RuleRound",
-    "apply_round",
     "draw_shard",
     "finish_rule_shard",
-    "finish_shard",
     "forget_run",
     "init_rule_shard",
     "merge_reverse",
-    "round_shard",
     "round_worker",
     "rule_round",
-    "start_rounds",
 ]
 
 Bounds = NDArray[np.int64]
@@ -183,8 +178,8 @@ _KEPT_LOCK = threading.Lock()
 def _keep_budget() -> int:
     """Bytes of reverse edges a worker keeps between rounds: a third of its memory limit
     (384 MB outside a worker, or without a limit) less the shard states it holds (``Held``,
-    9 bytes per node), so that the two stay within a third of the limit when they can (the
-    rest for a round's temporaries, Dask's own use and the pause threshold at 80%)."""
+    ``sizing.state_bytes`` a node), so that the two stay within a third of the limit when they
+    can (the rest for a round's temporaries, Dask's own use and the pause threshold at 80%)."""
     try:
         from distributed import get_worker
 
@@ -227,47 +222,15 @@ def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
     return edges
 
 
-def apply_round(
-    label: NDArray[np.int8],
-    remoteness: NDArray[np.int32],
-    counter: NDArray[np.int32],
-    node: NDArray[np.intp],
-    lost: NDArray[np.bool_],
-    rnd: int,
-) -> NDArray[np.intp]:
-    """The update rule of round ``rnd`` (normal play), pure numpy, in place: ``node`` and
-    ``lost`` are the messages received (per move, the mover's index into the shard, and whether
-    the move's target was decided lost in round ``rnd - 1``). A node with a lost successor is
-    won, one whose counter of successors not yet won reaches 0 lost, both at remoteness
-    ``rnd`` (unless decided before). Returns the indices decided now, sorted. Costs time in
-    the messages, not in the shard's size."""
-    if len(node) > len(label) // 8:  # many messages: counting beats sorting
-        times = np.bincount(node[~lost], minlength=len(label))
-        down = np.flatnonzero(times)
-        times = times[down]
-        won = np.flatnonzero(np.bincount(node[lost], minlength=len(label)))
-    else:
-        down, times = np.unique(node[~lost], return_counts=True)
-        won = distinct(node[lost])
-    won = won[label[won] == 0]  # a successor is lost: won now, unless decided before
-    label[won], remoteness[won] = 1, rnd
-    counter[down] -= times.astype(counter.dtype)
-    lost_now = down[(counter[down] == 0) & (label[down] == 0)]  # every successor is won
-    label[lost_now], remoteness[lost_now] = -1, rnd
-    decided = np.concatenate([won, lost_now])
-    decided.sort()
-    return decided
-
-
 Mail = list[tuple[NDArray[np.intp], NDArray[Any]]]
 """Messages left in a shard's inbox: per move, the mover's index into the shard and what the
-decided successor says (normal: whether it is lost; the other semantics: its value)."""
+decided successor says (``graph_rules.Rule.says``)."""
 
 
 class Held:
     """A shard's state between rounds, kept by the worker that runs its rounds (the driver
-    pins them there): its columns per node (normal: ``label``, ``remoteness``, ``counter``;
-    the other semantics: ``graph_rules.initial_state``'s), the successor values kept per
+    pins them there): its columns per node (``graph_rules.initial_state``'s), the successor
+    values kept per
     undecided node (``seen``, impartial), and the messages other shards of the same process
     left for it, by the round that reads them."""
 
@@ -286,7 +249,7 @@ _HELD: dict[tuple[str, int, int], Held] = {}
 """The shards whose rounds this worker process runs: ``(run id, tier, shard)`` -> state. The
 run id is drawn afresh by every ``solve_graph_tier``, so a later run, another tier or a run
 again never finds an earlier one's state; the driver removes its run's at the tier's end and
-when it fails (``forget_run``), and ``start_rounds`` drops those of earlier runs on the same
+when it fails (``forget_run``), and ``init_rule_shard`` drops those of earlier runs on the same
 dataset directory (a driver that died could not)."""
 _HELD_LOCK = threading.Lock()
 _FORGOTTEN: set[str] = set()
@@ -353,7 +316,7 @@ def _send(
     bounds: Bounds,
 ) -> Messages:
     """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids) what
-    ``said`` says of each (normal: whether it is lost; the other semantics: its value): one
+    ``said`` says of each (``graph_rules.message_values``): one
     message per move, per owner shard left in its inbox when this process holds it (``None``
     for a path), else written to a raw numpy file."""
     if len(decided) == 0:
@@ -389,47 +352,6 @@ def _post(
     path = message_path(root, tier, rnd, to, source)
     write_messages(path, node, said)
     return str(path)
-
-
-def start_rounds(
-    root: str,
-    run: str,
-    tier: int,
-    entry: ShardEntry,
-    bounds: Bounds,
-    later: dict[int, list[ShardRef]] | None,
-) -> Round:
-    """Round 0 of ``entry``'s shard: counters = out-degrees, won and lost dead ends decided at
-    remoteness 0 (a drawn one stays undecided), their predecessors told; the state kept in
-    this worker for the rounds of run ``run``.
-
-    Moves into later tiers (``later``: those tiers' shards, solved) are answered from their
-    answers (``tasks._lookup``): a move to a node decided at remoteness ``r`` becomes a message
-    to this shard for round ``r + 1`` (a lost one wins its mover, a won one counts down), so
-    it is taken in the same order as the moves inside the tier."""
-    base = Path(root)
-    lo = int(bounds[entry.shard])
-    codes, terminal = read_nodes(base, tier, entry.shard, entry.sha256, entry.positions)
-    src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
-    n = len(codes)
-    counter = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
-    del src
-    exits = None
-    if entry.exits:
-        xsrc, xtier, xdst = read_exits(base, tier, entry.shard, entry.exits_sha256, entry.exits)
-        counter += np.bincount((xsrc - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
-        label_x, rem_x = _later_answers(base, tier, entry.shard, xtier, xdst, later or {})
-        exits = ((xsrc - np.uint64(lo)).astype(np.intp), label_x, rem_x)
-    dead = counter == 0
-    label = np.where(dead, terminal, np.int8(0)).astype(np.int8)
-    decided = np.flatnonzero(label != 0)
-    remoteness = np.full(n, -1, dtype=np.int32)
-    remoteness[decided] = 0
-    state: dict[str, NDArray[Any]] = {"label": label, "remoteness": remoteness, "counter": counter}
-    _hold(run, tier, entry.shard, Held(root, lo, state))
-    delayed = _delayed(base, run, tier, entry.shard, *exits) if exits else []
-    msgs = _send(base, run, tier, entry, 0, codes[decided], label[decided] == -1, bounds)
-    return len(decided), msgs + delayed
 
 
 def _later_answers(
@@ -471,13 +393,14 @@ def _delayed(
     remoteness: NDArray[np.int32],
 ) -> Messages:
     """The messages of a shard's moves into later tiers (``src``: the movers' indices), to
-    itself, one batch per remoteness ``r`` of a decided target, read in round ``r + 1``
-    (drawn targets send none: their movers' counters stay above 0)."""
+    itself, one batch per remoteness ``r`` of a decided target, read in round ``r + 1``: the
+    target's label, as it would have said it (drawn targets send none: their movers' counters
+    stay above 0)."""
     out: Messages = []
     decided = label != 0
     for r in np.unique(remoteness[decided]).tolist():
         sel = decided & (remoteness == r)
-        where = _post(root, run, tier, r, shard, shard, src[sel], label[sel] == -1)
+        where = _post(root, run, tier, r, shard, shard, src[sel], label[sel])
         out.append((r, shard, int(sel.sum()), where))
     return out
 
@@ -493,35 +416,10 @@ def _mail(held: Held, rnd: int, inbox: list[str]) -> tuple[NDArray[np.intp], NDA
     return np.concatenate([m[0] for m in mail]), np.concatenate([m[1] for m in mail])
 
 
-def round_shard(
-    root: str,
-    tier: int,
-    entry: ShardEntry,
-    rnd: int,
-    run: str,
-    inbox: list[str],
-    bounds: Bounds,
-) -> Round:
-    """Round ``rnd`` (>= 1) of ``entry``'s shard in run ``run``: apply the messages of round
-    ``rnd - 1`` (the files ``inbox`` and those left in the shard's inbox in this process) to
-    the state this worker keeps (``apply_round``), tell the predecessors of the nodes decided
-    now."""
-    held = _held(run, tier, entry.shard)
-    mail = _mail(held, rnd, inbox)
-    if mail is None:
-        return 0, []
-    st = held.state
-    decided = apply_round(st["label"], st["remoteness"], st["counter"], *mail, rnd)
-    del mail
-    ids = (decided + held.lo).astype(np.uint64)
-    sent = _send(Path(root), run, tier, entry, rnd, ids, st["label"][decided] == -1, bounds)
-    return len(decided), sent
-
-
 RuleRound = tuple[Semantics, graph_rules.Phase, bool, bool]
-"""A round under the rules of ``graph_rules`` (the semantics other than normal): the
-semantics, the phase, whether the round seeds the phase (``start``) and whether the counters
-are reset first (``reset``, a minimax side's first phase)."""
+"""A round under the rules of ``graph_rules``: the semantics, the phase, whether the round
+seeds the phase (``start``) and whether the counters are reset first (``reset``, a minimax
+side's first phase)."""
 
 
 def round_worker(
@@ -531,63 +429,65 @@ def round_worker(
     run: str,
     jobs: list[tuple[ShardEntry, list[str]]],
     bounds: Bounds,
-    rule: RuleRound | None = None,
+    rule: RuleRound,
 ) -> list[Round]:
     """Round ``rnd`` of the shards this worker holds that were sent messages (``jobs``: each
     shard's entry and message files; a seed round: all its shards), one after the other
-    (``round_shard``; ``rule``: ``rule_round``): one task per worker and round, not per
-    shard, so that a round costs the cluster a few messages."""
-    if rule is None:
-        return [round_shard(root, tier, entry, rnd, run, inbox, bounds) for entry, inbox in jobs]
+    (``rule_round``): one task per worker and round, not per shard, so that a round costs the
+    cluster a few messages."""
     return [rule_round(root, tier, entry, rnd, run, inbox, bounds, *rule) for entry, inbox in jobs]
 
 
-def finish_shard(root: str, tier: int, shard: int, run: str) -> SolvedShard:
-    """Write the answers of a shard from its last state (undecided: drawn, remoteness -1) and
-    drop the state from this worker."""
-    st = _release(run, tier, shard).state
-    label, remoteness = st["label"], st["remoteness"]
-    digest = write_answers(Path(root), tier, shard, (label, remoteness))
-    counts = [int(np.count_nonzero(label == v)) for v in (1, -1, 0)]
-    top = int(remoteness.max()) if len(label) else -1
-    return counts[0], counts[1], counts[2], top, digest
-
-
-# --- the semantics other than normal: the same rounds, the update rules of ``graph_rules`` ---
-
-
-def _rule(sem: Semantics) -> graph_rules.Rule:
-    return graph_rules.RULES[sem]
-
-
 def init_rule_shard(
-    root: str, run: str, tier: int, entry: ShardEntry, bounds: Bounds, sem: Semantics
-) -> list[float]:
+    root: str,
+    run: str,
+    tier: int,
+    entry: ShardEntry,
+    bounds: Bounds,
+    sem: Semantics,
+    later: dict[int, list[ShardRef]] | None = None,
+) -> tuple[list[float], Round]:
     """The state of ``entry``'s shard before round 0 (``graph_rules.initial_state``), kept in
-    this worker for the rounds of run ``run`` (as ``start_rounds``'); the distinct non-zero
-    values of its leaves (``minimax``: the phases)."""
+    this worker for the rounds of run ``run``; the distinct non-zero values of its leaves
+    (``minimax``: the phases) and what round 0 did: a rule of one phase is seeded here (as
+    ``rule_round``'s seed round, one task fewer a tier), and the messages of the moves into
+    later tiers (``later``: those tiers' shards, solved; ``Rule.exits``) are sent: a move to a
+    node decided at remoteness ``r`` is a message to this shard for round ``r + 1``
+    (``_delayed``)."""
     base = Path(root)
-    if entry.exits:
+    rule = graph_rules.RULES[sem]
+    if entry.exits and not rule.exits:
         raise DatasetError(
             f"{exits_path(base, tier, entry.shard)}: moves into later tiers are solved for "
             f"semantics normal only, not {sem.value}"
         )
     lo = int(bounds[entry.shard])
-    rule = _rule(sem)
-    columns = {"code": "uint64"} | rule.node_columns
+    columns = {"code": "uint64", "terminal": "int8"} | rule.node_columns
     nodes = read_node_columns(base, tier, entry.shard, entry.sha256, entry.positions, columns)
     src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
     n = len(nodes["code"])
     degree = np.bincount((src - np.uint64(lo)).astype(np.intp), minlength=n).astype(np.int32)
     del src
+    exits = None
+    if entry.exits:
+        xsrc, xtier, xdst = read_exits(base, tier, entry.shard, entry.exits_sha256, entry.exits)
+        local = (xsrc - np.uint64(lo)).astype(np.intp)
+        degree += np.bincount(local, minlength=n).astype(np.int32)
+        exits = (local, *_later_answers(base, tier, entry.shard, xtier, xdst, later or {}))
     state = graph_rules.initial_state(rule, nodes, degree)
+    del nodes, degree
     held = Held(root, lo, state)
     if rule.keeps_seen:
         held.seen = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     _hold(run, tier, entry.shard, held)
-    if not rule.phased:
-        return []
-    return [float(v) for v in graph_rules.leaf_values(state).tolist()]
+    delayed = _delayed(base, run, tier, entry.shard, *exits) if exits else []
+    if rule.phased:
+        return [float(v) for v in graph_rules.leaf_values(state).tolist()], (0, delayed)
+    decided = graph_rules.seed(rule, state, None, 0, False)
+    ids = (decided + lo).astype(np.uint64)
+    values = graph_rules.message_values(rule, state, decided)
+    sent = _send(base, run, tier, entry, 0, ids, values, bounds)
+    return [], (len(decided), sent + delayed)
 
 
 def rule_round(
@@ -606,10 +506,10 @@ def rule_round(
     """Round ``rnd`` of ``entry``'s shard in run ``run`` under ``sem``'s rules, on the state
     this worker keeps: seed a phase (``start``: ``graph_rules.seed``) or apply the messages
     of round ``rnd - 1`` (the files ``inbox`` and those left in the shard's inbox in this
-    process: ``graph_rules.step``); tell the predecessors of the nodes decided now their
-    values."""
+    process: ``graph_rules.step``); tell the predecessors of the nodes decided now what they
+    say (``graph_rules.message_values``)."""
     held = _held(run, tier, entry.shard)
-    rule, st = _rule(sem), held.state
+    rule, st = graph_rules.RULES[sem], held.state
     if start:
         decided = graph_rules.seed(rule, st, phase, rnd, reset)
     else:
@@ -621,14 +521,15 @@ def rule_round(
         decided, held.seen = graph_rules.step(rule, st, node, value, phase, rnd, held.seen)
         del node, value
     ids = (decided + held.lo).astype(np.uint64)
-    values = graph_rules.message_values(st, decided)
+    values = graph_rules.message_values(rule, st, decided)
     return len(decided), _send(Path(root), run, tier, entry, rnd, ids, values, bounds)
 
 
 def finish_rule_shard(root: str, tier: int, shard: int, run: str, sem: Semantics) -> SolvedShard:
-    """Write the answers of a shard from its last state (``Rule.answers``) and drop the state
-    from this worker."""
-    rule = _rule(sem)
+    """Write the answers of a shard from its last state (``Rule.answers``: normal's are the
+    tier games' label and remoteness files, as ``storage.write_answers`` writes them) and drop
+    the state from this worker."""
+    rule = graph_rules.RULES[sem]
     answers = rule.answers(_release(run, tier, shard).state)
     digest = write_rule_answers(Path(root), tier, shard, answers)
     won, lost, drawn, top = rule.counts(answers)

@@ -7,14 +7,16 @@ A worker solving a tier by rounds (``graph_tasks``) holds, at its peak, all of t
   pyarrow, numba): 220 MB (65 MB bare, 130 MB with the imports, 220 MB after a first Parquet
   read).
 - the rounds' state of *every* shard it runs (``Held``), kept between rounds: ``state_bytes``
-  per node (9 for normal play: label, remoteness, counter; 13 and the semantics' columns for
-  the others; impartial also keeps 16 bytes per move of the successor values seen). This part
+  per node (``graph_rules.COMMON``, 9: normal play's whole state, its label, remoteness and
+  counter; the others add the out-degree and their columns; impartial also keeps 16 bytes per
+  move of the successor values seen). This part
   does not shrink with more shards: a worker holds ``nodes / workers`` nodes' state.
 - the reverse edges kept between rounds (``graph_tasks._keep_budget``): they fill a third of
   the memory limit beside the state (16 bytes a move, at most the worker's moves), so state
   and kept edges together take ``max(state, limit / 3)`` on a large tier.
 - the messages of the busiest round waiting in its shards' inboxes (``MESSAGE_SHARE`` of its
-  moves carry one, 8 bytes of node and the value: 9 bytes for normal, 16 else).
+  moves carry one, 8 bytes of node and the value: ``Rule.message_bytes``, 9 for normal, 16
+  else).
 - the shard cache's budget (``shard_cache.SHARE`` of the limit) when the dataset has several
   tiers (a tier's solve reads the later tiers' answers through it; a one-tier graph never
   fills it).
@@ -40,6 +42,7 @@ from verifier.dataset import shard_cache
 from verifier.dataset.errors import RunFailed
 from verifier.dataset.storage import MIN_SHARD, shards_for
 from verifier.distributed.tiers import graph_rules
+from verifier.model.semantics import Semantics
 
 __all__ = [
     "BASELINE",
@@ -99,11 +102,9 @@ class Load:
 def state_bytes(semantics: str) -> tuple[int, int, bool]:
     """Bytes per node of a shard's state between rounds, bytes per message and whether the
     successor values are kept (16 bytes a move), for a dataset of ``semantics``."""
-    rule = graph_rules.rule_named(semantics)
-    if rule is None:  # normal: label int8, remoteness int32, counter int32; a bool per message
-        return 9, 9, False
+    rule = graph_rules.RULES[Semantics(semantics)]
     columns = {**graph_rules.COMMON, **rule.state_columns}
-    return sum(np.dtype(t).itemsize for t in columns.values()), 16, rule.keeps_seen
+    return sum(np.dtype(t).itemsize for t in columns.values()), rule.message_bytes, rule.keeps_seen
 
 
 def need_bytes(load: Load, limit: int) -> int:
