@@ -10,21 +10,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
+from benchtools import best_of
 
 from verifier.distinct import distinct
-
-
-def _best(f: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:
@@ -44,8 +34,8 @@ def main() -> None:
     print("|---|---|---|---|")
     for name, x in arrays.items():
         assert np.array_equal(np.unique(x), distinct(x))
-        u = _best(lambda x=x: np.unique(x), a.repeat)
-        d = _best(lambda x=x: distinct(x), a.repeat)
+        u = best_of(lambda x=x: np.unique(x), a.repeat)
+        d = best_of(lambda x=x: distinct(x), a.repeat)
         print(f"| {name} | {u:.4f} | {d:.4f} | {u / d:.1f}x |")
 
 

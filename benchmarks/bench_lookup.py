@@ -11,21 +11,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import numpy as np
+from benchtools import best_of
 
 from verifier.dataset.storage import rows_of
-
-
-def _best(f: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:
@@ -42,8 +32,8 @@ def main() -> None:
         want = rng.choice(codes, m)
         plain = np.minimum(np.searchsorted(codes, want), len(codes) - 1)
         assert (rows_of(codes, want) == plain).all()
-        t_plain = _best(lambda w=want: np.searchsorted(codes, w), a.repeat)
-        t_rows = _best(lambda w=want: rows_of(codes, w), a.repeat)
+        t_plain = best_of(lambda w=want: np.searchsorted(codes, w), a.repeat)
+        t_rows = best_of(lambda w=want: rows_of(codes, w), a.repeat)
         print(f"| {m:,} | {t_plain:.3f} | {t_rows:.3f} | {t_plain / t_rows:.1f}x |")
 
 

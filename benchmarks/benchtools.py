@@ -8,7 +8,18 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+
+def best_of(f: Callable[[], object], repeat: int) -> float:
+    """The least of ``repeat`` timings of ``f()`` in this process (seconds)."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
 
 
 def run_cli(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, int]:
