@@ -10,6 +10,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
 import numpy as np
 from benchtools import best_of
@@ -34,8 +35,8 @@ def main() -> None:
     print("|---|---|---|---|")
     for name, x in arrays.items():
         assert np.array_equal(np.unique(x), distinct(x))
-        u = best_of(lambda x=x: np.unique(x), a.repeat)
-        d = best_of(lambda x=x: distinct(x), a.repeat)
+        u = best_of(partial(np.unique, x), a.repeat)
+        d = best_of(partial(distinct, x), a.repeat)
         print(f"| {name} | {u:.4f} | {d:.4f} | {u / d:.1f}x |")
 
 
