@@ -33,6 +33,7 @@ __all__ = [
     "BYTES_PER_POSITION",
     "Answers",
     "answers_path",
+    "by_owner",
     "piece_path",
     "positions_per_shard",
     "read_answers",
@@ -99,6 +100,18 @@ def rows_of(codes: Codes, want: Codes) -> NDArray[np.intp]:
     at = np.empty(len(want), dtype=np.intp)
     at[order] = np.searchsorted(codes, want[order])
     return np.minimum(at, max(len(codes) - 1, 0), out=at)
+
+
+def by_owner(owner: NDArray[np.integer], groups: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The indices of ``owner`` (each in ``0 .. groups - 1``) grouped by owner, stable (rows
+    in order stay in order inside a group), and the group bounds: group ``j`` is
+    ``order[bounds[j]:bounds[j + 1]]``. With at most 2^16 groups the key is cast to 16 bits,
+    where numpy's stable sort is a radix sort: about 10 times faster than on int64 keys (10
+    million keys of 20 owners: 0.14-0.25 s against 1.4-1.9 s)."""
+    key = owner.astype(np.uint16) if groups <= 1 << 16 else owner
+    order = np.argsort(key, kind="stable")
+    bounds = np.searchsorted(key[order], np.arange(groups + 1))
+    return order, bounds
 
 
 def shard_path(root: Path, tier: int, shard: int) -> Path:

@@ -82,6 +82,7 @@ from verifier.dataset.shape import (
 )
 from verifier.dataset.shard_cache import held_first
 from verifier.dataset.storage import (
+    by_owner,
     read_codes,
     rows_of,
     shard_path,
@@ -129,8 +130,6 @@ def _children_claims(
             raise DatasetError(f"{root / MANIFEST}: a move leads to tier {t}, which is not there")
         in_tier = np.flatnonzero(child_tier == tier)
         owner = owners.of(t, children[in_tier])
-        order = np.argsort(owner, kind="stable")
-        bounds = np.searchsorted(owner[order], np.arange(len(refs[t]) + 1))
         lows = range_bounds([p for p, _ in refs[t]]) if owners.ranged else None
         unowned = (owner < 0) | (owner >= len(refs[t]))
         if unowned.any():
@@ -139,6 +138,7 @@ def _children_claims(
                 f"{root / MANIFEST}: a move leads to {to}, which no shard holds: the dataset is "
                 "incomplete"
             )
+        order, bounds = by_owner(owner, len(refs[t]))
         for j in held_first([claims.path(t, j) for j in range(len(refs[t]))]):
             positions, sha = refs[t][j]
             idx = in_tier[order[bounds[j] : bounds[j + 1]]]

@@ -183,7 +183,7 @@ def solve_graph_tier(
         everyone: dict[int, list[str]] = {s.shard: [] for s in tier.shards}
         pending: Pending = {}
         _post(pending, [rd for _, rd in started])  # round 0 of one phase, moves to later tiers
-        rnd = 0
+        rnd = ran = 0  # the next round's number; how many rounds ran
         for i, phase in enumerate(phases):
             reset = phase is not None and i > 0 and phase[0] != phases[i - 1][0]  # type: ignore[index]
             if rule.phased:  # else ``init_rule_shard`` seeded the one phase
@@ -193,7 +193,8 @@ def solve_graph_tier(
                 results = [rd for _, rd in started]
             say(f"tier {k}: round {rnd}: {sum(x[0] for x in results):,} decided"
                 + (f" (leaves of value {phase[1]:g})" if phase is not None else ""))  # fmt: skip
-            rnd = max(rnd, r.drain(pending, (sem, phase, False, False))[1]) + 1
+            drained, last = r.drain(pending, (sem, phase, False, False))
+            rnd, ran = max(rnd, last) + 1, ran + 1 + drained  # the seed round and the drained
         solved: list[SolvedShard] = r.run(
             [
                 client.submit(finish_rule_shard, r.base, k, s.shard, r.run_id, sem,
@@ -201,7 +202,7 @@ def solve_graph_tier(
                 for s in tier.shards
             ]
         )  # fmt: skip
-    say(f"tier {k}: {rnd} retrograde rounds")
+    say(f"tier {k}: {ran} retrograde rounds")
     if rule.acyclic_only and any(x[2] for x in solved):
         stuck = sum(x[2] for x in solved)
         j = next(i for i, x in enumerate(solved) if x[2])

@@ -91,10 +91,7 @@ def _grouped(
 ) -> list[tuple[int, list[NDArray[np.generic]]]]:
     """``columns`` (rows parallel to ``codes``) split by the range shard owning each code."""
     shards = len(bounds) - 1
-    owner = range_owner(codes, bounds)
-    if shards <= np.iinfo(np.int16).max:
-        owner = owner.astype(np.int16)  # numpy's stable sort is a radix sort on 16 bits
-    order, at = _owners(codes, shards, owner)
+    order, at = _owners(codes, shards, range_owner(codes, bounds))
     out = []
     for j in range(shards):
         if at[j + 1] > at[j]:

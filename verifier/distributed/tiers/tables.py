@@ -20,6 +20,7 @@ from verifier.dataset.shape import Owners, Witness, _first
 from verifier.dataset.shard_cache import cached
 from verifier.dataset.storage import (
     answers_path,
+    by_owner,
     read_answers,
     read_codes,
     read_parquet,
@@ -275,7 +276,7 @@ def route_file(
             keep = np.flatnonzero(~outside)
             t = tier[keep]
             owner = offsets[t] + _shard_in(code[keep], t, owners)
-            order = np.argsort(owner, kind="stable")
+            order, _ = by_owner(owner, int(offsets[-1]))
             keep, owner = keep[order], owner[order]
             cuts = np.flatnonzero(np.diff(owner)) + 1
             for group in np.split(np.arange(len(keep)), cuts):

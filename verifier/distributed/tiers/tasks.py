@@ -18,6 +18,7 @@ from verifier.dataset.rules import INNER, TierGame
 from verifier.dataset.shard_cache import held_first
 from verifier.dataset.storage import (
     Answers,
+    by_owner,
     piece_path,
     read_answers,
     read_codes,
@@ -47,13 +48,7 @@ def _owners(
     a group) and the group bounds: group ``j`` is ``order[bounds[j]:bounds[j + 1]]``.
     ``owner``: each code's shard when the tier is not sharded by ``shard_of`` (a graph's
     node-id ranges)."""
-    if owner is None:
-        owner = shard_of(codes, shards)
-    if shards <= 1 << 16:  # a 16-bit key: numpy's stable sort is then a radix sort, O(n)
-        owner = owner.astype(np.uint16)
-    order = np.argsort(owner, kind="stable")
-    bounds = np.searchsorted(owner[order], np.arange(shards + 1))
-    return order, bounds
+    return by_owner(shard_of(codes, shards) if owner is None else owner, shards)
 
 
 def expand_shard(

@@ -65,7 +65,13 @@ from verifier.dataset.graph_storage import (
 )
 from verifier.dataset.graphs import GraphTiers, range_owner, split_range
 from verifier.dataset.manifest import Manifest, ShardEntry, TierEntry
-from verifier.dataset.storage import read_parquet, shard_path, write_parquet
+from verifier.dataset.storage import (
+    by_owner,
+    read_parquet,
+    rows_of,
+    shard_path,
+    write_parquet,
+)
 from verifier.progress import Notice
 
 __all__ = [
@@ -347,7 +353,7 @@ def resolve_chunk(
     for k, s, path in pieces:
         cols = read_parquet(base / path, None, {"src": "uint64", "code": "uint64"})
         src, want = cols["src"], cols["code"]
-        at = np.minimum(np.searchsorted(codes, want), max(len(codes) - 1, 0))
+        at = rows_of(codes, np.asarray(want, dtype=np.uint64))
         if len(want) and (not len(codes) or (codes[at] != want).any()):
             bad = int(want[np.flatnonzero(codes[at] != want)[0]]) if len(codes) else int(want[0])
             raise DatasetError(
@@ -364,7 +370,7 @@ def resolve_chunk(
     if same_src:
         src_all, dst_all = np.concatenate(same_src), np.concatenate(same_dst)
         owner = range_owner(dst_all, bounds[tier])
-        order = np.argsort(owner, kind="stable")
+        order, _ = by_owner(owner, len(bounds[tier]) - 1)
         owner, src_all, dst_all = owner[order], src_all[order], dst_all[order]
         cuts = np.flatnonzero(np.diff(owner)) + 1
         for a, b in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(owner)]]),

@@ -1,0 +1,51 @@
+"""The two lookups every sharded stage leans on (``verifier.dataset.storage``): ``rows_of``
+(where keys are in a shard's sorted codes, searched in increasing order) and ``by_owner``
+(moves grouped by the shard that owns their target, stable, on a 16-bit key when it fits).
+Both are fast paths of a plain numpy call; each is compared with that call."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.dataset.storage import by_owner, rows_of
+
+
+def test_rows_of_by_hand() -> None:
+    codes = np.array([3, 7, 7, 12], dtype=np.uint64)
+    want = np.array([12, 3, 8, 99, 0, 7], dtype=np.uint64)
+    # 8 would go before 12 (row 3), 99 after the last row (clipped to 3), 0 before 3 (row 0)
+    assert rows_of(codes, want).tolist() == [3, 0, 3, 3, 0, 1]
+    assert rows_of(codes[:0], want).tolist() == [0] * 6  # an empty shard: row 0, found nowhere
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), max_size=40),
+    st.lists(st.integers(0, 2**64 - 1), max_size=40),
+)
+def test_rows_of_is_a_clipped_searchsorted(codes: list[int], want: list[int]) -> None:
+    c = np.sort(np.array(codes, dtype=np.uint64))
+    w = np.array(want, dtype=np.uint64)
+    plain = np.minimum(np.searchsorted(c, w), max(len(c) - 1, 0))
+    assert rows_of(c, w).tolist() == plain.tolist()
+
+
+def test_by_owner_by_hand() -> None:
+    owner = np.array([2, 0, 2, 1, 0, 2], dtype=np.int64)
+    order, bounds = by_owner(owner, 4)
+    assert order.tolist() == [1, 4, 3, 0, 2, 5]  # stable: rows in order inside a group
+    assert bounds.tolist() == [0, 2, 3, 6, 6]  # group 3 empty
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 70_000), max_size=60), st.booleans())
+def test_by_owner_is_a_stable_argsort(owners: list[int], few: bool) -> None:
+    """Below 2^16 groups the key is cast to 16 bits (the owners folded into the range here);
+    above it the int64 key is sorted as it is; both are numpy's stable argsort."""
+    groups = 300 if few else 70_001
+    owner = np.array(owners, dtype=np.int64) % groups
+    order, bounds = by_owner(owner, groups)
+    assert order.tolist() == np.argsort(owner, kind="stable").tolist()
+    assert bounds.tolist() == np.searchsorted(np.sort(owner), np.arange(groups + 1)).tolist()
