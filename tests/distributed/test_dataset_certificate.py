@@ -428,6 +428,31 @@ def test_verify_runs_the_checker_before_verified(client: Any, ds: Path, tmp_path
     assert r.exit_code == 0 and "ACCEPTED (161,029 positions in 17 tiers)" in r.output
 
 
+def test_verify_runs_the_checker_in_as_many_processes_as_the_cluster_had_workers(
+    client: Any, ds: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cluster is closed when the checker runs: its cores are the checker's (2 workers
+    here; a one-core machine runs one process), and the verdict is the same."""
+    import os
+
+    import checker.judge
+
+    asked: list[int] = []
+
+    def counted(root: str, cert: str, jobs: int = 1) -> Any:
+        asked.append(jobs)
+        return check(root, cert, jobs)
+
+    monkeypatch.setattr(checker.judge, "check", counted)
+    monkeypatch.setenv("VERIFIER_PROGRESS_EVERY", "5")  # the stages' lines, stderr not a terminal
+    r = run_cli("verify", ds, "--engine", "dask", "--scheduler", client.scheduler.address)
+    assert r.exit_code == 0 and "  certificate ok" in r.output, r.output
+    jobs = min(2, os.cpu_count() or 1)
+    assert asked == [jobs]
+    said = f"judges the certificate: 161,029 positions in {jobs} process" + "es" * (jobs > 1)
+    assert said in r.output
+
+
 def test_a_wrong_certificate_of_ours_is_refuted(client: Any, ds: Path) -> None:
     kept = writer.certificate_of
 

@@ -309,11 +309,12 @@ def verify_tiers(
     with tier_cluster(cluster) as client:
         table = None if answers is None else on_workers(answers)
         res = check_any(on_workers(path), client, answers=table, say=say, resume=resume)
+        jobs = _local_jobs(client)
     if answers is None:  # the dataset's own answers: the ones its certificate ties
         if asked.keep is not None and res.verdict != "verified":  # else nothing is said
             why = f"certificate not written: the dataset is {res.verdict.upper()}"
             say(Notice(f"{asked.keep}: {why}"))
-        res = self_checked(path, res, asked)
+        res = self_checked(path, res, asked, jobs, say)
     form = _form(res.manifest.game)
     if form is not None and form.witnesses is not None:  # chess: by FEN, which needs the tier
         from verifier.games.registry import hook
@@ -322,6 +323,16 @@ def verify_tiers(
         res.names.update(names)
         res.witnesses.update(reasons)  # a move's target named by its FEN too
     return CheckedDataset(path, res, time.perf_counter() - began)
+
+
+def _local_jobs(client: Any) -> int:
+    """The standalone checker's processes once the check's cluster is closed: as many as the
+    cluster had workers (their memory is what the machine gave the check), at most this
+    machine's cores."""
+    import os
+
+    workers = len(client.scheduler_info().get("workers", {}))
+    return max(1, min(workers, os.cpu_count() or 1))
 
 
 class Target(NamedTuple):
