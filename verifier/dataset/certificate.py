@@ -179,14 +179,15 @@ class SelfCheck(NamedTuple):
 
 
 def self_checked(
-    root: Path, res: Any, asked: SelfCheck, jobs: int = 1, say: Callable[[str], None] = print
+    root: Path, res: Any, asked: SelfCheck, jobs: int = 1, say: Callable[[str], None] | None = None
 ) -> Any:
     """``res`` (a verified ``check.TierCheck``) with the standalone checker's verdict on the
     dataset's certificate added as the check ``certificate``: a rejection refutes it, saying
     that it is our own output that is wrong. Run on a verified dataset of a game the checker
     judges, unless ``--no-self-check`` (a certificate asked for is written all the same);
     ``jobs``: the checker's worker processes (its verdict is the same with any number);
-    ``say``: where the line saying that it starts goes (it may take as long as the check)."""
+    ``say``: where the line saying that it starts goes, if anywhere (it may take as long as
+    the check)."""
     if res.verdict != "verified" or not judged(res.manifest.game):
         return res
     if asked.on is False and asked.keep is None:
@@ -200,8 +201,9 @@ def self_checked(
         res.skipped[CHECK] = f"the standalone checker cannot judge it here: {why}"
         return res
     n = sum(t.positions for t in res.manifest.tiers)
-    say(f"the standalone checker (checker/) judges the certificate: {n:,} positions in {jobs} "
-        "process" + "es" * (jobs > 1))  # fmt: skip
+    if say is not None:
+        say(f"the standalone checker (checker/) judges the certificate: {n:,} positions in {jobs} "
+            "process" + "es" * (jobs > 1))  # fmt: skip
     out = outside_check(root, asked.keep, jobs)
     res.checks = (*res.checks, CHECK)
     res.counts[CHECK] = int(out.status != "ACCEPTED")
