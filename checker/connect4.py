@@ -14,6 +14,15 @@ from typing import Any
 import numpy as np
 
 U = np.uint64
+_BYTE_ONES = np.array([bin(v).count("1") for v in range(256)], np.int64)
+
+
+def ones(bits: Any) -> Any:
+    """The number of set bits of each ``uint64`` (numpy 2's ``bitwise_count``, or by bytes)."""
+    count = getattr(np, "bitwise_count", None)
+    if count is not None:
+        return count(bits).astype(np.int64)
+    return _BYTE_ONES[np.ascontiguousarray(bits).view(np.uint8).reshape(-1, 8)].sum(axis=1)
 
 
 class Rules:
@@ -23,32 +32,30 @@ class Rules:
         self.w, self.h, self.col = width, height, height + 1
         self.field = U((1 << self.col) - 1)
         self.bottom = U(sum(1 << (c * self.col) for c in range(width)))
-        # per column field: its stones (the marker bit's position), -1 for no marker
-        self.heights = np.array([v.bit_length() - 1 for v in range(1 << self.col)], np.int64)
-
-    def columns(self, codes: Any) -> list[Any]:
-        return [((codes >> U(c * self.col)) & self.field).astype(np.intp) for c in range(self.w)]
+        # the board's bits whose bit ``s`` higher is in the same column: ``s`` -> mask
+        self.below = {
+            s: U(sum(((1 << (self.col - s)) - 1) << (c * self.col) for c in range(width)))
+            for s in range(1, self.col)
+        }
 
     def decode(self, codes: Any) -> tuple[Any, Any, Any]:
         """``(cur, mask, ok)``: the mover's stones, all stones, whether every column has its
-        marker and no bit is set above the last column (a board at all)."""
-        mask = np.zeros_like(codes)
-        ok = (codes >> U(self.w * self.col)) == 0
-        for c, f in enumerate(self.columns(codes)):
-            k = self.heights[f]
-            ok &= k >= 0
-            below = (U(1) << np.maximum(k, 0).astype(U)) - U(1)
-            mask |= below << U(c * self.col)
+        marker and no bit is set above the last column (a board at all). A column's stones
+        are the bits below its highest set bit (the marker): each bit's set bits are copied
+        downwards inside its column (shifts 1, 2, 4, ...), then once more without the marker."""
+        full = codes
+        s = 1
+        while s < self.col:
+            full = full | ((full >> U(s)) & self.below[s])
+            s *= 2
+        mask = (full >> U(1)) & self.below[1]
+        ok = ((codes >> U(self.w * self.col)) == 0) & ((full & self.bottom) == self.bottom)
         return codes - mask - self.bottom, mask, ok
 
-    def stones(self, codes: Any) -> Any:
-        """The number of stones of each code's board."""
-        return sum(np.maximum(self.heights[f], 0) for f in self.columns(codes))
-
-    def mover_stones(self, cur: Any) -> Any:
-        """The number of stones in each bitboard ``cur`` (a table per column field)."""
-        ones = np.array([v.bit_count() for v in range(1 << self.col)], np.int64)
-        return sum(ones[f] for f in self.columns(cur))
+    def stones(self, bits: Any) -> Any:
+        """The number of set bits (stones) of each bitboard: ``mask`` counts a board's stones,
+        ``cur`` the mover's."""
+        return ones(bits)
 
     def four(self, bits: Any) -> Any:
         """Which bitboards hold four in a row: up, across, and both diagonals."""
@@ -61,8 +68,9 @@ class Rules:
     def mirror(self, codes: Any) -> Any:
         """Each code's board reflected left to right (column ``c`` <-> ``width - 1 - c``)."""
         out = np.zeros_like(codes)
-        for c, f in enumerate(self.columns(codes)):
-            out |= f.astype(U) << U((self.w - 1 - c) * self.col)
+        for c in range(self.w):
+            f = (codes >> U(c * self.col)) & self.field
+            out |= f << U((self.w - 1 - c) * self.col)
         return out
 
     def children(self, cur: Any, mask: Any) -> tuple[Any, Any]:

@@ -33,8 +33,8 @@ except ImportError:  # pragma: no cover - the script's way
 FORMAT, VERSION = "gamegraph-verifier-dataset-certificate", 1
 GAMES: dict[str, Callable[[int, int], Rules]] = {"connect4": Rules}
 """The games whose datasets this checker judges (its own move generator for each)."""
-CACHE_BYTES = int(os.environ.get("CHECKER_CACHE_BYTES", 512 << 20))
-"""The shards kept in memory once read (least recently used first out)."""
+CACHE_BYTES = 512 << 20
+"""The shards kept in memory once read (least recently used first out): ``share_memory``'s."""
 WEAK: set[str] = set()
 """Conditions turned off: the mutation harness's only (each must be shown to matter)."""
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -181,7 +181,7 @@ def _parquet(spec: Spec, tier: int, shard: int, rel: str, sha: str, cols: dict[s
     import pyarrow as pa
 
     try:
-        table = pq.ParquetFile(pa.BufferReader(data)).read(columns=list(cols))
+        table = pq.ParquetFile(pa.BufferReader(data)).read(columns=list(cols), use_threads=False)
         out = [table.column(c).to_numpy() for c in cols]
     except (pa.ArrowException, OSError, KeyError) as e:
         raise Bad(f"{path}: not a Parquet file with columns {list(cols)}: {e}") from None
@@ -213,6 +213,19 @@ class Cache:
 
 
 _CACHE = Cache()
+
+
+def share_memory(jobs: int) -> None:
+    """``CACHE_BYTES`` of each of ``jobs`` processes: ``CHECKER_CACHE_BYTES`` when set, else
+    30% of the memory shared among them, at least 512 MiB (24 GiB, 2 processes: 3.6 GiB each,
+    Connect Four 6x5's largest tier, 2.5 GB, read once a tier, not once a shard)."""
+    global CACHE_BYTES
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system: the floor
+        memory = 0
+    share = max(512 << 20, memory * 3 // (10 * max(jobs, 1)))
+    CACHE_BYTES = int(os.environ.get("CHECKER_CACHE_BYTES", share))
 
 
 def held_first(tier: int, shards: list[int]) -> list[int]:

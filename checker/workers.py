@@ -1,6 +1,6 @@
-"""A dataset's shards judged in worker processes (``--jobs N``; standard library only): each
-worker set up once (its own cache of shards), the results taken in the order of the shards
-given, so that the first violation raised is the same with any number of workers."""
+"""A dataset's shards judged in worker processes (``--jobs N``), each set up once (its cache of
+shards, its share of the memory: ``dataset.share_memory``); the results in the shards' order, so
+that the first violation raised is the same with any number of workers."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+try:  # imported as the package ``checker``, or run as a script from its folder
+    from checker.dataset import share_memory
+except ImportError:  # pragma: no cover - the script's way
+    from dataset import share_memory  # type: ignore[import-not-found,no-redef]
+
 Run = Callable[[Callable[[Any], Any], Iterable[Any]], Iterator[Any]]
+
+
+def _set_up(jobs: int, setup: Callable[..., None], args: tuple[Any, ...]) -> None:
+    share_memory(jobs)
+    setup(*args)
 
 
 @contextmanager
@@ -18,12 +28,14 @@ def workers(jobs: int, setup: Callable[..., None], args: tuple[Any, ...]) -> Ite
     """``run(job, todo)``: ``job`` of each of ``todo``, in ``todo``'s order (an exception raised
     by one is raised when its turn comes); in this process (``setup(*args)`` first) when
     ``jobs`` is 1, else in ``jobs`` spawned processes, each set up by ``setup(*args)``."""
-    setup(*args)
+    _set_up(jobs, setup, args)
     if jobs <= 1:
         yield lambda job, todo: map(job, todo)
         return
     spawn = multiprocessing.get_context("spawn")  # a worker that dies raises, never hangs
-    pool = ProcessPoolExecutor(jobs, mp_context=spawn, initializer=setup, initargs=args)
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=spawn, initializer=_set_up, initargs=(jobs, setup, args)
+    )
     try:
         yield lambda job, todo: pool.map(job, todo)
     finally:

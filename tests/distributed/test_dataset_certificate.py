@@ -504,7 +504,7 @@ def test_a_tier_larger_than_the_checkers_cache_is_read_kept_shards_first(
         return real(spec, tier, j)
 
     monkeypatch.setattr(dataset, "_shard", counting)
-    monkeypatch.setattr(dataset, "CACHE_BYTES", largest * 13 // 2)  # half the largest tier kept
+    monkeypatch.setenv("CHECKER_CACHE_BYTES", str(largest * 13 // 2))  # half the largest tier kept
     runs = {}
     for name, order in (("kept first", dataset.held_first), ("one order", lambda t, s: s)):
         monkeypatch.setattr(judge, "held_first", order)
@@ -534,7 +534,7 @@ def test_a_missing_successor_is_named_the_same_whatever_the_cache_holds(
         rewrite(ds, TOP, j, c[keep], lab[keep], r[keep])
     said = set()
     for cache in (0, 1 << 30):
-        monkeypatch.setattr(dataset, "CACHE_BYTES", cache)
+        monkeypatch.setenv("CHECKER_CACHE_BYTES", str(cache))
         dataset._CACHE.kept.clear()
         got = judged(ds)
         assert got.status == "REJECTED" and "successor" in got.message, got.message

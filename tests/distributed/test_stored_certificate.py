@@ -24,7 +24,7 @@ from tier_cli import run_cli
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from checker import dataset, stored
+from checker import stored
 from checker.stored import ANSWERS
 from verifier.dataset import certificate as writer
 from verifier.dataset.graph_storage import read_edges, write_edges
@@ -222,7 +222,7 @@ def test_the_checker_holds_a_shard_and_what_it_reaches_not_the_graph(
     assert judged(root).status == "ACCEPTED"
     kept = dict(stored.PEAK)
     assert 2 <= kept["shards"] <= 6 and kept["bytes"] < kept["graph"] / 2, kept
-    monkeypatch.setattr(dataset, "CACHE_BYTES", 0)
+    monkeypatch.setenv("CHECKER_CACHE_BYTES", "0")
     assert judged(root).status == "ACCEPTED"
     assert stored.PEAK["shards"] == 2 and stored.PEAK["graph"] == kept["graph"], stored.PEAK
     assert stored.PEAK["bytes"] < kept["graph"] / 3, stored.PEAK

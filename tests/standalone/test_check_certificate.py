@@ -289,16 +289,17 @@ def test_the_checker_is_standalone_and_small() -> None:
     most 120, the CSV cells as numbers in at most 70, the GraphML / GML reader in at most 260,
     the games' name codecs in at most 400 and the progress lines in at most 50 (and four more
     lines: a dataset's directory handed to judge.py); a dataset's conditions in at most 260,
-    its reading in at most 275 (the cache of shards, shared by both kinds of dataset), Connect
+    its reading in at most 290 (the cache of shards, shared by both kinds of dataset, and its
+    share of the memory), Connect
     Four's moves in at most 100, a stored graph's reading and shard-by-shard judgement in at
     most 400 (with the hooks a game stored with its moves adds) and its semantics' conditions
-    in at most 120, the worker processes (``--jobs``) in at most 40, chess endgames' own
+    in at most 120, the worker processes (``--jobs``) in at most 45, chess endgames' own
     conditions through python-chess, shard by shard, in at most 570; all import the standard
     library, numpy and each other only (and pyarrow, to read a dataset's Parquet files)."""
     sizes = {
         "drup": 200, "fast": 490, "words": 350, "reading": 120, "graphs": 260, "name_codecs": 400,
-        "stages": 50, "cells": 70, "judge": 260, "dataset": 275, "connect4": 100,
-        "stored": 400, "stored_rules": 120, "workers": 40, "chess": 570,
+        "stages": 50, "cells": 70, "judge": 260, "dataset": 290, "connect4": 100,
+        "stored": 400, "stored_rules": 120, "workers": 45, "chess": 570,
     }  # fmt: skip
     assert len(CHECKER.read_text().splitlines()) <= 504
     every = CHECKER.read_text()
