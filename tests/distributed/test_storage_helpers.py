@@ -5,7 +5,10 @@ Both are fast paths of a plain numpy call; each is compared with that call."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,3 +52,34 @@ def test_by_owner_is_a_stable_argsort(owners: list[int], few: bool) -> None:
     order, bounds = by_owner(owner, groups)
     assert order.tolist() == np.argsort(owner, kind="stable").tolist()
     assert bounds.tolist() == np.searchsorted(np.sort(owner), np.arange(groups + 1)).tolist()
+
+
+def test_a_strangers_rows_are_routed_to_the_shard_that_owns_them(tmp_path: Path) -> None:
+    """``tables.route_file`` on a stored graph of two tiers (tier 0: shards of 3 and 2 nodes,
+    tier 1: one of 4): each row in the piece of the shard owning its node id, rows in file
+    order inside a piece; a node id past its tier's nodes (tier 0's 5, the last tier's 4) or a
+    tier past the last is no node: counted, the first named, in no piece."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    from verifier.dataset.graphs import GraphTiers
+    from verifier.dataset.shape import Owners
+    from verifier.distributed.tiers.tables import route_file
+
+    rows = {
+        "tier": [1, 0, 0, 0, 1, 0, 2, 1],
+        "code": [3, 4, 0, 5, 4, 2, 0, 0],
+        "value": [1, -1, 0, 1, 1, -1, 1, -1],
+    }
+    table = tmp_path / "t.parquet"
+    pq.write_table(pa.table({k: pa.array(v, pa.int64()) for k, v in rows.items()}), table)
+    game = GraphTiers(nodes=9, edges=0, tiers=2)
+    owners = Owners(((3, 2), (4,)), ranged=True)
+    pieces, extra, witness = route_file(str(tmp_path), game, 0, str(table), owners, (False, False))
+    got = {}
+    for k, s, path in pieces:
+        t = pq.read_table(path)
+        got[(k, s)] = (t.column("code").to_pylist(), t.column("row").to_pylist())
+    assert got == {(0, 0): ([0, 2], [2, 5]), (0, 1): ([4], [1]), (1, 0): ([3, 0], [0, 7])}
+    assert extra == 3  # tier 0's node 5, tier 1's node 4, tier 2
+    assert witness is not None and witness[1] == 5 and "row 3 claims code 5" in witness[2]

@@ -231,6 +231,7 @@ def route_file(
     extra, witness = 0, None
     shards = [len(t) for t in owners.sizes]
     offsets = np.concatenate([[0], np.cumsum(shards)]).astype(np.int64)
+    nodes = np.array([sum(t) for t in owners.sizes], dtype=np.uint64)
     try:
         reader = pq.ParquetFile(file)
         tiered = "tier" in reader.schema_arrow.names
@@ -263,6 +264,9 @@ def route_file(
             else:
                 tier = game.tier_of(code)
             outside = (tier < 0) | (tier >= len(shards))
+            if owners.ranged:  # a node id past its tier's nodes is no node
+                inside = np.flatnonzero(~outside)
+                outside[inside] = code[inside] >= nodes[tier[inside]]
             if outside.any():
                 extra += int(outside.sum())
                 if witness is None:
@@ -276,16 +280,11 @@ def route_file(
             keep = np.flatnonzero(~outside)
             t = tier[keep]
             owner = offsets[t] + _shard_in(code[keep], t, owners)
-            order, _ = by_owner(owner, int(offsets[-1]))
-            keep, owner = keep[order], owner[order]
-            cuts = np.flatnonzero(np.diff(owner)) + 1
-            for group in np.split(np.arange(len(keep)), cuts):
-                if not len(group):
-                    continue
-                g = int(owner[group[0]])
+            order, bounds = by_owner(owner, int(offsets[-1]))
+            for g in np.flatnonzero(np.diff(bounds)).tolist():  # the shards some row is in
                 k = int(np.searchsorted(offsets, g, side="right") - 1)
                 s = g - int(offsets[k])
-                rows = keep[group]
+                rows = keep[order[bounds[g] : bounds[g + 1]]]
                 out = _piece_path(Path(scratch), k, s, f"f{source}-b{b}")
                 write_parquet(
                     out,

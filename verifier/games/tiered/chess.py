@@ -370,16 +370,11 @@ def resolve_chunk(
     if same_src:
         src_all, dst_all = np.concatenate(same_src), np.concatenate(same_dst)
         owner = range_owner(dst_all, bounds[tier])
-        order, _ = by_owner(owner, len(bounds[tier]) - 1)
-        owner, src_all, dst_all = owner[order], src_all[order], dst_all[order]
-        cuts = np.flatnonzero(np.diff(owner)) + 1
-        for a, b in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(owner)]]),
-                        strict=True):  # fmt: skip
-            if b <= a:
-                continue
-            j = int(owner[a])
+        order, cut = by_owner(owner, len(bounds[tier]) - 1)
+        src_all, dst_all = src_all[order], dst_all[order]
+        for j in np.flatnonzero(np.diff(cut)).tolist():  # the shards some move reaches
             p = reverse_piece_path(base, tier, j, chunk)
-            write_piece_edges(p, dst_all[a:b], src_all[a:b])
+            write_piece_edges(p, dst_all[cut[j] : cut[j + 1]], src_all[cut[j] : cut[j + 1]])
             rev.append((j, str(p.relative_to(base))))
     result: Resolved = _record(done, (back, rev))
     for _, _, path in pieces:
