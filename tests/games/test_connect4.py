@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gamesolve import retrograde
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verifier.games import connect4
 from verifier.games.summary import summarize
@@ -304,3 +306,33 @@ def test_bad_name_codes_are_one_line_errors(
 def test_orbit_sizes_from_codes_equal_those_from_names(width: int, height: int) -> None:
     names = connect4.generate(width, height, symmetry=True).graph.names
     assert connect4.orbit_sizes(names).tolist() == connect4.orbit_sizes(list(names)).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(4, 4), (5, 4), (6, 5), (7, 6), (3, 7)]), st.data())
+def test_whole_array_decoding_is_the_one_code_decoding(
+    size: tuple[int, int], data: st.DataObject
+) -> None:
+    """``Board.decode_all`` and ``ConnectFourTiers.tier_of`` (bit operations on whole arrays)
+    against ``Board.decode`` of one code and a column-by-column count written here: legal
+    codes (a marker in every column) and any bits, past the board's too (tier -1)."""
+    from verifier.games.tiered.connect4 import ConnectFourTiers
+
+    tiers = ConnectFourTiers(*size)
+    board = tiers.board
+    fields = st.lists(
+        st.integers(1, (1 << board.col) - 1), min_size=board.width, max_size=board.width
+    )
+    legal = fields.map(lambda fs: sum(f << (c * board.col) for c, f in enumerate(fs)))
+    anything = st.integers(0, (1 << min(board.width * board.col + 2, 64)) - 1)
+    codes = data.draw(st.lists(st.one_of(legal, anything), min_size=1, max_size=40))
+    arr = np.array(codes, dtype=np.uint64)
+    cur, mask = board.decode_all(arr)
+    tier = tiers.tier_of(arr)
+    for i, code in enumerate(codes):
+        parts = [(code >> (c * board.col)) & ((1 << board.col) - 1) for c in range(board.width)]
+        ok = all(parts) and code >> (board.width * board.col) == 0
+        assert int(tier[i]) == (sum(p.bit_length() - 1 for p in parts) if ok else -1), code
+        if ok:
+            assert (int(cur[i]), int(mask[i])) == board.decode(code), code
+    assert connect4.stone_count(np.array([0, 1, 2**64 - 1], np.uint64)).tolist() == [0, 1, 64]

@@ -42,6 +42,18 @@ from verifier.model.graph import index_dtype
 __all__ = ["GAME", "Board", "ConnectFour", "generate", "has_four", "orbit_sizes", "position_name"]
 
 U64 = np.uint64
+_BYTE_ONES = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+
+
+def stone_count(bits: Codes) -> NDArray[np.int64]:
+    """The set bits of each code (numpy 2's ``bitwise_count``; before it, a table per byte)."""
+    count = getattr(np, "bitwise_count", None)
+    if count is not None:
+        return np.asarray(count(bits), dtype=np.int64)
+    by_byte = _BYTE_ONES[np.ascontiguousarray(bits).view(np.uint8).reshape(-1, 8)]
+    return np.asarray(by_byte.sum(axis=1), dtype=np.int64)
+
+
 Codes = NDArray[np.uint64]
 
 
@@ -94,17 +106,26 @@ class Board:
         return cur, mask
 
     def decode_all(self, codes: Codes) -> tuple[Codes, Codes]:
-        """:meth:`decode` of every code at once: ``(cur, mask)`` arrays (a lookup table of the
-        ``2 ** (height + 1)`` column codes gives each column's stones below its marker bit)."""
-        below = np.array(
-            [(1 << max(v.bit_length() - 1, 0)) - 1 for v in range(1 << self.col)], dtype=U64
-        )
-        mask = np.zeros_like(codes)
-        column = U64((1 << self.col) - 1)
-        for c in range(self.width):
-            shift = U64(c * self.col)
-            mask |= below[((codes >> shift) & column).astype(np.intp)] << shift
+        """:meth:`decode` of every code at once: ``(cur, mask)`` arrays."""
+        mask, _ = self.stones_below_markers(codes)
         return codes - mask - U64(self.bottom), mask
+
+    def stones_below_markers(self, codes: Codes) -> tuple[Codes, NDArray[np.bool_]]:
+        """Each code's stones (every column's bits below its highest set bit, its marker) and
+        whether it is a board at all (each column has its marker, no bit past the last
+        column). A column's set bits are copied down inside it (shifts 1, 2, 4, ...), so that
+        its field is all ones from the marker down, then shifted once more without it."""
+        full = codes
+        shift = 1
+        while shift < self.col:
+            keep = sum(((1 << (self.col - shift)) - 1) << (c * self.col) for c in range(self.width))
+            full = full | ((full >> U64(shift)) & U64(keep))
+            shift *= 2
+        low = sum(((1 << (self.col - 1)) - 1) << (c * self.col) for c in range(self.width))
+        ok = ((codes >> U64(self.width * self.col)) == 0) & (
+            (full & U64(self.bottom)) == U64(self.bottom)
+        )
+        return (full >> U64(1)) & U64(low), ok
 
     def moves(
         self, cur: Codes, mask: Codes, live: NDArray[np.intp]

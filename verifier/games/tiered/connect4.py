@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from verifier.dataset.outcome import INNER
 from verifier.dataset.rules import Expansion
-from verifier.games.connect4 import Board
+from verifier.games.connect4 import Board, stone_count
 from verifier.model.semantics import Semantics
 
 if TYPE_CHECKING:
@@ -86,16 +86,8 @@ class ConnectFourTiers:
     def tier_of(self, codes: NDArray[np.uint64]) -> NDArray[np.int64]:
         """Stones on the board; -1 for a code with bits above the board or a column without
         its marker bit (no board has that code)."""
-        board = self.board
-        column = np.uint64((1 << board.col) - 1)
-        stones = np.zeros(len(codes), dtype=np.int64)
-        valid = (codes >> np.uint64(self.width * board.col)) == 0
-        for c in range(self.width):
-            part = (codes >> np.uint64(c * board.col)) & column
-            valid &= part != 0
-            # the marker is the highest set bit: stones in the column = its index
-            stones += np.floor(np.log2(np.maximum(part, 1).astype(np.float64))).astype(np.int64)
-        return np.where(valid, stones, -1)
+        stones, ok = self.board.stones_below_markers(codes)
+        return np.where(ok, stone_count(stones), -1)
 
     def position_name(self, code: int) -> str:
         return f"{self.board.name(code)} (code {code})"
