@@ -7,16 +7,18 @@ Both go through the in-memory route's own code (``verifier.io.answers``: ``save_
 increasing (the order in which ``verifier generate`` numbers a case's positions, so a table
 keyed by ids means the same positions on both routes), named by the game's codec exactly as
 the in-memory route names them (Connect Four's boards; a stored graph's node ids ``0 .. n-1``,
-the names of ``generate random``'s cases), and no moves. The moves written (``move``: the
-first optimal successor by id, the in-memory solvers' choice) are computed from the stored
-answers: from the codes for Connect Four, from the stored edges for a graph.
+the names of ``generate random``'s cases), and no moves. What differs with the semantics is
+``stored_answers.STORED``'s, one entry each: the stored answers as an in-memory solver's result
+(the columns computed from them as the in-memory solvers compute them: normal play's moves
+from the codes for a game, from the stored edges for a graph), and a file's claims as a table.
 
-A file read is turned into the dataset route's own table (``code``, ``value``, ``remoteness``,
-``move``: ``check``'s reading) in a scratch folder and judged there by the checks of
-``check``. Where the file is silent (a partial table, or a row without its remoteness or move)
-the judge reads the dataset's own answers (``docs/answers.md``, the partial-table rules): its
-value and remoteness, and no claim of a move (``UNSTATED``); those answers are judged in the
-same run, so ``verified`` means the claims and the answers around them keep every rule.
+A file read is turned into the dataset route's own table (``code``, ``value`` and what the
+semantics' table carries: ``check``'s or ``graph_check``'s reading) in a scratch folder and
+judged there; the columns it cannot carry are judged in memory (``extra_faults``). Where the
+file is silent (a partial table, or a row without its remoteness or move) the judge reads the
+dataset's own answers (``docs/answers.md``, the partial-table rules): its value and
+remoteness, and no claim of a move (``tables.UNSTATED``); those answers are judged in the same
+run, so ``verified`` means the claims and the answers around them keep every rule.
 
 Memory: the whole dataset's codes, answers and moves are held at once (about 30 bytes a
 position), not one shard at a time; a ``.csv`` or ``.json`` is written ``ROWS`` positions at
@@ -34,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from verifier.dataset import catalog as catalogs
 from verifier.dataset.catalog import Catalog
@@ -42,8 +43,14 @@ from verifier.dataset.errors import DatasetError
 from verifier.dataset.manifest import Manifest
 from verifier.dataset.rules import TierGame
 from verifier.dataset.storage import write_parquet
-from verifier.distributed.tiers.graph_rules import rule_named
-from verifier.distributed.tiers.tables import UNSTATED, packed_moves
+from verifier.distributed.tiers.stored_answers import (
+    STORED,
+    extra_faults,
+    moves,
+    rule_query,
+    stored_result,
+    stored_table,
+)
 from verifier.model.semantics import NOBODY, Semantics
 
 if TYPE_CHECKING:
@@ -113,75 +120,23 @@ def dataset_case(cat: Catalog) -> Any:
     )
 
 
-def _moves(cat: Catalog, label: NDArray[np.int8], rem: NDArray[np.int32]) -> NDArray[np.int64]:
-    """Each position's move as the in-memory solvers choose it (-1: none): its first successor
-    by id (``engine.retrograde.move_keys``) that is lost with remoteness one less from a won
-    position, won with one less from a lost one, drawn from a drawn one (the least over every
-    batch of moves: a stored graph's moves inside a tier and into later ones come apart)."""
-    none = np.iinfo(np.int64).max
-    move = np.full(cat.n, none, dtype=np.int64)
-    for src, dst in cat.edges():
-        a, b = label[src], label[dst]
-        one_less = rem[dst] == rem[src] - 1
-        ok = ((a == 1) & (b == -1) & one_less) | ((a == -1) & (b == 1) & one_less)
-        ok |= (a == 0) & (b == 0)
-        s, d = src[ok], dst[ok]
-        if not bool(np.all(s[1:] >= s[:-1])):  # a stored graph's are by source already
-            order = np.argsort(s, kind="stable")
-            s, d = s[order], d[order]
-        starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]]) if len(s) else s[:0]
-        least = np.minimum.reduceat(d, starts) if len(s) else d[:0]
-        move[s[starts]] = np.minimum(move[s[starts]], least)
-    move[move == none] = -1
-    return move
-
-
 def solver_result(cat: Catalog, graph: Any, solver: str) -> Any:
     """The dataset's answers as the ``SolverResult`` an in-memory solver named ``solver``
     publishes for ``graph``, the graph stored (``solve CASE --engine dask``: the same columns
     as ``dataset_solution``'s, moves included)."""
     from dataclasses import replace
 
-    from verifier.model import SolverResult
-    from verifier.model.results import View
-
-    if rule_named(cat.manifest.semantics) is not None:
-        from verifier.distributed.tiers.rule_answers import stored_answers, stored_result
-
-        own = stored_answers(cat)
-        return replace(stored_result(graph.semantics, graph, own), solver=solver)
-    label, rem = cat.answers()
-    remoteness = np.where(label != 0, rem, -1).astype(np.int64)
-    return SolverResult(
-        solver, View.LABEL, label, remoteness=remoteness, move=_moves(cat, label, rem)
-    )
+    return replace(stored_result(cat, graph), solver=solver)
 
 
 def dataset_solution(cat: Catalog, case: Any) -> Any:
-    """The dataset's answers as a ``Solution`` of ``case`` (``dataset_case``): value,
-    remoteness (none at a draw) and the moves."""
-    from verifier.model.columns import MOVE, REMOTENESS, VALUE, Column
-    from verifier.model.describe import describe
+    """The dataset's answers as a ``Solution`` of ``case`` (``dataset_case``): the columns the
+    in-memory route writes for its semantics (``stored_answers``)."""
     from verifier.model.solution import Solution
 
-    if rule_named(cat.manifest.semantics) is not None:
-        from verifier.distributed.tiers.rule_answers import rule_solution
-
-        return rule_solution(cat, case)
-    label, rem = cat.answers()
-    move = _moves(cat, label, rem)
-    columns = {
-        VALUE: Column.full(label),
-        REMOTENESS: Column.where(rem.astype(np.int64), label != 0),
-        MOVE: Column.where(move, move >= 0),
-    }
-    return Solution(
-        graph=case.graph,
-        root=case.root,
-        description=describe(case.semantics),
-        columns=columns,
-        covered=np.ones(cat.n, dtype=np.bool_),
-    )
+    sol = Solution.from_results(case, {"dataset": stored_result(cat)})
+    assert sol is not None  # the result is in the semantics' view
+    return sol
 
 
 ROWS = 1 << 18
@@ -286,7 +241,7 @@ def answers_input(root: Path, answers: Path) -> None:
 
 
 Extra = dict[str, tuple[int, int, str]]
-"""Claims judged in memory, not by the sharded checks (``rule_answers.extra_faults``): per
+"""Claims judged in memory, not by the sharded checks (``stored_answers.extra_faults``): per
 check, the violations, the first position's id and why."""
 
 
@@ -294,12 +249,12 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int, Ex
     """Read the answer file ``file`` (any encoding of ``docs/answers.md``, keyed by names or
     ids) against the dataset in ``root`` and write it as the dataset route's table
     (``into``/claims.parquet: every position, the file's claims and, where it is silent, the
-    dataset's answers). Returns the table, the positions claimed, all positions and the
-    faults of the claims judged in memory (another semantics than normal: ``rule_answers``)."""
+    dataset's answers: ``stored_answers.stored_table``). Returns the table, the positions
+    claimed, all positions and the faults of the claims judged in memory (the columns the table
+    cannot carry: ``stored_answers.extra_faults``)."""
     from verifier.errors import CaseError
     from verifier.io.answers import load_answers
     from verifier.io.limits import Limits
-    from verifier.model.columns import MOVE, REMOTENESS
 
     cat = catalog(root)
     case = dataset_case(cat)
@@ -307,39 +262,9 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int, Ex
         claims = load_answers(file, case, Limits())
     except CaseError as e:
         raise DatasetError(str(e)) from None
-    if rule_named(cat.manifest.semantics) is not None:
-        from verifier.distributed.tiers.rule_answers import extra_faults, rule_table
-
-        path = rule_table(cat, claims, into)
-        return path, int(claims.given.sum()), cat.n, extra_faults(cat, case, claims)
-    label, rem = cat.answers()
-    given = claims.given
-    value = np.where(given, claims.values.astype(np.int8), label).astype(np.int8)
-    # where the file is silent: our remoteness (none at a draw), also on a claimed row that
-    # gives none when its value is ours; a row claiming another value gets none
-    remoteness = np.where(label == 0, -1, rem).astype(np.int64)
-    remoteness[given & (value != label)] = -1
-    said = claims.get(REMOTENESS)
-    if said is not None:
-        remoteness[said.given] = said.data[said.given]
-    cols: dict[str, NDArray[Any]] = {
-        "code": cat.codes,
-        "value": value,
-        "remoteness": remoteness,
-    }
-    tiers = cat.tiers() if cat.tiered else None
-    if tiers is not None:  # a code names a position with its tier
-        cols["tier"] = tiers
-    chosen = claims.get(MOVE)
-    if chosen is not None:
-        move = np.full(cat.n, UNSTATED, dtype=np.uint64)
-        at = chosen.given
-        to = chosen.data[at].astype(np.int64)
-        move[at] = cat.codes[to] if tiers is None else packed_moves(tiers[to], cat.codes[to])
-        cols["move"] = move
     path = into / "claims.parquet"
-    write_parquet(path, cols)
-    return path, int(given.sum()), cat.n, {}
+    write_parquet(path, stored_table(cat, claims))
+    return path, int(claims.given.sum()), cat.n, extra_faults(cat, case, claims)
 
 
 @contextmanager
@@ -403,13 +328,11 @@ def query_report(root: Path, names: Sequence[str]) -> tuple[Any, list[int]]:
         if not g.has_node(name):
             raise DatasetError(f"{root}: $.nodes: no position named {name!r}")
         asked.append(g.id_of(name))
-    if rule_named(m.semantics) is not None:  # reachability, minimax, impartial: in memory
-        from verifier.distributed.tiers.rule_answers import rule_query
-
+    if STORED[Semantics(m.semantics)].whole:  # the moves need the whole graph: read it
         cat.need_solved(0)
         return rule_query(cat, case), asked
     label, rem = cat.answers()
-    move = _moves(cat, label, rem)
+    move = moves(cat, label, rem)
     want = np.array(asked, dtype=np.int64)
     succ: dict[int, list[int]] = {x: [] for x in asked}
     for src, dst in cat.edges():

@@ -513,7 +513,7 @@ def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: fl
     if answers is not None and not is_dataset(answers) and not is_code_table(answers):
         with judged_table(root, answers) as (table, claimed, n, extra):
             res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace, cp=cp)
-        for check, (count, node, why) in extra.items():  # judged in memory (rule_answers)
+        for check, (count, node, why) in extra.items():  # judged in memory (stored_answers)
             res.checks = (*res.checks, check)
             res.counts[check] = count
             if count:
