@@ -27,7 +27,8 @@ run: the sharded ``generate``, ``solve`` and ``verify DIR --engine dask`` agains
 ``generate -o case.npz``, ``solve case.npz -o answers.npz`` and ``verify case.npz --answers
 answers.npz --linear``; per stage the wall seconds, the positions (classes with
 ``--symmetry``) a second, and the ratio of the sharded stage to its in-memory counterpart, then
-the same for the three stages together.
+the same for the three stages together. Both checks run ``--no-self-check`` (as the
+measurements before the standalone checker ran inside ``verify``); ``--self-check`` includes it.
 
 ``--write-doc`` puts the Markdown tables in docs/distributed.md, section "Tiers and shards".
 """
@@ -196,7 +197,8 @@ def measure_graph(nodes: int, workers: int, memory: str, tmp: Path, repeat: int 
         mem, mem_s, mem_kb = run_cli(["solve", str(case), "--max-positions", "2000000000"])
         failed = mem.returncode
         mems.append((float("inf") if failed else mem_s, mem_kb * 1024))
-        print(f"{nodes}: solve {sol_s:.1f} s, in memory {mem_s:.1f} s", flush=True)
+        said = " / ".join(mem.stderr.strip().splitlines()[-3:-1]) if failed else ""  # not %M
+        print(f"{nodes}: solve {sol_s:.1f} s, in memory {mem_s:.1f} s {said}".rstrip(), flush=True)
     doc = json.loads(sol.stdout)
     tier = doc["tiers"][0]
     rounds = next(  # said with progress on (VERIFIER_PROGRESS_EVERY set)
@@ -258,24 +260,29 @@ def _stage(args: list[str], what: str) -> tuple[float, int]:
     return secs, max([driver, *workers])
 
 
-def measure_stages(board: str, symmetry: bool, workers: int, memory: str, tmp: Path) -> list[str]:
+def measure_stages(
+    board: str, symmetry: bool, workers: int, memory: str, tmp: Path, self_check: bool = False
+) -> list[str]:
     """One board's rows: each stage of the sharded route against the in-memory route's, both
-    measured in this run, one after the other (never side by side)."""
+    measured in this run, one after the other (never side by side). ``self_check``: both
+    ``verify`` stages run the standalone checker on their certificate too (their default;
+    off here unless asked: the measurements before it ran inside ``verify`` did not)."""
     w, h = (int(x) for x in board.split("x"))
     size = ["--width", str(w), "--height", str(h), *(["--symmetry"] if symmetry else [])]
     cluster = ["--engine", "dask", "--workers", str(workers), "--worker-memory", memory]
     ds, case, ans = tmp / f"c{w}{h}", tmp / f"c{w}{h}.npz", tmp / f"c{w}{h}.answers.npz"
     big = ["--max-positions", "2000000000"]
+    checker = [] if self_check else ["--no-self-check"]
     sharded = [
         _stage(["generate", "connect4", *size, "-o", str(ds), *cluster], "sharded generate"),
         _stage(["solve", str(ds), *cluster, "-q"], "sharded solve"),
-        _stage(["verify", str(ds), *cluster, "-q"], "sharded check"),
+        _stage(["verify", str(ds), *cluster, *checker, "-q"], "sharded check"),
     ]
     memory_route = [
         _stage(["generate", "connect4", *size, "-o", str(case)], "in-memory generate"),
         _stage(["solve", str(case), *big, "-o", str(ans), "-q"], "in-memory solve"),
         _stage(
-            ["verify", str(case), "--answers", str(ans), "--linear", *big, "-q"],
+            ["verify", str(case), "--answers", str(ans), "--linear", *big, *checker, "-q"],
             "in-memory check",
         ),
     ]
@@ -314,19 +321,31 @@ def _positions(case: Path) -> int:
         return int(z["owner"].shape[0])
 
 
-def stages_table(boards: list[str], symmetry: bool, workers: int, memory: str, load: str) -> str:
+def stages_table(
+    boards: list[str], symmetry: bool, workers: int, memory: str, load: str, self_check: bool
+) -> str:
     """The end-to-end table (``--stages``)."""
     with tempfile.TemporaryDirectory() as tmp:
-        rows = [r for b in boards for r in measure_stages(b, symmetry, workers, memory, Path(tmp))]
+        rows = [
+            r
+            for b in boards
+            for r in measure_stages(b, symmetry, workers, memory, Path(tmp), self_check)
+        ]
+    checker = (
+        "both checks with the standalone checker's judgement of their certificate"
+        if self_check
+        else "both checks `--no-self-check`"
+    )
     return "\n".join(
         [
             f"Measured by `benchmarks/bench_scaleout.py --stages {' '.join(boards)}"
-            f"{' --symmetry' if symmetry else ''}` ({workers} workers, `--worker-memory "
+            f"{' --symmetry' if symmetry else ''}{' --self-check' if self_check else ''}` "
+            f"({workers} workers, `--worker-memory "
             f"{memory}`; load average {load} at the start, on a shared 2-core machine). Each "
             "stage a process of its own, as a user runs it (the sharded ones start their "
-            "LocalCluster); memory: the peak resident MB of the largest process of the "
-            "command; rates in positions (classes) a second; the ratio is the sharded stage's "
-            "time over the in-memory one's.",
+            f"LocalCluster; {checker}); memory: the peak resident MB of the largest process of "
+            "the command; rates in positions (classes) a second; the ratio is the sharded "
+            "stage's time over the in-memory one's.",
             "",
             "| board | stage | sharded s | sharded /s | sharded MB | in-memory s | in-memory /s "
             "| in-memory MB | sharded / in memory |",
@@ -347,11 +366,16 @@ def main() -> None:
     )
     ap.add_argument("--stages", nargs="*", default=[], help="boards measured stage by stage")
     ap.add_argument("--symmetry", action="store_true", help="--stages: up to the mirror")
+    ap.add_argument(
+        "--self-check",
+        action="store_true",
+        help="--stages: both verify stages run the standalone checker (off: as measured before)",
+    )
     ap.add_argument("--write-doc", action="store_true")
     a = ap.parse_args()
     load = load_note()
     if a.stages:
-        table = stages_table(a.stages, a.symmetry, a.workers, a.worker_memory, load)
+        table = stages_table(a.stages, a.symmetry, a.workers, a.worker_memory, load, a.self_check)
         print(table)
         if a.write_doc:
             write_block(DOC, STAGES_BEGIN, STAGES_END, f"{STAGES_BEGIN}\n{table}\n{STAGES_END}")
