@@ -179,3 +179,23 @@ def test_the_api_holds_a_case_to_the_matching_command(monkeypatch: Any) -> None:
     assert "too big to process in one process" in str(e.value)
     assert "or verifier solve (no proofs: 16 positions by default)" in str(e.value)
     assert "Connect Four" not in str(e.value)
+
+
+def test_max_positions_raised_on_the_command_line_is_the_limit_the_run_keeps(
+    monkeypatch: Any,
+) -> None:
+    """A case above the machine's default limit, admitted by ``--max-positions``, is solved and
+    verified: the API the commands call holds it to the limit they were given, not to the
+    default again (it raised that refusal as a traceback, exit 1)."""
+    from verifier.io import limits
+
+    # a machine where neither solve's nor verify's default admits the 16 positions of CASE
+    memory = int(8 * limits.SOLVE_BYTES_PER_POSITION / limits.DEFAULT_MEMORY_SHARE)
+    monkeypatch.setattr(limits, "memory_bytes", lambda: memory)
+    for cmd in (["solve", CASE], ["verify", CASE, "--no-self-check"]):
+        refused = runner.invoke(app, cmd)
+        assert refused.exit_code == 2, refused.output
+        assert "too big to process in one process" in _lines(refused.stderr)[0]
+        r = runner.invoke(app, [*cmd, "--max-positions", "100"])
+        assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+        assert r.exit_code == 0, (r.output, r.stderr)

@@ -45,16 +45,19 @@ def load(path: str | Path, *, command: Command = "solve") -> Case:
     return load_any(path, limits=Limits.for_command(command))
 
 
-def _case(case: Case | str | Path, command: Command) -> Case:
-    """The case given, or read at ``command``'s limit; a case given is held to that limit too
-    (the command line's refusal: one line, the ways on)."""
-    if not isinstance(case, Case):
-        return load(case, command=command)
+def _case(case: Case | str | Path, command: Command, max_positions: int | None = None) -> Case:
+    """The case given, or read at ``command``'s limit (``max_positions`` when given: the
+    command line's ``--max-positions``); a case given is held to that limit too (the command
+    line's refusal: one line, the ways on)."""
+    from verifier.io import load_any
     from verifier.io.limits import Limits
 
+    limits = Limits.for_command(command, max_positions)
+    if not isinstance(case, Case):
+        return load_any(case, limits=limits)
     g = case.graph
     what = f"{g.n:,} nodes and {g.m:,} moves"
-    Limits.for_command(command).check_positions(g.n + g.m, str(case.path or case.id), what=what)
+    limits.check_positions(g.n + g.m, str(case.path or case.id), what=what)
     return case
 
 
@@ -72,15 +75,22 @@ def solve(case: Case | str | Path, *, engine: str = "auto") -> Solution:
 
 
 def solve_report(
-    case: Case | str | Path, *, engine: str = "auto", progress: ProgressFn | None = None
+    case: Case | str | Path,
+    *,
+    engine: str = "auto",
+    progress: ProgressFn | None = None,
+    max_positions: int | None = None,
 ) -> CaseReport:
     """What :func:`solve` runs, as the whole report ``verifier solve`` writes: every solver's
     run, their agreement and the ``expect`` block (verdict ``solved``, ``refuted`` or
-    ``inconclusive``), no Z3. ``progress``: called with ``(task, done, total)`` now and then."""
+    ``inconclusive``), no Z3. ``progress``: called with ``(task, done, total)`` now and then.
+    ``max_positions``: the largest case (nodes + moves) taken, as ``--max-positions``
+    (default: solve's, sized to the machine)."""
     from verifier.pipeline import run_case
     from verifier.registry import Options
 
-    return run_case(_case(case, "solve"), Options(engine=engine, progress=progress), smt=False)
+    c = _case(case, "solve", max_positions)
+    return run_case(c, Options(engine=engine, progress=progress), smt=False)
 
 
 def verify(
@@ -95,6 +105,7 @@ def verify(
     progress: ProgressFn | None = None,
     self_check: bool | None = None,
     certificate: str | Path | None = None,
+    max_positions: int | None = None,
 ) -> CaseReport:
     """Solve, cross-check with Z3 and compare with the case's ``expect`` block, as ``verify``
     does: a report with ``.verdict`` (``verified`` / ``refuted`` / ``inconclusive``),
@@ -108,7 +119,8 @@ def verify(
     (docs/certificates.md): ``None`` up to ``SELF_CHECK_POSITIONS`` positions on its
     certificate, above through a temporary dataset as far as the memory allows
     (``certify.through_dataset``), ``True`` at any size, ``False`` never. ``certificate``:
-    also write that certificate to this file (``.json`` or ``.npz``)."""
+    also write that certificate to this file (``.json`` or ``.npz``). ``max_positions``: the
+    largest case (nodes + moves) taken, as ``--max-positions`` (default: the command's)."""
     from verifier.certify.outside import self_checked
     from verifier.claims import run_with_claims
     from verifier.io.answer_base import Answers
@@ -121,7 +133,7 @@ def verify(
     if rlimit is not None:
         opts = replace(opts, rlimit=rlimit)
     t0 = time.perf_counter()
-    c = _case(case, "linear" if linear else "verify")
+    c = _case(case, "linear" if linear else "verify", max_positions)
     if answers is None or isinstance(answers, Answers):
         claims = answers
     else:

@@ -191,7 +191,9 @@ def solve_cmd(
     bar = _case_bar(Console(emoji=False, stderr=True)) if shown else None
     solve_progress = PlainProgress(sys.stderr) if bar is None else _progress_fn(bar)
     with bar if bar is not None else nullcontext():  # a bar on a terminal, as verify's
-        rep = api.solve_report(case, engine=engine.value, progress=solve_progress)
+        rep = api.solve_report(
+            case, engine=engine.value, progress=solve_progress, max_positions=max_positions
+        )
     if answer_file is not None:
         with _working(f"writing {answer_file}: {case.graph.n:,} positions"):
             _save_answers(rep.solution, case, answer_file)

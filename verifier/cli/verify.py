@@ -193,6 +193,7 @@ def run_verify(
                 linear=linear,
                 progress=on_progress,
                 self_check=False,
+                max_positions=max_positions,
             )
         rep = rep.timed("read", read, first=True)
         rep = _outside_check(rep, certificate, len(files), self_check, fmt, err)
