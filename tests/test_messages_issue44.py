@@ -199,3 +199,21 @@ def test_max_positions_raised_on_the_command_line_is_the_limit_the_run_keeps(
         r = runner.invoke(app, [*cmd, "--max-positions", "100"])
         assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
         assert r.exit_code == 0, (r.output, r.stderr)
+
+
+def test_the_api_takes_the_limit_it_is_given(monkeypatch: Any) -> None:
+    import pytest
+
+    import verifier
+    from verifier.errors import CaseError
+    from verifier.io import limits
+
+    memory = int(8 * limits.SOLVE_BYTES_PER_POSITION / limits.DEFAULT_MEMORY_SHARE)
+    monkeypatch.setattr(limits, "memory_bytes", lambda: memory)
+    with pytest.raises(CaseError):
+        verifier.load(CASE)
+    case = verifier.load(CASE, max_positions=100)
+    with pytest.raises(CaseError):
+        verifier.solve(case)
+    assert verifier.solve(case, max_positions=100)["s"].value == 4
+    assert verifier.solve(CASE, max_positions=100)["s"].value == 4

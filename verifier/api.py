@@ -34,40 +34,42 @@ if TYPE_CHECKING:
 __all__ = ["load", "solve", "solve_report", "verify"]
 
 
-def load(path: str | Path, *, command: Command = "solve") -> Case:
+def load(path: str | Path, *, command: Command = "solve", max_positions: int | None = None) -> Case:
     """Read a case file of any supported kind (``.json``, ``.npz``, ``.graphml``, ``.gml``);
     bad input raises ``CaseError`` whose message is the command line's one-line error. The
     largest case read is ``command``'s (``verifier solve``'s by default, the lightest: what
-    :func:`solve` takes; :func:`verify` refuses what ``verify`` would)."""
+    :func:`solve` takes; :func:`verify` refuses what ``verify`` would); ``max_positions``
+    (nodes + moves) when given, as ``--max-positions``."""
     from verifier.io import load_any
     from verifier.io.limits import Limits
 
-    return load_any(path, limits=Limits.for_command(command))
+    return load_any(path, limits=Limits.for_command(command, max_positions))
 
 
 def _case(case: Case | str | Path, command: Command, max_positions: int | None = None) -> Case:
     """The case given, or read at ``command``'s limit (``max_positions`` when given: the
     command line's ``--max-positions``); a case given is held to that limit too (the command
     line's refusal: one line, the ways on)."""
-    from verifier.io import load_any
+    if not isinstance(case, Case):
+        return load(case, command=command, max_positions=max_positions)
     from verifier.io.limits import Limits
 
-    limits = Limits.for_command(command, max_positions)
-    if not isinstance(case, Case):
-        return load_any(case, limits=limits)
     g = case.graph
     what = f"{g.n:,} nodes and {g.m:,} moves"
+    limits = Limits.for_command(command, max_positions)
     limits.check_positions(g.n + g.m, str(case.path or case.id), what=what)
     return case
 
 
-def solve(case: Case | str | Path, *, engine: str = "auto") -> Solution:
+def solve(
+    case: Case | str | Path, *, engine: str = "auto", max_positions: int | None = None
+) -> Solution:
     """Solve with every applicable solver of ``engine`` (``auto`` / ``reference`` / ``numpy``
     / ``compiled``) and compare them, without the Z3 proofs: the answer as a ``Solution``
     keyed by position name (``sol["a"].value``, ``.remoteness``, ``.move``, ``.line()``,
     ``sol.to_dict()``, ``sol.to_pandas()``). ``NotApplicable`` if no solver answers."""
-    c = _case(case, "solve")
-    rep = solve_report(c, engine=engine)
+    c = _case(case, "solve", max_positions)
+    rep = solve_report(c, engine=engine, max_positions=max_positions)
     if rep.solution is None:
         skipped = "; ".join(f"{r.name}: {r.skipped}" for r in rep.solvers if r.skipped)
         raise NotApplicable(f"{c.id}: no solver answered ({skipped})")
