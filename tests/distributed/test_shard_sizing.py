@@ -59,6 +59,25 @@ def test_more_state_or_less_memory_needs_more_shards() -> None:
     assert not sizing.fits(half, int(1.5 * GB))
 
 
+def test_large_workers_get_shards_under_dask_s_spill_threshold() -> None:
+    """Shards are sized under ``ROOMY`` (60%: below Dask's spill threshold) when they can hold
+    ``ROOMY_SHARD`` nodes, else under ``TARGET`` (75%) up to that size; more memory never
+    means more shards."""
+    nodes, moves = 100_000_000, 300_000_000
+    assert shards_needed(nodes, moves, 2, 3_000_000_000) == 32  # 16 when sized to TARGET
+    assert shards_needed(nodes, moves, 2, 1_500_000_000) == 54  # as before: small workers
+
+    def need(shards: int, limit: int) -> float:
+        per = -(-nodes // shards)
+        return need_bytes(Load(nodes // 2, moves // 2, per, 3 * per), limit) / limit
+
+    assert need(32, 3_000_000_000) <= sizing.ROOMY < need(30, 3_000_000_000)
+    assert sizing.ROOMY < need(54, 1_500_000_000) <= sizing.TARGET
+    limits = range(1_200_000_000, 20_000_000_000, 100_000_000)
+    counts = [shards_needed(nodes, moves, 2, limit) for limit in limits]
+    assert counts == sorted(counts, reverse=True), counts
+
+
 def test_a_shard_that_cannot_fit_is_refused_with_the_memory_it_needs() -> None:
     with pytest.raises(WorkersTooSmall) as e:
         shards_needed(100_000_000, 300_000_000, 2, 1 * GB)
