@@ -73,10 +73,11 @@ from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, load_manif
 from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.shape import Owners, Witness, position_named, shape_faults
 from verifier.dataset.storage import read_parquet, read_rule_answers, shard_path
+from verifier.dataset.stored_columns import own_columns
 from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
 from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
 from verifier.distributed.tiers.export import exported_answers, is_dataset
-from verifier.distributed.tiers.graph_rules import RULES, described, rule_named
+from verifier.distributed.tiers.graph_rules import RULES, described
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.distributed.tiers.tables import (
     NO_CLAIM,
@@ -222,7 +223,7 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
     base = Path(root)
     rule, checker = RULES[sem], CHECKERS[sem]
     nodes = read_node_columns(base, 0, entry.shard, entry.sha256, entry.positions,
-                              {"code": "uint64"} | rule.node_columns)  # fmt: skip
+                              {"code": "uint64"} | rule.columns.node_columns)  # fmt: skip
     src, dst = read_edges(base, 0, entry.shard, entry.edges_sha256, entry.edges)
     n = entry.positions
     x = (src - np.uint64(lo)).astype(np.intp)
@@ -230,7 +231,7 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
         raise DatasetError(f"{shard_path(base, 0, entry.shard)}: a move from another shard")
     codes: NDArray[np.uint64] = np.asarray(nodes["code"], dtype=np.uint64)
     deg = np.bincount(x, minlength=n)
-    cols = rule.answer_columns
+    cols = rule.columns.answer_columns
     ids = Owners(((*(p for p, _ in refs),),), ranged=True)
     _, n_ids, w_ids = shape_faults(None, 0, entry.shard, codes, ids)
 
@@ -534,7 +535,7 @@ def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: fl
         return res
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
-    if not isinstance(game, GraphTiers) or rule_named(m.semantics) is None:
+    if not isinstance(game, GraphTiers) or own_columns(m.semantics) is None:
         return check_dataset(root, client, answers=answers, say=say, poll=poll, grace=grace, cp=cp)
     graph = with_semantics(game, m.semantics, str(root / MANIFEST))
     assert isinstance(graph, GraphTiers)
