@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.distributed.tiers import answers
-from verifier.distributed.tiers.stored_answers import STORED
+from verifier.dataset import answers
+from verifier.dataset.stored_answers import STORED
 from verifier.model.columns import MOVE, REMOTENESS
 from verifier.model.semantics import Semantics
 

@@ -88,17 +88,17 @@ from verifier.dataset.storage import (
     shard_path,
 )
 from verifier.dataset.stored_columns import count_names, own_columns
-from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
-from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
-from verifier.distributed.tiers.tables import (
+from verifier.dataset.tables import (
     MOVE_TIER,
     NO_CLAIM,
     NO_MOVE,
     UNSTATED,
     Claims,
-    align_table,
     packed_moves,
 )
+from verifier.distributed.tiers.align import align_table
+from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.games.registry import hook, tiered_form
 from verifier.model import GameGraph, SolverResult
 from verifier.model.semantics import NOBODY, Semantics

@@ -67,6 +67,7 @@ from numpy.typing import NDArray
 
 from verifier.checks.rules import rule_gives, shard_faults, shard_graph
 from verifier.dataset.errors import DatasetError
+from verifier.dataset.export import exported_answers, is_dataset
 from verifier.dataset.graph_storage import read_edges, read_node_columns
 from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner, with_semantics
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
@@ -74,19 +75,18 @@ from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.shape import Owners, Witness, position_named, shape_faults
 from verifier.dataset.storage import read_parquet, read_rule_answers, shard_path
 from verifier.dataset.stored_columns import own_columns
-from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
-from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
-from verifier.distributed.tiers.export import exported_answers, is_dataset
-from verifier.distributed.tiers.graph_rules import RULES, described
-from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
-from verifier.distributed.tiers.tables import (
+from verifier.dataset.tables import (
     NO_CLAIM,
     TableValues,
-    align_table,
     claims_path,
     column_of,
     int_column,
 )
+from verifier.distributed.tiers.align import align_table
+from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
+from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
+from verifier.distributed.tiers.graph_rules import RULES, described
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
@@ -168,7 +168,7 @@ CHECKERS: PerSemantics[Checker] = PerSemantics("sharded check")
 
 @dataclass(frozen=True)
 class Table:
-    """A stranger's table aligned with the shards in ``scratch`` (``tables.align_table``), and
+    """A stranger's table aligned with the shards in ``scratch`` (``align.align_table``), and
     whether the dataset's own answers are judged beside it and compared (``borrow``: the
     table carries no certificate and the dataset is solved)."""
 
@@ -509,7 +509,7 @@ def check_any(
 
 def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: float,
                grace: float, cp: Checkpoints) -> TierCheck:  # fmt: skip
-    from verifier.distributed.tiers.answers import is_code_table, judged_table
+    from verifier.dataset.answers import is_code_table, judged_table
 
     if answers is not None and not is_dataset(answers) and not is_code_table(answers):
         with judged_table(root, answers) as (table, claimed, n, extra):

@@ -18,12 +18,12 @@ graph whole (one tier: its nodes' columns and its edges).
 
 Read (``stored_table``): a file's claims become the sharded route's table of a stranger
 (``code``, ``value`` in the table's encoding; normal play's remoteness, move and tier, judged by
-``check``; reachability's layers as ``remoteness``, judged by ``graph_check``), the dataset's
-own answers where the file is silent. The columns that table cannot carry (``in_memory``: a
-minimax remoteness, a move of the three stored-graph semantics) are judged here
-(``extra_faults``), by the in-memory route's own checks (``checks.remoteness.kars_remoteness``,
-``checks.moves.move_faults``) on the whole graph, against the file's values filled with the
-dataset's own.
+``distributed.tiers.check``; reachability's layers as ``remoteness``, judged by
+``graph_check``), the dataset's own answers where the file is silent. The columns that table
+cannot carry (``in_memory``: a minimax remoteness, a move of the three stored-graph semantics)
+are judged here (``extra_faults``), by the in-memory route's own checks
+(``checks.remoteness.kars_remoteness``, ``checks.moves.move_faults``) on the whole graph,
+against the file's values filled with the dataset's own.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from verifier.dataset.catalog import Catalog
 from verifier.dataset.graph_storage import read_node_columns
 from verifier.dataset.storage import read_rule_answers
 from verifier.dataset.stored_columns import COLUMNS
-from verifier.distributed.tiers.tables import UNSTATED, packed_moves
+from verifier.dataset.tables import UNSTATED, packed_moves
 from verifier.model.columns import MOVE, REMOTENESS
 from verifier.model.describe import PerSemantics, describe
 from verifier.model.semantics import NOBODY, PLAYER0, Semantics

@@ -2,12 +2,12 @@
 where ``OTHER`` is a dataset of the same game solved elsewhere (another cluster, another
 shard size, another version of this tool).
 
-Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER``
-reads its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them
-as a Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
-``tables.OUTCOMES``, ``graph_check``'s values per semantics) in a scratch folder of ``DIR``;
-that table is then judged exactly as a table someone handed over (coverage, rules, the
-certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
+Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER`` reads
+its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them as a
+Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
+``tables.OUTCOMES``, ``distributed.tiers.graph_check``'s values per semantics) in a scratch
+folder of ``DIR``; that table is then judged exactly as a table someone handed over (coverage,
+rules, the certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
 """
 
 from __future__ import annotations
