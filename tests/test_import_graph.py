@@ -4,8 +4,9 @@ Every ``import`` of a ``verifier`` module counts, at module level, under ``TYPE_
 inside a function, except the lazy upward references docs/architecture.md lists with their
 reason (``LAZY_UPWARD``). The circles removed by issue 30 item 4 (pipeline -> writers ->
 pipeline, io/answers <-> io/answer_columns, io/jsonpath <-> io/numbers) would each fail here;
-each module untangled also imports first in a fresh interpreter, and the equations (no Z3)
-import nothing of smt/.
+each module untangled also imports first in a fresh interpreter, the equations (no Z3)
+import nothing of smt/, and the stored data (dataset/: its files, answer files included) nothing
+of the cluster code (distributed/), not even inside a function.
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ def test_the_lazy_upward_references_are_lazy() -> None:
         ("verifier.writers", "verifier.pipeline"),
         ("verifier.pipeline", "verifier.writers"),
         ("verifier.equations", "verifier.smt"),  # the equations as arrays know nothing of Z3
+        ("verifier.dataset", "verifier.distributed."),  # stored data, read without a cluster
     ],
 )
 def test_layer_imports_nothing_of(module: str, above: str) -> None:

@@ -17,7 +17,7 @@ from tier_cli import one_line_error, run_cli, stdout
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
-from verifier.distributed.tiers.answers import write_answer_file
+from verifier.dataset.answers import write_answer_file
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 

@@ -33,6 +33,7 @@ from verifier.dataset.storage import (  # noqa: E402
     read_rule_answers,
     write_rule_answers,
 )
+from verifier.dataset.stored_columns import COLUMNS  # noqa: E402
 from verifier.distributed.tiers import check, checkpoints, graph_check  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
@@ -40,7 +41,6 @@ from verifier.distributed.tiers.driver import (  # noqa: E402
     solve_dataset,
 )
 from verifier.distributed.tiers.graph_check import check_any  # noqa: E402
-from verifier.distributed.tiers.graph_rules import RULES  # noqa: E402
 from verifier.games.tiered.connect4 import ConnectFourTiers  # noqa: E402
 from verifier.model.semantics import Semantics  # noqa: E402
 from verifier.progress import Notice, Violation  # noqa: E402
@@ -319,7 +319,7 @@ def minimax(client: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert run_cli("solve", root, *addr).exit_code == 0
     m = load_manifest(root)
     s = m.tiers[0].shards[2]
-    cols = RULES[Semantics.MINIMAX].answer_columns
+    cols = COLUMNS[Semantics.MINIMAX].answer_columns
     got = {k: v.copy() for k, v in read_rule_answers(root, 0, 2, s.answers_sha256, s.positions,
                                                        cols).items()}  # fmt: skip
     got["score"][7] += 5

@@ -122,7 +122,7 @@ def test_parquet_in_and_out(client: Any, tmp_path: Path) -> None:
     out = tmp_path / "out"
     r = solve_distributed(src, client=client, out=out)
     # the folder is the case stored and solved as a dataset: its answers are the reference's
-    from verifier.distributed.tiers.answers import catalog
+    from verifier.dataset.answers import catalog
 
     label, rem = catalog(out).answers()
     want_label, want_rem = reference(g)

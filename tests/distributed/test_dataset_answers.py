@@ -19,7 +19,7 @@ pytest.importorskip("pyarrow")
 
 from verifier.dataset.manifest import load_manifest
 from verifier.dataset.storage import read_rule_answers, write_rule_answers
-from verifier.distributed.tiers.graph_rules import RULES
+from verifier.dataset.stored_columns import COLUMNS
 from verifier.model.semantics import Semantics
 
 # not marked dask: the slow cases run in CI's slow run ("slow and not dask"), on the module's
@@ -62,7 +62,7 @@ def test_another_solved_dataset_is_verified_and_its_corruption_refuted(
 
     m = load_manifest(other)  # one node's answer changed where the solver wrote it
     s = m.tiers[0].shards[0]
-    cols = RULES[Semantics(semantics)].answer_columns
+    cols = COLUMNS[Semantics(semantics)].answer_columns
     got = {k: v.copy() for k, v in read_rule_answers(other, 0, 0, s.answers_sha256,
                                                        s.positions, cols).items()}  # fmt: skip
     if field == "label":
@@ -103,7 +103,7 @@ def test_a_rule_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Path
     shutil.copytree(root, twice)
     m = load_manifest(twice)
     s = m.tiers[0].shards[1]
-    names = {"code": "uint64", "terminal": "int8"} | RULES[Semantics.MINIMAX].node_columns
+    names = {"code": "uint64", "terminal": "int8"} | COLUMNS[Semantics.MINIMAX].node_columns
     cols = read_node_columns(twice, 0, 1, s.sha256, s.positions, names)
     code = cols["code"].copy()
     code[3] = code[2]

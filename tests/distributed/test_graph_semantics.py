@@ -33,6 +33,7 @@ from verifier.dataset.storage import (  # noqa: E402
     read_rule_answers,
     write_rule_answers,
 )
+from verifier.dataset.stored_columns import COLUMNS  # noqa: E402
 from verifier.distributed.tiers import graph_tasks  # noqa: E402
 from verifier.distributed.tiers.driver import prepare_output, solve_dataset  # noqa: E402
 from verifier.distributed.tiers.graph_check import check_any as check_dataset  # noqa: E402
@@ -54,7 +55,7 @@ def stored(root: Path, graph: GameGraph, client: Any, shards: int) -> Path:
 def answers(root: Path) -> dict[str, np.ndarray]:
     """Every node's answers (the semantics' columns), in node-id order."""
     m = load_manifest(root)
-    cols = RULES[Semantics(m.semantics)].answer_columns
+    cols = COLUMNS[Semantics(m.semantics)].answer_columns
     got = [
         read_rule_answers(root, 0, s.shard, s.answers_sha256, s.positions, cols)
         for s in m.tiers[0].shards
@@ -67,7 +68,7 @@ def graph_of(root: Path) -> GameGraph:
     m = load_manifest(root)
     sem = Semantics(m.semantics)
     n = m.tiers[0].positions
-    columns = {"code": "uint64"} | RULES[sem].node_columns
+    columns = {"code": "uint64"} | COLUMNS[sem].node_columns
     nodes, src, dst = [], [], []
     for s in m.tiers[0].shards:
         nodes.append(read_node_columns(root, 0, s.shard, s.sha256, s.positions, columns))
@@ -277,7 +278,7 @@ def made_up_state(root: Path, semantics: str, n: int) -> graph_tasks.Held:
     """A shard's state as a run that died could have left it: every node decided in round 0,
     with values no solve gives (score 7, Grundy value 9)."""
     rule = RULES[Semantics(semantics)]
-    nodes = {k: np.zeros(n, dtype=t) for k, t in rule.node_columns.items()}
+    nodes = {k: np.zeros(n, dtype=t) for k, t in rule.columns.node_columns.items()}
     state = initial_state(rule, nodes, np.zeros(n, np.int32))
     state["done"][:], state["rank"][:] = 1, 0
     for k, v in (("score", 7.0), ("grundy", 9)):
@@ -308,7 +309,7 @@ def test_a_run_again_gives_the_same_answers_and_reads_no_stale_state(
 
 def rule_state(semantics: str, degree: list[int], **nodes: list[float]) -> dict[str, np.ndarray]:
     rule = RULES[Semantics(semantics)]
-    cols = {k: np.asarray(nodes[k], dtype=t) for k, t in rule.node_columns.items()}
+    cols = {k: np.asarray(nodes[k], dtype=t) for k, t in rule.columns.node_columns.items()}
     return initial_state(rule, cols, np.asarray(degree, np.int32))
 
 
@@ -447,7 +448,7 @@ def corrupt(root: Path, node: int, column: str, value: Any) -> None:
     bounds = np.cumsum([0, *(s.positions for s in m.tiers[0].shards)])
     j = int(np.searchsorted(bounds, node, side="right") - 1)
     s = m.tiers[0].shards[j]
-    cols = read_rule_answers(root, 0, j, s.answers_sha256, s.positions, RULES[sem].answer_columns)
+    cols = read_rule_answers(root, 0, j, s.answers_sha256, s.positions, COLUMNS[sem].answer_columns)
     cols = {k: np.array(v) for k, v in cols.items()}
     cols[column][node - bounds[j]] = value
     s.answers_sha256 = write_rule_answers(root, 0, j, cols)
@@ -513,7 +514,7 @@ def test_any_corrupted_value_of_a_random_graph_is_refuted(
     solve_dataset(root, client)
     assert verdict(root, client)[0] == "verified"
     rng = np.random.default_rng(5)
-    fields = [c for c in RULES[Semantics(semantics)].answer_columns if c != "rank"]
+    fields = [c for c in COLUMNS[Semantics(semantics)].answer_columns if c != "rank"]
     for _ in range(12):
         x = int(rng.integers(g.n))
         column = fields[int(rng.integers(len(fields)))]

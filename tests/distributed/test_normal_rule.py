@@ -14,6 +14,7 @@ from verifier.model import Semantics
 
 pytest.importorskip("pyarrow")
 
+from verifier.dataset import stored_columns
 from verifier.dataset.errors import DatasetError
 from verifier.dataset.manifest import ShardEntry
 from verifier.dataset.storage import write_answers, write_rule_answers
@@ -59,15 +60,16 @@ def test_normal_state_is_nine_bytes_a_node_and_round_zero_seeds_the_labelled_dea
 
 
 def test_the_check_side_still_sees_normal_as_labels() -> None:
-    """``rule_for`` / ``rule_named`` stay ``None`` for normal (the check side's test for the
+    """``rule_for`` / ``own_columns`` stay ``None`` for normal (the check side's test for the
     tier games' label files) while ``RULES`` holds its rule for the solve."""
-    assert NORMAL.labels and NORMAL.exits
+    assert NORMAL.columns.labels and NORMAL.exits
+    assert NORMAL.columns is stored_columns.COLUMNS[Semantics.NORMAL]
     assert graph_rules.rule_for(Semantics.NORMAL) is None
-    assert graph_rules.rule_named("normal") is None
+    assert stored_columns.own_columns("normal") is None
     assert graph_rules.rule_for(Semantics.MINIMAX) is RULES[Semantics.MINIMAX]
-    assert graph_rules.count_names("normal") == graph_rules.NORMAL_COUNTS
-    assert graph_rules.count_names("no such semantics") == graph_rules.NORMAL_COUNTS
-    assert graph_rules.count_names("impartial") == ("N", "P", "unfinished", "height")
+    assert stored_columns.count_names("normal") == stored_columns.NORMAL_COUNTS
+    assert stored_columns.count_names("no such semantics") == stored_columns.NORMAL_COUNTS
+    assert stored_columns.count_names("impartial") == ("N", "P", "unfinished", "height")
 
 
 def test_a_rule_with_decisive_messages_cannot_keep_the_values_seen() -> None:

@@ -64,7 +64,7 @@ def test_a_strangers_rows_are_routed_to_the_shard_that_owns_them(tmp_path: Path)
 
     from verifier.dataset.graphs import GraphTiers
     from verifier.dataset.shape import Owners
-    from verifier.distributed.tiers.tables import route_file
+    from verifier.dataset.tables import route_file
 
     rows = {
         "tier": [1, 0, 0, 0, 1, 0, 2, 1],

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.distributed.tiers import answers
-from verifier.distributed.tiers.stored_answers import STORED
+from verifier.dataset import answers
+from verifier.dataset.stored_answers import STORED
 from verifier.model.columns import MOVE, REMOTENESS
 from verifier.model.semantics import Semantics
 
@@ -36,7 +36,7 @@ def test_what_each_table_cannot_carry_is_judged_in_memory() -> None:
 
 def test_the_answer_files_name_no_semantics() -> None:
     """``answers.py`` neither names a semantics nor asks whether one is normal play's
-    (``graph_rules.rule_named``): what differs is ``STORED``'s."""
+    (``stored_columns.own_columns``): what differs is ``STORED``'s."""
     tree = ast.parse(Path(answers.__file__).read_text())
     named = [
         n.attr
@@ -45,4 +45,4 @@ def test_the_answer_files_name_no_semantics() -> None:
         if n.value.id == "Semantics"
     ]
     called = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    assert named == [] and "rule_named" not in called
+    assert named == [] and "own_columns" not in called

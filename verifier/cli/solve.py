@@ -235,7 +235,7 @@ def _solve_tiers(
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster, print the
     start position's value and the counts per tier (``quiet``: the value alone), exit 0
     (``tiers.commands.solve_tiers``); ``out``: an answer file to write the answers to
-    (``tiers.answers``)."""
+    (``dataset.answers``)."""
     import json
 
     from verifier.distributed.tiers.commands import solve_tiers

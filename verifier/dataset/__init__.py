@@ -11,8 +11,12 @@ is stored with its edges, exits and reverse edges per shard (``graph_storage``).
 This layer is stored data only: the Dask route (``verifier.distributed``) generates, solves and
 checks datasets on a cluster; the in-memory self-check writes a case as a dataset
 (``verifier.certify.through_dataset``); the games' tiered forms (``verifier.games.tiered``)
-read and write their shards here; the answer files of a dataset are named by ``catalog``; its
-certificate for the standalone checker is written by ``certificate``; ``shape`` holds the
-per-shard checks of the dataset itself (owners, order, reachability marks). Nothing here
-imports Dask at module level (``shard_cache`` asks for the current worker when there is one).
+read and write their shards here; the answer files of a dataset are named by ``catalog``,
+written and read by ``answers`` (one ``stored_answers.STORED`` entry per semantics, the columns
+each stores in ``stored_columns``), a stranger's table of claims read and aligned by ``tables``,
+another dataset turned into one by ``export``; its certificate for the standalone checker is
+written by ``certificate``; ``shape`` holds the per-shard checks of the dataset itself (owners,
+order, reachability marks). Nothing here imports Dask at module level (``shard_cache`` asks
+for the current worker when there is one), nor anything of ``verifier.distributed``
+(``tests/test_import_graph.py``).
 """

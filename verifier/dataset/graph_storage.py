@@ -6,7 +6,7 @@ Layout (``K``: the tier, ``S``: the shard)::
                                           the label of a dead end from the mover's view (-1
                                           lost, 0 drawn, +1 won; 0 on nodes with moves); the
                                           other semantics add their columns (player int8,
-                                          target int8, value float64: ``graph_rules``)
+                                          target int8, value float64: ``stored_columns``)
     DIR/edges/tier=K/shard=S.parquet      src, dst uint64: the moves leaving the shard's nodes,
                                           sorted by (src, dst)
     DIR/reverse/tier=K/shard=S.parquet    dst, src uint64: the moves arriving at the shard's
@@ -106,7 +106,7 @@ def write_nodes(
     extra: dict[str, NDArray[np.generic]] | None = None,
 ) -> str:
     """Write a shard's node ids and dead-end labels (and the ``extra`` columns of a semantics
-    other than ``normal``: ``graph_rules.Rule.node_columns``); their sha256."""
+    other than ``normal``: ``stored_columns.StoredColumns.node_columns``); their sha256."""
     cols: dict[str, NDArray[np.generic]] = {"code": codes, "terminal": terminal}
     return write_parquet(shard_path(root, tier, shard), cols | (extra or {}), GRAPH_CODEC)
 

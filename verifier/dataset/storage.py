@@ -234,7 +234,7 @@ def write_rule_answers(
     root: Path, tier: int, shard: int, columns: dict[str, NDArray[np.generic]]
 ) -> str:
     """Write a shard's answers under a semantics other than ``normal`` (the columns of
-    ``graph_rules.Rule.answer_columns``); their sha256."""
+    ``stored_columns.StoredColumns.answer_columns``); their sha256."""
     return write_parquet(answers_path(root, tier, shard), columns)
 
 

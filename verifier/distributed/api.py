@@ -3,7 +3,7 @@
 The case is stored as a tiered dataset of one tier (``tiers.graph_generate.dataset_from_graph``:
 in a scratch folder, or in ``out``), solved by the tiered route's rounds
 (``tiers.driver.solve_dataset``) and its answers read back as the result an in-memory solver
-publishes (``tiers.answers.solver_result``): one route for a case file and a dataset.
+publishes (``dataset.answers.solver_result``): one route for a case file and a dataset.
 
 Examples
 --------
@@ -218,7 +218,7 @@ def _run(case: Case, client: Client, root: Path, partitions: int | None) -> Dist
     """Store ``case`` in ``root``, solve it on ``client`` and read its answers back."""
     import numpy as np
 
-    from verifier.distributed.tiers.answers import catalog, solver_result
+    from verifier.dataset.answers import catalog, solver_result
     from verifier.distributed.tiers.driver import solve_dataset
     from verifier.distributed.tiers.graph_generate import dataset_from_graph
     from verifier.distributed.tiers.supervise import cluster_workers

@@ -73,7 +73,7 @@ class Case:
     """The file the case was read from, if any."""
     dataset: Path | None = None
     """The tiered dataset this case stands for when its answer files are written or read
-    (``verifier.distributed.tiers.answers``): its positions and names, not its moves (``m`` is
+    (``verifier.dataset.answers``): its positions and names, not its moves (``m`` is
     0), so an answer file's ``graph`` block is checked by its ``positions`` alone."""
 
     @property

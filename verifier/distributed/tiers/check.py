@@ -87,18 +87,18 @@ from verifier.dataset.storage import (
     rows_of,
     shard_path,
 )
-from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
-from verifier.distributed.tiers.graph_rules import count_names, rule_named
-from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
-from verifier.distributed.tiers.tables import (
+from verifier.dataset.stored_columns import count_names, own_columns
+from verifier.dataset.tables import (
     MOVE_TIER,
     NO_CLAIM,
     NO_MOVE,
     UNSTATED,
     Claims,
-    align_table,
     packed_moves,
 )
+from verifier.distributed.tiers.align import align_table
+from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkpoints, checkpointed
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.games.registry import hook, tiered_form
 from verifier.model import GameGraph, SolverResult
 from verifier.model.semantics import NOBODY, Semantics
@@ -523,7 +523,7 @@ def _check_dataset(
             f"{root / MANIFEST}: $.root.code: {m.root_code}, but the start of {game.name} "
             f"{m.parameters} is code {game.root()}"
         )
-    if isinstance(game, GraphTiers) and rule_named(m.semantics) is not None:
+    if isinstance(game, GraphTiers) and own_columns(m.semantics) is not None:
         raise DatasetError(  # graph_check.check_any judges those
             f"{root / MANIFEST}: $.semantics: {m.semantics!r}: these checks are normal's"
         )

@@ -179,8 +179,8 @@ def solve_tiers(
     """``solve DIR --engine dask`` on a tiered dataset: solve it on the cluster. ``resume``
     ``None``: resume where a solve stopped part way (some tiers solved, not all), else solve
     every tier. ``out``: an answer file (docs/answers.md) written from the answers
-    (``tiers.answers``; a dataset no answer file reads yet is refused before the cluster)."""
-    from verifier.distributed.tiers.answers import readable, write_answer_file
+    (``dataset.answers``; a dataset no answer file reads yet is refused before the cluster)."""
+    from verifier.dataset.answers import readable, write_answer_file
     from verifier.distributed.tiers.driver import load_manifest, solve_dataset
 
     m = load_manifest(path)  # bad input before a cluster starts
@@ -245,13 +245,13 @@ class CheckedDataset:
 
     def records(self) -> Records:
         """The ``--format csv`` rows: the dataset's answers as a case's are printed."""
-        from verifier.distributed.tiers.answers import dataset_records
+        from verifier.dataset.answers import dataset_records
 
         return dataset_records(self.path)
 
     def not_verified(self) -> str | None:
         """The one line on standard error when the answers are not verified."""
-        from verifier.distributed.tiers.answers import not_verified_line
+        from verifier.dataset.answers import not_verified_line
 
         return not_verified_line(self.path, self.result)
 
@@ -283,8 +283,8 @@ def verify_tiers(
         from verifier.io.files import check_writable
 
         check_writable(junit)
+    from verifier.dataset.export import is_dataset
     from verifier.distributed.tiers.driver import load_manifest
-    from verifier.distributed.tiers.export import is_dataset
     from verifier.distributed.tiers.graph_check import check_any
 
     if path.is_file():
@@ -294,13 +294,13 @@ def verify_tiers(
         )
     load_manifest(path)  # bad input before a cluster starts
     if rows:
-        from verifier.distributed.tiers.answers import readable
+        from verifier.dataset.answers import readable
 
         readable(path)
     if answers is not None and is_dataset(answers):  # the same game, solved elsewhere
         load_manifest(answers)
     elif answers is not None:
-        from verifier.distributed.tiers.answers import answers_input
+        from verifier.dataset.answers import answers_input
 
         answers_input(path, answers)
     asked = SelfCheck(*outside)
@@ -525,7 +525,7 @@ def tiered_route(path: Path, refusal: str) -> str:
 
 def query_dataset(path: Path, positions: Sequence[str]) -> tuple[Any, list[int]]:
     """``query DIR POSITION...``: the report and ids ``query_document`` reads, from a solved
-    tiered dataset's answers (``tiers.answers``)."""
-    from verifier.distributed.tiers.answers import query_report
+    tiered dataset's answers (``dataset.answers``)."""
+    from verifier.dataset.answers import query_report
 
     return query_report(path, positions)

@@ -27,7 +27,8 @@ from verifier.dataset.storage import (
     shards_for,
     write_codes,
 )
-from verifier.distributed.tiers.graph_rules import count_names, described, rule_for
+from verifier.dataset.stored_columns import count_names
+from verifier.distributed.tiers.graph_rules import described, rule_for
 from verifier.distributed.tiers.graph_solve import answer_of, solve_graph_tier
 from verifier.distributed.tiers.sizing import check_fits
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
@@ -223,7 +224,8 @@ class TierSolve:
     """Tiers solved by this run (0 when resuming a finished solve)."""
     root_answers: dict[str, Any] | None = None
     """A stored graph of a semantics other than normal: the start's answers
-    (``graph_rules.Rule.answer_columns``); ``root_label`` and ``root_remoteness`` are ``None``."""
+    (``stored_columns.StoredColumns.answer_columns``); ``root_label`` and ``root_remoteness``
+    are ``None``."""
 
 
 def _check_sizes(root: Path, m: Manifest, resume: bool, workers: int, limit: int) -> None:

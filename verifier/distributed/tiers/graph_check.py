@@ -67,25 +67,26 @@ from numpy.typing import NDArray
 
 from verifier.checks.rules import rule_gives, shard_faults, shard_graph
 from verifier.dataset.errors import DatasetError
+from verifier.dataset.export import exported_answers, is_dataset
 from verifier.dataset.graph_storage import read_edges, read_node_columns
 from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner, with_semantics
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
 from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.shape import Owners, Witness, position_named, shape_faults
 from verifier.dataset.storage import read_parquet, read_rule_answers, shard_path
-from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
-from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
-from verifier.distributed.tiers.export import exported_answers, is_dataset
-from verifier.distributed.tiers.graph_rules import RULES, described, rule_named
-from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
-from verifier.distributed.tiers.tables import (
+from verifier.dataset.stored_columns import own_columns
+from verifier.dataset.tables import (
     NO_CLAIM,
     TableValues,
-    align_table,
     claims_path,
     column_of,
     int_column,
 )
+from verifier.distributed.tiers.align import align_table
+from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
+from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
+from verifier.distributed.tiers.graph_rules import RULES, described
+from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import MAX, PLAYER0, Semantics
 
@@ -167,7 +168,7 @@ CHECKERS: PerSemantics[Checker] = PerSemantics("sharded check")
 
 @dataclass(frozen=True)
 class Table:
-    """A stranger's table aligned with the shards in ``scratch`` (``tables.align_table``), and
+    """A stranger's table aligned with the shards in ``scratch`` (``align.align_table``), and
     whether the dataset's own answers are judged beside it and compared (``borrow``: the
     table carries no certificate and the dataset is solved)."""
 
@@ -222,7 +223,7 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
     base = Path(root)
     rule, checker = RULES[sem], CHECKERS[sem]
     nodes = read_node_columns(base, 0, entry.shard, entry.sha256, entry.positions,
-                              {"code": "uint64"} | rule.node_columns)  # fmt: skip
+                              {"code": "uint64"} | rule.columns.node_columns)  # fmt: skip
     src, dst = read_edges(base, 0, entry.shard, entry.edges_sha256, entry.edges)
     n = entry.positions
     x = (src - np.uint64(lo)).astype(np.intp)
@@ -230,7 +231,7 @@ def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, l
         raise DatasetError(f"{shard_path(base, 0, entry.shard)}: a move from another shard")
     codes: NDArray[np.uint64] = np.asarray(nodes["code"], dtype=np.uint64)
     deg = np.bincount(x, minlength=n)
-    cols = rule.answer_columns
+    cols = rule.columns.answer_columns
     ids = Owners(((*(p for p, _ in refs),),), ranged=True)
     _, n_ids, w_ids = shape_faults(None, 0, entry.shard, codes, ids)
 
@@ -508,7 +509,7 @@ def check_any(
 
 def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: float,
                grace: float, cp: Checkpoints) -> TierCheck:  # fmt: skip
-    from verifier.distributed.tiers.answers import is_code_table, judged_table
+    from verifier.dataset.answers import is_code_table, judged_table
 
     if answers is not None and not is_dataset(answers) and not is_code_table(answers):
         with judged_table(root, answers) as (table, claimed, n, extra):
@@ -534,7 +535,7 @@ def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: fl
         return res
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
-    if not isinstance(game, GraphTiers) or rule_named(m.semantics) is None:
+    if not isinstance(game, GraphTiers) or own_columns(m.semantics) is None:
         return check_dataset(root, client, answers=answers, say=say, poll=poll, grace=grace, cp=cp)
     graph = with_semantics(game, m.semantics, str(root / MANIFEST))
     assert isinstance(graph, GraphTiers)

@@ -42,11 +42,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.dataset.stored_columns import COLUMNS, GRUNDY, StoredColumns
 from verifier.distinct import distinct
 from verifier.engine.attractor import attacker_mask
 from verifier.engine.grundy import mex_rows
 from verifier.engine.kars import validate_minimax
-from verifier.errors import NotApplicable
 from verifier.model.describe import Description, PerSemantics, describe
 from verifier.model.graph import GameGraph
 from verifier.model.semantics import MAX, PLAYER0, Semantics
@@ -57,14 +57,12 @@ __all__ = [
     "Rule",
     "Seen",
     "State",
-    "count_names",
     "described",
     "initial_state",
     "message_values",
     "phases",
     "predecessor_rows",
     "rule_for",
-    "rule_named",
     "seed",
     "step",
 ]
@@ -79,26 +77,18 @@ COMMON = {"done": "int8", "rank": "int32", "counter": "int32"}
 """The state columns of every semantics (9 bytes a node: normal's whole state)."""
 DEGREE = {"degree": "int32"}
 """The out-degrees, kept by the rules that reset the counters or seed the dead ends."""
-GRUNDY = "grundy"
-"""The column of the Grundy value (impartial: in the state and the answers), a value's name
-and no game's (``tests/test_game_names.py`` reads the literal ``"grundy"`` as Grundy's game)."""
-NORMAL_COUNTS = ("won", "lost", "drawn", "longest")
-"""What a tier's counts are for semantics normal (and the games that are not stored graphs)."""
 
 
 @dataclass(frozen=True)
 class Rule:
-    """How one semantics is stored and solved on the sharded route (``RULES``)."""
+    """How one semantics is solved on the sharded route (``RULES``); what it stores is its
+    ``columns``."""
 
-    node_columns: dict[str, str]
-    """The nodes file's columns beside ``code`` and ``terminal``: ``player`` the owner code (0
-    / Max, 1 / Min, -1 nobody: ``model.semantics``), ``target`` 1 on a target, ``value`` a
-    leaf's value (NaN on inner nodes)."""
-    answer_columns: dict[str, str]
+    columns: StoredColumns
+    """Its nodes and answers files' columns, its counts' names, whether its answers are the
+    tier games' labels (``dataset.stored_columns.COLUMNS``)."""
     state_columns: dict[str, str]
     """The state's columns beside ``COMMON`` (the node columns it keeps, its values)."""
-    count_names: tuple[str, str, str, str]
-    """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count."""
     seed: Callable[[State, Phase], NDArray[np.intp]]
     """The nodes a phase starts from, marked decided (``done``, their values) at its first
     round."""
@@ -128,11 +118,6 @@ class Rule:
     says: Callable[[State, NDArray[np.intp]], NDArray[Any]] | None = None
     """What the decided nodes tell their predecessors (normal: the label, int8; impartial: the
     Grundy value, int64); ``None``: nothing that matters (0, one byte a move)."""
-    labels: bool = False
-    """The answers are the tier games' ``label`` and ``remoteness`` (normal play): the dead
-    ends start decided at their ``terminal`` label (a drawn one, 0, stays undecided), and the
-    answers are read and judged as the tier games' (``storage.read_answers``,
-    ``tiers/check.py``), not by ``graph_check`` (``rule_for`` is ``None``)."""
     exits: bool = False
     """Moves into later, solved tiers are answered from their ``label`` (what their targets
     would say) and ``remoteness`` (normal); else a dataset with such moves is refused."""
@@ -149,54 +134,37 @@ RULES: PerSemantics[Rule] = PerSemantics("sharded rule")
 
 
 def described(semantics: Semantics, code: int, answers: dict[str, Any]) -> str:
-    """Node ``code``'s answers (``Rule.answer_columns``) in the words of ``verifier solve
-    CASE``: ``node 0: won by player 0 in 3 moves``, ``node 0: score 2``, ``node 0: Grundy
-    value 1``."""
+    """Node ``code``'s answers (``StoredColumns.answer_columns``) in the words of ``verifier
+    solve CASE``: ``node 0: won by player 0 in 3 moves``, ``node 0: score 2``, ``node 0:
+    Grundy value 1``."""
     return f"node {code}: {RULES[semantics].root_words(describe(semantics), answers)}"
 
 
 def rule_for(sem: Semantics) -> Rule | None:
     """The rule of ``sem`` when its answers are its own columns (judged by ``graph_check``),
-    ``None`` when they are the tier games' labels (normal: ``Rule.labels``). The solve path
-    takes every semantics' rule from ``RULES``."""
+    ``None`` when they are the tier games' labels (normal: ``StoredColumns.labels``; a
+    manifest's semantics: ``stored_columns.own_columns``). The solve path takes every
+    semantics' rule from ``RULES``."""
     rule = RULES[sem]
-    return None if rule.labels else rule
-
-
-def rule_named(semantics: str) -> Rule | None:
-    """``rule_for`` the semantics a manifest names (``None`` for a name that is no semantics
-    too: the manifest's reader says so)."""
-    try:
-        return rule_for(Semantics(semantics))
-    except (ValueError, NotApplicable):
-        return None
-
-
-def count_names(semantics: str) -> tuple[str, str, str, str]:
-    """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count for a
-    dataset of ``semantics`` (the manifest's field)."""
-    try:
-        return RULES[Semantics(semantics)].count_names
-    except (ValueError, NotApplicable):
-        return NORMAL_COUNTS
+    return None if rule.columns.labels else rule
 
 
 def initial_state(rule: Rule, nodes: State, degree: NDArray[np.int32]) -> State:
     """A shard's state before round 0 (counters = out-degrees; nothing decided, but for
-    ``Rule.labels`` the dead ends labelled won or lost by their ``terminal``, at no round
-    yet: round 0's seeds)."""
+    ``StoredColumns.labels`` the dead ends labelled won or lost by their ``terminal``, at no
+    round yet: round 0's seeds)."""
     n = len(degree)
     state: State = {
         "done": np.zeros(n, dtype=np.int8),
         "rank": np.full(n, -1, dtype=np.int32),
         "counter": degree.astype(np.int32),
     }
-    if rule.labels:
+    if rule.columns.labels:
         state["done"] = np.where(degree == 0, nodes["terminal"], 0).astype(np.int8)
     if "degree" in rule.state_columns:
         state["degree"] = degree.astype(np.int32)
     for k, t in rule.state_columns.items():
-        if k in rule.node_columns:
+        if k in rule.columns.node_columns:
             state[k] = np.asarray(nodes[k], dtype=t)
     if "score" in rule.state_columns:
         state["score"] = np.zeros(n, dtype=np.float64)
@@ -395,12 +363,11 @@ def _reach_seed(st: State, _: Phase) -> NDArray[np.intp]:
     return now
 
 
+_REACH = COLUMNS[Semantics.REACHABILITY]
 RULES.register(Semantics.REACHABILITY)(
     Rule(
-        node_columns={"player": "int8", "target": "int8"},
-        answer_columns={"label": "int8", "remoteness": "int32"},
-        state_columns={**DEGREE, "player": "int8", "target": "int8"},
-        count_names=("player 0", "player 1", "-", "layers"),
+        columns=_REACH,
+        state_columns={**DEGREE, **_REACH.node_columns},
         seed=_reach_seed,
         ors=lambda st, _, at: st["player"][at] == PLAYER0,
         answers=_reach_answers,
@@ -458,12 +425,11 @@ def _kars_draw(
     return {"player": np.where(dead, -1, player).astype(np.int8), "value": value}
 
 
+_KARS = COLUMNS[Semantics.MINIMAX]
 RULES.register(Semantics.MINIMAX)(
     Rule(
-        node_columns={"player": "int8", "value": "float64"},
-        answer_columns={"score": "float64", "rank": "int32"},
-        state_columns={**DEGREE, "player": "int8", "value": "float64", "score": "float64"},
-        count_names=("score > 0", "score < 0", "score 0", "-"),
+        columns=_KARS,
+        state_columns={**DEGREE, **_KARS.node_columns, "score": _KARS.answer_columns["score"]},
         seed=_kars_seed,
         ors=_kars_ors,
         answers=lambda st: {"score": st["score"].astype(np.float64), "rank": _rank(st)},
@@ -492,12 +458,11 @@ def _nim_counts(a: State) -> tuple[int, int, int, int]:
     return int((g > 0).sum()), int((g == 0).sum()), int((g < 0).sum()), _top(a["remoteness"])
 
 
+_NIM = COLUMNS[Semantics.IMPARTIAL]
 RULES.register(Semantics.IMPARTIAL)(
     Rule(
-        node_columns={},
-        answer_columns={GRUNDY: "int64", "remoteness": "int32"},
-        state_columns={**DEGREE, GRUNDY: "int64"},
-        count_names=("N", "P", "unfinished", "height"),
+        columns=_NIM,
+        state_columns={**DEGREE, GRUNDY: _NIM.answer_columns[GRUNDY]},
         seed=_nim_seed,
         ors=None,
         answers=lambda st: {GRUNDY: st[GRUNDY].astype(np.int64), "remoteness": _rank(st)},
@@ -531,10 +496,8 @@ def _normal_counts(a: State) -> tuple[int, int, int, int]:
 
 RULES.register(Semantics.NORMAL)(
     Rule(
-        node_columns={},
-        answer_columns={"label": "int8", "remoteness": "int32"},
+        columns=COLUMNS[Semantics.NORMAL],
         state_columns={},
-        count_names=NORMAL_COUNTS,
         seed=_normal_seed,
         ors=None,
         answers=lambda st: {"label": st["done"].astype(np.int8), "remoteness": _rank(st)},
@@ -545,7 +508,6 @@ RULES.register(Semantics.NORMAL)(
         decisive=lambda said: said == -1,
         done_by=(1, -1),
         says=lambda st, now: st["done"][now],
-        labels=True,
         exits=True,
         message_bytes=9,
     )

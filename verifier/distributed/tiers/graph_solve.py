@@ -33,6 +33,7 @@ from verifier.dataset.graph_storage import solve_dir
 from verifier.dataset.graphs import range_bounds, range_owner
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.dataset.storage import read_codes, read_rule_answers
+from verifier.dataset.stored_columns import COLUMNS
 from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.graph_tasks import (
     Round,
@@ -207,8 +208,8 @@ def solve_graph_tier(
         stuck = sum(x[2] for x in solved)
         j = next(i for i, x in enumerate(solved) if x[2])
         s = tier.shards[j]
-        cols = read_rule_answers(root, k, j, solved[j][4], s.positions, rule.answer_columns)
-        value = np.asarray(cols[next(iter(rule.answer_columns))])  # -1: never decided
+        cols = read_rule_answers(root, k, j, solved[j][4], s.positions, rule.columns.answer_columns)
+        value = np.asarray(cols[next(iter(rule.columns.answer_columns))])  # -1: never decided
         x = int(r.bounds[j]) + int(np.flatnonzero(value < 0)[0])
         raise DatasetError(
             f"{root}: the graph has a cycle: {stuck:,} node(s) never finished (node {x} lies on "
@@ -219,8 +220,8 @@ def solve_graph_tier(
 
 def answer_of(root: Path, m: Manifest, code: int) -> dict[str, Any]:
     """The answers of node ``code`` of a solved graph's tier 0 (the columns of
-    ``Rule.answer_columns``; normal: ``label`` and ``remoteness``)."""
-    columns = graph_rules.RULES[Semantics(m.semantics)].answer_columns
+    ``StoredColumns.answer_columns``; normal: ``label`` and ``remoteness``)."""
+    columns = COLUMNS[Semantics(m.semantics)].answer_columns
     tier = m.tiers[0]
     bounds = range_bounds([s.positions for s in tier.shards])
     want = np.array([code], dtype=np.uint64)

@@ -459,7 +459,7 @@ def init_rule_shard(
             f"semantics normal only, not {sem.value}"
         )
     lo = int(bounds[entry.shard])
-    columns = {"code": "uint64", "terminal": "int8"} | rule.node_columns
+    columns = {"code": "uint64", "terminal": "int8"} | rule.columns.node_columns
     nodes = read_node_columns(base, tier, entry.shard, entry.sha256, entry.positions, columns)
     src, _ = read_edges(base, tier, entry.shard, entry.edges_sha256, entry.edges)
     n = len(nodes["code"])

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from verifier.dataset.shape import SHAPE
+from verifier.dataset.stored_columns import count_names, own_columns
 from verifier.distributed.tiers.check import TierCheck
 from verifier.distributed.tiers.driver import TierSolve
-from verifier.distributed.tiers.graph_rules import count_names, rule_named
 from verifier.games.registry import TieredForm, tiered_form
 from verifier.model.words import count
 
@@ -20,7 +20,7 @@ __all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text"
 
 def _names(m: Any) -> tuple[str, str, str, str]:
     """What a tier's ``won``, ``lost``, ``drawn`` and ``max_remoteness`` count (a stored
-    graph's semantics: ``graph_rules.Rule.count_names``)."""
+    graph's semantics: ``stored_columns.StoredColumns.count_names``)."""
     return count_names(m.semantics)
 
 
@@ -95,7 +95,7 @@ def _rule_root(res: TierSolve) -> dict[str, Any] | None:
 
 def _named_counts(m: Any, t: Any) -> dict[str, Any]:
     """A tier's counts under their names (semantics other than normal)."""
-    if rule_named(m.semantics) is None or not t.solved:
+    if own_columns(m.semantics) is None or not t.solved:
         return {}
     names = _names(m)
     values = (t.won, t.lost, t.drawn, t.max_remoteness)

@@ -18,12 +18,12 @@ graph whole (one tier: its nodes' columns and its edges).
 
 Read (``stored_table``): a file's claims become the sharded route's table of a stranger
 (``code``, ``value`` in the table's encoding; normal play's remoteness, move and tier, judged by
-``check``; reachability's layers as ``remoteness``, judged by ``graph_check``), the dataset's
-own answers where the file is silent. The columns that table cannot carry (``in_memory``: a
-minimax remoteness, a move of the three stored-graph semantics) are judged here
-(``extra_faults``), by the in-memory route's own checks (``checks.remoteness.kars_remoteness``,
-``checks.moves.move_faults``) on the whole graph, against the file's values filled with the
-dataset's own.
+``distributed.tiers.check``; reachability's layers as ``remoteness``, judged by
+``graph_check``), the dataset's own answers where the file is silent. The columns that table
+cannot carry (``in_memory``: a minimax remoteness, a move of the three stored-graph semantics)
+are judged here (``extra_faults``), by the in-memory route's own checks
+(``checks.remoteness.kars_remoteness``, ``checks.moves.move_faults``) on the whole graph,
+against the file's values filled with the dataset's own.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from numpy.typing import NDArray
 from verifier.dataset.catalog import Catalog
 from verifier.dataset.graph_storage import read_node_columns
 from verifier.dataset.storage import read_rule_answers
-from verifier.distributed.tiers.graph_rules import RULES
-from verifier.distributed.tiers.tables import UNSTATED, packed_moves
+from verifier.dataset.stored_columns import COLUMNS
+from verifier.dataset.tables import UNSTATED, packed_moves
 from verifier.model.columns import MOVE, REMOTENESS
 from verifier.model.describe import PerSemantics, describe
 from verifier.model.semantics import NOBODY, PLAYER0, Semantics
@@ -91,9 +91,9 @@ def stored_table(cat: Catalog, claims: Any) -> Cols:
 
 
 def stored_answers(cat: Catalog) -> dict[str, NDArray[Any]]:
-    """A stored graph's answers (``Rule.answer_columns``) in id order."""
+    """A stored graph's answers (``StoredColumns.answer_columns``) in id order."""
     sem = Semantics(cat.manifest.semantics)
-    columns = RULES[sem].answer_columns
+    columns = COLUMNS[sem].answer_columns
     cat.need_solved(0)
     parts = [
         read_rule_answers(cat.root, 0, s.shard, s.answers_sha256, s.positions, columns)
@@ -179,7 +179,7 @@ def rule_graph(cat: Catalog, names: Any) -> Any:
     from verifier.model import GameGraph
 
     sem = Semantics(cat.manifest.semantics)
-    want = {"code": "uint64", **RULES[sem].node_columns}
+    want = {"code": "uint64", **COLUMNS[sem].node_columns}
     parts = [
         read_node_columns(cat.root, 0, s.shard, s.sha256, s.positions, want)
         for s in cat.manifest.tiers[0].shards

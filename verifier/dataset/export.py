@@ -2,12 +2,12 @@
 where ``OTHER`` is a dataset of the same game solved elsewhere (another cluster, another
 shard size, another version of this tool).
 
-Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER``
-reads its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them
-as a Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
-``tables.OUTCOMES``, ``graph_check``'s values per semantics) in a scratch folder of ``DIR``;
-that table is then judged exactly as a table someone handed over (coverage, rules, the
-certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
+Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER`` reads
+its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them as a
+Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
+``tables.OUTCOMES``, ``distributed.tiers.graph_check``'s values per semantics) in a scratch
+folder of ``DIR``; that table is then judged exactly as a table someone handed over (coverage,
+rules, the certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from verifier.dataset.storage import (
     read_rule_answers,
     write_parquet,
 )
-from verifier.distributed.tiers.graph_rules import RULES, rule_named
+from verifier.dataset.stored_columns import own_columns
 from verifier.model.describe import PerSemantics
 from verifier.model.semantics import Semantics
 
@@ -45,7 +45,7 @@ def is_dataset(answers: Path) -> bool:
 
 
 AS_TABLE: PerSemantics[Callable[[Cols], Cols]] = PerSemantics("answers as a table")
-"""A stored graph's answer columns (``graph_rules.Rule.answer_columns``) as a stranger's
+"""A stored graph's answer columns (``stored_columns.StoredColumns.answer_columns``) as a stranger's
 table states them (``graph_check``'s reading of ``value`` and ``remoteness``)."""
 
 
@@ -71,13 +71,13 @@ def _values(semantics: str, root: Path, tier: int, e: ShardEntry) -> Cols:
     """A shard's answers as a stranger's table states them: ``value`` (normal: +1 / -1 / 0;
     the other semantics: ``AS_TABLE``) and, where the semantics has one, ``remoteness`` (-1
     where none: a draw, outside the region)."""
-    if rule_named(semantics) is None:
+    own = own_columns(semantics)
+    if own is None:
         label, rem = read_answers(root, tier, e.shard, e.answers_sha256, e.positions)
         return {"value": label, "remoteness": np.where(label == 0, -1, rem).astype(np.int32)}
-    sem = Semantics(semantics)
     got = read_rule_answers(root, tier, e.shard, e.answers_sha256, e.positions,
-                            RULES[sem].answer_columns)  # fmt: skip
-    return AS_TABLE[sem](got)
+                            own.answer_columns)  # fmt: skip
+    return AS_TABLE[Semantics(semantics)](got)
 
 
 def export_shard(source: str, semantics: str, tier: int, entry: ShardEntry, into: str) -> str:

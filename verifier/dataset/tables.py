@@ -1,7 +1,9 @@
 """A stranger's table of claims for a tiered dataset (``verify DIR --engine dask --answers A``):
-read, routed to the (tier, shard) owning each code and aligned with the shard's codes; and
-``Claims``, where every shard's aligned claims are (the dataset's own answers or the aligned
-copy). The checks that judge them are in ``check``."""
+read, routed to the (tier, shard) owning each code and aligned with the shard's codes (a file,
+a shard at a time: the cluster's tasks that run them over the whole table are
+``distributed.tiers.align``); and ``Claims``, where every shard's aligned claims are (the
+dataset's own answers or the aligned copy). The checks that judge them are in
+``distributed.tiers.check``."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.dataset.errors import DatasetError
-from verifier.dataset.manifest import MANIFEST, Manifest
+from verifier.dataset.manifest import MANIFEST
 from verifier.dataset.rules import TierGame
 from verifier.dataset.shape import Owners, Witness, _first
 from verifier.dataset.shard_cache import cached
@@ -26,7 +28,6 @@ from verifier.dataset.storage import (
     read_parquet,
     write_parquet,
 )
-from verifier.distributed.tiers.supervise import gather_tier, share
 
 NO_CLAIM = np.int8(2)
 """The aligned label of a position the table has no row for."""
@@ -34,7 +35,7 @@ NO_MOVE = np.uint64(np.iinfo(np.uint64).max)
 """The aligned move of a position with none (no code of any game is 2^64 - 1)."""
 UNSTATED = np.uint64(np.iinfo(np.uint64).max - 1)
 """The move of a row that makes no claim of a move (an answer file silent there:
-``tiers.answers``), which ``moves`` does not judge; ``NO_MOVE`` is a claim of none."""
+``dataset.answers``), which ``moves`` does not judge; ``NO_MOVE`` is a claim of none."""
 MOVE_TIER = 40
 """In a table of a dataset of several tiers (a chess endgame, a graph stored in tiers), whose
 node ids restart at 0 in each tier, a move is ``tier * 2^40 + node id`` (``packed_moves``)."""
@@ -156,7 +157,7 @@ def table_files(answers: Path) -> list[Path]:
     return files
 
 
-def _table_columns(files: Sequence[Path], values: TableValues = OUTCOMES) -> tuple[bool, bool]:
+def table_columns(files: Sequence[Path], values: TableValues = OUTCOMES) -> tuple[bool, bool]:
     """Which optional columns the table has (every file the same), read from the footers;
     those ``values`` refuses are one line."""
     import pyarrow as pa
@@ -393,74 +394,3 @@ def align_shard(
     for p in pieces:
         Path(p).unlink(missing_ok=True)
     return int(missing.sum()), int(extra.sum()), first_missing, first_extra, sha
-
-
-def align_table(
-    client: Any,
-    root: Path,
-    scratch: Path,
-    game: TierGame,
-    m: Manifest,
-    answers: Path,
-    owners: Owners,
-    run: dict[str, Any],
-    note: Any,
-    say: Any,
-    values: TableValues = OUTCOMES,
-) -> Claims:
-    """Route a stranger's table to the shards and align it (the coverage check); its values
-    read and stored as ``values`` says (``Claims.read`` reads normal's)."""
-    paths = table_files(answers)
-    has = _table_columns(paths, values)
-    files = [str(p) for p in paths]
-    codes_refs = [[(s.positions, s.sha256) for s in t.shards] for t in m.tiers]
-    owned = share(client, owners)
-    routed = gather_tier(
-        client,
-        [
-            client.submit(route_file, str(scratch), game, i, f, owned, has, values, pure=False)
-            for i, f in enumerate(files)
-        ],
-        what="reading the answers",
-        **run,
-    )
-    pieces: dict[tuple[int, int], list[str]] = {}
-    for got, extra, w in routed:
-        note("coverage", extra, w)
-        for k, s, p in got:
-            pieces.setdefault((k, s), []).append(p)
-    if say is not None:
-        say(f"read {len(files)} file(s) of answers")
-    aligned = gather_tier(
-        client,
-        [
-            client.submit(
-                align_shard,
-                str(root),
-                str(scratch),
-                t.tier,
-                s.shard,
-                codes_refs[t.tier][s.shard],
-                pieces.get((t.tier, s.shard), []),
-                files,
-                values,
-                pure=False,
-            )
-            for t in m.tiers
-            for s in t.shards
-        ],
-        what="aligning the answers",
-        **run,
-    )
-    shas: list[list[tuple[int, str | None]]] = [[] for _ in m.tiers]
-    i = 0
-    for t in m.tiers:
-        for s in t.shards:
-            missing, extra, w_missing, w_extra, sha = aligned[i]
-            i += 1
-            note("coverage", missing, w_missing)
-            note("coverage", extra, w_extra)
-            shas[t.tier].append((s.positions, sha))
-    return Claims(
-        str(scratch), False, tuple(tuple(x) for x in shas), remoteness=has[0], moves=has[1]
-    )

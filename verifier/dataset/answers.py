@@ -13,12 +13,13 @@ the names of ``generate random``'s cases), and no moves. What differs with the s
 from the codes for a game, from the stored edges for a graph), and a file's claims as a table.
 
 A file read is turned into the dataset route's own table (``code``, ``value`` and what the
-semantics' table carries: ``check``'s or ``graph_check``'s reading) in a scratch folder and
-judged there; the columns it cannot carry are judged in memory (``extra_faults``). Where the
-file is silent (a partial table, or a row without its remoteness or move) the judge reads the
-dataset's own answers (``docs/answers.md``, the partial-table rules): its value and
-remoteness, and no claim of a move (``tables.UNSTATED``); those answers are judged in the same
-run, so ``verified`` means the claims and the answers around them keep every rule.
+semantics' table carries: ``distributed.tiers.check``'s or ``graph_check``'s reading) in a
+scratch folder and judged there; the columns it cannot carry are judged in memory
+(``extra_faults``). Where the file is silent (a partial table, or a row without its remoteness
+or move) the judge reads the dataset's own answers (``docs/answers.md``, the partial-table
+rules): its value and remoteness, and no claim of a move (``tables.UNSTATED``); those answers
+are judged in the same run, so ``verified`` means the claims and the answers around them keep
+every rule.
 
 Memory: the whole dataset's codes, answers and moves are held at once (about 30 bytes a
 position), not one shard at a time; a ``.csv`` or ``.json`` is written ``ROWS`` positions at
@@ -43,7 +44,7 @@ from verifier.dataset.errors import DatasetError
 from verifier.dataset.manifest import Manifest
 from verifier.dataset.rules import TierGame
 from verifier.dataset.storage import write_parquet
-from verifier.distributed.tiers.stored_answers import (
+from verifier.dataset.stored_answers import (
     STORED,
     extra_faults,
     moves,
@@ -228,9 +229,9 @@ def is_code_table(answers: Path) -> bool:
 
 def answers_input(root: Path, answers: Path) -> None:
     """``DatasetError`` unless ``--answers`` can be judged against the dataset in ``root``,
-    told before a cluster starts: the dataset route's own table (``check.table_files``), or
+    told before a cluster starts: the dataset route's own table (``tables.table_files``), or
     an answer file of a dataset whose answers answer files read (``readable``)."""
-    from verifier.distributed.tiers.tables import table_files
+    from verifier.dataset.tables import table_files
 
     if is_code_table(answers):
         table_files(answers)
