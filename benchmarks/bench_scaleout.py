@@ -91,15 +91,20 @@ def _role(pid: int) -> str:
     return "tracker" if "resource_tracker" in cmd else "worker"
 
 
-def run_sampled(args: list[str]) -> tuple[subprocess.CompletedProcess[str], float, int, list[int]]:
+def run_sampled(
+    args: list[str], said: bool = False
+) -> tuple[subprocess.CompletedProcess[str], float, int, list[int]]:
     """Run ``python -m verifier.cli ARGS``: the process, wall seconds, the driver's peak
-    resident bytes and each worker process's (largest first)."""
+    resident bytes and each worker process's (largest first). ``said``: the run's progress
+    lines on its stderr (``VERIFIER_PROGRESS_EVERY``; the solve says its rounds only then)."""
     t0 = time.perf_counter()
+    env = {**os.environ, "VERIFIER_PROGRESS_EVERY": "3600"} if said else None
     proc = subprocess.Popen(
         [sys.executable, "-m", "verifier.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     peaks: dict[int, int] = {}
     roles: dict[int, str] = {}
@@ -190,7 +195,9 @@ def measure_graph(nodes: int, workers: int, memory: str, tmp: Path, repeat: int 
     runs: list[tuple[float, int, list[int]]] = []
     mems: list[tuple[float, int]] = []
     for _ in range(repeat):
-        sol, sol_s, sol_driver, sol_workers = run_sampled(["solve", str(ds), *cluster, "--json"])
+        sol, sol_s, sol_driver, sol_workers = run_sampled(
+            ["solve", str(ds), *cluster, "--json"], said=True
+        )
         if sol.returncode:
             sys.exit(f"solve {nodes} failed: {sol.stderr.strip()[-500:]}")
         runs.append((sol_s, sol_driver, sol_workers))
@@ -201,7 +208,7 @@ def measure_graph(nodes: int, workers: int, memory: str, tmp: Path, repeat: int 
         print(f"{nodes}: solve {sol_s:.1f} s, in memory {mem_s:.1f} s {said}".rstrip(), flush=True)
     doc = json.loads(sol.stdout)
     tier = doc["tiers"][0]
-    rounds = next(  # said with progress on (VERIFIER_PROGRESS_EVERY set)
+    rounds = next(  # said with progress on (``run_sampled(..., said=True)``)
         (line.split()[-3] for line in sol.stderr.splitlines() if "retrograde rounds" in line),
         "?",
     )
