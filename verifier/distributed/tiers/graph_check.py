@@ -70,6 +70,7 @@ from verifier.dataset.errors import DatasetError
 from verifier.dataset.export import exported_answers, is_dataset
 from verifier.dataset.graph_storage import read_edges, read_node_columns
 from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner, with_semantics
+from verifier.dataset.judge import compare_counts, graph_counts
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, load_manifest
 from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.shape import Owners, Witness, position_named, shape_faults
@@ -83,7 +84,7 @@ from verifier.dataset.tables import (
     int_column,
 )
 from verifier.distributed.tiers.align import align_table
-from verifier.distributed.tiers.check import TierCheck, check_dataset, compare_counts, graph_counts
+from verifier.distributed.tiers.check import TierCheck, check_dataset
 from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
 from verifier.distributed.tiers.graph_rules import RULES, described
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
@@ -108,7 +109,7 @@ class Found:
     judged: NDArray[np.bool_] | None = None
     tally: tuple[int, int, int, int] | None = None
     """The shard's own answers counted as ``solve`` counts them (``Rule.counts``): the
-    driver compares the sums with the manifest's (``check.compare_counts``)."""
+    driver compares the sums with the manifest's (``judge.compare_counts``)."""
 
 
 def _found_json(f: Found | None) -> dict[str, Any] | None:
