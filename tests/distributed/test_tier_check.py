@@ -439,7 +439,7 @@ def test_a_move_into_another_tier_is_named_with_its_tier() -> None:
     """A stored graph numbers each tier's nodes from 0: a violation's reason names a move's
     target in another tier with that tier, one in the witness's own tier by its id alone."""
     from verifier.dataset.graphs import GraphTiers
-    from verifier.distributed.tiers.check import ShardMoves, _child_name
+    from verifier.dataset.judge import ShardMoves, _child_name
 
     exp = ShardMoves(
         codes=np.array([0], dtype=np.uint64),

@@ -13,7 +13,7 @@ the names of ``generate random``'s cases), and no moves. What differs with the s
 from the codes for a game, from the stored edges for a graph), and a file's claims as a table.
 
 A file read is turned into the dataset route's own table (``code``, ``value`` and what the
-semantics' table carries: ``distributed.tiers.check``'s or ``graph_check``'s reading) in a
+semantics' table carries: ``dataset.judge``'s or ``judge_graph``'s reading) in a
 scratch folder and judged there; the columns it cannot carry are judged in memory
 (``extra_faults``). Where the file is silent (a partial table, or a row without its remoteness
 or move) the judge reads the dataset's own answers (``docs/answers.md``, the partial-table

@@ -5,7 +5,7 @@ shard size, another version of this tool).
 Its answers are not trusted because they sit in a dataset: one task per shard of ``OTHER`` reads
 its codes (digest-checked against ``OTHER``'s manifest) and its answers and writes them as a
 Parquet table (``code``, ``value``, ``remoteness`` in the encoding of a stranger's table:
-``tables.OUTCOMES``, ``distributed.tiers.graph_check``'s values per semantics) in a scratch
+``tables.OUTCOMES``, ``judge_graph``'s values per semantics) in a scratch
 folder of ``DIR``; that table is then judged exactly as a table someone handed over (coverage,
 rules, the certificate), routed to ``DIR``'s shards whatever ``OTHER``'s sharding was.
 """
@@ -46,7 +46,7 @@ def is_dataset(answers: Path) -> bool:
 
 AS_TABLE: PerSemantics[Callable[[Cols], Cols]] = PerSemantics("answers as a table")
 """A stored graph's answer columns (``stored_columns.StoredColumns.answer_columns``) as a stranger's
-table states them (``graph_check``'s reading of ``value`` and ``remoteness``)."""
+table states them (``judge_graph``'s reading of ``value`` and ``remoteness``)."""
 
 
 @AS_TABLE.register(Semantics.REACHABILITY)

@@ -18,8 +18,8 @@ graph whole (one tier: its nodes' columns and its edges).
 
 Read (``stored_table``): a file's claims become the sharded route's table of a stranger
 (``code``, ``value`` in the table's encoding; normal play's remoteness, move and tier, judged by
-``distributed.tiers.check``; reachability's layers as ``remoteness``, judged by
-``graph_check``), the dataset's own answers where the file is silent. The columns that table
+``dataset.judge``; reachability's layers as ``remoteness``, judged by
+``judge_graph``), the dataset's own answers where the file is silent. The columns that table
 cannot carry (``in_memory``: a minimax remoteness, a move of the three stored-graph semantics)
 are judged here (``extra_faults``), by the in-memory route's own checks
 (``checks.remoteness.kars_remoteness``, ``checks.moves.move_faults``) on the whole graph,

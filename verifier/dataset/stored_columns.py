@@ -54,7 +54,7 @@ class StoredColumns:
     """The answers are the tier games' ``label`` and ``remoteness`` (normal play): the dead
     ends start decided at their ``terminal`` label (a drawn one, 0, stays undecided), and the
     answers are read and judged as the tier games' (``storage.read_answers``,
-    ``tiers/check.py``), not by ``graph_check`` (``own_columns`` is ``None``)."""
+    ``dataset/judge.py``), not by ``judge_graph`` (``own_columns`` is ``None``)."""
 
 
 COLUMNS: PerSemantics[StoredColumns] = PerSemantics("stored columns")
@@ -93,7 +93,7 @@ COLUMNS.register(Semantics.NORMAL)(
 
 def own_columns(semantics: str) -> StoredColumns | None:
     """The stored columns of the semantics a manifest names when its answers are its own
-    columns (judged by ``graph_check``); ``None`` when they are the tier games' labels (normal:
+    columns (judged by ``judge_graph``); ``None`` when they are the tier games' labels (normal:
     ``StoredColumns.labels``) and for a name that is no semantics (the manifest's reader says
     so)."""
     try:

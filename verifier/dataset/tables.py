@@ -2,8 +2,8 @@
 read, routed to the (tier, shard) owning each code and aligned with the shard's codes (a file,
 a shard at a time: the cluster's tasks that run them over the whole table are
 ``distributed.tiers.align``); and ``Claims``, where every shard's aligned claims are (the
-dataset's own answers or the aligned copy). The checks that judge them are in
-``distributed.tiers.check``."""
+dataset's own answers or the aligned copy). The checks that judge them are in ``judge`` and
+``judge_graph``."""
 
 from __future__ import annotations
 

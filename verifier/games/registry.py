@@ -194,7 +194,7 @@ class TieredForm:
     positions: str | None = None
     """The check of a shard's positions, moves and dead ends recomputed from its codes:
     ``positions(root, game, tier, entry, expansion, refs, lo) -> (violations, first witness,
-    span)``, run by the worker judging the shard (``tiers.check``); ``span``: what ``spans``
+    span)``, run by the worker judging the shard (``dataset.judge``); ``span``: what ``spans``
     reads of the shard."""
     spans: str | None = None
     """``spans(game, tier, spans, lo) -> witness or None``: one task per tier, given the spans

@@ -2,7 +2,7 @@
 (``verify DIR --engine dask --answers A``): the files routed to the shards owning each code,
 then each shard's claims aligned with its codes, one task per file and per shard
 (``dataset.tables`` reads, routes and aligns; the checks that judge the claims are in
-``check`` and ``graph_check``)."""
+``dataset.judge`` and ``dataset.judge_graph``, run by ``check`` and ``graph_check``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A sharded check that survives a kill: each finished task's result kept as a small record,
 and the first violations said as they are found (``verify DIR --engine dask --resume``).
 
-A check task's result (``ShardFaults``, ``graph_check.Found``, a reach count) is written, as
+A check task's result (``ShardFaults``, ``judge_graph.Found``, a reach count) is written, as
 soon as the driver sees the task finished, to ``DIR/tmp/check/RUN/STEP/tier=K/shard=S.json``
 (written whole under a temporary name, then renamed). ``RUN`` is the run key: a digest of what
 is judged and by what, namely the dataset's ``manifest.json`` (its every shard's and answer

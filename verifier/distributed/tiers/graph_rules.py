@@ -141,7 +141,7 @@ def described(semantics: Semantics, code: int, answers: dict[str, Any]) -> str:
 
 
 def rule_for(sem: Semantics) -> Rule | None:
-    """The rule of ``sem`` when its answers are its own columns (judged by ``graph_check``),
+    """The rule of ``sem`` when its answers are its own columns (judged by ``judge_graph``),
     ``None`` when they are the tier games' labels (normal: ``StoredColumns.labels``; a
     manifest's semantics: ``stored_columns.own_columns``). The solve path takes every
     semantics' rule from ``RULES``."""

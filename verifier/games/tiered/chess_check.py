@@ -36,10 +36,10 @@ def check_positions(
     """The ``dataset`` check of a chess shard: its positions' material codes (``position``)
     strictly increasing, each a legal (canonical) position of the tier's material, no legal
     code missing between its first and its last; each position's stored moves (``moves``:
-    ``check.ShardMoves``, ids from ``lo``) exactly the legal moves the kernel makes from it,
-    its dead-end label (mated / drawn) the kernel's. Returns the violations, the first, and
-    the shard's first and last material codes (the driver checks the spans between shards:
-    ``check_spans``). ``refs``: per tier, per shard, ``(positions, sha256)``."""
+    ``dataset.judge.ShardMoves``, ids from ``lo``) exactly the legal moves the kernel makes
+    from it, its dead-end label (mated / drawn) the kernel's. Returns the violations, the
+    first, and the shard's first and last material codes (the driver checks the spans between
+    shards: ``check_spans``). ``refs``: per tier, per shard, ``(positions, sha256)``."""
     from verifier.dataset.outcome import INNER
     from verifier.games import _chess_kernels as ck
 

@@ -115,7 +115,7 @@ def wins_text(rows: list[dict[str, Any]], symmetric: bool = False) -> list[str]:
 
 
 NODE_IN_REASON = re.compile(r"node (\d+)(?: of tier (\d+))?")
-"""A node named in a violation's reason (``check._child_name``): its id, and its tier when
+"""A node named in a violation's reason (``judge._child_name``): its id, and its tier when
 that is not the witness's."""
 
 
