@@ -261,20 +261,24 @@ def check_rule_shard(root: str, sem: Semantics, rule: ShardRule, entry: ShardEnt
     return shape(found), own_found
 
 
-def _least(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: int,
-           empty: float) -> NDArray[np.float64]:  # fmt: skip
+def _folded(op: np.ufunc, x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_],
+            n: int, empty: float) -> NDArray[np.float64]:  # fmt: skip
+    """Per node ``x`` (of ``n``), ``op`` (min or max) of the values ``v`` where ``mask``;
+    ``empty`` where none."""
     out = np.full(n, empty, dtype=np.float64)
     with np.errstate(invalid="ignore"):  # a NaN: a stranger's missing score
-        np.minimum.at(out, x[mask], v[mask].astype(np.float64))
+        op.at(out, x[mask], v[mask].astype(np.float64))
     return out
+
+
+def _least(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: int,
+           empty: float) -> NDArray[np.float64]:  # fmt: skip
+    return _folded(np.minimum, x, v, mask, n, empty)
 
 
 def _greatest(x: NDArray[np.intp], v: NDArray[Any], mask: NDArray[np.bool_], n: int,
               empty: float) -> NDArray[np.float64]:  # fmt: skip
-    out = np.full(n, empty, dtype=np.float64)
-    with np.errstate(invalid="ignore"):  # a NaN: a stranger's missing score
-        np.maximum.at(out, x[mask], v[mask].astype(np.float64))
-    return out
+    return _folded(np.maximum, x, v, mask, n, empty)
 
 
 def _in_region(nodes: Cols, x: NDArray[np.intp], y: Cols, deg: NDArray[np.int64]
