@@ -85,13 +85,18 @@ def main() -> None:
     if args.scheduler:
         client = dd.Client(args.scheduler)
     else:
-        cluster = dd.LocalCluster(
-            n_workers=args.workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
+        import dask
+
+        from verifier.distributed.api import WORKER_CONFIG
+
+        with dask.config.set(dict(WORKER_CONFIG)):  # no profiler: it can deadlock on 3.11
+            cluster = dd.LocalCluster(
+                n_workers=args.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
         client = dd.Client(cluster)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"cluster start-up: {time.perf_counter() - t0:.1f} s, {args.workers} workers")

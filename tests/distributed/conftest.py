@@ -9,6 +9,15 @@ from typing import Any
 
 import pytest
 
+try:  # every cluster of the tests (this fixture's and the tests' own) without Dask's profiler
+    import dask
+
+    from verifier.distributed.api import WORKER_CONFIG
+
+    dask.config.set(dict(WORKER_CONFIG))
+except ImportError:  # the tests that need Dask skip themselves
+    pass
+
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:

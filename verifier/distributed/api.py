@@ -249,12 +249,22 @@ def _run(case: Case, client: Client, root: Path, partitions: int | None) -> Dist
     )
 
 
+WORKER_CONFIG: Mapping[str, Any] = MappingProxyType({"distributed.worker.profile.enabled": False})
+"""Dask settings of every cluster this package starts: no worker profiler. Every 10 ms it
+calls ``sys._current_frames()`` on the worker's event loop while a task runs, and CPython
+before 3.11.9 can deadlock there (a lock-order inversion of the runtime's thread-list lock
+and the GIL when the garbage collector runs inside that call: CPython gh-106883 / gh-116969,
+Dask distributed#8616). Seen as a test run that stopped for good in CI, its event loop thread
+in ``Worker.trigger_profile``. A scheduler given with ``--scheduler`` keeps its own settings."""
+
+
 @contextlib.contextmanager
 def _client(
     scheduler: str | None, workers: int, memory_limit: str | int | None = None
 ) -> Iterator[Client]:
     """A client of the scheduler at ``scheduler``, or of a throw-away loopback LocalCluster
     (``memory_limit``: each worker's, Dask's default share of the machine when ``None``)."""
+    import dask
     import distributed
 
     dd: Any = distributed  # the distributed API is only partly typed
@@ -265,7 +275,9 @@ def _client(
     with warnings.catch_warnings():
         # another cluster's dashboard holds port 8787: Dask picks another, no need to say so
         warnings.filterwarnings("ignore", message=r"Port \d+ is already in use")
-        with _deaf_to_ctrl_c():  # the worker processes start ignoring Ctrl-C
+        # the worker processes start ignoring Ctrl-C and with WORKER_CONFIG (their nannies
+        # pass them the configuration of the moment they start)
+        with _deaf_to_ctrl_c(), dask.config.set(dict(WORKER_CONFIG)):
             cluster = dd.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
