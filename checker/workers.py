@@ -5,6 +5,9 @@ that the first violation raised is the same with any number of workers."""
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -23,6 +26,19 @@ def _set_up(jobs: int, setup: Callable[..., None], args: tuple[Any, ...]) -> Non
     setup(*args)
 
 
+def _set_up_worker(parent: int, jobs: int, setup: Callable[..., None], args: Any) -> None:
+    """``_set_up`` in a worker, which ends when ``parent`` does: a parent killed outright
+    (SIGKILL) left its workers waiting for ever, holding its stdout and stderr open."""
+
+    def follow() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.25)
+        os._exit(1)
+
+    threading.Thread(target=follow, daemon=True).start()
+    _set_up(jobs, setup, args)
+
+
 @contextmanager
 def workers(jobs: int, setup: Callable[..., None], args: tuple[Any, ...]) -> Iterator[Run]:
     """``run(job, todo)``: ``job`` of each of ``todo``, in ``todo``'s order (an exception raised
@@ -34,8 +50,9 @@ def workers(jobs: int, setup: Callable[..., None], args: tuple[Any, ...]) -> Ite
         return
     spawn = multiprocessing.get_context("spawn")  # a worker that dies raises, never hangs
     pool = ProcessPoolExecutor(
-        jobs, mp_context=spawn, initializer=_set_up, initargs=(jobs, setup, args)
-    )
+        jobs, mp_context=spawn, initializer=_set_up_worker,
+        initargs=(os.getpid(), jobs, setup, args),
+    )  # fmt: skip
     try:
         yield lambda job, todo: pool.map(job, todo)
     finally:

@@ -215,7 +215,8 @@ def killed(
     process ``victim`` (address, pid); its exit status, stdout, stderr, and whether the kill
     came before the run ended."""
     with subprocess.Popen(cmd, cwd=cwd, env=_env(), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True) as p:  # fmt: skip
+                          stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as p:  # fmt: skip
         try:
             out, err = p.communicate(timeout=delay)
             return p.returncode, out, err, False
@@ -229,7 +230,11 @@ def killed(
             out, err = p.communicate(timeout=HANG)
         except subprocess.TimeoutExpired:
             p.send_signal(signal.SIGABRT)  # its threads' stacks said (PYTHONFAULTHANDLER)
-            out, err = p.communicate()
+            try:
+                out, err = p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:  # its stdout held open by processes it started
+                os.killpg(p.pid, signal.SIGKILL)
+                out, err = p.communicate()
             raise AssertionError(f"the run hung after the kill:\n{err[-6000:]}") from None
         return p.returncode, out, err, True
 

@@ -293,13 +293,14 @@ def test_the_checker_is_standalone_and_small() -> None:
     share of the memory), Connect
     Four's moves in at most 100, a stored graph's reading and shard-by-shard judgement in at
     most 400 (with the hooks a game stored with its moves adds) and its semantics' conditions
-    in at most 120, the worker processes (``--jobs``) in at most 45, chess endgames' own
-    conditions through python-chess, shard by shard, in at most 570; all import the standard
-    library, numpy and each other only (and pyarrow, to read a dataset's Parquet files)."""
+    in at most 120, the worker processes (``--jobs``, ending with a killed checker) in at most
+    60, chess endgames' own conditions through python-chess, shard by shard, in at most 570; all
+    import the standard library, numpy and each other only (and pyarrow, to read a dataset's
+    Parquet files)."""
     sizes = {
         "drup": 200, "fast": 490, "words": 350, "reading": 120, "graphs": 260, "name_codecs": 400,
         "stages": 50, "cells": 70, "judge": 260, "dataset": 290, "connect4": 100,
-        "stored": 400, "stored_rules": 120, "workers": 45, "chess": 570,
+        "stored": 400, "stored_rules": 120, "workers": 60, "chess": 570,
     }  # fmt: skip
     assert len(CHECKER.read_text().splitlines()) <= 504
     every = CHECKER.read_text()
