@@ -53,7 +53,7 @@ from verifier.dataset.stored_columns import own_columns
 from verifier.distributed.tiers.align import align_table
 from verifier.distributed.tiers.check import TierCheck, check_dataset
 from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
-from verifier.distributed.tiers.graph_rules import RULES, described
+from verifier.distributed.tiers.graph_rules import described
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 
 __all__ = ["check_any", "check_rule_dataset"]
@@ -172,8 +172,8 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
         step = "check" if table is None else "table"
         return cp.gather(
             client, step, [(0, s.shard) for s in tier.shards],
-            lambda i: client.submit(check_rule_shard, str(root), sem, RULES[sem], tier.shards[i],
-                                    every, int(bounds[tier.shards[i].shard]), table, pure=False),
+            lambda i: client.submit(check_rule_shard, str(root), sem, tier.shards[i], every,
+                                     int(bounds[tier.shards[i].shard]), table, pure=False),
             FOUND, lambda r: [(c, n, r[0].witnesses.get(c)) for c, n in r[0].counts.items()],
             lambda code: position_named(game, code),
             what="checking the answers", say=say, positions=tier.positions, **run,

@@ -529,5 +529,5 @@ def finish_rule_shard(root: str, tier: int, shard: int, run: str, sem: Semantics
     rule = graph_rules.RULES[sem]
     answers = rule.answers(_release(run, tier, shard).state)
     digest = write_rule_answers(Path(root), tier, shard, answers)
-    won, lost, drawn, top = rule.counts(answers)
+    won, lost, drawn, top = rule.columns.counts(answers)
     return won, lost, drawn, top, digest
