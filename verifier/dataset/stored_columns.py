@@ -4,7 +4,7 @@ games' labels.
 
 This is the stored side of a semantics, read by the answer files (``answers``,
 ``stored_answers``, ``export``) without a cluster; how the semantics is *solved* on the sharded
-route (its rounds) is ``verifier.distributed.tiers.graph_rules.Rule``, which refers to these
+route (its rounds) is ``verifier.dataset.round_rules.Rule``, which refers to these
 (``Rule.columns``) rather than repeating them.
 
 >>> COLUMNS[Semantics.MINIMAX].answer_columns
