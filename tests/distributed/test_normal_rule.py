@@ -37,8 +37,13 @@ def test_normal_answers_are_the_tier_games_files_byte_for_byte(tmp_path: Path) -
     ours = write_rule_answers(tmp_path / "a", 0, 0, answers)
     theirs = write_answers(tmp_path / "b", 0, 0, (state["done"], state["rank"]))
     assert ours == theirs
-    assert NORMAL.counts(answers) == (2, 1, 2, 3)
-    assert NORMAL.counts(NORMAL.answers({k: v[:0] for k, v in state.items()})) == (0, 0, 0, -1)
+    assert NORMAL.columns.counts(answers) == (2, 1, 2, 3)
+    assert NORMAL.columns.counts(NORMAL.answers({k: v[:0] for k, v in state.items()})) == (
+        0,
+        0,
+        0,
+        -1,
+    )
 
 
 def test_normal_state_is_nine_bytes_a_node_and_round_zero_seeds_the_labelled_dead_ends() -> None:

@@ -19,7 +19,7 @@ written by ``certificate``; ``shape`` holds the per-shard checks of the dataset 
 order, reachability marks). The work of one shard needs no cluster either and is here: a
 shard's check (``judge``, ``judge_graph``), normal play's expansion, merge and retrograde
 step of a tier game's shard (``shard_tasks``), the round rules of every semantics on a stored
-graph (``round_rules``); the Dask route schedules them and keeps their state between tasks. Nothing here imports Dask at module level (``shard_cache`` asks
-for the current worker when there is one), nor anything of ``verifier.distributed``
-(``tests/test_import_graph.py``).
+graph (``round_rules``); the Dask route schedules them and keeps their state between tasks.
+Nothing here imports Dask at module level (``shard_cache`` asks for the current worker when
+there is one), nor anything of ``verifier.distributed`` (``tests/test_import_graph.py``).
 """
