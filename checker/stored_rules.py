@@ -93,7 +93,7 @@ def conditions(sem: str, nd: dict[str, Any], a: dict[str, Any], t: dict[str, Any
 
 def counted(sem: str, a: dict[str, Any]) -> tuple[int, ...]:
     """A tier's counts as the manifest keeps them for ``sem`` (``won``, ``lost``, ``drawn``,
-    ``longest``: ``graph_rules``' names for them)."""
+    ``longest``: ``round_rules``' names for them)."""
     rem: Any = a.get("remoteness")
     if sem == "minimax":
         s = a["score"]

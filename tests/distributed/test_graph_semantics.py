@@ -1,4 +1,4 @@
-"""Stored graphs of the semantics other than normal (``verifier.distributed.tiers.graph_rules``):
+"""Stored graphs of the semantics other than normal (``verifier.dataset.round_rules``):
 reachability, minimax and impartial graphs in a tiered dataset, solved by rounds on Dask
 workers, against answers worked out by hand and against the in-memory engines, node by node.
 """
@@ -29,6 +29,7 @@ from verifier.dataset.errors import DatasetError, RunFailed  # noqa: E402
 from verifier.dataset.graph_storage import read_edges, read_node_columns  # noqa: E402
 from verifier.dataset.graphs import GraphTiers  # noqa: E402
 from verifier.dataset.manifest import load_manifest  # noqa: E402
+from verifier.dataset.round_rules import RULES, initial_state, seed, step  # noqa: E402
 from verifier.dataset.storage import (  # noqa: E402
     read_rule_answers,
     write_rule_answers,
@@ -41,7 +42,6 @@ from verifier.distributed.tiers.graph_generate import (  # noqa: E402
     dataset_from_graph,
     generate_random_graph,
 )
-from verifier.distributed.tiers.graph_rules import RULES, initial_state, seed, step  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -314,7 +314,7 @@ def rule_state(semantics: str, degree: list[int], **nodes: list[float]) -> dict[
 
 
 def test_the_rules_update_by_hand() -> None:
-    """One round of each semantics' update rule (``graph_rules.step``, what a worker applies
+    """One round of each semantics' update rule (``round_rules.step``, what a worker applies
     to the state it holds), worked out by hand. Messages: per move, the mover (local) and the
     decided successor's value."""
     node = np.array([0, 1, 2, 3], dtype=np.intp)

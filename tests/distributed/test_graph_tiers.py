@@ -212,7 +212,7 @@ def test_the_normal_rule_steps_by_hand(many: bool) -> None:
     nothing. ``many`` repeats the messages of a node that counts down, so that the counting
     branch is taken. Normal's state is its label (``done``), remoteness (``rank``) and
     counter, nothing else."""
-    from verifier.distributed.tiers.graph_rules import RULES, step
+    from verifier.dataset.round_rules import RULES, step
 
     label = np.array([0, 0, 1, 0, 0], dtype=np.int8)
     rem = np.array([-1, -1, 3, -1, -1], dtype=np.int32)

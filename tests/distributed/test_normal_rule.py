@@ -1,4 +1,4 @@
-"""Normal play as one ``graph_rules.Rule`` (issue 45: one rule per semantics, no special
+"""Normal play as one ``round_rules.Rule`` (issue 45: one rule per semantics, no special
 cases): what the unified rounds keep of the retrograde rounds they replaced, without a cluster.
 The solves themselves (answers node by node, digests, exits into later tiers) are pinned by
 ``test_graph_tiers.py`` and ``test_chess_tiers.py``."""
@@ -14,12 +14,12 @@ from verifier.model import Semantics
 
 pytest.importorskip("pyarrow")
 
-from verifier.dataset import stored_columns
+from verifier.dataset import round_rules, stored_columns
 from verifier.dataset.errors import DatasetError
 from verifier.dataset.manifest import ShardEntry
+from verifier.dataset.round_rules import RULES, initial_state, seed, step
 from verifier.dataset.storage import write_answers, write_rule_answers
-from verifier.distributed.tiers import graph_rules, graph_tasks, sizing
-from verifier.distributed.tiers.graph_rules import RULES, initial_state, seed, step
+from verifier.distributed.tiers import graph_tasks, sizing
 
 NORMAL = RULES[Semantics.NORMAL]
 
@@ -37,8 +37,13 @@ def test_normal_answers_are_the_tier_games_files_byte_for_byte(tmp_path: Path) -
     ours = write_rule_answers(tmp_path / "a", 0, 0, answers)
     theirs = write_answers(tmp_path / "b", 0, 0, (state["done"], state["rank"]))
     assert ours == theirs
-    assert NORMAL.counts(answers) == (2, 1, 2, 3)
-    assert NORMAL.counts(NORMAL.answers({k: v[:0] for k, v in state.items()})) == (0, 0, 0, -1)
+    assert NORMAL.columns.counts(answers) == (2, 1, 2, 3)
+    assert NORMAL.columns.counts(NORMAL.answers({k: v[:0] for k, v in state.items()})) == (
+        0,
+        0,
+        0,
+        -1,
+    )
 
 
 def test_normal_state_is_nine_bytes_a_node_and_round_zero_seeds_the_labelled_dead_ends() -> None:
@@ -52,7 +57,7 @@ def test_normal_state_is_nine_bytes_a_node_and_round_zero_seeds_the_labelled_dea
     now = seed(NORMAL, state, None, 0, False)
     assert now.tolist() == [0, 1]
     assert state["done"].tolist() == [1, -1, 0, 0] and state["rank"].tolist() == [0, 0, -1, -1]
-    assert graph_rules.message_values(NORMAL, state, now).tolist() == [1, -1]
+    assert round_rules.message_values(NORMAL, state, now).tolist() == [1, -1]
     # node 3 (2 moves) hears its move to the lost node 1: won at once, nothing counted down
     decided, _ = step(NORMAL, state, np.array([3]), np.array([-1], np.int8), None, 1)
     assert decided.tolist() == [3] and state["done"][3] == 1 and state["rank"][3] == 1
@@ -64,9 +69,9 @@ def test_the_check_side_still_sees_normal_as_labels() -> None:
     tier games' label files) while ``RULES`` holds its rule for the solve."""
     assert NORMAL.columns.labels and NORMAL.exits
     assert NORMAL.columns is stored_columns.COLUMNS[Semantics.NORMAL]
-    assert graph_rules.rule_for(Semantics.NORMAL) is None
+    assert round_rules.rule_for(Semantics.NORMAL) is None
     assert stored_columns.own_columns("normal") is None
-    assert graph_rules.rule_for(Semantics.MINIMAX) is RULES[Semantics.MINIMAX]
+    assert round_rules.rule_for(Semantics.MINIMAX) is RULES[Semantics.MINIMAX]
     assert stored_columns.count_names("normal") == stored_columns.NORMAL_COUNTS
     assert stored_columns.count_names("no such semantics") == stored_columns.NORMAL_COUNTS
     assert stored_columns.count_names("impartial") == ("N", "P", "unfinished", "height")

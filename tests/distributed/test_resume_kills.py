@@ -19,9 +19,10 @@ import pytest
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
 
+from verifier.dataset import shard_tasks as tasks  # noqa: E402
 from verifier.dataset.errors import RunFailed  # noqa: E402
 from verifier.dataset.manifest import load_manifest  # noqa: E402
-from verifier.distributed.tiers import driver, tasks  # noqa: E402
+from verifier.distributed.tiers import driver  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402
     generate_dataset,
     prepare_output,

@@ -169,7 +169,7 @@ def test_a_tier_larger_than_the_cache_is_read_held_shards_first(
     one held (issue 48, Connect Four 6x5). The shards held are read first: with room for 4 of 10
     shards, the second and every later task read 6 from disk, not 10; the answers are the
     same, and a missing target still names the first shard lacking one."""
-    from verifier.distributed.tiers.tasks import _lookup
+    from verifier.dataset.shard_tasks import _lookup
 
     shards, per = 10, 1_000
     rng = np.random.default_rng(7)
@@ -199,7 +199,7 @@ def test_a_tier_larger_than_the_cache_is_read_held_shards_first(
     assert per_task == [10, 6, 6, 6]
     shard_cache.clear()
     # the same order each time: no shard found held (the cyclic scan this replaces)
-    monkeypatch.setattr("verifier.distributed.tiers.tasks.held_first", lambda p: range(len(p)))
+    monkeypatch.setattr("verifier.dataset.shard_tasks.held_first", lambda p: range(len(p)))
     reads.clear()
     for _ in range(2):
         _lookup(tmp_path, 1, children, refs)

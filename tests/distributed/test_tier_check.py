@@ -26,7 +26,7 @@ distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-import verifier.distributed.tiers.tasks as tasks  # noqa: E402
+import verifier.dataset.shard_tasks as tasks  # noqa: E402
 from verifier.dataset.errors import DatasetError  # noqa: E402
 from verifier.distributed.tiers.check import check_dataset  # noqa: E402
 from verifier.distributed.tiers.driver import (  # noqa: E402

@@ -166,15 +166,10 @@ def _grundy(report: CaseReport) -> Columns | str:
 
 
 def _counts(sem: Semantics, a: Columns) -> tuple[int, int, int, int]:
-    """The tier's counts as the manifest keeps them (``graph_rules``' for the semantics)."""
-    from verifier.distributed.tiers.graph_rules import rule_for
+    """The tier's counts as the manifest keeps them (``StoredColumns.counts``)."""
+    from verifier.dataset.stored_columns import COLUMNS
 
-    rule = rule_for(sem)
-    if rule is not None:
-        return rule.counts(a)
-    label, rem = a["label"], a[REMOTENESS]
-    top = int(rem.max()) if len(rem) else -1
-    return (*(int(np.count_nonzero(label == v)) for v in (1, -1, 0)), top)  # type: ignore[return-value]
+    return COLUMNS[sem].counts(a)
 
 
 def write_dataset(root: Path, report: CaseReport, answers: Columns, shards: int) -> None:

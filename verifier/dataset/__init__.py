@@ -16,7 +16,10 @@ written and read by ``answers`` (one ``stored_answers.STORED`` entry per semanti
 each stores in ``stored_columns``), a stranger's table of claims read and aligned by ``tables``,
 another dataset turned into one by ``export``; its certificate for the standalone checker is
 written by ``certificate``; ``shape`` holds the per-shard checks of the dataset itself (owners,
-order, reachability marks). Nothing here imports Dask at module level (``shard_cache`` asks
-for the current worker when there is one), nor anything of ``verifier.distributed``
-(``tests/test_import_graph.py``).
+order, reachability marks). The work of one shard needs no cluster either and is here: a
+shard's check (``judge``, ``judge_graph``), normal play's expansion, merge and retrograde
+step of a tier game's shard (``shard_tasks``), the round rules of every semantics on a stored
+graph (``round_rules``); the Dask route schedules them and keeps their state between tasks.
+Nothing here imports Dask at module level (``shard_cache`` asks for the current worker when
+there is one), nor anything of ``verifier.distributed`` (``tests/test_import_graph.py``).
 """

@@ -187,7 +187,7 @@ def read_piece_edges(path: Path) -> Edges:
 def write_messages(path: Path, node: NDArray[np.intp], said: NDArray[Any]) -> None:
     """Per move into a node decided this round: its source (an index into the receiving
     shard's nodes) and what the node says (normal: whether it is lost, bool; the other
-    semantics: ``graph_rules.message_values``). Raw numpy, no digest: the same run reads it
+    semantics: ``round_rules.message_values``). Raw numpy, no digest: the same run reads it
     once, in the next round, then removes it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -18,7 +18,7 @@ Semantics ``normal`` (the project's: the mover alternates; a dead end carries a 
 the mover's view, lost by default, won, or drawn; a node is won if a move reaches a lost one,
 lost if every move reaches a won one, drawn otherwise), solved by ``graph_tasks``' retrograde
 rounds; ``reachability``, ``minimax`` and ``impartial`` (acyclic) in one tier, by the rounds of
-``graph_rules`` (the manifest's ``semantics`` says which).
+``round_rules`` (the manifest's ``semantics`` says which).
 """
 
 from __future__ import annotations

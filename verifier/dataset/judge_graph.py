@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,7 +43,7 @@ from verifier.dataset.graphs import range_bounds, range_owner
 from verifier.dataset.manifest import ShardEntry
 from verifier.dataset.shape import Owners, shape_faults
 from verifier.dataset.storage import read_parquet, read_rule_answers, shard_path
-from verifier.dataset.stored_columns import StoredColumns
+from verifier.dataset.stored_columns import COLUMNS
 from verifier.dataset.tables import (
     NO_CLAIM,
     TableValues,
@@ -60,7 +60,6 @@ __all__ = [
     "Checker",
     "Found",
     "Refs",
-    "ShardRule",
     "Table",
     "check_rule_shard",
 ]
@@ -68,19 +67,6 @@ __all__ = [
 Cols = dict[str, NDArray[Any]]
 Refs = list[tuple[int, str | None]]
 """Per shard of the tier: positions, answers sha256."""
-
-
-class ShardRule(Protocol):
-    """What ``check_rule_shard`` reads of a semantics' rule (``distributed.tiers.graph_rules.
-    Rule``, which the caller passes in: the stored data imports nothing of the cluster code)."""
-
-    @property
-    def columns(self) -> StoredColumns:
-        """Its nodes and answers files' columns."""
-
-    @property
-    def counts(self) -> Callable[[Cols], tuple[int, int, int, int]]:
-        """A shard's answers counted as ``solve`` counts them (the manifest's counts)."""
 
 
 @dataclass
@@ -93,7 +79,7 @@ class Found:
     witnesses: dict[str, tuple[int, int, str]] = field(default_factory=dict)
     judged: NDArray[np.bool_] | None = None
     tally: tuple[int, int, int, int] | None = None
-    """The shard's own answers counted as ``solve`` counts them (``Rule.counts``): the
+    """The shard's own answers counted as ``solve`` counts them (``StoredColumns.counts``): the
     driver compares the sums with the manifest's (``judge.compare_counts``)."""
 
 
@@ -199,18 +185,18 @@ def _note(found: Found, check: str, codes: NDArray[np.uint64], bad: NDArray[np.b
         found.witnesses[check] = (0, int(codes[i]), why(i))
 
 
-def check_rule_shard(root: str, sem: Semantics, rule: ShardRule, entry: ShardEntry,
-                     refs: Refs, lo: int, table: Table | None = None
+def check_rule_shard(root: str, sem: Semantics, entry: ShardEntry, refs: Refs, lo: int,
+                     table: Table | None = None
                      ) -> tuple[Found, Found | None]:  # fmt: skip
     """Check the answers of ``entry``'s shard (its ids from ``lo``) against the rules of
-    ``sem`` (see the module docstring; ``rule``: its ``graph_rules.RULES[sem]``): violations
+    ``sem`` (see the module docstring; what it stores: ``COLUMNS[sem]``): violations
     per check and the first of each. With a stranger's ``table``, its claims are judged (the
     certificate's check where it has one), and when it ``borrow``s, the dataset's own answers
     too (the second result) and the claims are compared with them (``agreement``)."""
     base = Path(root)
-    checker = CHECKERS[sem]
+    checker, stored = CHECKERS[sem], COLUMNS[sem]
     nodes = read_node_columns(base, 0, entry.shard, entry.sha256, entry.positions,
-                              {"code": "uint64"} | rule.columns.node_columns)  # fmt: skip
+                              {"code": "uint64"} | stored.node_columns)  # fmt: skip
     src, dst = read_edges(base, 0, entry.shard, entry.edges_sha256, entry.edges)
     n = entry.positions
     x = (src - np.uint64(lo)).astype(np.intp)
@@ -218,7 +204,7 @@ def check_rule_shard(root: str, sem: Semantics, rule: ShardRule, entry: ShardEnt
         raise DatasetError(f"{shard_path(base, 0, entry.shard)}: a move from another shard")
     codes: NDArray[np.uint64] = np.asarray(nodes["code"], dtype=np.uint64)
     deg = np.bincount(x, minlength=n)
-    cols = rule.columns.answer_columns
+    cols = stored.answer_columns
     ids = Owners(((*(p for p, _ in refs),),), ranged=True)
     _, n_ids, w_ids = shape_faults(None, 0, entry.shard, codes, ids)
 
@@ -240,7 +226,7 @@ def check_rule_shard(root: str, sem: Semantics, rule: ShardRule, entry: ShardEnt
         own_found = Found(dict.fromkeys(checker.checks, 0))
         own = own_answers(entry.shard)
         judge(own_found, own, own_answers, cols, checker.run)
-        own_found.tally = rule.counts(own)
+        own_found.tally = stored.counts(own)
         if table is None:
             return shape(own_found), None
     else:

@@ -4,7 +4,7 @@ games' labels.
 
 This is the stored side of a semantics, read by the answer files (``answers``,
 ``stored_answers``, ``export``) without a cluster; how the semantics is *solved* on the sharded
-route (its rounds) is ``verifier.distributed.tiers.graph_rules.Rule``, which refers to these
+route (its rounds) is ``verifier.dataset.round_rules.Rule``, which refers to these
 (``Rule.columns``) rather than repeating them.
 
 >>> COLUMNS[Semantics.MINIMAX].answer_columns
@@ -17,7 +17,12 @@ route (its rounds) is ``verifier.distributed.tiers.graph_rules.Rule``, which ref
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from verifier.errors import NotApplicable
 from verifier.model.describe import PerSemantics
@@ -37,6 +42,8 @@ GRUNDY = "grundy"
 and no game's (``tests/test_game_names.py`` reads the literal ``"grundy"`` as Grundy's game)."""
 NORMAL_COUNTS = ("won", "lost", "drawn", "longest")
 """What a tier's counts are for semantics normal (and the games that are not stored graphs)."""
+Answers = dict[str, NDArray[Any]]
+"""A shard's or tier's answer columns by name."""
 
 
 @dataclass(frozen=True)
@@ -50,11 +57,43 @@ class StoredColumns:
     answer_columns: dict[str, str]
     count_names: tuple[str, str, str, str]
     """What the manifest's ``won``, ``lost``, ``drawn``, ``max_remoteness`` count."""
+    counts: Callable[[Answers], tuple[int, int, int, int]]
+    """Those four counted on answers (a shard's, a tier's): what ``solve`` writes in the
+    manifest and the check compares with it."""
     labels: bool = False
     """The answers are the tier games' ``label`` and ``remoteness`` (normal play): the dead
     ends start decided at their ``terminal`` label (a drawn one, 0, stays undecided), and the
     answers are read and judged as the tier games' (``storage.read_answers``,
     ``dataset/judge.py``), not by ``judge_graph`` (``own_columns`` is ``None``)."""
+
+
+def _top(rem: NDArray[Any]) -> int:
+    return int(rem.max()) if len(rem) else -1
+
+
+def _region_counts(a: Answers) -> tuple[int, int, int, int]:
+    """Player 0's region, player 1's, 0, the deepest layer."""
+    return int((a["label"] == 1).sum()), int((a["label"] == -1).sum()), 0, _top(a["remoteness"])
+
+
+def _score_counts(a: Answers) -> tuple[int, int, int, int]:
+    """Scores > 0, < 0, = 0."""
+    s = a["score"]
+    return int((s > 0).sum()), int((s < 0).sum()), int((s == 0).sum()), -1
+
+
+def _grundy_counts(a: Answers) -> tuple[int, int, int, int]:
+    """N positions (value > 0), P positions, nodes never valued (a cycle), the greatest
+    height."""
+    g = a[GRUNDY]
+    return int((g > 0).sum()), int((g == 0).sum()), int((g < 0).sum()), _top(a["remoteness"])
+
+
+def _label_counts(a: Answers) -> tuple[int, int, int, int]:
+    """Won, lost, drawn, the longest remoteness."""
+    label = a["label"]
+    won, lost = int(np.count_nonzero(label == 1)), int(np.count_nonzero(label == -1))
+    return won, lost, len(label) - won - lost, _top(a["remoteness"])
 
 
 COLUMNS: PerSemantics[StoredColumns] = PerSemantics("stored columns")
@@ -65,6 +104,7 @@ COLUMNS.register(Semantics.REACHABILITY)(
         node_columns={"player": "int8", "target": "int8"},
         answer_columns={"label": "int8", "remoteness": "int32"},
         count_names=("player 0", "player 1", "-", "layers"),
+        counts=_region_counts,
     )
 )
 COLUMNS.register(Semantics.MINIMAX)(
@@ -72,6 +112,7 @@ COLUMNS.register(Semantics.MINIMAX)(
         node_columns={"player": "int8", "value": "float64"},
         answer_columns={"score": "float64", "rank": "int32"},
         count_names=("score > 0", "score < 0", "score 0", "-"),
+        counts=_score_counts,
     )
 )
 COLUMNS.register(Semantics.IMPARTIAL)(
@@ -79,6 +120,7 @@ COLUMNS.register(Semantics.IMPARTIAL)(
         node_columns={},
         answer_columns={GRUNDY: "int64", "remoteness": "int32"},
         count_names=("N", "P", "unfinished", "height"),
+        counts=_grundy_counts,
     )
 )
 COLUMNS.register(Semantics.NORMAL)(
@@ -86,6 +128,7 @@ COLUMNS.register(Semantics.NORMAL)(
         node_columns={},
         answer_columns={"label": "int8", "remoteness": "int32"},
         count_names=NORMAL_COUNTS,
+        counts=_label_counts,
         labels=True,
     )
 )

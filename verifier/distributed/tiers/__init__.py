@@ -3,8 +3,8 @@
 The dataset itself (its files, manifest, shards, stored graphs, certificate) is stored data
 and lives in ``verifier.dataset``; this package runs the work on a cluster: a general graph is
 drawn on the workers or written from a case file (``graph_generate``) and solved by rounds
-confined to its tier (``graph_solve``, ``graph_tasks``, ``graph_rules``), since its moves make
-cycles inside the tier.
+confined to its tier (``graph_solve``, ``graph_tasks``; the rules of a round, pure numpy, are
+``verifier.dataset.round_rules``), since its moves make cycles inside the tier.
 
 Workers generate it (``driver.generate_dataset``: each expands one shard of tier ``K``, routes
 the children to their owner shards, one task per shard of tier ``K + 1`` deduplicates) and

@@ -433,12 +433,12 @@ def generate_graph_tiers(game: str, to: Target, options: GameOptions) -> str:
     require_extra(output, "--engine dask", *DASK)
     import math
 
+    from verifier.dataset.round_rules import rule_for
     from verifier.distributed.tiers.driver import prepare_output
     from verifier.distributed.tiers.graph_generate import (
         dataset_from_graph,
         generate_random_graph,
     )
-    from verifier.distributed.tiers.graph_rules import rule_for
     from verifier.io import load_any
     from verifier.io.limits import Limits
 

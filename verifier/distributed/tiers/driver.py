@@ -19,7 +19,9 @@ from verifier.dataset.errors import DatasetError, RunFailed
 from verifier.dataset.graphs import GraphTiers, with_semantics
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.dataset.manifest import load_manifest as load_manifest
+from verifier.dataset.round_rules import described, rule_for
 from verifier.dataset.rules import TierGame, game_from_manifest
+from verifier.dataset.shard_tasks import ShardRef, expand_shard, merge_shard, solve_shard
 from verifier.dataset.storage import (
     positions_per_shard,
     read_answers,
@@ -28,11 +30,9 @@ from verifier.dataset.storage import (
     write_codes,
 )
 from verifier.dataset.stored_columns import count_names
-from verifier.distributed.tiers.graph_rules import described, rule_for
 from verifier.distributed.tiers.graph_solve import answer_of, solve_graph_tier
 from verifier.distributed.tiers.sizing import check_fits
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier
-from verifier.distributed.tiers.tasks import ShardRef, expand_shard, merge_shard, solve_shard
 
 __all__ = [
     "TierSolve",

@@ -1,5 +1,5 @@
 """Judging a stored graph's own answers under reachability, minimax or impartial, shard by
-shard: ``verify DIR --engine dask`` on a dataset ``solve`` wrote (``graph_rules``).
+shard: ``verify DIR --engine dask`` on a dataset ``solve`` wrote (``round_rules``).
 
 One task per shard (``dataset.judge_graph.check_rule_shard``: the checks of each semantics,
 and why all of them holding is a proof); the driver sees counts and the first violation of
@@ -47,13 +47,13 @@ from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner, with_
 from verifier.dataset.judge import compare_counts, graph_counts
 from verifier.dataset.judge_graph import CHECKERS, FOUND, Found, Refs, Table, check_rule_shard
 from verifier.dataset.manifest import MANIFEST, Manifest, load_manifest
+from verifier.dataset.round_rules import described
 from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.shape import Owners, Witness, position_named
 from verifier.dataset.stored_columns import own_columns
 from verifier.distributed.tiers.align import align_table
 from verifier.distributed.tiers.check import TierCheck, check_dataset
 from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
-from verifier.distributed.tiers.graph_rules import RULES, described
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 
 __all__ = ["check_any", "check_rule_dataset"]
@@ -172,8 +172,8 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
         step = "check" if table is None else "table"
         return cp.gather(
             client, step, [(0, s.shard) for s in tier.shards],
-            lambda i: client.submit(check_rule_shard, str(root), sem, RULES[sem], tier.shards[i],
-                                    every, int(bounds[tier.shards[i].shard]), table, pure=False),
+            lambda i: client.submit(check_rule_shard, str(root), sem, tier.shards[i], every,
+                                     int(bounds[tier.shards[i].shard]), table, pure=False),
             FOUND, lambda r: [(c, n, r[0].witnesses.get(c)) for c, n in r[0].counts.items()],
             lambda code: position_named(game, code),
             what="checking the answers", say=say, positions=tier.positions, **run,

@@ -36,9 +36,9 @@ from verifier.dataset.graphs import (
     terminal_labels,
 )
 from verifier.dataset.manifest import Manifest, ShardEntry, TierEntry, under_way
+from verifier.dataset.round_rules import rule_for
 from verifier.dataset.storage import shards_for
 from verifier.distributed.tiers.driver import worker_bytes
-from verifier.distributed.tiers.graph_rules import rule_for
 from verifier.distributed.tiers.graph_tasks import (
     draw_shard,
     merge_reverse,
@@ -116,7 +116,7 @@ def dataset_from_graph(
     reverse: bool = True,
 ) -> Manifest:
     """Write ``graph`` into ``root`` (semantics ``normal``; the others in one tier, with their
-    nodes' columns: ``graph_rules.Rule.from_graph``; ``start``: the root's id, default 0), each
+    nodes' columns: ``round_rules.Rule.from_graph``; ``start``: the root's id, default 0), each
     tier as ``shards`` node-id
     ranges (some empty when there are more shards than nodes). ``tier_of``: each node's tier
     (default: one tier); a move may stay in its tier or go to a later one, and each tier's

@@ -1,5 +1,5 @@
 """Solving a tier with cycles on the cluster: rounds driven from the driver, one rule per
-semantics (``graph_rules.RULES``; normal play's is the retrograde analysis).
+semantics (``round_rules.RULES``; normal play's is the retrograde analysis).
 
 ``solve_graph_tier`` sets up the state of every shard of a stored graph's tier (one task per
 shard; moves into later, solved tiers are answered then and become messages for the round
@@ -28,13 +28,14 @@ from typing import Any
 
 import numpy as np
 
+from verifier.dataset import round_rules
 from verifier.dataset.errors import DatasetError
 from verifier.dataset.graph_storage import solve_dir
 from verifier.dataset.graphs import range_bounds, range_owner
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
+from verifier.dataset.shard_tasks import SolvedShard
 from verifier.dataset.storage import read_codes, read_rule_answers
 from verifier.dataset.stored_columns import COLUMNS
-from verifier.distributed.tiers import graph_rules
 from verifier.distributed.tiers.graph_tasks import (
     Round,
     RuleRound,
@@ -44,7 +45,6 @@ from verifier.distributed.tiers.graph_tasks import (
     round_worker,
 )
 from verifier.distributed.tiers.supervise import gather_tier
-from verifier.distributed.tiers.tasks import SolvedShard
 from verifier.model.semantics import Semantics
 
 __all__ = ["answer_of", "solve_graph_tier"]
@@ -159,15 +159,15 @@ def solve_graph_tier(
     say: Callable[[str], None],
 ) -> list[SolvedShard]:
     """Solve tier ``k`` of a stored graph (the later tiers solved) by the rounds of its
-    semantics' rule (``graph_rules``), the shards' states kept in the workers: one task per
+    semantics' rule (``round_rules``), the shards' states kept in the workers: one task per
     shard sets up its state (and answers its moves into later tiers), then phase by phase
     (minimax: one per non-zero leaf value, the counters reset when a side starts; else one) a
     seed round on every shard and rounds on the shards sent messages until a round decides
     nothing, one task per worker and round; then one task per shard writes its answers; per
-    shard what ``tasks.solve_shard`` reports. ``impartial``: nodes never decided (a cycle)
+    shard what ``shard_tasks.solve_shard`` reports. ``impartial``: nodes never decided (a cycle)
     fail the solve with one line."""
     sem = Semantics(m.semantics)
-    rule = graph_rules.RULES[sem]
+    rule = round_rules.RULES[sem]
     tier = m.tiers[k]
     if any(s.edges_sha256 is None or s.reverse_sha256 is None for s in tier.shards):
         raise DatasetError(f"{root / MANIFEST}: $.tiers[{k}]: a shard without its edges")
@@ -180,7 +180,7 @@ def solve_graph_tier(
                                        later if s.exits else None, **r.home(s.shard))
                          for s in tier.shards])  # fmt: skip
         leaves = np.array([v for vs, _ in started for v in vs], dtype=np.float64)
-        phases = graph_rules.phases(rule, leaves)
+        phases = round_rules.phases(rule, leaves)
         everyone: dict[int, list[str]] = {s.shard: [] for s in tier.shards}
         pending: Pending = {}
         _post(pending, [rd for _, rd in started])  # round 0 of one phase, moves to later tiers

@@ -2,8 +2,8 @@
 round. One shard per task; counts, paths and digests back.
 
 Rounds (Knuth's successor counters, level by level), one rule per semantics
-(``graph_rules.RULES``, normal play's the retrograde analysis): a shard keeps its state
-(``graph_rules.initial_state``: per node whether and when it was decided, its counter of
+(``round_rules.RULES``, normal play's the retrograde analysis): a shard keeps its state
+(``round_rules.initial_state``: per node whether and when it was decided, its counter of
 successors not yet decided and the semantics' columns; impartial's values received so far)
 between rounds, in the memory of the worker that runs its rounds (``Held``; the driver pins a
 shard's rounds to one worker). ``init_rule_shard`` sets the state up and, for a rule of one
@@ -11,7 +11,7 @@ phase, runs round 0, which decides the seeds (normal: the won and lost dead ends
 0; minimax seeds each phase in a round of its own: ``rule_round`` with ``start``); in round
 ``r`` a shard takes the messages its nodes' successors decided in round ``r - 1`` sent it (one
 per move: the mover's node and what the successor says, normal: its label), applies them
-(``graph_rules.step``, the update rule, apart from the I/O), and sends the nodes it decided to
+(``round_rules.step``, the update rule, apart from the I/O), and sends the nodes it decided to
 their predecessors' owner shards (its reverse edges grouped by owner): into the owner's inbox
 when the same process holds it, else as a raw numpy file.
 Moves into later, solved tiers (normal: the chess endgames) are answered when the state is set
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.dataset import round_rules
 from verifier.dataset.errors import DatasetError, RunFailed
 from verifier.dataset.graph_storage import (
     U64,
@@ -53,10 +54,9 @@ from verifier.dataset.graph_storage import (
 )
 from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner
 from verifier.dataset.manifest import ShardEntry
+from verifier.dataset.shard_tasks import ShardRef, SolvedShard, _lookup, _owners
 from verifier.dataset.storage import write_rule_answers
 from verifier.distinct import distinct
-from verifier.distributed.tiers import graph_rules
-from verifier.distributed.tiers.tasks import ShardRef, SolvedShard, _lookup, _owners
 from verifier.model.semantics import Semantics
 
 __all__ = [
@@ -116,7 +116,7 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
     each other node one move then the rest of its shard's ``degree * nodes`` moves from
     uniform sources, targets uniform over the whole graph, self loops kept, repeats dropped,
     dead ends labelled uniformly from ``terminal_values``; the other semantics' columns as
-    ``graph_rules.Rule.drawn`` says; ``acyclic_moves``: targets uniform over the higher ids), from a
+    ``round_rules.Rule.drawn`` says; ``acyclic_moves``: targets uniform over the higher ids), from a
     numpy generator seeded by ``(seed, shard)``: the same seed and shard count give the same
     graph, a different one from the in-memory ``random_case`` (other random streams). Writes
     the shard's nodes, edges and reverse pieces."""
@@ -138,7 +138,7 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
         src, dst = key // game.nodes, key % game.nodes
     dead = np.bincount(src, minlength=hi - lo) == 0
     terminal = np.zeros(hi - lo, dtype=np.int8)
-    rule = graph_rules.rule_for(game.semantics)
+    rule = round_rules.rule_for(game.semantics)
     extra: dict[str, NDArray[np.generic]] = {}
     if rule is None:  # normal: dead ends labelled
         values = np.array((game.terminal_values or "-1").split(","), dtype=np.int8)
@@ -221,12 +221,12 @@ def _reverse_edges(root: Path, tier: int, entry: ShardEntry) -> Edges:
 
 Mail = list[tuple[NDArray[np.intp], NDArray[Any]]]
 """Messages left in a shard's inbox: per move, the mover's index into the shard and what the
-decided successor says (``graph_rules.Rule.says``)."""
+decided successor says (``round_rules.Rule.says``)."""
 
 
 class Held:
     """A shard's state between rounds, kept by the worker that runs its rounds (the driver
-    pins them there): its columns per node (``graph_rules.initial_state``'s), the successor
+    pins them there): its columns per node (``round_rules.initial_state``'s), the successor
     values kept per
     undecided node (``seen``, impartial), and the messages other shards of the same process
     left for it, by the round that reads them."""
@@ -235,7 +235,7 @@ class Held:
         self.root = root
         self.lo = lo
         self.state = state
-        self.seen: graph_rules.Seen | None = None
+        self.seen: round_rules.Seen | None = None
         self.inbox: dict[int, Mail] = {}
 
     def nbytes(self) -> int:
@@ -313,13 +313,13 @@ def _send(
     bounds: Bounds,
 ) -> Messages:
     """Tell the predecessors of the nodes ``decided`` in round ``rnd`` (sorted ids) what
-    ``said`` says of each (``graph_rules.message_values``): one
+    ``said`` says of each (``round_rules.message_values``): one
     message per move, per owner shard left in its inbox when this process holds it (``None``
     for a path), else written to a raw numpy file."""
     if len(decided) == 0:
         return []
     rev_dst, rev_src = _reverse_edges(root, tier, entry)
-    rows, which = graph_rules.predecessor_rows(rev_dst, decided)
+    rows, which = round_rules.predecessor_rows(rev_dst, decided)
     node, what = rev_src[rows], said[which]
     del rev_dst, rev_src, rows, which
     pieces: Messages = []
@@ -413,8 +413,8 @@ def _mail(held: Held, rnd: int, inbox: list[str]) -> tuple[NDArray[np.intp], NDA
     return np.concatenate([m[0] for m in mail]), np.concatenate([m[1] for m in mail])
 
 
-RuleRound = tuple[Semantics, graph_rules.Phase, bool, bool]
-"""A round under the rules of ``graph_rules``: the semantics, the phase, whether the round
+RuleRound = tuple[Semantics, round_rules.Phase, bool, bool]
+"""A round under the rules of ``round_rules``: the semantics, the phase, whether the round
 seeds the phase (``start``) and whether the counters are reset first (``reset``, a minimax
 side's first phase)."""
 
@@ -444,7 +444,7 @@ def init_rule_shard(
     sem: Semantics,
     later: dict[int, list[ShardRef]] | None = None,
 ) -> tuple[list[float], Round]:
-    """The state of ``entry``'s shard before round 0 (``graph_rules.initial_state``), kept in
+    """The state of ``entry``'s shard before round 0 (``round_rules.initial_state``), kept in
     this worker for the rounds of run ``run``; the distinct non-zero values of its leaves
     (``minimax``: the phases) and what round 0 did: a rule of one phase is seeded here (as
     ``rule_round``'s seed round, one task fewer a tier), and the messages of the moves into
@@ -452,7 +452,7 @@ def init_rule_shard(
     node decided at remoteness ``r`` is a message to this shard for round ``r + 1``
     (``_delayed``)."""
     base = Path(root)
-    rule = graph_rules.RULES[sem]
+    rule = round_rules.RULES[sem]
     if entry.exits and not rule.exits:
         raise DatasetError(
             f"{exits_path(base, tier, entry.shard)}: moves into later tiers are solved for "
@@ -471,7 +471,7 @@ def init_rule_shard(
         local = (xsrc - np.uint64(lo)).astype(np.intp)
         degree += np.bincount(local, minlength=n).astype(np.int32)
         exits = (local, *_later_answers(base, tier, entry.shard, xtier, xdst, later or {}))
-    state = graph_rules.initial_state(rule, nodes, degree)
+    state = round_rules.initial_state(rule, nodes, degree)
     del nodes, degree
     held = Held(root, lo, state)
     if rule.keeps_seen:
@@ -479,10 +479,10 @@ def init_rule_shard(
     _hold(run, tier, entry.shard, held)
     delayed = _delayed(base, run, tier, entry.shard, *exits) if exits else []
     if rule.phased:
-        return [float(v) for v in graph_rules.leaf_values(state).tolist()], (0, delayed)
-    decided = graph_rules.seed(rule, state, None, 0, False)
+        return [float(v) for v in round_rules.leaf_values(state).tolist()], (0, delayed)
+    decided = round_rules.seed(rule, state, None, 0, False)
     ids = (decided + lo).astype(np.uint64)
-    values = graph_rules.message_values(rule, state, decided)
+    values = round_rules.message_values(rule, state, decided)
     sent = _send(base, run, tier, entry, 0, ids, values, bounds)
     return [], (len(decided), sent + delayed)
 
@@ -496,29 +496,29 @@ def rule_round(
     inbox: list[str],
     bounds: Bounds,
     sem: Semantics,
-    phase: graph_rules.Phase,
+    phase: round_rules.Phase,
     start: bool = False,
     reset: bool = False,
 ) -> Round:
     """Round ``rnd`` of ``entry``'s shard in run ``run`` under ``sem``'s rules, on the state
-    this worker keeps: seed a phase (``start``: ``graph_rules.seed``) or apply the messages
+    this worker keeps: seed a phase (``start``: ``round_rules.seed``) or apply the messages
     of round ``rnd - 1`` (the files ``inbox`` and those left in the shard's inbox in this
-    process: ``graph_rules.step``); tell the predecessors of the nodes decided now what they
-    say (``graph_rules.message_values``)."""
+    process: ``round_rules.step``); tell the predecessors of the nodes decided now what they
+    say (``round_rules.message_values``)."""
     held = _held(run, tier, entry.shard)
-    rule, st = graph_rules.RULES[sem], held.state
+    rule, st = round_rules.RULES[sem], held.state
     if start:
-        decided = graph_rules.seed(rule, st, phase, rnd, reset)
+        decided = round_rules.seed(rule, st, phase, rnd, reset)
     else:
         mail = _mail(held, rnd, inbox)
         if mail is None:
             return 0, []
         node, value = mail
         del mail
-        decided, held.seen = graph_rules.step(rule, st, node, value, phase, rnd, held.seen)
+        decided, held.seen = round_rules.step(rule, st, node, value, phase, rnd, held.seen)
         del node, value
     ids = (decided + held.lo).astype(np.uint64)
-    values = graph_rules.message_values(rule, st, decided)
+    values = round_rules.message_values(rule, st, decided)
     return len(decided), _send(Path(root), run, tier, entry, rnd, ids, values, bounds)
 
 
@@ -526,8 +526,8 @@ def finish_rule_shard(root: str, tier: int, shard: int, run: str, sem: Semantics
     """Write the answers of a shard from its last state (``Rule.answers``: normal's are the
     tier games' label and remoteness files, as ``storage.write_answers`` writes them) and drop
     the state from this worker."""
-    rule = graph_rules.RULES[sem]
+    rule = round_rules.RULES[sem]
     answers = rule.answers(_release(run, tier, shard).state)
     digest = write_rule_answers(Path(root), tier, shard, answers)
-    won, lost, drawn, top = rule.counts(answers)
+    won, lost, drawn, top = rule.columns.counts(answers)
     return won, lost, drawn, top, digest

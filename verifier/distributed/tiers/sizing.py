@@ -7,7 +7,7 @@ A worker solving a tier by rounds (``graph_tasks``) holds, at its peak, all of t
   pyarrow, numba): 220 MB (65 MB bare, 130 MB with the imports, 220 MB after a first Parquet
   read).
 - the rounds' state of *every* shard it runs (``Held``), kept between rounds: ``state_bytes``
-  per node (``graph_rules.COMMON``, 9: normal play's whole state, its label, remoteness and
+  per node (``round_rules.COMMON``, 9: normal play's whole state, its label, remoteness and
   counter; the others add the out-degree and their columns; impartial also keeps 16 bytes per
   move of the successor values seen). This part
   does not shrink with more shards: a worker holds ``nodes / workers`` nodes' state.
@@ -39,10 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verifier.dataset import shard_cache
+from verifier.dataset import round_rules, shard_cache
 from verifier.dataset.errors import RunFailed
 from verifier.dataset.storage import MIN_SHARD, shards_for
-from verifier.distributed.tiers import graph_rules
 from verifier.model.semantics import Semantics
 
 __all__ = [
@@ -112,8 +111,8 @@ class Load:
 def state_bytes(semantics: str) -> tuple[int, int, bool]:
     """Bytes per node of a shard's state between rounds, bytes per message and whether the
     successor values are kept (16 bytes a move), for a dataset of ``semantics``."""
-    rule = graph_rules.RULES[Semantics(semantics)]
-    columns = {**graph_rules.COMMON, **rule.state_columns}
+    rule = round_rules.RULES[Semantics(semantics)]
+    columns = {**round_rules.COMMON, **rule.state_columns}
     return sum(np.dtype(t).itemsize for t in columns.values()), rule.message_bytes, rule.keeps_seen
 
 

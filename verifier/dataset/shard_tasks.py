@@ -3,7 +3,8 @@
 Every task reads its inputs from the dataset directory (digests checked), writes its outputs
 there and returns only sizes and digests, so nothing but small records crosses to the driver.
 Tasks are idempotent (each output is written whole under its final name): a task run twice
-writes the same files.
+writes the same files. Nothing here needs a cluster (``distributed.tiers.driver`` submits
+them): a shard's work is stored data in, stored data out.
 """
 
 from __future__ import annotations

@@ -96,7 +96,6 @@ class Rule:
     """Which of the given nodes join with one decided successor (the rest need all);
     ``None``: none does (all successors are needed, unless a message is ``decisive``)."""
     answers: Callable[[State], State]
-    counts: Callable[[State], tuple[int, int, int, int]]
     root_words: Callable[[Description, State], str]
     """The start's answers in ``describe``'s words (``won by player 0 in 3 moves``)."""
     from_graph: Callable[[GameGraph], State]
@@ -318,20 +317,12 @@ def _rank(state: State) -> NDArray[np.int32]:
     return np.where(state["done"] != 0, state["rank"], -1).astype(np.int32)
 
 
-def _top(rem: NDArray[Any]) -> int:
-    return int(rem.max()) if len(rem) else -1
-
-
 # --- reachability -----------------------------------------------------------------------------
 
 
 def _reach_answers(state: State) -> State:
     done = state["done"] != 0
     return {"label": np.where(done, 1, -1).astype(np.int8), "remoteness": _rank(state)}
-
-
-def _reach_counts(a: State) -> tuple[int, int, int, int]:
-    return int((a["label"] == 1).sum()), int((a["label"] == -1).sum()), 0, _top(a["remoteness"])
 
 
 def _reach_words(d: Description, a: State) -> str:
@@ -371,7 +362,6 @@ RULES.register(Semantics.REACHABILITY)(
         seed=_reach_seed,
         ors=lambda st, _, at: st["player"][at] == PLAYER0,
         answers=_reach_answers,
-        counts=_reach_counts,
         root_words=_reach_words,
         from_graph=_reach_graph,
         drawn=_reach_draw,
@@ -398,11 +388,6 @@ def _kars_ors(st: State, phase: Phase, at: NDArray[np.intp]) -> NDArray[np.bool_
     player = st["player"][at]
     out: NDArray[np.bool_] = player == MAX if phase[0] > 0 else player != MAX
     return out
-
-
-def _kars_counts(a: State) -> tuple[int, int, int, int]:
-    s = a["score"]
-    return int((s > 0).sum()), int((s < 0).sum()), int((s == 0).sum()), -1
 
 
 def _kars_graph(g: GameGraph) -> State:
@@ -433,7 +418,6 @@ RULES.register(Semantics.MINIMAX)(
         seed=_kars_seed,
         ors=_kars_ors,
         answers=lambda st: {"score": st["score"].astype(np.float64), "rank": _rank(st)},
-        counts=_kars_counts,
         root_words=lambda d, a: d.in_words(float(a["score"])),
         from_graph=_kars_graph,
         drawn=_kars_draw,
@@ -453,11 +437,6 @@ def _nim_seed(st: State, _: Phase) -> NDArray[np.intp]:
     return now
 
 
-def _nim_counts(a: State) -> tuple[int, int, int, int]:
-    g = a[GRUNDY]
-    return int((g > 0).sum()), int((g == 0).sum()), int((g < 0).sum()), _top(a["remoteness"])
-
-
 _NIM = COLUMNS[Semantics.IMPARTIAL]
 RULES.register(Semantics.IMPARTIAL)(
     Rule(
@@ -466,7 +445,6 @@ RULES.register(Semantics.IMPARTIAL)(
         seed=_nim_seed,
         ors=None,
         answers=lambda st: {GRUNDY: st[GRUNDY].astype(np.int64), "remoteness": _rank(st)},
-        counts=_nim_counts,
         root_words=lambda d, a: d.in_words(int(a[GRUNDY])),
         from_graph=lambda g: {},
         drawn=lambda values, fraction, rng, dead: {},
@@ -488,12 +466,6 @@ def _normal_seed(st: State, _: Phase) -> NDArray[np.intp]:
     return np.flatnonzero((st["done"] != 0) & (st["rank"] < 0))
 
 
-def _normal_counts(a: State) -> tuple[int, int, int, int]:
-    label = a["label"]
-    won, lost = int(np.count_nonzero(label == 1)), int(np.count_nonzero(label == -1))
-    return won, lost, len(label) - won - lost, _top(a["remoteness"])
-
-
 RULES.register(Semantics.NORMAL)(
     Rule(
         columns=COLUMNS[Semantics.NORMAL],
@@ -501,7 +473,6 @@ RULES.register(Semantics.NORMAL)(
         seed=_normal_seed,
         ors=None,
         answers=lambda st: {"label": st["done"].astype(np.int8), "remoteness": _rank(st)},
-        counts=_normal_counts,
         root_words=lambda d, a: d.in_words(int(a["label"]), int(a["remoteness"])),
         from_graph=lambda g: {},
         drawn=lambda values, fraction, rng, dead: {},
