@@ -20,12 +20,13 @@ For the docs' authors:
 * ``<!-- docs-test: slow REASON -->``: the block runs only with ``-m slow``.
 
 Each block runs in a fresh folder holding copies of ``cases/``, ``examples/``, ``checker/`` and
-``pyproject.toml``, ``case.json`` (a copy of ``cases/dag-paul-carole.json``), and a ``tests/``
-folder whose one test fails (a ``pytest`` command that runs the project's suite instead of what
-it names fails). ``verify`` and ``verifier`` run in-process through typer's ``CliRunner`` (the
-Typer apps of ``[project.scripts]``); ``python`` and ``pytest`` in a subprocess with this
-checkout first on ``PYTHONPATH``. Pipes, redirections, ``&&`` and placeholders such as
-``a|b`` or ``[--flag]`` are refused: a block shows real commands or says why it is skipped.
+``pyproject.toml`` (less its ``-n 2``), ``case.json`` (a copy of
+``cases/dag-paul-carole.json``), and a ``tests/`` folder whose one test fails (a ``pytest``
+command that runs the project's suite instead of what it names fails). ``verify`` and
+``verifier`` run in-process through typer's ``CliRunner`` (the Typer apps of
+``[project.scripts]``); ``python`` and ``pytest`` in a subprocess with this checkout first on
+``PYTHONPATH``. Pipes, redirections, ``&&`` and placeholders such as ``a|b`` or ``[--flag]``
+are refused: a block shows real commands or says why it is skipped.
 """
 
 from __future__ import annotations
@@ -198,7 +199,10 @@ def workspace(root: Path) -> Path:
     """A folder holding what the docs' commands name."""
     for folder in ("cases", "examples", "checker"):
         shutil.copytree(ROOT / folder, root / folder)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    # the project's own suite runs in two processes (-n 2 in addopts); a reader's pytest, the
+    # one the docs show, in one
+    ours = (ROOT / "pyproject.toml").read_text()
+    (root / "pyproject.toml").write_text(ours.replace(" -n 2 --dist loadfile", ""))
     shutil.copy(ROOT / "cases" / "dag-paul-carole.json", root / "case.json")
     (root / "tests").mkdir()
     (root / "tests" / "test_not_asked_for.py").write_text(

@@ -84,6 +84,9 @@ class Rule:
     """How one semantics is solved on the sharded route (``RULES``); what it stores is its
     ``columns``."""
 
+    solver: str
+    """The name its answers go by (``dask-kars``, ...: a ``SolverRun``'s, ``solve --engine
+    dask``'s)."""
     columns: StoredColumns
     """Its nodes and answers files' columns, its counts' names, whether its answers are the
     tier games' labels (``dataset.stored_columns.COLUMNS``)."""
@@ -357,6 +360,7 @@ def _reach_seed(st: State, _: Phase) -> NDArray[np.intp]:
 _REACH = COLUMNS[Semantics.REACHABILITY]
 RULES.register(Semantics.REACHABILITY)(
     Rule(
+        solver="dask-attractor",
         columns=_REACH,
         state_columns={**DEGREE, **_REACH.node_columns},
         seed=_reach_seed,
@@ -413,6 +417,7 @@ def _kars_draw(
 _KARS = COLUMNS[Semantics.MINIMAX]
 RULES.register(Semantics.MINIMAX)(
     Rule(
+        solver="dask-kars",
         columns=_KARS,
         state_columns={**DEGREE, **_KARS.node_columns, "score": _KARS.answer_columns["score"]},
         seed=_kars_seed,
@@ -440,6 +445,7 @@ def _nim_seed(st: State, _: Phase) -> NDArray[np.intp]:
 _NIM = COLUMNS[Semantics.IMPARTIAL]
 RULES.register(Semantics.IMPARTIAL)(
     Rule(
+        solver="dask-grundy",
         columns=_NIM,
         state_columns={**DEGREE, GRUNDY: _NIM.answer_columns[GRUNDY]},
         seed=_nim_seed,
@@ -468,6 +474,7 @@ def _normal_seed(st: State, _: Phase) -> NDArray[np.intp]:
 
 RULES.register(Semantics.NORMAL)(
     Rule(
+        solver="dask-retrograde",
         columns=COLUMNS[Semantics.NORMAL],
         state_columns={},
         seed=_normal_seed,

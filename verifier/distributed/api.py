@@ -34,10 +34,11 @@ from typing import TYPE_CHECKING, Any
 from numpy.typing import NDArray
 
 from verifier.dataset.errors import DatasetError
+from verifier.dataset.round_rules import RULES
 from verifier.errors import UsageError
 from verifier.games.summary import summarize_solution
 from verifier.model.case import Case
-from verifier.model.describe import PerSemantics, describe
+from verifier.model.describe import describe
 from verifier.model.graph import GameGraph, IntArray
 from verifier.model.results import SolverResult, View
 from verifier.model.semantics import Semantics
@@ -56,13 +57,10 @@ __all__ = [
     "solve_distributed",
 ]
 
-SOLVERS: PerSemantics[str] = PerSemantics("Dask solver")
-"""The semantics a case is solved in on the cluster, and the name its answer goes by (an
-impartial graph must be acyclic: the stored rule's rounds compute finite Grundy values)."""
-SOLVERS.register(Semantics.MINIMAX)("dask-kars")
-SOLVERS.register(Semantics.NORMAL)("dask-retrograde")
-SOLVERS.register(Semantics.REACHABILITY)("dask-attractor")
-SOLVERS.register(Semantics.IMPARTIAL)("dask-grundy")
+SOLVERS = RULES
+"""The semantics a case is solved in on the cluster, each by its rule's rounds, its answer
+named ``Rule.solver`` (an impartial graph must be acyclic: the rounds compute finite Grundy
+values)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,7 +106,7 @@ class DistributedResult:
     @property
     def solver(self) -> str:
         """The name the run's answer goes by: ``dask-kars``, ``dask-retrograde``, ..."""
-        return SOLVERS[self.semantics]
+        return SOLVERS[self.semantics].solver
 
     def to_solver_result(self) -> SolverResult:
         """The run as a ``SolverResult`` (to compare it with the in-memory solvers)."""
@@ -228,7 +226,7 @@ def _run(case: Case, client: Client, root: Path, partitions: int | None) -> Dist
     t0 = time.perf_counter()
     dataset_from_graph(root, case.graph, client, shards=shards, source=case.id, start=case.root)
     solve_dataset(root, client)
-    result = solver_result(catalog(root), case.graph, SOLVERS[case.semantics])
+    result = solver_result(catalog(root), case.graph, SOLVERS[case.semantics].solver)
     seconds = time.perf_counter() - t0
     extra = MappingProxyType({"partitions": shards, "workers": n_workers})
     result = replace(result, seconds=seconds, extra=extra)
