@@ -19,9 +19,9 @@ from dist_graphs import (
     random_graph,
     reference,
 )
+from tier_cli import one_line_error, run_cli
 
 from verifier.distributed import solve_distributed
-from verifier.distributed.__main__ import main
 from verifier.model import Case, GameGraph, Semantics
 
 distributed = pytest.importorskip("distributed")
@@ -142,17 +142,47 @@ def test_solution_equals_the_pipelines(client: Any, stem: str) -> None:
     assert_same_answer(solve_distributed(case, client=client, partitions=3), case)
 
 
-def test_case_json_and_module_entry_point(
-    client: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_case_json_through_the_command_line(client: Any, tmp_path: Path) -> None:
     from verifier.io.case_json import dump_case
 
     path = dump_case(Case(graph=figure_1(1, 2), id="fig1", root=0), tmp_path / "fig1.json")
     address = client.scheduler.address
-    assert main([str(path), "--scheduler", address, "--partitions", "3"]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    r = run_cli("solve", path, "--engine", "dask", "--scheduler", address, "--partitions", 3,
+                "--format", "json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)["summary"]
     assert summary["root_value"] == 1.0 and summary["won"] == 4
-    assert summary["max_remoteness"] == 2
+    assert summary["max_remoteness"] == 2 and summary["shards"] == 3
+
+
+def test_parquet_tables_through_the_command_line(client: Any, tmp_path: Path) -> None:
+    # a folder of nodes.parquet and edges.parquet is a case for solve and verify, any engine;
+    # tables that store no semantics take --semantics (and a case file refuses it)
+    g = random_graph(Semantics.NORMAL, 300, seed=4)
+    src = write_parquet_graph(g, tmp_path / "graph", root=5)
+    want_label, _ = reference(g)
+    won, lost = int((want_label == 1).sum()), int((want_label == -1).sum())
+    address = client.scheduler.address
+    for engine in ("dask", "numpy"):
+        r = run_cli("solve", src, "--engine", engine, "--scheduler", address, "--format", "json")
+        if engine != "dask":
+            r = run_cli("solve", src, "--engine", engine, "--format", "json")
+        assert r.exit_code == 0, r.output
+        summary = json.loads(r.stdout)["summary"]
+        assert (summary["won"], summary["lost"], summary["root"]) == (won, lost, "5")
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for table in ("nodes", "edges"):
+        t = pq.read_table(src / f"{table}.parquet")
+        pq.write_table(t.replace_schema_metadata(None), bare / f"{table}.parquet")
+    one_line_error(run_cli("solve", bare), 2, "nodes.parquet: $.metadata: no semantics stored")
+    r = run_cli("verify", bare, "--semantics", "normal", "--format", "json")
+    assert r.exit_code == 0, r.output
+    case = json.loads(r.stdout)
+    assert case["verdict"] == "verified" and case["summary"]["won"] == won
+    assert case["summary"]["certificate"] == "checked through a dataset"
+    one_line_error(run_cli("solve", tmp_path / "x.json", "--semantics", "normal"), 2,
+                   "no such file")  # fmt: skip
 
 
 def test_worker_error_reaches_the_caller(client: Any) -> None:

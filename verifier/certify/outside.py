@@ -75,7 +75,8 @@ def self_checked(
     if why is not None:
         if not why.startswith("skipped"):  # nothing to certify: the report as it is
             return report
-        routed = _through_dataset(report, why, force)
+        tables = report.case.path is not None and report.case.path.is_dir()  # no case file
+        routed = _through_dataset(report, why, force and not tables)
         if routed is not None:
             return routed  # else asked for, and no dataset route: the certificate, any size
     t0 = time.perf_counter()
@@ -184,6 +185,8 @@ def _not_run(report: CaseReport, force: bool, fast: bool = False) -> str | None:
         return "not written: the case was not read from a file"
     if report.solution is None or not bool(report.solution.covered.all()):
         return "not written: no whole answer"
+    if report.case.path.is_dir():
+        return "skipped: Parquet tables, not a case file (a certificate is for a case file)"
     n, limit = report.case.graph.n, SELF_CHECK_NPZ_POSITIONS if fast else SELF_CHECK_POSITIONS
     if n > limit and not force:
         return f"skipped: {n:,} positions, above {limit:,} (--self-check asks for it)"

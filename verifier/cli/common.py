@@ -16,6 +16,7 @@ from verifier.io.answers import Answers
 from verifier.io.limits import Command, Limits
 from verifier.model import Case
 from verifier.model.report import CaseReport
+from verifier.model.semantics import Semantics
 from verifier.model.solution import Solution
 from verifier.progress import Counts, Notice, Violation, heartbeat, progress_wanted, reporting
 from verifier.registry import ProgressFn
@@ -44,15 +45,22 @@ def _err(console: Console, msg: str) -> None:
     console.print(msg, markup=False, highlight=False, soft_wrap=True)
 
 
-def load(path: Path, max_positions: int | None = None, *, command: Command = "verify") -> Case:
+def load(
+    path: Path,
+    max_positions: int | None = None,
+    *,
+    command: Command = "verify",
+    semantics: Semantics | None = None,
+) -> Case:
     """Read a case file of any supported kind (one-line ``CaseError`` on bad input, or on a
     case of more than ``max_positions`` nodes + moves; default: sized to the machine and to
-    what ``command`` costs a position, ``verifier.io.limits.COMMAND_BYTES_PER_POSITION``)."""
+    what ``command`` costs a position, ``verifier.io.limits.COMMAND_BYTES_PER_POSITION``).
+    ``semantics``: of Parquet tables that do not store theirs."""
     from verifier.io import load_any
 
     counts = Counts()  # a long read says what it does (the chess kernels compiling: once)
     with heartbeat(sys.stderr, f"reading {path}", counts=counts), reporting(counts):
-        return load_any(path, limits=_limits(max_positions, command))
+        return load_any(path, limits=_limits(max_positions, command), semantics=semantics)
 
 
 def _limits(max_positions: int | None, command: Command = "verify") -> Limits:
@@ -177,7 +185,9 @@ def pick_format(
     return chosen
 
 
-def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Case:
+def _load_or_exit(
+    path: Path, max_positions: int | None, command: Command, semantics: Semantics | None = None
+) -> Case:
     """Read a case for ``command`` (its default ``--max-positions``), or exit 2 with one line
     (for a tiered dataset, how to get at it: ``case_file_route``)."""
     if path.is_dir() and (path / "manifest.json").is_file():
@@ -187,7 +197,7 @@ def _load_or_exit(path: Path, max_positions: int | None, command: Command) -> Ca
     if not path.exists():  # as verify words it, whatever the file type
         raise _fail(f"{path}: $: no such file or directory")
     try:
-        return load(path, max_positions, command=command)
+        return load(path, max_positions, command=command, semantics=semantics)
     except VerifierError as e:
         from verifier.distributed.tiers.commands import tiered_route
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from verifier.cli.common import EXIT_OK
+from verifier.model.semantics import Semantics
 from verifier.writers import Format
 
 INPUT, OUTPUT, CHECKS, LIMITS = "Input", "Output", "Checks", "Limits"
@@ -151,6 +152,15 @@ MaxPositionsOpt = Annotated[
         "docs/hostile-input.md).",
         show_default=False,
         rich_help_panel=LIMITS,
+    ),
+]
+TablesSemanticsOpt = Annotated[
+    Semantics | None,
+    typer.Option(
+        "--semantics",
+        help="The semantics of Parquet graph tables whose nodes table does not store it.",
+        show_default=False,
+        rich_help_panel=INPUT,
     ),
 ]
 AnswersOpt = Annotated[

@@ -47,6 +47,7 @@ from verifier.cli.options import (
     OldOutOpt,
     QuietOpt,
     SolveEngine,
+    TablesSemanticsOpt,
     ValuesOpt,
     _scheduler_option,
     _worker_memory_option,
@@ -58,8 +59,9 @@ def solve_cmd(
     path: Annotated[
         Path,
         typer.Argument(
-            help="Case file (.json, .npz, .graphml, .gml), or a tiered dataset's directory "
-            "(--engine dask; generate ... --engine dask writes one)."
+            help="Case file (.json, .npz, .graphml, .gml), a folder of Parquet graph tables "
+            "(nodes.parquet, edges.parquet), or a tiered dataset's directory (--engine dask; "
+            "generate ... --engine dask writes one)."
         ),
     ],
     fmt: FormatOpt = None,
@@ -101,6 +103,7 @@ def solve_cmd(
     ] = None,
     old_out: OldOutOpt = None,
     max_positions: MaxPositionsOpt = None,
+    semantics: TablesSemanticsOpt = None,
     force: ForceOpt = False,
     quiet: QuietOpt = False,
     certificate: Annotated[
@@ -159,7 +162,7 @@ def solve_cmd(
         raise _fail(f"{path}: {said} a tiered dataset's solve (--engine dask on a DIR)")
     if path.is_dir() and (path / "manifest.json").is_file():
         raise _fail(f"{path}: a tiered dataset: solve it with --engine dask")
-    case = _load_or_exit(path, max_positions, "solve")
+    case = _load_or_exit(path, max_positions, "solve", semantics)
     if engine is SolveEngine.dask:
         if case.semantics not in SOLVERS:
             raise _fail(

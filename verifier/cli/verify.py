@@ -16,6 +16,7 @@ from verifier import api
 from verifier.errors import VerifierError
 from verifier.io.files import check_writable
 from verifier.model.report import CaseReport
+from verifier.model.semantics import Semantics
 from verifier.progress import PlainProgress, progress_wanted
 from verifier.progress import quiet as quiet_progress
 from verifier.registry import ProgressFn
@@ -60,6 +61,7 @@ from verifier.cli.options import (
     QuietOpt,
     RlimitOpt,
     SeedOpt,
+    TablesSemanticsOpt,
     ValuesOpt,
     VerboseOpt,
     VerifyCertificateOpt,
@@ -89,6 +91,7 @@ def run_verify(
     certificate: Path | None = None,
     self_check: bool | None = None,
     force: bool = False,
+    semantics: Semantics | None = None,
 ) -> int:
     """Verify every case under ``paths`` and write them in format ``fmt``; the exit code.
 
@@ -155,7 +158,9 @@ def run_verify(
             continue
         t_read = time.perf_counter()
         try:
-            case = load(f, max_positions, command="linear" if linear else "verify")
+            case = load(
+                f, max_positions, command="linear" if linear else "verify", semantics=semantics
+            )
         except VerifierError as e:
             errors.append(str(e))
             _err(err, str(e))
@@ -269,6 +274,7 @@ def verify_cmd(
     verbose: VerboseOpt = False,
     quiet: QuietOpt = False,
     max_positions: MaxPositionsOpt = None,
+    semantics: TablesSemanticsOpt = None,
     scheduler: Annotated[str | None, _scheduler_option(CHECKS)] = None,
     workers: Annotated[int, _workers_option(CHECKS)] = 2,
     worker_memory: Annotated[str | None, _worker_memory_option(CHECKS)] = None,
@@ -340,6 +346,7 @@ def verify_cmd(
             certificate=certificate,
             self_check=self_check,
             force=force,
+            semantics=semantics,
         )
     )
 

@@ -100,10 +100,19 @@ def read_parquet_graph(
 
 
 def _semantics(nodes_path: Path, meta: dict[str, str], given: Semantics | None) -> Semantics:
-    """The semantics the caller gave, else the one stored in the nodes table's metadata."""
-    name = given.value if given is not None else meta.get("semantics")
+    """The semantics stored in the nodes table's metadata, else the one the caller gave (both:
+    they must agree)."""
+    stored = meta.get("semantics")
+    if given is not None and stored is not None and stored != given.value:
+        raise CaseError(str(nodes_path), "$.metadata.semantics",
+                        f"stores {stored!r}, --semantics gives {given.value!r}")  # fmt: skip
+    name = given.value if given is not None else stored
     if name is None:
-        raise CaseError(str(nodes_path), "$.metadata", "no semantics given or stored")
+        raise CaseError(
+            str(nodes_path),
+            "$.metadata",
+            "no semantics stored (its schema metadata's 'semantics' key) or given (--semantics)",
+        )
     try:
         return Semantics(name)
     except ValueError:

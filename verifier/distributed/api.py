@@ -149,15 +149,9 @@ def load_input(
         return case_or_path
     if isinstance(case_or_path, GameGraph):
         return Case(graph=case_or_path, id="graph")
-    path = Path(case_or_path)
-    if path.is_dir():
-        from verifier.dataset.parquet_io import read_parquet_graph
-
-        graph, root = read_parquet_graph(path, semantics)
-        return Case(graph=graph, id=path.name, root=root, path=path)
     from verifier.io.formats import load_any
 
-    return load_any(path)  # .json (either encoding), .npz, .graphml, .gml
+    return load_any(case_or_path, semantics=semantics)  # a case file, or Parquet tables
 
 
 def solve_distributed(

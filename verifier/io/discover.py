@@ -1,8 +1,9 @@
 """Which files are cases, and which answer file goes with each: the one discovery that
 ``verify DIR`` and ``pytest --gamegraph-cases DIR`` share.
 
-A file named on the command line is a case (or the one-line error saying why not). Under a
-folder, searched recursively the way pytest and ruff search:
+A file named on the command line is a case (or the one-line error saying why not), and so is a
+folder named there that holds Parquet graph tables (``nodes.parquet`` and ``edges.parquet``).
+Under any other folder, searched recursively the way pytest and ruff search:
 
 * hidden folders (``.git``, ``.venv``), virtual environments (a folder holding ``pyvenv.cfg`` or
   ``conda-meta``), ``node_modules``, ``__pycache__``, ``site-packages`` and ``__pypackages__``
@@ -116,7 +117,9 @@ def discover(paths: Iterable[Path]) -> Discovery:
             cases.append(found)
 
     for p in paths:
-        if p.is_dir():
+        if is_parquet_graph(p):
+            add(_with_answers(p))
+        elif p.is_dir():
             for found in _walk(p, skipped, folders):
                 add(found)
         elif not p.exists():
@@ -171,6 +174,12 @@ def _walk(root: Path, skipped: list[tuple[Path, str]], folders: list[Path]) -> l
                 why = "an answer file" if kind == "answers" else _not_a_case(path)
                 skipped.append((path, why))
     return found
+
+
+def is_parquet_graph(path: Path) -> bool:
+    """Is ``path`` a folder of Parquet graph tables (``nodes.parquet`` and ``edges.parquet``:
+    ``verifier.dataset.parquet_io``), one case?"""
+    return path.is_dir() and all((path / f"{t}.parquet").exists() for t in ("nodes", "edges"))
 
 
 def _is_environment(folder: Path) -> bool:
