@@ -413,14 +413,14 @@ def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path:
         assert r.exit_code == 1 and doc["verdict"] == "refuted", r.output
         assert doc["checks"]["rules"]["first"]["position"] == "node 0"
 
-    # a case file, its start named
+    # a case file, its start named as the file names it (issue 45 item 1: was "node 10")
     case = tmp_path / "k.json"
     dump_case(Case(graph=KARS, id="kars-hand", root=KARS.id_of("n")), case)
     r = run_cli("generate", case, "-o", tmp_path / "k", *opts)
     assert r.exit_code == 0, r.output
     r = run_cli("solve", tmp_path / "k", *opts)
     assert r.exit_code == 0, r.output
-    assert f"value: node {KARS.id_of('n')}: score 2" in r.output
+    assert "value: n: score 2" in r.output
 
 
 @pytest.mark.dask

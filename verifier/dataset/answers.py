@@ -41,6 +41,7 @@ import numpy as np
 from verifier.dataset import catalog as catalogs
 from verifier.dataset.catalog import Catalog
 from verifier.dataset.errors import DatasetError
+from verifier.dataset.graphs import GraphTiers
 from verifier.dataset.manifest import Manifest
 from verifier.dataset.rules import TierGame
 from verifier.dataset.storage import write_parquet
@@ -241,9 +242,9 @@ def answers_input(root: Path, answers: Path) -> None:
         raise DatasetError(f"{answers}: no such file")
 
 
-Extra = dict[str, tuple[int, int, str]]
+Extra = dict[str, tuple[int, int, str, str]]
 """Claims judged in memory, not by the sharded checks (``stored_answers.extra_faults``): per
-check, the violations, the first position's id and why."""
+check, the violations, the first position's id, why, and its name."""
 
 
 def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int, Extra]:
@@ -265,7 +266,12 @@ def claims_table(root: Path, file: Path, into: Path) -> tuple[Path, int, int, Ex
         raise DatasetError(str(e)) from None
     path = into / "claims.parquet"
     write_parquet(path, stored_table(cat, claims))
-    return path, int(claims.given.sum()), cat.n, extra_faults(cat, case, claims)
+    graph = isinstance(cat.game, GraphTiers) and not cat.tiered  # named by the game's words
+    extra = {
+        c: (n, x, why, "" if x < 0 else cat.game.position_name(x) if graph else case.graph.name(x))
+        for c, (n, x, why) in extra_faults(cat, case, claims).items()
+    }
+    return path, int(claims.given.sum()), cat.n, extra
 
 
 @contextmanager

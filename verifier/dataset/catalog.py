@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from verifier.dataset.errors import DatasetError
 from verifier.dataset.graph_storage import read_edges, read_exits
-from verifier.dataset.graphs import GraphTiers
+from verifier.dataset.graphs import GraphTiers, with_names
 from verifier.dataset.manifest import MANIFEST, Manifest, load_manifest
 from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.storage import read_answers, read_codes
@@ -89,6 +89,9 @@ class Catalog:
         if form is not None and form.names is not None:
             codes = self.codes if self.named is None else self.named
             return hook(form.names)(self.game, codes if ids is None else codes[ids], ids is None)
+        if isinstance(self.game, GraphTiers) and self.game.labels is not None:
+            given = self.game.labels  # a case file's names (``graphs.with_names``)
+            return list(given) if ids is None else [given[i] for i in ids.tolist()]
         every = np.arange(self.n, dtype=np.uint64) if ids is None else ids.astype(np.uint64)
         return LazyNames(every, str)
 
@@ -162,7 +165,7 @@ def readable(root: Path) -> tuple[Manifest, TierGame]:
     (``DatasetError`` for another, read from the manifest alone: before a cluster starts)."""
     m = load_manifest(root)
     where = str(root / MANIFEST)
-    game = game_from_manifest(m.game, m.parameters, where)
+    game = with_names(root, game_from_manifest(m.game, m.parameters, where))
     form = tiered_form(m.game)
     if not isinstance(game, GraphTiers) and (form is None or form.names is None):
         named = [f.manifest for _, f in tiered_forms() if f.names is not None]

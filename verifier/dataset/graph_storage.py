@@ -14,6 +14,8 @@ Layout (``K``: the tier, ``S``: the shard)::
     DIR/exits/tier=K/shard=S.parquet      src uint64, tier int32, dst uint64: the moves from
                                           the shard's nodes into later tiers (node ``dst`` of
                                           tier ``tier``), sorted; only when there are some
+    DIR/names.parquet                     name string: the node names of the case file the
+                                          graph came from, in id order (``graph_names``)
     DIR/tmp/reverse/...                   the pieces the reverse edges are merged from
     DIR/tmp/solve/tier=K/...              the rounds' messages between workers, raw numpy
                                           (removed after)

@@ -23,11 +23,14 @@ rounds; ``reachability``, ``minimax`` and ``impartial`` (acyclic) in one tier, b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from verifier.dataset.graph_names import read_names
 from verifier.model.semantics import Semantics
 
 __all__ = [
@@ -37,6 +40,7 @@ __all__ = [
     "range_owner",
     "split_range",
     "terminal_labels",
+    "with_names",
     "with_semantics",
 ]
 
@@ -65,8 +69,14 @@ class GraphTiers:
     acyclic_moves: bool | None = None
     """A random graph whose every move goes to a higher node id (``generate random
     --acyclic``)."""
+    names_sha256: str | None = None
+    """The sha256 of ``names.parquet``: the node names of the case file the graph came from, in
+    id order (``graph_storage.write_names``); ``None``: the ids are the names."""
     name: str = "graph"
     semantics: Semantics = Semantics.NORMAL
+    folder: str | None = field(default=None, compare=False, repr=False)
+    """The dataset's folder, where those names are read when a position is named
+    (``with_names``: a driver's or a worker's words); ``None``: positions are ``node N``."""
 
     def __post_init__(self) -> None:
         if self.sharding != RANGE:
@@ -82,7 +92,7 @@ class GraphTiers:
     def parameters(self) -> dict[str, object]:
         """The manifest's ``parameters`` (the fields that are set)."""
         keys = ("nodes", "edges", "tiers", "sharding", "seed", "degree", "terminal_fraction",
-                "terminal_values", "source", "acyclic_moves")  # fmt: skip
+                "terminal_values", "source", "acyclic_moves", "names_sha256")  # fmt: skip
         out = {k: getattr(self, k) for k in keys if getattr(self, k) is not None}
         if self.tiers == 1:
             del out["tiers"]
@@ -111,14 +121,40 @@ class GraphTiers:
             )
         return np.where(codes < np.uint64(self.nodes), 0, -1).astype(np.int64)
 
+    @property
+    def labels(self) -> tuple[str, ...] | None:
+        """The case file's node names (``graph_names``), when the graph keeps them and its
+        folder is known (``with_names``)."""
+        if self.names_sha256 is None or self.folder is None or self.tiers != 1:
+            return None
+        return read_names(self.folder, self.names_sha256, self.nodes)
+
     def position_name(self, code: int) -> str:
+        """The case file's name of node ``code`` (``labels``), else ``node N``."""
+        labels = self.labels
+        if labels is not None and 0 <= code < len(labels):
+            return labels[code]
         return f"node {code}"
 
     def describe(self, label: int, remoteness: int) -> str:
+        start = self.position_name(0)
         if label == 0:
-            return "node 0: drawn (neither player can force a win)"
+            return f"{start}: drawn (neither player can force a win)"
         word = "won" if label > 0 else "lost"
-        return f"node 0: {word} for the player to move in {remoteness} plies"
+        return f"{start}: {word} for the player to move in {remoteness} plies"
+
+
+def with_names(root: Path, game: Any) -> Any:
+    """``game``, when a stored graph that keeps its case file's names, with its folder set (so
+    that it names positions as the file does) and the names read once, their digest checked
+    (a table changed after the fact fails here, ``DatasetError``); any other game as it is."""
+    if not isinstance(game, GraphTiers) or game.names_sha256 is None:
+        return game
+    from dataclasses import replace
+
+    named = replace(game, folder=str(root))
+    named.labels  # noqa: B018 (read and checked now, not at the first violation)
+    return named
 
 
 def with_semantics(game: object, semantics: str, where: str) -> object:

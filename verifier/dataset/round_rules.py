@@ -135,11 +135,11 @@ RULES: PerSemantics[Rule] = PerSemantics("sharded rule")
 """The rule of each semantics (``graph_tasks`` runs the rounds, ``graph_solve`` drives them)."""
 
 
-def described(semantics: Semantics, code: int, answers: dict[str, Any]) -> str:
-    """Node ``code``'s answers (``StoredColumns.answer_columns``) in the words of ``verifier
-    solve CASE``: ``node 0: won by player 0 in 3 moves``, ``node 0: score 2``, ``node 0:
-    Grundy value 1``."""
-    return f"node {code}: {RULES[semantics].root_words(describe(semantics), answers)}"
+def described(semantics: Semantics, name: str, answers: dict[str, Any]) -> str:
+    """The answers (``StoredColumns.answer_columns``) of the position ``name`` in the words of
+    ``verifier solve CASE``: ``s: won by player 0 in 3 moves``, ``node 0: score 2``, ``node
+    0: Grundy value 1``."""
+    return f"{name}: {RULES[semantics].root_words(describe(semantics), answers)}"
 
 
 def rule_for(sem: Semantics) -> Rule | None:

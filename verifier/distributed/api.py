@@ -218,7 +218,8 @@ def _run(case: Case, client: Client, root: Path, partitions: int | None) -> Dist
     n_workers = len(cluster_workers(client))
     shards = partitions or max(1, n_workers)
     t0 = time.perf_counter()
-    dataset_from_graph(root, case.graph, client, shards=shards, source=case.id, start=case.root)
+    dataset_from_graph(root, case.graph, client, shards=shards, source=case.id,
+                       start=case.root, names=True)  # fmt: skip
     solve_dataset(root, client)
     result = solver_result(catalog(root), case.graph, SOLVERS[case.semantics].solver)
     seconds = time.perf_counter() - t0

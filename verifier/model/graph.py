@@ -347,6 +347,11 @@ class GameGraph:
     def name(self, i: int) -> str:
         return self.names[i]
 
+    @property
+    def named_by_ids(self) -> bool:
+        """Are the names the ids ``"0" .. "n-1"`` (a case that gave none, or gave those)?"""
+        return isinstance(self.names, _RangeNames) or _RangeNames(self.n) == self.names
+
     def names_of(self, ids: Sequence[int]) -> list[str]:
         """The names of ``ids`` (a list of ints), a million in a fraction of a second where the
         names are the default ones or a list (``name`` one at a time took seconds)."""

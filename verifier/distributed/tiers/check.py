@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from verifier.dataset.errors import DatasetError
-from verifier.dataset.graphs import GraphTiers, range_bounds
+from verifier.dataset.graphs import GraphTiers, range_bounds, with_names
 from verifier.dataset.judge import check_shard, compare_counts, graph_counts, root_claim
 from verifier.dataset.manifest import MANIFEST, Manifest, load_manifest
 from verifier.dataset.rules import game_from_manifest
@@ -117,6 +117,7 @@ def _check_dataset(
     m = load_manifest(root)
     game = game_from_manifest(m.game, m.parameters, str(root / MANIFEST))
     m.need_generated(root)
+    game = with_names(root, game)  # a case file's graph: its positions named as the file does
     if not isinstance(game, GraphTiers) and m.root_code != game.root():
         raise DatasetError(  # the start that the reachable check counts from is the game's
             f"{root / MANIFEST}: $.root.code: {m.root_code}, but the start of {game.name} "

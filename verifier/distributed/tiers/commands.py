@@ -458,7 +458,7 @@ def generate_graph_tiers(game: str, to: Target, options: GameOptions) -> str:
             ruled = rule_for(case.semantics) is not None  # normal keeps node 0 as its start
             m = dataset_from_graph(
                 on_workers(output), case.graph, client, shards=shards, source=str(game),
-                start=case.root if ruled else None, say=say,
+                start=case.root if ruled else None, say=say, names=True,
             )  # fmt: skip
     t = m.tiers[0]
     return (

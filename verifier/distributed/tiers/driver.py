@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from verifier.dataset.errors import DatasetError, RunFailed
-from verifier.dataset.graphs import GraphTiers, with_semantics
+from verifier.dataset.graphs import GraphTiers, with_names, with_semantics
 from verifier.dataset.manifest import MANIFEST, Manifest, ShardEntry, TierEntry
 from verifier.dataset.manifest import load_manifest as load_manifest
 from verifier.dataset.round_rules import described, rule_for
@@ -327,8 +327,9 @@ def _result(root: Path, m: Manifest, game: TierGame, done: int) -> TierSolve:
         return TierSolve(m, None, None, None, done)
     if isinstance(game, GraphTiers):
         answers = answer_of(root, m, m.root_code)
+        game = with_names(root, game)  # the start named as the case file names it
         if rule_for(game.semantics) is not None:  # its own columns, not the tier games' labels
-            said = described(game.semantics, m.root_code, answers)
+            said = described(game.semantics, game.position_name(m.root_code), answers)
             return TierSolve(m, None, None, said, done, answers)
         value, plies = answers["label"], answers["remoteness"]
         return TierSolve(m, value, plies, game.describe(value, plies), done)

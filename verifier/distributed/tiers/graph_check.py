@@ -43,7 +43,13 @@ import numpy as np
 
 from verifier.dataset.errors import DatasetError
 from verifier.dataset.export import exported_answers, is_dataset
-from verifier.dataset.graphs import GraphTiers, range_bounds, range_owner, with_semantics
+from verifier.dataset.graphs import (
+    GraphTiers,
+    range_bounds,
+    range_owner,
+    with_names,
+    with_semantics,
+)
 from verifier.dataset.judge import compare_counts, graph_counts
 from verifier.dataset.judge_graph import CHECKERS, FOUND, Found, Refs, Table, check_rule_shard
 from verifier.dataset.manifest import MANIFEST, Manifest, load_manifest
@@ -88,12 +94,12 @@ def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: fl
     if answers is not None and not is_dataset(answers) and not is_code_table(answers):
         with judged_table(root, answers) as (table, claimed, n, extra):
             res = check_any(root, client, answers=table, say=say, poll=poll, grace=grace, cp=cp)
-        for check, (count, node, why) in extra.items():  # judged in memory (stored_answers)
+        for check, (count, node, why, name) in extra.items():  # judged in memory
             res.checks = (*res.checks, check)
             res.counts[check] = count
             if count:
                 res.witnesses[check] = (0, node, why)
-                res.names[check] = f"node {node}"
+                res.names[check] = name
         silent = "" if claimed == n else "; the dataset's own answers where it is silent"
         res.answers = f"{answers} ({claimed:,} of {n:,} positions claimed{silent})"
         return res
@@ -114,6 +120,7 @@ def _check_any(root: Path, client: Any, answers: Path | None, say: Any, poll: fl
     graph = with_semantics(game, m.semantics, str(root / MANIFEST))
     assert isinstance(graph, GraphTiers)
     m.need_generated(root)
+    graph = with_names(root, graph)  # positions named as the case file names them
     return check_rule_dataset(
         root, m, graph, client, answers=answers, say=say, poll=poll, grace=grace, cp=cp
     )
@@ -191,7 +198,8 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
             note("counts", n, w)
         from verifier.distributed.tiers.graph_solve import answer_of
 
-        desc = described(game.semantics, m.root_code, answer_of(root, m, m.root_code))
+        start = answer_of(root, m, m.root_code)
+        desc = described(game.semantics, game.position_name(m.root_code), start)
         res = _verdict(m, game, "answers/ (the dataset's own)",
                        ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
                        checker.proof, None)  # fmt: skip
@@ -224,7 +232,7 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     claimed = not checker.table.unclaimed(np.array([start[checker.value]]))[0]
-    said = described(game.semantics, m.root_code, start) if claimed else None
+    said = described(game.semantics, game.position_name(m.root_code), start) if claimed else None
     res = _stranger_verdict(m, game, str(answers), certified, tier.solved, counts, witnesses,
                             own, own_first, said)  # fmt: skip
     res.by_shard = {c: x for c, x in by_shard.items() if c in res.checks}

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.dataset.errors import DatasetError
+from verifier.dataset.graph_names import write_names
 from verifier.dataset.graph_storage import (
     write_edges,
     write_exits,
@@ -114,6 +115,7 @@ def dataset_from_graph(
     poll: float = 1.0,
     grace: float = 10.0,
     reverse: bool = True,
+    names: bool = False,
 ) -> Manifest:
     """Write ``graph`` into ``root`` (semantics ``normal``; the others in one tier, with their
     nodes' columns: ``round_rules.Rule.from_graph``; ``start``: the root's id, default 0), each
@@ -124,7 +126,8 @@ def dataset_from_graph(
     edges and the reverse edges (it holds the graph anyway): no task runs, so ``client`` may be
     ``None`` (the in-memory self-check's dataset, ``certify.through_dataset``). ``reverse``:
     ``False`` writes no reverse edges (a dataset only to be judged: the checker reads none;
-    it cannot be solved)."""
+    it cannot be solved). ``names``: keep the graph's node names (``graph_storage.write_names``;
+    a graph in one tier, whose names are not its ids) for the answers and reports to use."""
     where = source or "the graph"
     sem = graph.semantics
     rule = rule_for(sem)  # None: normal
@@ -160,6 +163,8 @@ def dataset_from_graph(
         terminal = np.zeros(n, dtype=np.int8)
     game = GraphTiers(n, len(dst), tiers=tiers, source=source, semantics=sem)
     under_way(root, game, n)
+    if names and tiers == 1 and not graph.named_by_ids:
+        game = replace(game, names_sha256=write_names(root, list(graph.names)))
     workers = set(cluster_workers(client)) if client is not None else set()
     entries: list[list[ShardEntry]] = []
     for k in range(tiers):

@@ -47,7 +47,8 @@ def _about(root: Path, m: Any) -> dict[str, Any]:
 
 def _headline(root: Path, m: Any, positions: int) -> str:
     """``DIR: game (parameters), semantics, N positions in T tiers, S shards``."""
-    params = " ".join(f"{k}={v}" for k, v in m.parameters.items())
+    said = {k: v for k, v in m.parameters.items() if not k.endswith("sha256")}  # no digests
+    params = " ".join(f"{k}={v}" for k, v in said.items())
     shards = sum(len(t.shards) for t in m.tiers)
     return (
         f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {units(m)} in "
