@@ -24,6 +24,22 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+DISTRIBUTED = Path(__file__).resolve().parent / "distributed"
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of the sharded route (``tests/distributed/``: Dask clusters, most of them) but
+    the slow ones is marked ``dask``: out of the default run, which stays under 10 minutes; CI
+    runs them as a step of their own (``pytest -m 'dask and not slow'``, about 8 minutes on two
+    processes). The slow ones keep their marks (``-m 'slow and not dask'`` runs those without
+    a cluster, as before)."""
+    for item in items:
+        slow = item.get_closest_marker("slow") is not None
+        if not slow and DISTRIBUTED in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.dask)
+
+
 @pytest.fixture
 def compiled_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--engine auto`` runs the compiled kernels at every size (not only above

@@ -297,6 +297,10 @@ def trial(
     resumed = stage_args(stage, subject) if stage == "solve" else resume_args(stage, subject)
     if stage == "generate" and not (tmp_path / "ds").exists():  # killed before it began
         resumed = stage_args(stage, subject)  # (--resume refuses a missing DIR: one line)
+    elif stage == "generate" and load_manifest(tmp_path / "ds").generated:
+        # killed after its last write, on its way out (the cluster closing): a whole dataset,
+        # which it had said it wrote; --resume then finds nothing to do
+        assert "wrote ds: " in err, said
     elif stage == "generate":
         assert not load_manifest(tmp_path / "ds").generated, said
     again = run(tmp_path, resumed, addr)
