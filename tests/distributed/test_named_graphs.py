@@ -140,3 +140,26 @@ def test_a_graph_named_by_its_ids_stores_no_names(client: Any, tmp_path: Path) -
     r = run_cli("generate", case, "-o", tmp_path / "ds", *_dask(client))
     assert r.exit_code == 0, r.output
     assert not (tmp_path / "ds" / "names.parquet").exists()
+
+
+def test_the_names_are_read_again_once_the_file_changes(tmp_path: Path) -> None:
+    """Read once per process while the file stays as it was; rewritten since (the manifest
+    unchanged), it is read and checked again: refused, not served from the first read."""
+    import pyarrow as pa
+
+    from verifier.dataset.errors import DatasetError
+    from verifier.dataset.graphs import with_names
+    from verifier.dataset.rules import game_from_manifest
+    from verifier.distributed.tiers.graph_generate import dataset_from_graph
+    from verifier.io.formats import load_any
+
+    case = load_any(CASES / "dag-paul-carole.json")
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    m = dataset_from_graph(ds, case.graph, None, shards=1, start=case.root, names=True)
+    game = with_names(ds, game_from_manifest(m.game, m.parameters, str(ds)))
+    assert [game.position_name(i) for i in range(3)] == ["s", "u", "v"]
+    names = pq.read_table(ds / "names.parquet").column("name").to_pylist()
+    pq.write_table(pa.table({"name": [names[1], names[0], *names[2:]]}), ds / "names.parquet")
+    with pytest.raises(DatasetError, match=r"names\.parquet: corrupt: sha256"):
+        game.position_name(0)
