@@ -31,7 +31,7 @@ DISTRIBUTED = Path(__file__).resolve().parent / "distributed"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test of the sharded route (``tests/distributed/``: Dask clusters, most of them) but
     the slow ones is marked ``dask``: out of the default run, which stays under 10 minutes; CI
-    runs them as a step of their own (``pytest -m 'dask and not slow'``, about 8 minutes on two
+    runs them as a step of their own (``pytest -m 'dask and not slow'``, about 9 minutes on two
     processes). The slow ones keep their marks (``-m 'slow and not dask'`` runs those without
     a cluster, as before)."""
     for item in items:
