@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.dataset.storage import by_owner, rows_of
+from verifier.dataset.storage import by_owner, rows_of, sorted_order
 
 
 def test_rows_of_by_hand() -> None:
@@ -33,6 +33,32 @@ def test_rows_of_is_a_clipped_searchsorted(codes: list[int], want: list[int]) ->
     w = np.array(want, dtype=np.uint64)
     plain = np.minimum(np.searchsorted(c, w), max(len(c) - 1, 0))
     assert rows_of(c, w).tolist() == plain.tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 64), st.lists(st.integers(0, 2**64 - 1), max_size=70), st.booleans())
+def test_sorted_order_is_a_stable_argsort(bits: int, keys: list[int], signed: bool) -> None:
+    """Keys of every width (narrow ones take the packed sort, keys too wide to share 64 bits
+    with their indices the argsort): the sorted keys and numpy's stable argsort, ties in
+    index order (keys folded to ``bits`` bits, so that ties are frequent when narrow)."""
+    a = np.array([k % (1 << bits) for k in keys], dtype=np.uint64)
+    if signed:
+        a = (a >> np.uint64(1)).astype(np.int64)
+    got, order = sorted_order(a)
+    assert order.dtype == np.intp
+    assert order.tolist() == np.argsort(a, kind="stable").tolist()
+    assert got.tolist() == np.sort(a).tolist()
+
+
+def test_sorted_order_by_hand() -> None:
+    """5 keys need 3 index bits: a 61-bit key packs, a 62-bit one does not; same answers."""
+    for top in (1 << 60, 1 << 61):
+        a = np.array([top, 5, 0, 5, top], dtype=np.uint64)
+        got, order = sorted_order(a)
+        assert order.tolist() == [2, 1, 3, 0, 4]
+        assert got.tolist() == [0, 5, 5, top, top]
+    got, order = sorted_order(np.zeros(0, dtype=np.uint64))
+    assert (len(got), len(order)) == (0, 0)
 
 
 def test_by_owner_by_hand() -> None:

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from verifier import api, progress
 from verifier.errors import VerifierError
+from verifier.io.discover import is_parquet_graph
 from verifier.model.report import CaseReport
 from verifier.progress import PlainProgress
 from verifier.writers import Format, Settings, make_writer
@@ -142,7 +143,7 @@ def solve_cmd(
             raise _fail(
                 f"{path}: --engine dask needs the extra: pip install '.[dask]' ({e})"
             ) from None
-        if path.is_dir() and not (path / "nodes.parquet").exists():  # a tiered dataset
+        if path.is_dir() and not is_parquet_graph(path):  # a tiered dataset
             if out is not None and answer_file is None:
                 raise _fail(f"-o {out}: answer files are .json, .csv, .npz or .parquet (a "
                             f"tiered dataset keeps its own answers in {path}/answers)")  # fmt: skip

@@ -45,6 +45,7 @@ __all__ = [
     "shard_of",
     "shard_path",
     "shards_for",
+    "sorted_order",
     "write_answers",
     "write_codes",
     "write_parquet",
@@ -96,10 +97,28 @@ def rows_of(codes: Codes, want: Codes) -> NDArray[np.intp]:
     millions of codes miss the CPU's caches at every step of their binary searches, and sorted
     first they are found 4 to 6 times faster (110,000 to 5 million keys into 7.5 million
     codes), the sort included."""
-    order = np.argsort(want)
+    keys, order = sorted_order(want)
     at = np.empty(len(want), dtype=np.intp)
-    at[order] = np.searchsorted(codes, want[order])
+    at[order] = np.searchsorted(codes, keys)
     return np.minimum(at, max(len(codes) - 1, 0), out=at)
+
+
+def sorted_order(keys: Codes) -> tuple[Codes, NDArray[np.intp]]:
+    """``keys`` sorted and the permutation that sorts them (ties in index order). Where a key's
+    bits and an index's fit in 64, by one sort of the keys packed above their indices: numpy
+    sorts uint64 values (SIMD quicksort) about 3.5 times faster than it argsorts them (10
+    million 36-bit keys: 0.52 s against 1.79 s); else ``argsort``."""
+    n = len(keys)
+    shift = max(1, (n - 1).bit_length())
+    small = n and keys.dtype.kind in "ui" and int(keys.min()) >= 0
+    if small and shift < 64 and int(keys.max()) >> (64 - shift) == 0:
+        packed = (keys.astype(np.uint64) << np.uint64(shift)) | np.arange(n, dtype=np.uint64)
+        packed.sort()
+        order = (packed & np.uint64((1 << shift) - 1)).astype(np.intp)
+        packed >>= np.uint64(shift)
+        return packed, order
+    order = np.argsort(keys, kind="stable")
+    return keys[order], order
 
 
 def by_owner(owner: NDArray[np.integer], groups: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
