@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli, stdout
+from tier_cli import dataset_verdict, one_line_error, run_cli, stdout
 
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
@@ -97,7 +97,7 @@ def test_the_in_memory_files_are_verified_against_the_dataset(
     r = run_cli("verify", c44["ds"], "--answers", file, *_dask(client))
     assert r.exit_code == 0, r.output
     out = stdout(r)
-    assert out.startswith("VERIFIED"), out
+    assert dataset_verdict(r)[0] == "VERIFIED", out
     assert f"answers judged: {file} (161,029 of 161,029 positions claimed)" in out
 
 
@@ -125,8 +125,8 @@ def test_a_strangers_csv_with_one_remoteness_wrong_is_refuted_naming_it(
     r = run_cli("verify", c44["ds"], "--answers", table, *_dask(client))
     assert r.exit_code == 1, r.output
     out = stdout(r)
-    assert out.startswith("REFUTED"), out
-    line = next(x for x in out.splitlines() if x.strip().startswith("remoteness"))
+    assert dataset_verdict(r)[0] == "REFUTED", out
+    line = next(x for x in out.splitlines() if x.startswith("  remoteness "))
     assert f"first at {named} (code " in line and "claimed won with remoteness 7" in line
 
 
@@ -157,7 +157,7 @@ def test_a_partial_table_is_judged_with_the_datasets_answers_around_it(
     r = run_cli("verify", c44["ds"], "--answers", right, *_dask(client))
     assert r.exit_code == 0, r.output
     out = stdout(r)
-    assert out.startswith("VERIFIED") and "3 of 161,029 positions claimed" in out, out
+    assert dataset_verdict(r)[0] == "VERIFIED" and "3 of 161,029 positions claimed" in out, out
     wrong = c44["dir"] / "part-wrong.csv"
     wrong.write_text(f"node,value,remoteness\n{won[0]},won,3\n")
     r = run_cli("verify", c44["ds"], "--answers", wrong, *_dask(client))
@@ -279,7 +279,7 @@ def test_another_semantics_files_are_the_in_memory_files(
     r = run_cli("verify", d / sem, "--answers", d / f"mem-{sem}.csv", *_dask(client))
     assert r.exit_code == 0, r.output
     out = stdout(r)
-    assert out.startswith("VERIFIED") and "400 of 400 positions claimed" in out, out
+    assert dataset_verdict(r)[0] == "VERIFIED" and "400 of 400 positions claimed" in out, out
     assert "  moves       ok" in out
     r = run_cli("verify", d / sem, "--format", "csv", *_dask(client))
     assert r.exit_code == 0, r.output
@@ -326,7 +326,7 @@ def test_a_minimax_remoteness_or_move_wrong_is_refuted_in_memory(
                   lambda r: str(int(r[2]) + 2))  # fmt: skip
     r = run_cli("verify", d / "minimax", "--answers", d / "rem.csv", *_dask(client))
     assert r.exit_code == 1, r.output
-    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("remoteness"))
+    line = next(x for x in stdout(r).splitlines() if x.startswith("  remoteness "))
     assert f"first at node {named} in tier 0: claimed score" in line, line
     rows = list(csv.reader(src.open()))
     draws = [r[0] for r in rows[1:] if r[1] == "0" and r[3]]
@@ -335,7 +335,7 @@ def test_a_minimax_remoteness_or_move_wrong_is_refuted_in_memory(
     table.write_text(f"node,value,move\n{won[0]},1,{draws[0]}\n")
     r = run_cli("verify", d / "minimax", "--answers", table, *_dask(client))
     assert r.exit_code == 1, r.output
-    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("moves"))
+    line = next(x for x in stdout(r).splitlines() if x.startswith("  moves "))
     assert f"first at node {won[0]} in tier 0: claimed value 1 with move to" in line, line
 
 
@@ -418,7 +418,7 @@ def test_the_in_memory_chess_files_are_verified(
     r = run_cli("verify", kqk["ds"], "--answers", file, *_dask(client))
     assert r.exit_code == 0, r.output
     out = stdout(r)
-    assert out.startswith("VERIFIED: KQK"), out
+    assert dataset_verdict(r)[0] == "VERIFIED" and dataset_verdict(r)[1].startswith("KQK "), out
     assert f"answers judged: {file} (47,061 of 47,061 positions claimed)" in out
     assert "moves       ok" in out
 
@@ -449,7 +449,7 @@ def test_a_chess_move_to_the_wrong_tier_is_refuted(client: Any, kqk: dict[str, P
     table.write_text(f"node,value,remoteness,move\n{won[0]},won,1,{kk[0]}\n")
     r = run_cli("verify", kqk["ds"], "--answers", table, *_dask(client))
     assert r.exit_code == 1, r.output
-    line = next(x for x in stdout(r).splitlines() if x.strip().startswith("moves"))
+    line = next(x for x in stdout(r).splitlines() if x.startswith("  moves "))
     assert f"first at {won[0]} (node " in line and "which no legal move reaches" in line, line
 
 

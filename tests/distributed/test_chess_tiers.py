@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli, stdout
+from tier_cli import dataset_verdict, one_line_error, run_cli
 
 from verifier import api
 from verifier.games import chess
@@ -135,7 +135,8 @@ def test_cli_generates_solves_verifies_and_refutes_kqk(client: Any, tmp_path: Pa
     assert "longest win: White to move mate in 10 (19 plies" in r.output, r.output
     assert_same(sharded(root), in_memory("KQK", True), "KQK", True)
     r = run_cli("verify", root, *opts)
-    assert r.exit_code == 0 and "VERIFIED: KQK" in r.output, r.output
+    assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
+    assert dataset_verdict(r)[1].startswith("KQK "), r.output
 
     m = load_manifest(root)  # claim a won position lost
     s = m.tiers[0].shards[1]
@@ -146,7 +147,7 @@ def test_cli_generates_solves_verifies_and_refutes_kqk(client: Any, tmp_path: Pa
     m.save(root)
     r = run_cli("verify", root, *opts)
     assert r.exit_code == 1 and "REFUTED" in r.output, r.output
-    line = next(x for x in r.output.splitlines() if x.strip().startswith("rules"))
+    line = next(x for x in r.output.splitlines() if x.startswith("  rules "))
     named = line.split("first at ")[1]  # "FEN (node N of KQK) in tier 0: ..."
     node = int(named.split("(node ")[1].split()[0])
     shard = 0 if node < m.tiers[0].shards[0].positions else 1
@@ -314,8 +315,8 @@ def refuted_dataset(client: Any, root: Path, *words: str) -> str:
     holds ``words``; that line."""
     r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    assert stdout(r).startswith("REFUTED:"), r.output
-    line = next(x for x in r.output.splitlines() if x.strip().startswith("dataset"))
+    assert dataset_verdict(r)[0] == "REFUTED", r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("  dataset "))
     for w in words:
         assert w in line, line
     return line
@@ -323,7 +324,8 @@ def refuted_dataset(client: Any, root: Path, *words: str) -> str:
 
 def test_the_untouched_chess_dataset_is_verified_with_its_positions(client: Any, kqk: Path) -> None:
     r = run_cli("verify", kqk, "--engine", "dask", "--scheduler", client.scheduler.address)
-    assert r.exit_code == 0 and "VERIFIED: KQK" in r.output, r.output
+    assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
+    assert dataset_verdict(r)[1].startswith("KQK "), r.output
     assert "  dataset     ok" in r.output and "  counts      ok" in r.output, r.output
 
 
@@ -418,5 +420,5 @@ def test_a_chess_count_altered_is_refuted(client: Any, kqk: Path, tmp_path: Path
     (root / "manifest.json").write_text(json.dumps(doc))
     r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    line = next(x for x in r.output.splitlines() if x.strip().startswith("counts"))
+    line = next(x for x in r.output.splitlines() if x.startswith("  counts "))
     assert "first in tier 0: the manifest says won" in line and "$.tiers[0].won" in line, line

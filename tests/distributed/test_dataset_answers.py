@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli, stdout
+from tier_cli import dataset_verdict, one_line_error, run_cli, stdout
 
 pytest.importorskip("distributed")
 pytest.importorskip("pyarrow")
@@ -58,7 +58,7 @@ def test_another_solved_dataset_is_verified_and_its_corruption_refuted(
     mine = made(client, tmp_path / "mine", semantics, 150, *extra)
     other = made(client, tmp_path / "other", semantics, 400, *extra)
     r = run_cli("verify", mine, "--answers", other, *addr)
-    assert r.exit_code == 0 and stdout(r).startswith("VERIFIED"), r.output
+    assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
 
     m = load_manifest(other)  # one node's answer changed where the solver wrote it
     s = m.tiers[0].shards[0]
@@ -121,5 +121,5 @@ def test_a_rule_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Path
     (counts / "manifest.json").write_text(json.dumps(doc))
     r = run_cli("verify", counts, *addr)
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    line = next(x for x in r.output.splitlines() if x.strip().startswith("counts"))
+    line = next(x for x in r.output.splitlines() if x.startswith("  counts "))
     assert "the manifest says score 0" in line and "$.tiers[0].drawn" in line, line

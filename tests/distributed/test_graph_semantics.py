@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from dist_graphs import solve_beside_stale_states
-from tier_cli import one_line_error, run_cli
+from tier_cli import dataset_verdict, one_line_error, run_cli
 
 from verifier.engine.attractor import attractor_numpy
 from verifier.engine.grundy import grundy_numpy
@@ -402,10 +402,12 @@ def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path:
         assert doc["semantics"] == sem and doc["root"]["value"].startswith("node 0: ")
         assert doc["tiers"][0]["counts"]
         r = run_cli("verify", root, *opts)
-        assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
+        assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
+        assert dataset_verdict(r)[1].startswith("node 0: "), r.output
         table = write_table(tmp_path / f"{sem}.parquet", stranger(answers(root), sem))
         r = run_cli("verify", root, *opts, "--answers", table)
-        assert r.exit_code == 0 and "VERIFIED: node 0: " in r.output, r.output
+        assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
+        assert dataset_verdict(r)[1].startswith("node 0: "), r.output
         bump = 2 if sem == "reachability" else 1  # -1 -> 1, 1 -> 3: either way wrong
         corrupt(root, 0, col[sem], answers(root)[col[sem]][0] + bump)
         r = run_cli("verify", root, *opts, "--json")
@@ -688,10 +690,12 @@ def test_cli_judges_a_strangers_table_and_refuses_a_bad_one_in_one_line(
     good = stranger(in_memory(NIM), "impartial")
     table = write_table(tmp_path / "nim.parquet", good)
     r = run_cli("verify", nim, *opts, "--answers", table)
-    assert r.exit_code == 3 and "INCONCLUSIVE: " in r.output and "solve" in r.output, r.output
+    assert r.exit_code == 3 and dataset_verdict(r)[0] == "INCONCLUSIVE", r.output
+    assert "solve" in r.output, r.output
     solve_dataset(nim, client)
     r = run_cli("verify", nim, *opts, "--answers", table)
-    assert r.exit_code == 0 and "VERIFIED: node 0: Grundy value 2" in r.output, r.output
+    assert r.exit_code == 0, r.output
+    assert dataset_verdict(r) == ("VERIFIED", "node 0: Grundy value 2"), r.output
     d = NIM.id_of("d")
     path = write_table(tmp_path / "bad.parquet", changed(good, d, "value", 0))
     r = run_cli("verify", nim, *opts, "--answers", path, "--json")

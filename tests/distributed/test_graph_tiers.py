@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 from dist_graphs import solve_beside_stale_states
-from tier_cli import one_line_error, run_cli
+from tier_cli import dataset_verdict, one_line_error, run_cli
 
 from verifier import api
 from verifier.games.random_graphs import random_case
@@ -638,7 +638,8 @@ def test_a_graph_in_several_tiers_is_judged_across_them(client: Any, tmp_path: P
     solve_dataset(root, client)
     assert check_dataset(root, client).verdict == "verified"
     r = run_cli("verify", root, "--engine", "dask", "--scheduler", client.scheduler.address)
-    assert r.exit_code == 0 and "VERIFIED: node 0: lost" in r.output, r.output
+    assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
+    assert dataset_verdict(r)[1].startswith("node 0: lost"), r.output
     with pytest.raises(DatasetError, match="cannot say which tier"):
         check_dataset(
             root,
@@ -698,7 +699,7 @@ def test_a_stored_graph_unlike_its_manifest_is_refuted(client: Any, tmp_path: Pa
     def refuted(at: Path, check: str, *words: str) -> None:
         r = run_cli("verify", at, *addr)
         assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-        line = next(x for x in r.output.splitlines() if x.strip().startswith(check))
+        line = next(x for x in r.output.splitlines() if x.startswith(f"  {check} "))
         for w in words:
             assert w in line, line
 

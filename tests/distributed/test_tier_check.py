@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli, stdout
+from tier_cli import EMPTY_DRAW, dataset_verdict, one_line_error, run_cli, stdout
 
 from verifier import api
 from verifier.games.connect4 import Board, generate
@@ -108,7 +108,7 @@ def test_the_datasets_own_answers_are_verified(client: Any, solved: Path) -> Non
     assert res.counts == dict.fromkeys(res.checks, 0)
     assert res.positions == 12_031
     assert res.root_claim == (0, -1)
-    assert res.description == "draw (neither player can force four in a row)"
+    assert res.description == "the empty board: draw (neither player can force four in a row)"
 
 
 def test_each_stage_of_the_check_says_what_it_does(
@@ -338,7 +338,7 @@ def test_cli_verdicts_and_exit_codes(
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     r = run_cli("verify", solved, "--linear", *addr)
     assert r.exit_code == 0, r.output
-    assert stdout(r).splitlines()[0].startswith("VERIFIED: draw (neither player")
+    assert dataset_verdict(r) == ("VERIFIED", EMPTY_DRAW)
     said = f"progress: {solved}: checking the answers: 12,031 positions in 31 shard(s)"
     assert said in r.output.splitlines()  # the stages on stderr
     theirs = write_table(tmp_path / "theirs", table)
@@ -352,7 +352,7 @@ def test_cli_verdicts_and_exit_codes(
     bad = write_table(tmp_path / "bad", cols)
     r = run_cli("verify", solved, "--answers", bad, *addr)
     assert r.exit_code == 1, r.output
-    assert stdout(r).startswith("REFUTED:") and "rules" in r.output and "first at" in r.output
+    assert dataset_verdict(r)[0] == "REFUTED" and "rules" in r.output and "first at" in r.output
     doc = json.loads(stdout(run_cli("verify", solved, "--answers", bad, "--json", *addr)))
     assert doc["verdict"] == "refuted" and doc["checks"]["rules"]["first"]["why"]
 
@@ -471,7 +471,7 @@ def test_another_dataset_of_the_game_is_judged_as_a_table(
     solve_dataset(other, client)
     r = run_cli("verify", solved, "--answers", other, *addr)
     assert r.exit_code == 0, r.output
-    assert stdout(r).startswith("VERIFIED: draw (neither player"), r.output
+    assert dataset_verdict(r) == ("VERIFIED", EMPTY_DRAW)
     assert f"answers judged: {other} (another dataset's answers" in r.output
     assert not list((solved / "tmp").glob("export-*"))  # the exported table is removed
 
@@ -558,8 +558,8 @@ def refuted_at(client: Any, root: Path, check: str, *words: str) -> dict[str, An
     addr = ("--engine", "dask", "--scheduler", client.scheduler.address)
     r = run_cli("verify", root, *addr)
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    assert stdout(r).startswith("REFUTED:"), r.output
-    line = next(x for x in r.output.splitlines() if x.strip().startswith(check))
+    assert dataset_verdict(r)[0] == "REFUTED", r.output
+    line = next(x for x in r.output.splitlines() if x.startswith(f"  {check} "))
     for w in words:
         assert w in line, line
     doc = json.loads(stdout(run_cli("verify", root, "--json", *addr)))

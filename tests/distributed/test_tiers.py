@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tier_cli import one_line_error, run_cli, stdout
+from tier_cli import EMPTY_DRAW, dataset_verdict, one_line_error, run_cli, stdout
 
 from verifier import api
 from verifier.games.connect4 import Board, generate
@@ -222,7 +222,7 @@ def test_cli_reports_the_value_and_the_tiers(client: Any, tmp_path: Path) -> Non
     assert r.exit_code == 0, r.output
     # the answer first, then the dataset and the tiers
     first, second = stdout(r).splitlines()[:2]
-    assert first == "value: draw (neither player can force four in a row)", r.output
+    assert first == f"value: {EMPTY_DRAW}", r.output
     assert second.endswith("12,031 positions in 13 tiers, 54 shards; 13 tier(s) solved by this run")
     assert_same_as_in_memory(root, 4, 3)
     r = run_cli("solve", root, "--engine", "dask", "--scheduler", addr, "--resume", "--json")
@@ -334,10 +334,10 @@ def test_the_driver_never_loads_the_whole_graph_to_generate_solve_or_verify(
     assert r.exit_code == 0, r.output
     r = run_cli("solve", root, *opts)
     assert r.exit_code == 0, r.output
-    assert "value: draw" in r.output
+    assert "value: the empty board: draw" in r.output
     r = run_cli("verify", root, "--linear", *opts)  # and checked, still without the graph
     assert r.exit_code == 0, r.output
-    assert "VERIFIED: draw" in r.output
+    assert dataset_verdict(r) == ("VERIFIED", EMPTY_DRAW), r.output
     monkeypatch.undo()
     assert_same_as_in_memory(root, 4, 4)
 
@@ -399,6 +399,6 @@ def test_a_worker_killed_mid_tier_fails_the_run_within_seconds_then_resume_finis
         r = run_cli("solve", root, "--engine", "dask", "--scheduler", cluster.scheduler_address,
                     "--resume")  # fmt: skip
     assert r.exit_code == 0, r.output
-    assert "value: draw" in r.output
+    assert "value: the empty board: draw" in r.output
     assert "12 tier(s) solved by this run" in r.output  # tiers 11 to 0
     assert_same_as_in_memory(root, 4, 4)

@@ -29,3 +29,18 @@ def one_line_error(r: Any, code: int, *words: str) -> str:
     for w in words:
         assert w in lines[0], lines[0]
     return str(lines[0])
+
+
+def dataset_verdict(r: Any) -> tuple[str, str]:
+    """A dataset report's verdict and its start's claimed value: its first line ends
+    ``->  VERDICT  (s)`` as a case's does, its second is ``  from VALUE``."""
+    lines = stdout(r).splitlines()
+    head, _, tail = lines[0].partition("  ->  ")
+    assert tail and "  " in head, lines[0]
+    start = lines[1].strip()
+    assert start.startswith("from "), lines[1]
+    return tail.split()[0], start.removeprefix("from ")
+
+
+EMPTY_DRAW = "the empty board: draw (neither player can force four in a row)"
+"""A drawn Connect Four dataset's start, as its report words it."""

@@ -381,7 +381,7 @@ def _verify_tiers(
     elif fmt is Format.json:
         print(json.dumps(res.document(), indent=2))
     else:
-        print("\n".join(res.lines(verbose)[: 1 if quiet else None]))
+        print(res.line() if quiet else "\n".join(res.lines(verbose)))
     if junit is not None:
         _tier_errors(lambda: res.write_junit(junit))
     exits = {"refuted": EXIT_REFUTED, "inconclusive": EXIT_INCONCLUSIVE, "verified": EXIT_OK}

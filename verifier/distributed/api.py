@@ -248,7 +248,7 @@ WORKER_CONFIG: Mapping[str, Any] = MappingProxyType(
         "distributed.worker.profile.enabled": False,
         _SPAWN + "MALLOC_MMAP_THRESHOLD_": 32 << 20,
         _SPAWN + "MALLOC_TRIM_THRESHOLD_": 256 << 20,
-        _SPAWN + "ARROW_DEFAULT_MEMORY_POOL": "system",
+        _SPAWN + "MIMALLOC_PURGE_DELAY": 1000,
     }
 )
 """Dask settings of every cluster this package starts. No worker profiler: every 10 ms it
@@ -261,12 +261,12 @@ loop thread in ``Worker.trigger_profile``.
 Memory kept for reuse, not given back to the kernel after every array (the workers' allocator
 settings, set before they start): Dask starts its workers with glibc's
 ``MALLOC_TRIM_THRESHOLD_=65536``, which also fixes the mmap threshold at 128 KiB, so every
-array above it was mapped afresh and faulted in a 4 KiB page at a time, and Arrow's own pool
-gave its pages back the same way: a Connect Four 6x4 check spent 38 of its 90 CPU seconds in
-the kernel (6.5 million page faults). Here arrays up to 32 MiB come from the heap, up to 256
-MiB of it kept free, and Arrow allocates with malloc: 7 s in the kernel, the check 1.75 times
-faster (docs/distributed.md, "Memory kept for reuse"). A scheduler given with ``--scheduler``
-keeps its own settings: docs/distributed.md says what to give its workers."""
+array above it was mapped afresh and faulted in a 4 KiB page at a time: a Connect Four 6x4
+check spent 38 of its 90 CPU seconds in the kernel (6.5 million page faults). Here arrays up
+to 32 MiB come from the heap, up to 256 MiB of it kept free, and Arrow's pool (mimalloc) keeps
+freed pages a second: every stage of 6x4 in 0.62-0.77 of the time (docs/distributed.md,
+"Memory kept for reuse"). A scheduler given with ``--scheduler`` keeps its own settings:
+docs/distributed.md says what to give its workers."""
 
 
 @contextlib.contextmanager

@@ -45,10 +45,14 @@ from verifier.distributed.tiers.checkpoints import REACHED, SHARD_FAULTS, Checkp
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 from verifier.games.registry import hook, tiered_form
 
-__all__ = ["TierCheck", "check_dataset"]
+__all__ = ["OWN_ANSWERS", "TierCheck", "check_dataset"]
 
 
 # --- the driver --------------------------------------------------------------------------
+
+
+OWN_ANSWERS = "answers/ (the dataset's own)"
+"""What a check of the dataset's own answers judged (``TierCheck.answers``)."""
 
 
 @dataclass
@@ -225,7 +229,7 @@ def _check_dataset(
         )
     return TierCheck(
         m,
-        "answers/ (the dataset's own)" if answers is None else str(answers),
+        OWN_ANSWERS if answers is None else str(answers),
         {c: counts[c] for c in ran},
         {c: w for c, w in witnesses.items() if c in ran},
         ran,

@@ -233,6 +233,12 @@ class CheckedDataset:
 
         return check_text(self.path, self.result, verbose, self.seconds)
 
+    def line(self) -> str:
+        """``-q``'s one line: the head, the start's claimed value, the first violation."""
+        from verifier.distributed.tiers.report import check_line
+
+        return check_line(self.path, self.result, self.seconds)
+
     def write_junit(self, out: Path) -> Path:
         """Write ``verify --junit``'s XML (one testcase: the dataset) to ``out``."""
         from verifier.distributed.tiers.report import check_junit

@@ -58,7 +58,7 @@ from verifier.dataset.rules import TierGame, game_from_manifest
 from verifier.dataset.shape import Owners, Witness, position_named
 from verifier.dataset.stored_columns import own_columns
 from verifier.distributed.tiers.align import align_table
-from verifier.distributed.tiers.check import TierCheck, check_dataset
+from verifier.distributed.tiers.check import OWN_ANSWERS, TierCheck, check_dataset
 from verifier.distributed.tiers.checkpoints import Checkpoints, checkpointed
 from verifier.distributed.tiers.supervise import cluster_workers, gather_tier, share
 
@@ -200,7 +200,7 @@ def _check_rule_dataset(root: Path, m: Manifest, game: GraphTiers, client: Any,
 
         start = answer_of(root, m, m.root_code)
         desc = described(game.semantics, game.position_name(m.root_code), start)
-        res = _verdict(m, game, "answers/ (the dataset's own)",
+        res = _verdict(m, game, OWN_ANSWERS,
                        ("dataset", *checker.checks, "counts"), counts, witnesses, desc,
                        checker.proof, None)  # fmt: skip
         res.by_shard = {c: x for c, x in by_shard.items() if c in res.checks}

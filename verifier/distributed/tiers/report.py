@@ -10,12 +10,20 @@ from typing import Any
 
 from verifier.dataset.shape import SHAPE
 from verifier.dataset.stored_columns import count_names, own_columns
-from verifier.distributed.tiers.check import TierCheck
+from verifier.distributed.tiers.check import OWN_ANSWERS, TierCheck
 from verifier.distributed.tiers.driver import TierSolve
 from verifier.games.registry import TieredForm, tiered_form
 from verifier.model.words import count
 
-__all__ = ["check_json", "check_junit", "check_text", "solve_json", "solve_text", "units"]
+__all__ = [
+    "check_json",
+    "check_junit",
+    "check_line",
+    "check_text",
+    "solve_json",
+    "solve_text",
+    "units",
+]
 
 
 def _names(m: Any) -> tuple[str, str, str, str]:
@@ -168,35 +176,17 @@ SHARDS_SHOWN = 20
 def check_text(
     root: Path, res: TierCheck, verbose: bool = False, seconds: float | None = None
 ) -> list[str]:
-    """A judgement as lines: the verdict and the claimed value first, then each check.
-    ``verbose`` (``-v``): under each check its violations shard by shard, then the tiers
-    judged and the wall time (``seconds``)."""
+    """A judgement as lines, beginning as a case's report does (``writers.table``): the
+    dataset, its size and the verdict; the start's claimed value; the counts of its answers;
+    why the verdict holds; then the dataset in full and each check. ``verbose`` (``-v``): under
+    each check its violations shard by shard, then the tiers judged and the wall time."""
     m = res.manifest
-    value = res.description or "no claim for the start position"
-    if res.refuted:
-        total = sum(res.counts.values())
-        what = f"the rules of {m.game}"
-        if any(res.counts.get(c) for c in SHAPE):
-            what = f"what a dataset of {m.game} must hold"
-        head = f"REFUTED: {total:,} violation(s) of {what}; claimed value: {value}"
-    elif res.inconclusive:
-        head = f"INCONCLUSIVE: {res.inconclusive}; claimed value: {value}"
-    else:
-        whole = ""
-        if "reachable" in res.checks:
-            whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
-            whole += "the start, "
-        elif (holds := _holds(m)) and "dataset" in res.checks:
-            kind = "classes" if m.parameters.get("symmetric") else "positions"
-            whole = f"the dataset holds exactly {holds.format(kind=kind)}, "
-        head = (
-            f"VERIFIED: {value} ({whole}every one of the {res.positions:,} claims obeys the "
-            f"rules, and {res.proof}: the claims are the game's values)"
-        )
-    lines = [
-        head,
-        f"{_headline(root, m, res.positions)}; answers judged: {res.answers}",
-    ]
+    lines = [_verdict_head(root, res, seconds)]
+    lines.append(f"  from {res.description or 'the start: no claim'}")
+    if res.answers == OWN_ANSWERS and all(t.solved for t in m.tiers):
+        lines.append(f"  {_totals(m)}")
+    lines.append(f"  why: {_why(res)}")
+    lines.append(f"  {_headline(root, m, res.positions)}; answers judged: {res.answers}")
     for c in res.checks:
         lines.append(f"  {c:<11} {_check_line(res, c)}")
         if verbose:
@@ -209,6 +199,65 @@ def check_text(
         if seconds is not None:
             lines.append(f"  wall time   {seconds:.2f} s")
     return lines
+
+
+def check_line(root: Path, res: TierCheck, seconds: float | None = None) -> str:
+    """``verify -q``'s one line, as a case's (``writers.table.print_line``): the head, the
+    start's claimed value, and the first violation of a refuted dataset."""
+    first = next((f"{c}: {_check_line(res, c)}" for c in res.checks if res.counts[c]), None)
+    tail = [f"from {res.description}" if res.description else "", first and f"refuted: {first}"]
+    said = "; ".join(t for t in tail if t)
+    return _verdict_head(root, res, seconds) + (f"  {said}" if said else "")
+
+
+def _verdict_head(root: Path, res: TierCheck, seconds: float | None) -> str:
+    """``NAME  semantics, N positions in T tiers, S shards  ->  VERDICT  (s)``: a case's first
+    line (``writers.table``), the dataset's folder its name."""
+    m = res.manifest
+    shards = sum(len(t.shards) for t in m.tiers)
+    kind = "classes" if m.parameters.get("symmetric") else "positions"
+    took = "" if seconds is None else f"  ({seconds:.2f} s)"
+    return (
+        f"{root.name or root}  {m.semantics}, {res.positions:,} {kind} in "
+        f"{count(len(m.tiers), 'tier')}, {count(shards, 'shard')}  ->  "
+        f"{res.verdict.upper()}{took}"
+    )
+
+
+def _totals(m: Any) -> str:
+    """The stored answers' counts over every tier, under their names (a case's third line:
+    ``won 390, lost 224, drawn 151, longest win 5 plies``)."""
+    names = _names(m)
+    sums = (sum(t.won for t in m.tiers), sum(t.lost for t in m.tiers),
+            sum(t.drawn for t in m.tiers))  # fmt: skip
+    top = max((t.max_remoteness for t in m.tiers if t.max_remoteness is not None), default=-1)
+    pairs = [*zip(names, sums, strict=False), (names[3], top)][: 4 if top >= 0 else 3]
+    # ``won 390``, but ``score > 0: 8``
+    return ", ".join(f"{k}{' ' if k.isalpha() else ': '}{v:,}" for k, v in pairs if k != "-")
+
+
+def _why(res: TierCheck) -> str:
+    """Why the verdict: the violations and what they break, why labels alone prove nothing, or
+    what the claims that break no rule are proved to be."""
+    m = res.manifest
+    if res.refuted:
+        what = f"the rules of {m.game}"
+        if any(res.counts.get(c) for c in SHAPE):
+            what = f"what a dataset of {m.game} must hold"
+        return f"{sum(res.counts.values()):,} violation(s) of {what}"
+    if res.inconclusive:
+        return res.inconclusive
+    whole = ""
+    if "reachable" in res.checks:
+        whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
+        whole += "the start, "
+    elif (holds := _holds(m)) and "dataset" in res.checks:
+        kind = "classes" if m.parameters.get("symmetric") else "positions"
+        whole = f"the dataset holds exactly {holds.format(kind=kind)}, "
+    return (
+        f"{whole}every one of the {res.positions:,} claims obeys the rules, and {res.proof}: "
+        "the claims are the game's values"
+    )
 
 
 def _check_line(res: TierCheck, c: str) -> str:

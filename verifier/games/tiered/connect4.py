@@ -93,10 +93,11 @@ class ConnectFourTiers:
         return f"{self.board.name(code)} (code {code})"
 
     def describe(self, label: int, remoteness: int) -> str:
+        """The start's value, the start named first (as a stored graph's and chess's are)."""
         if label == 0:
-            return "draw (neither player can force four in a row)"
+            return "the empty board: draw (neither player can force four in a row)"
         winner = "first player (x)" if label > 0 else "second player (o)"
-        return f"{winner} wins in {remoteness} plies"
+        return f"the empty board: {winner} wins in {remoteness} plies"
 
 
 def position_names(game: ConnectFourTiers, codes: NDArray[np.uint64], whole: bool) -> LazyNames:
