@@ -215,13 +215,18 @@ def _verdict_head(root: Path, res: TierCheck, seconds: float | None) -> str:
     line (``writers.table``), the dataset's folder its name."""
     m = res.manifest
     shards = sum(len(t.shards) for t in m.tiers)
-    kind = "classes" if m.parameters.get("symmetric") else "positions"
+    kind = _kind(m)
     took = "" if seconds is None else f"  ({seconds:.2f} s)"
     return (
         f"{root.name or root}  {m.semantics}, {res.positions:,} {kind} in "
         f"{count(len(m.tiers), 'tier')}, {count(shards, 'shard')}  ->  "
         f"{res.verdict.upper()}{took}"
     )
+
+
+def _kind(m: Any) -> str:
+    """What a dataset's rows are: ``classes`` (up to symmetry) or ``positions``."""
+    return "classes" if m.parameters.get("symmetric") else "positions"
 
 
 def _totals(m: Any) -> str:
@@ -252,8 +257,7 @@ def _why(res: TierCheck) -> str:
         whole = f"the dataset holds exactly the {res.positions:,} positions reachable from "
         whole += "the start, "
     elif (holds := _holds(m)) and "dataset" in res.checks:
-        kind = "classes" if m.parameters.get("symmetric") else "positions"
-        whole = f"the dataset holds exactly {holds.format(kind=kind)}, "
+        whole = f"the dataset holds exactly {holds.format(kind=_kind(m))}, "
     return (
         f"{whole}every one of the {res.positions:,} claims obeys the rules, and {res.proof}: "
         "the claims are the game's values"
