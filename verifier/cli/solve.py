@@ -243,10 +243,11 @@ def _solve_tiers(
     import json
 
     from verifier.distributed.tiers.commands import solve_tiers
+    from verifier.writers.dataset import solved_document, solved_lines
 
     res = _tier_errors(lambda: solve_tiers(path, cluster, resume, _said(path), out))
     if fmt is Format.json:
-        print(json.dumps(res.document(), indent=2))
+        print(json.dumps(solved_document(res), indent=2))
     else:
-        print("\n".join(res.lines()[: 1 if quiet else None]))
+        print("\n".join(solved_lines(res)[: 1 if quiet else None]))
     raise typer.Exit(EXIT_OK)

@@ -365,6 +365,7 @@ def _verify_tiers(
     import json
 
     from verifier.distributed.tiers.commands import verify_tiers
+    from verifier.writers import dataset as report
 
     rows = fmt is Format.csv
     said = _said(path)
@@ -379,11 +380,11 @@ def _verify_tiers(
         if line is not None:
             print(line, file=sys.stderr)
     elif fmt is Format.json:
-        print(json.dumps(res.document(), indent=2))
+        print(json.dumps(report.checked_document(res), indent=2))
     else:
-        print(res.line() if quiet else "\n".join(res.lines(verbose)))
+        print(report.checked_line(res) if quiet else "\n".join(report.checked_lines(res, verbose)))
     if junit is not None:
-        _tier_errors(lambda: res.write_junit(junit))
+        _tier_errors(lambda: report.write_checked_junit(res, junit))
     exits = {"refuted": EXIT_REFUTED, "inconclusive": EXIT_INCONCLUSIVE, "verified": EXIT_OK}
     raise typer.Exit(exits[res.verdict])
 

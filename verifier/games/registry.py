@@ -59,6 +59,7 @@ __all__ = [
     "tiered",
     "tiered_form",
     "tiered_forms",
+    "units",
 ]
 
 _BOOLS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -326,6 +327,15 @@ def tiered_form(manifest: str) -> TieredForm | None:
     """The tiered form of the built-in game a dataset's manifest names (``$.game``); ``None``
     for a dataset of no game's own (a stored graph's)."""
     return next((form for _, form in tiered_forms() if form.manifest == manifest), None)
+
+
+def units(manifest: Any) -> str:
+    """What a dataset counts: positions, or classes of positions up to symmetry (its game's
+    ``TieredForm.classes``)."""
+    if not manifest.parameters.get("symmetric"):
+        return "positions"
+    form = tiered_form(manifest.game)
+    return f"classes ({form.classes if form is not None else TieredForm.classes})"
 
 
 def hook(ref: str) -> Any:

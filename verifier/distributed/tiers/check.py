@@ -90,6 +90,11 @@ class TierCheck:
         return any(self.counts.values())
 
     @property
+    def own_answers(self) -> bool:
+        """The dataset's own stored answers were judged (not a stranger's table)."""
+        return self.answers == OWN_ANSWERS
+
+    @property
     def verdict(self) -> str:
         """``verified``, ``refuted`` or ``inconclusive``."""
         if self.refuted:

@@ -150,28 +150,6 @@ class SolvedDataset:
     result: TierSolve
     wins: list[dict[str, Any]] | None
 
-    def document(self) -> dict[str, Any]:
-        """The ``--format json`` document."""
-        from verifier.distributed.tiers.report import solve_json
-
-        doc = solve_json(self.path, self.result)
-        if self.wins is not None:
-            doc["materials"] = self.wins
-        return doc
-
-    def lines(self) -> list[str]:
-        """The table's lines."""
-        from verifier.distributed.tiers.report import solve_text
-
-        lines = solve_text(self.path, self.result)
-        form = _form(self.result.manifest.game) if self.wins is not None else None
-        if form is not None and form.solved_lines is not None:
-            from verifier.games.registry import hook
-
-            symmetric = bool(self.result.manifest.parameters.get("symmetric"))
-            lines += hook(form.solved_lines)(self.wins, symmetric)
-        return lines
-
 
 def solve_tiers(
     path: Path, cluster: DaskOptions, resume: bool | None, say: Say, out: Path | None = None
@@ -219,35 +197,6 @@ class CheckedDataset:
     def verdict(self) -> str:
         """``verified``, ``refuted`` or ``inconclusive``."""
         return self.result.verdict
-
-    def document(self) -> dict[str, Any]:
-        """The ``--format json`` document."""
-        from verifier.distributed.tiers.report import check_json
-
-        return check_json(self.path, self.result)
-
-    def lines(self, verbose: bool = False) -> list[str]:
-        """The table's lines (``verbose``: each check's violations shard by shard, the tiers
-        and the wall time)."""
-        from verifier.distributed.tiers.report import check_text
-
-        return check_text(self.path, self.result, verbose, self.seconds)
-
-    def line(self) -> str:
-        """``-q``'s one line: the head, the start's claimed value, the first violation."""
-        from verifier.distributed.tiers.report import check_line
-
-        return check_line(self.path, self.result, self.seconds)
-
-    def write_junit(self, out: Path) -> Path:
-        """Write ``verify --junit``'s XML (one testcase: the dataset) to ``out``."""
-        from verifier.distributed.tiers.report import check_junit
-        from verifier.io.files import write_atomically
-
-        tree = check_junit(self.path, self.result, self.seconds)
-        return write_atomically(
-            out, lambda f: tree.write(f, encoding="utf-8", xml_declaration=True), None
-        )
 
     def records(self) -> Records:
         """The ``--format csv`` rows: the dataset's answers as a case's are printed."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from verifier.errors import UsageError
 from verifier.extras import require_extra
+from verifier.games.registry import units
 
 if TYPE_CHECKING:
     from verifier.distributed.tiers.commands import GameOptions, Target
@@ -26,7 +27,6 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     symmetry = options.symmetry
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.driver import prepare_output, resumes
-    from verifier.distributed.tiers.report import units
     from verifier.games.chess import parse_material
     from verifier.games.tiered.chess import generate_chess
 

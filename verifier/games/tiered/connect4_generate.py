@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from verifier.errors import UsageError
 from verifier.extras import require_extra
+from verifier.games.registry import units
 
 if TYPE_CHECKING:
     from verifier.distributed.tiers.commands import GameOptions, Target
@@ -23,7 +24,6 @@ def generate_tiers(game: str, to: Target, options: GameOptions) -> str:
     output, cluster, per_shard, resume, say = to
     require_extra(output, "--engine dask", *DASK)
     from verifier.distributed.tiers.driver import generate_dataset, prepare_output, resumes
-    from verifier.distributed.tiers.report import units
     from verifier.games.tiered.connect4 import ConnectFourTiers
 
     try:

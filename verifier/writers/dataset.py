@@ -1,44 +1,83 @@
-"""What ``verifier solve DIR --engine dask`` prints for a tiered dataset: the start position's
-value in the game's words, then won / lost / drawn per tier (as text or one JSON document); and
-what ``verify DIR --engine dask`` prints: the verdict and the claimed value, then each check."""
+"""A tiered dataset's reports, as ``writers.table`` / ``json`` / ``junit`` write a case's.
+
+``solve DIR --engine dask``: the start position's value in the game's words, then won / lost /
+drawn per tier (lines, or one JSON document), and the game's own block (chess's longest wins);
+``verify DIR --engine dask``: the verdict, the start's claimed value, the counts, why, then each
+check (lines, ``-q``'s one line, one JSON document, JUnit XML). They read what
+``distributed.tiers.commands`` returns (``SolvedDataset``, ``CheckedDataset``)."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from verifier.dataset.shape import SHAPE
 from verifier.dataset.stored_columns import count_names, own_columns
-from verifier.distributed.tiers.check import OWN_ANSWERS, TierCheck
-from verifier.distributed.tiers.driver import TierSolve
-from verifier.games.registry import TieredForm, tiered_form
+from verifier.games.registry import hook, tiered_form, units
+from verifier.io.files import write_atomically
 from verifier.model.words import count
 
+if TYPE_CHECKING:
+    from verifier.distributed.tiers.check import TierCheck
+    from verifier.distributed.tiers.commands import CheckedDataset, SolvedDataset
+
 __all__ = [
-    "check_json",
-    "check_junit",
-    "check_line",
-    "check_text",
-    "solve_json",
-    "solve_text",
-    "units",
+    "checked_document",
+    "checked_line",
+    "checked_lines",
+    "solved_document",
+    "solved_lines",
+    "write_checked_junit",
 ]
+
+
+def solved_document(ds: SolvedDataset) -> dict[str, Any]:
+    """``solve DIR --format json``: the run (``_solve_json``) and the game's own block."""
+    doc = _solve_json(ds.path, ds.result)
+    if ds.wins is not None:
+        doc["materials"] = ds.wins
+    return doc
+
+
+def solved_lines(ds: SolvedDataset) -> list[str]:
+    """``solve DIR``'s table: the start's value, the dataset, the tiers, the game's block."""
+    lines = _solve_text(ds.path, ds.result)
+    form = tiered_form(ds.result.manifest.game) if ds.wins is not None else None
+    if form is not None and form.solved_lines is not None:
+        symmetric = bool(ds.result.manifest.parameters.get("symmetric"))
+        lines += hook(form.solved_lines)(ds.wins, symmetric)
+    return lines
+
+
+def checked_document(ds: CheckedDataset) -> dict[str, Any]:
+    """``verify DIR --format json``."""
+    return _check_json(ds.path, ds.result)
+
+
+def checked_lines(ds: CheckedDataset, verbose: bool = False) -> list[str]:
+    """``verify DIR``'s table (``verbose``: each check's violations shard by shard, the tiers
+    and the wall time)."""
+    return _check_text(ds.path, ds.result, verbose, ds.seconds)
+
+
+def checked_line(ds: CheckedDataset) -> str:
+    """``verify DIR -q``: the head, the start's claimed value, the first violation."""
+    return _check_line_q(ds.path, ds.result, ds.seconds)
+
+
+def write_checked_junit(ds: CheckedDataset, out: Path) -> Path:
+    """Write ``verify DIR --junit``'s XML (one testcase: the dataset) to ``out``."""
+    tree = _check_junit(ds.path, ds.result, ds.seconds)
+    return write_atomically(
+        out, lambda f: tree.write(f, encoding="utf-8", xml_declaration=True), None
+    )
 
 
 def _names(m: Any) -> tuple[str, str, str, str]:
     """What a tier's ``won``, ``lost``, ``drawn`` and ``max_remoteness`` count (a stored
     graph's semantics: ``stored_columns.StoredColumns.count_names``)."""
     return count_names(m.semantics)
-
-
-def units(m: Any) -> str:
-    """What the dataset counts: positions, or classes of positions up to symmetry (the game's
-    ``TieredForm.classes``)."""
-    if not m.parameters.get("symmetric"):
-        return "positions"
-    form = tiered_form(m.game)
-    return f"classes ({form.classes if form is not None else TieredForm.classes})"
 
 
 def _holds(m: Any) -> str | None:
@@ -64,7 +103,7 @@ def _headline(root: Path, m: Any, positions: int) -> str:
     )
 
 
-def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
+def _solve_json(root: Path, res: Any) -> dict[str, Any]:
     """The run as a JSON document (the manifest's counts, the start position's value)."""
     m = res.manifest
     return {
@@ -95,7 +134,7 @@ def solve_json(root: Path, res: TierSolve) -> dict[str, Any]:
     }
 
 
-def _rule_root(res: TierSolve) -> dict[str, Any] | None:
+def _rule_root(res: Any) -> dict[str, Any] | None:
     """The start's answers of a stored graph of a semantics other than normal."""
     if res.root_answers is None:
         return None
@@ -111,7 +150,7 @@ def _named_counts(m: Any, t: Any) -> dict[str, Any]:
     return {"counts": {k: v for k, v in zip(names, values, strict=True) if k != "-"}}
 
 
-def solve_text(root: Path, res: TierSolve) -> list[str]:
+def _solve_text(root: Path, res: Any) -> list[str]:
     """The run as lines of text: the start's value first, then the dataset, a table of the
     tiers."""
     m = res.manifest
@@ -135,7 +174,7 @@ def solve_text(root: Path, res: TierSolve) -> list[str]:
     return lines
 
 
-def check_json(root: Path, res: TierCheck) -> dict[str, Any]:
+def _check_json(root: Path, res: TierCheck) -> dict[str, Any]:
     """A judgement as one JSON document: the verdict, per check its violations and the first."""
     m = res.manifest
     return {
@@ -173,7 +212,7 @@ SHARDS_SHOWN = 20
 """The shards with violations ``-v`` lists under a check (then how many more)."""
 
 
-def check_text(
+def _check_text(
     root: Path, res: TierCheck, verbose: bool = False, seconds: float | None = None
 ) -> list[str]:
     """A judgement as lines, beginning as a case's report does (``writers.table``): the
@@ -183,7 +222,7 @@ def check_text(
     m = res.manifest
     lines = [_verdict_head(root, res, seconds)]
     lines.append(f"  from {res.description or 'the start: no claim'}")
-    if res.answers == OWN_ANSWERS and all(t.solved for t in m.tiers):
+    if res.own_answers and all(t.solved for t in m.tiers):
         lines.append(f"  {_totals(m)}")
     lines.append(f"  why: {_why(res)}")
     lines.append(f"  {_headline(root, m, res.positions)}; answers judged: {res.answers}")
@@ -201,7 +240,7 @@ def check_text(
     return lines
 
 
-def check_line(root: Path, res: TierCheck, seconds: float | None = None) -> str:
+def _check_line_q(root: Path, res: TierCheck, seconds: float | None = None) -> str:
     """``verify -q``'s one line, as a case's (``writers.table.print_line``): the head, the
     start's claimed value, and the first violation of a refuted dataset."""
     first = next((f"{c}: {_check_line(res, c)}" for c in res.checks if res.counts[c]), None)
@@ -292,7 +331,7 @@ def _by_shard(res: TierCheck, c: str) -> list[str]:
     return out
 
 
-def check_junit(root: Path, res: TierCheck, seconds: float) -> ET.ElementTree:
+def _check_junit(root: Path, res: TierCheck, seconds: float) -> ET.ElementTree:
     """A judgement as ``verify --junit``'s document (``writers.junit``): one testcase for the
     dataset, as for a case file, each check a property (``ok`` or its violations and the
     first); refuted: a failure whose message is the first check violated and the position it
