@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "verifier"
 
 LAZY_UPWARD = {
-    ("verifier.model.describe", "verifier.equations.system"),
     ("verifier.model.report", "verifier.writers.notebook"),
     ("verifier.model.solution", "verifier.writers.svg"),
 }

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from verifier.checks.rules import NAME as RULES
 from verifier.checks.rules import rule_faults
+from verifier.equations.system import OrderSystem
 from verifier.io.answers import Answers
 from verifier.model import Case, CheckResult, SolverResult, Verdict
 from verifier.model.columns import LOOPY, REMOTENESS, VALUE, Column, answer_columns, column_spec
@@ -135,8 +136,7 @@ def rule_fault(case: Case, r: SolverResult, x: int) -> str | None:
         want = mex(int(cols[VALUE].data[y]) for y in succ if not _inf(cols, y))
         got = int(cols[VALUE].data[x])
         return None if got == want else d.rule(g, x, want)
-    assert d.equations is not None
-    sys = d.equations(g)
+    sys = OrderSystem.for_graph(g)
     idx, bad = sys.to_index(np.where(cols[VALUE].given, cols[VALUE].data, 0))
     if bad[x]:
         return f"{d.value_shape} is expected, and the value set of this graph lacks it"

@@ -32,18 +32,24 @@ def test_the_description_doctest_passes() -> None:
 
 
 # ---------------------------------------------------------------------- the equation factory
-def test_for_graph_builds_with_the_descriptions_factory(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_for_graph_builds_with_the_constructor_the_description_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     g = GameGraph.from_successors({"a": ["b"]}, semantics=Semantics.NORMAL)
-    built = OrderSystem.normal(g)
-    asked: list[GameGraph] = []
-
-    def factory(h: GameGraph) -> OrderSystem:
-        asked.append(h)
-        return built
-
-    mine = replace(describe(Semantics.NORMAL), equations=factory)
+    # a normal graph built by the reachability constructor: the description's name decides
+    mine = replace(describe(Semantics.NORMAL), equations="reachability")
     monkeypatch.setattr(system, "describe", lambda s: mine if s is Semantics.NORMAL else None)
-    assert OrderSystem.for_graph(g) is built and asked == [g]
+    got, want = OrderSystem.for_graph(g), OrderSystem.reachability(g)
+    assert np.array_equal(got.kind, want.kind) and np.array_equal(got.levels, want.levels)
+    assert not np.array_equal(got.levels, OrderSystem.normal(g).levels)
+
+
+def test_each_description_names_a_constructor_of_its_own_semantics() -> None:
+    for s in ORDERED:
+        g = GameGraph.from_successors({"a": ["b"]}, semantics=s, owner={"a": MAX})
+        assert describe(s).equations == s.value
+        built = getattr(OrderSystem, s.value)(g)
+        assert OrderSystem.for_graph(g).levels.tolist() == built.levels.tolist()
 
 
 def test_for_graph_has_no_system_for_impartial_graphs() -> None:

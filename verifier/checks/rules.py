@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.checks.common import per_solver, result
+from verifier.equations.system import OrderSystem
 from verifier.model import CheckResult, GameGraph, SolverResult, Verdict
 from verifier.model.columns import LOOPY, VALUE
 from verifier.model.describe import describe
@@ -67,8 +68,7 @@ def rule_faults(
         from verifier.smt.mex import mex_failures
 
         return mex_failures(g, values, np.flatnonzero(judged & ~infinite)).astype(np.int64)
-    assert d.equations is not None
-    system = d.equations(g)
+    system = OrderSystem.for_graph(g)
     idx, bad = system.to_index(np.where(val.given, val.data, 0))
     if bad[judged].any():  # a value outside the value set: its own fault, and its neighbours'
         return np.flatnonzero(judged & bad).astype(np.int64)
@@ -83,8 +83,7 @@ def rule_gives(g: GameGraph, r: SolverResult, x: int) -> float:
         ys = np.asarray(val.data, dtype=np.int64)[g.successors(x)]
         held = set(ys[ys >= 0].tolist())
         return float(next(k for k in range(len(held) + 1) if k not in held))
-    assert d.equations is not None
-    system = d.equations(g)
+    system = OrderSystem.for_graph(g)
     idx, _ = system.to_index(np.where(val.given, val.data, 0))
     return float(system.to_values(system.apply(idx))[x])
 

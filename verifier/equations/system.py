@@ -53,12 +53,12 @@ class OrderSystem:
     # ------------------------------------------------------------------ construction
     @classmethod
     def for_graph(cls, g: GameGraph) -> OrderSystem:
-        """The system of the graph's own semantics, built by its description's ``equations``
-        factory (``impartial`` has none here)."""
-        factory = describe(g.semantics).equations
-        if factory is None:
+        """The system of the graph's own semantics, built by the constructor its description
+        names (``Description.equations``; ``impartial`` has none here)."""
+        name = describe(g.semantics).equations
+        if name is None:
             raise ValueError(f"no order system for {g.semantics.value} graphs")
-        out: OrderSystem = factory(g)
+        out: OrderSystem = getattr(cls, name)(g)
         return out
 
     @classmethod

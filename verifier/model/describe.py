@@ -76,24 +76,6 @@ def _one_of(words: Iterable[str]) -> str:
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
-def _equations_minimax(g: GameGraph) -> Any:
-    from verifier.equations.system import OrderSystem
-
-    return OrderSystem.minimax(g)
-
-
-def _equations_normal(g: GameGraph) -> Any:
-    from verifier.equations.system import OrderSystem
-
-    return OrderSystem.normal(g)
-
-
-def _equations_reachability(g: GameGraph) -> Any:
-    from verifier.equations.system import OrderSystem
-
-    return OrderSystem.reachability(g)
-
-
 Bools = NDArray[np.bool_]
 Columns = Mapping[str, Column]
 
@@ -214,9 +196,10 @@ class Description:
     """Stored value -> word, for semantics whose values are words (labels)."""
     owner_names: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     """Owner code -> name, for semantics whose nodes have owners."""
-    equations: Callable[[GameGraph], Any] | None = None
-    """The factory of its equation system (an ``OrderSystem`` for the three two-valued-order
-    semantics; ``None`` for ``impartial``, whose mex equations are built by ``smt.mex``)."""
+    equations: str | None = None
+    """Its equation system's constructor, by name (``equations.system.OrderSystem.minimax``,
+    ``normal``, ``reachability``: ``OrderSystem.for_graph`` builds it; ``None`` for
+    ``impartial``, whose mex equations are built by ``smt.mex``)."""
     column_name: str = "value"
     """A short name for a table column of these values (the Parquet output of
     ``verifier.distributed``): ``value``, ``label``, ``region`` or ``grundy``."""
@@ -413,7 +396,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             value_title="score",
             remoteness_title="plies until the winner forces a leaf at least as good (Kars)",
             owner_names=MappingProxyType({MAX: "Max", MIN: "Min"}),
-            equations=_equations_minimax,
+            equations="minimax",
             owner_words=MappingProxyType({MAX: "max", MIN: "min"}),
             value_field="value",
             scores=True,
@@ -456,7 +439,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             remoteness_title="plies to the end: the winner hurries, the loser delays",
             words=LABEL_WORDS,
             synonyms=LABEL_SYNONYMS,
-            equations=_equations_normal,
+            equations="normal",
             value_field="label",
             equations_words="the won/lost equations",
             node_rules=(
@@ -493,7 +476,7 @@ DESCRIPTIONS: Mapping[Semantics, Description] = MappingProxyType(
             value_title="winner",
             remoteness_title="attractor layer: moves player 0 needs to reach the target",
             owner_names=MappingProxyType({MAX: "player 0", MIN: "player 1"}),
-            equations=_equations_reachability,
+            equations="reachability",
             has_targets=True,
             monotone=True,
             equations_words="the region equations",
