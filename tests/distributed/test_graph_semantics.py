@@ -426,6 +426,41 @@ def test_cli_generates_solves_and_verifies_each_semantics(client: Any, tmp_path:
 
 
 @pytest.mark.dask
+@pytest.mark.parametrize(
+    ("sem", "acyclic"),
+    [("normal", False), ("reachability", False), ("minimax", False), ("impartial", True)],
+)
+def test_a_stored_cases_counts_are_worded_as_the_cases(
+    client: Any, tmp_path: Path, sem: str, acyclic: bool
+) -> None:
+    """Issue 45 item 2: a case stored as a dataset, solved and verified, counts its answers in
+    the words and numbers of the case's report (``won 21, lost 7, drawn 2``; ``player 0
+    reaches the target from ...``; ``N positions ...``), whatever the dataset calls them in its
+    manifest (``score > 0``, ``player 0``, ``N``)."""
+    from verifier.api import verify
+    from verifier.writers.answer import counts_line
+
+    values = (-2, -1, 0, 1, 2) if sem == "minimax" else (-1, 0, 1)
+    case = random_case(sem, 60, 2.5, 7, values=values, acyclic=acyclic)
+    file = tmp_path / "c.json"
+    dump_case(case, file)
+    mine = counts_line(verify(file))
+    assert mine is not None
+    opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
+    assert run_cli("generate", file, "-o", tmp_path / "d", *opts).exit_code == 0
+    assert run_cli("solve", tmp_path / "d", *opts).exit_code == 0
+    r = run_cli("verify", tmp_path / "d", *opts, "--no-self-check")
+    assert r.exit_code == 0 and dataset_verdict(r)[0] == "VERIFIED", r.output
+    said = r.output.splitlines()[2].strip()
+    # the same counts; the longest is the dataset's own (a greatest rank, not a longest win)
+    assert (
+        said.split(", longest")[0].split(", height")[0].split(", layers")[0]
+        == (mine.split(", longest")[0])
+    ), (said, mine)
+    assert "score" not in said and ": " not in said, said
+
+
+@pytest.mark.dask
 def test_cli_refuses_in_one_line(client: Any, tmp_path: Path) -> None:
     opts = ("--engine", "dask", "--scheduler", client.scheduler.address)
     r = run_cli("generate", "random", "--semantics", "chess", "-o", tmp_path / "x", *opts)

@@ -294,11 +294,12 @@ class Description:
             return words
         return f"{words} in {count(remoteness, self.unit)}"
 
-    def counts_words(self, summary: Mapping[str, Any]) -> list[str]:
+    def counts_words(self, summary: Mapping[str, Any], sep: bool = False) -> list[str]:
         """The summary's counts in words: ``won 8``, ``lost 0``, ``drawn 0``, ``longest win 3
-        plies`` (``N positions 2``, ``player 0 reaches the target from 3``, ...)."""
+        plies`` (``N positions 2``, ``player 0 reaches the target from 3``, ...); ``sep``: the
+        counts with thousands separators (``won 18,081``: a tiered dataset's)."""
         parts = [
-            phrase.format(summary[key])
+            phrase.format(f"{summary[key]:,}" if sep else summary[key])
             for key, phrase, when_zero in self.count_phrases
             if when_zero or summary[key]
         ]

@@ -16,6 +16,8 @@ from verifier.dataset.shape import SHAPE
 from verifier.dataset.stored_columns import count_names, own_columns
 from verifier.games.registry import hook, tiered_form, units
 from verifier.io.files import write_atomically
+from verifier.model.describe import describe
+from verifier.model.semantics import Semantics
 from verifier.model.words import count
 
 if TYPE_CHECKING:
@@ -269,15 +271,19 @@ def _kind(m: Any) -> str:
 
 
 def _totals(m: Any) -> str:
-    """The stored answers' counts over every tier, under their names (a case's third line:
-    ``won 390, lost 224, drawn 151, longest win 5 plies``)."""
-    names = _names(m)
-    sums = (sum(t.won for t in m.tiers), sum(t.lost for t in m.tiers),
-            sum(t.drawn for t in m.tiers))  # fmt: skip
+    """The stored answers' counts over every tier in a case's words (its third line:
+    ``Description.counts_words``: ``won 390, lost 224, drawn 151``; ``player 0 reaches the
+    target from 4, ...``), then the dataset's greatest rank under its name (``longest 9``: the
+    longest win or loss; ``layers``, ``height``; none for minimax' ranks)."""
+    won, lost, drawn = (sum(getattr(t, k) for t in m.tiers) for k in ("won", "lost", "drawn"))
+    words = describe(Semantics(m.semantics)).counts_words(
+        {"won": won, "lost": lost, "drawn": drawn}, sep=True
+    )
     top = max((t.max_remoteness for t in m.tiers if t.max_remoteness is not None), default=-1)
-    pairs = [*zip(names, sums, strict=False), (names[3], top)][: 4 if top >= 0 else 3]
-    # ``won 390``, but ``score > 0: 8``
-    return ", ".join(f"{k}{' ' if k.isalpha() else ': '}{v:,}" for k, v in pairs if k != "-")
+    name = _names(m)[3]
+    if top >= 0 and name != "-":
+        words.append(f"{name} {top:,}")
+    return ", ".join(words)
 
 
 def _why(res: TierCheck) -> str:
