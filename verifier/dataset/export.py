@@ -30,8 +30,7 @@ from verifier.dataset.storage import (
     read_rule_answers,
     write_parquet,
 )
-from verifier.dataset.stored_columns import own_columns
-from verifier.model.describe import PerSemantics
+from verifier.dataset.stored_columns import COLUMNS
 from verifier.model.semantics import Semantics
 
 __all__ = ["exported_answers", "is_dataset"]
@@ -44,40 +43,15 @@ def is_dataset(answers: Path) -> bool:
     return (answers / MANIFEST).is_file()
 
 
-AS_TABLE: PerSemantics[Callable[[Cols], Cols]] = PerSemantics("answers as a table")
-"""A stored graph's answer columns (``stored_columns.StoredColumns.answer_columns``) as a stranger's
-table states them (``judge_graph``'s reading of ``value`` and ``remoteness``)."""
-
-
-@AS_TABLE.register(Semantics.REACHABILITY)
-def _winners(got: Cols) -> Cols:
-    """The winner 0 / 1 (label +1 / -1) and the layer inside the region (-1 outside)."""
-    inside = got["label"] == 1
-    layer = np.where(inside, got["remoteness"], -1).astype(np.int32)
-    return {"value": np.where(inside, 0, 1).astype(np.int8), "remoteness": layer}
-
-
-@AS_TABLE.register(Semantics.MINIMAX)
-def _scores(got: Cols) -> Cols:
-    return {"value": got["score"]}
-
-
-@AS_TABLE.register(Semantics.IMPARTIAL)
-def _grundy(got: Cols) -> Cols:
-    return {"value": got["grundy"]}
-
-
 def _values(semantics: str, root: Path, tier: int, e: ShardEntry) -> Cols:
-    """A shard's answers as a stranger's table states them: ``value`` (normal: +1 / -1 / 0;
-    the other semantics: ``AS_TABLE``) and, where the semantics has one, ``remoteness`` (-1
-    where none: a draw, outside the region)."""
-    own = own_columns(semantics)
-    if own is None:
+    """A shard's answers as a stranger's table states them (``StoredColumns.as_table``)."""
+    cols = COLUMNS[Semantics(semantics)]
+    if cols.labels:
         label, rem = read_answers(root, tier, e.shard, e.answers_sha256, e.positions)
-        return {"value": label, "remoteness": np.where(label == 0, -1, rem).astype(np.int32)}
+        return cols.as_table({"label": label, "remoteness": rem})
     got = read_rule_answers(root, tier, e.shard, e.answers_sha256, e.positions,
-                            own.answer_columns)  # fmt: skip
-    return AS_TABLE[Semantics(semantics)](got)
+                            cols.answer_columns)  # fmt: skip
+    return cols.as_table(got)
 
 
 def export_shard(source: str, semantics: str, tier: int, entry: ShardEntry, into: str) -> str:

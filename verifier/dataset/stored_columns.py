@@ -60,6 +60,11 @@ class StoredColumns:
     counts: Callable[[Answers], tuple[int, int, int, int]]
     """Those four counted on answers (a shard's, a tier's): what ``solve`` writes in the
     manifest and the check compares with it."""
+    as_table: Callable[[Answers], Answers]
+    """The answers as a stranger's table states them (``export``, judged by ``judge_graph``
+    or ``judge``): ``value`` (normal: +1 / -1 / 0; reachability: the winner 0 / 1; the score;
+    the Grundy value) and, where the semantics has one, ``remoteness`` (-1 where none: a draw,
+    outside the region)."""
     labels: bool = False
     """The answers are the tier games' ``label`` and ``remoteness`` (normal play): the dead
     ends start decided at their ``terminal`` label (a drawn one, 0, stays undecided), and the
@@ -96,6 +101,20 @@ def _label_counts(a: Answers) -> tuple[int, int, int, int]:
     return won, lost, len(label) - won - lost, _top(a["remoteness"])
 
 
+def _winners(a: Answers) -> Answers:
+    """The winner 0 / 1 (label +1 / -1) and the layer inside the region (-1 outside)."""
+    inside = a["label"] == 1
+    layer = np.where(inside, a["remoteness"], -1).astype(np.int32)
+    return {"value": np.where(inside, 0, 1).astype(np.int8), "remoteness": layer}
+
+
+def _labels(a: Answers) -> Answers:
+    """The label and the remoteness (-1 on a draw)."""
+    label = a["label"]
+    rem = np.where(label == 0, -1, a["remoteness"]).astype(np.int32)
+    return {"value": label, "remoteness": rem}
+
+
 COLUMNS: PerSemantics[StoredColumns] = PerSemantics("stored columns")
 """The stored columns of each semantics."""
 
@@ -105,6 +124,7 @@ COLUMNS.register(Semantics.REACHABILITY)(
         answer_columns={"label": "int8", "remoteness": "int32"},
         count_names=("player 0", "player 1", "-", "layers"),
         counts=_region_counts,
+        as_table=_winners,
     )
 )
 COLUMNS.register(Semantics.MINIMAX)(
@@ -113,6 +133,7 @@ COLUMNS.register(Semantics.MINIMAX)(
         answer_columns={"score": "float64", "rank": "int32"},
         count_names=("score > 0", "score < 0", "score 0", "-"),
         counts=_score_counts,
+        as_table=lambda a: {"value": a["score"]},
     )
 )
 COLUMNS.register(Semantics.IMPARTIAL)(
@@ -121,6 +142,7 @@ COLUMNS.register(Semantics.IMPARTIAL)(
         answer_columns={GRUNDY: "int64", "remoteness": "int32"},
         count_names=("N", "P", "unfinished", "height"),
         counts=_grundy_counts,
+        as_table=lambda a: {"value": a[GRUNDY]},
     )
 )
 COLUMNS.register(Semantics.NORMAL)(
@@ -129,6 +151,7 @@ COLUMNS.register(Semantics.NORMAL)(
         answer_columns={"label": "int8", "remoteness": "int32"},
         count_names=NORMAL_COUNTS,
         counts=_label_counts,
+        as_table=_labels,
         labels=True,
     )
 )
