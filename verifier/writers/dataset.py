@@ -94,13 +94,18 @@ def _about(root: Path, m: Any) -> dict[str, Any]:
             "semantics": m.semantics}  # fmt: skip
 
 
-def _headline(root: Path, m: Any, positions: int) -> str:
-    """``DIR: game (parameters), semantics, N positions in T tiers, S shards``."""
+def _game(root: Path, m: Any) -> str:
+    """``DIR: game (parameters)``: where the dataset is and what it holds."""
     said = {k: v for k, v in m.parameters.items() if not k.endswith("sha256")}  # no digests
     params = " ".join(f"{k}={v}" for k, v in said.items())
+    return f"{root}: {m.game} ({params})"
+
+
+def _headline(root: Path, m: Any, positions: int) -> str:
+    """``DIR: game (parameters), semantics, N positions in T tiers, S shards``."""
     shards = sum(len(t.shards) for t in m.tiers)
     return (
-        f"{root}: {m.game} ({params}), {m.semantics}, {positions:,} {units(m)} in "
+        f"{_game(root, m)}, {m.semantics}, {positions:,} {units(m)} in "
         f"{len(m.tiers)} tiers, {shards} shards"
     )
 
@@ -227,7 +232,7 @@ def _check_text(
     if res.own_answers and all(t.solved for t in m.tiers):
         lines.append(f"  {_totals(m)}")
     lines.append(f"  why: {_why(res)}")
-    lines.append(f"  {_headline(root, m, res.positions)}; answers judged: {res.answers}")
+    lines.append(f"  {_game(root, m)}; answers judged: {res.answers}")  # the size: the head's
     for c in res.checks:
         lines.append(f"  {c:<11} {_check_line(res, c)}")
         if verbose:
