@@ -1,9 +1,11 @@
 """The import graph of ``verifier/`` has no circle (issue 30 item 4), read from the code itself.
 
 Every ``import`` of a ``verifier`` module counts, at module level, under ``TYPE_CHECKING`` or
-inside a function, except the lazy upward references docs/architecture.md lists with their
-reason (``LAZY_UPWARD``). The circles removed by issue 30 item 4 (pipeline -> writers ->
-pipeline, io/answers <-> io/answer_columns, io/jsonpath <-> io/numbers) would each fail here;
+inside a function, with no exception (the last lazy upward references, model -> equations and
+model -> writers, were removed by issue 45 item 6: a description names its equations'
+constructor, the writers lend the model its notebook drawings). The circles removed by issue
+30 item 4 (pipeline -> writers -> pipeline, io/answers <-> io/answer_columns, io/jsonpath <->
+io/numbers) would each fail here;
 each module untangled also imports first in a fresh interpreter, the equations (no Z3)
 import nothing of smt/, and the stored data (dataset/: its files, answer files included) nothing
 of the cluster code (distributed/), not even inside a function.
@@ -22,12 +24,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "verifier"
-
-LAZY_UPWARD = {
-    ("verifier.model.report", "verifier.writers.notebook"),
-    ("verifier.model.solution", "verifier.writers.svg"),
-}
-"""The lazy upward references of docs/architecture.md: each made inside a function only."""
 
 
 def _modules() -> dict[str, Path]:
@@ -72,7 +68,7 @@ def _graph() -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {m: set() for m in MODULES}
     for module, path in MODULES.items():
         for target, _ in _imports(path):
-            if target != module and (module, target) not in LAZY_UPWARD:
+            if target != module:
                 edges[module].add(target)
     return edges
 
@@ -125,16 +121,30 @@ def test_the_import_graph_has_no_circle() -> None:
 
 def test_the_scan_finds_a_circle() -> None:
     edges = _graph()
-    edges["verifier.model.report"].add("verifier.writers.notebook")  # the lazy one, counted
+    edges["verifier.model.report"].add("verifier.writers.notebook")  # as a lazy import would
     assert ["verifier.model.report", "verifier.writers.answer", "verifier.writers.notebook"] in (
         _circles(edges)
     )
 
 
-def test_the_lazy_upward_references_are_lazy() -> None:
-    for module, target in LAZY_UPWARD:
-        found = [lazy for t, lazy in _imports(MODULES[module]) if t == target]
-        assert found and all(found), (module, target)
+def test_the_model_draws_through_the_drawings_the_writers_lend_it() -> None:
+    """The model imports no writer, lazily or not: a notebook's drawings are lent to it
+    (``model.display``) by the writers the API imports; without them a drawing is ``None``."""
+    program = (
+        "import sys\n"
+        "from verifier.games.random_graphs import random_case\n"
+        "from verifier.pipeline import run_case\n"
+        "from verifier.registry import Options\n"
+        "rep = run_case(random_case('normal', 5, 1.5, seed=1), Options(), smt=False)\n"
+        "assert 'verifier.writers.notebook' not in sys.modules\n"
+        "assert rep._repr_html_() is None and rep.solution.svg() is None\n"
+        "import verifier.writers.notebook\n"
+        "assert '<svg' in rep._repr_html_() and rep.solution.svg().startswith('<svg')\n"
+        "assert '<table>' in rep.solution._repr_html_()\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
 
 
 @pytest.mark.parametrize(
@@ -152,7 +162,7 @@ def test_layer_imports_nothing_of(module: str, above: str) -> None:
     for name, path in MODULES.items():
         if name == module or name.startswith(module + "."):
             for target, _ in _imports(path):
-                if (name, target) in LAZY_UPWARD or target.startswith(allowed):
+                if target.startswith(allowed):
                     continue
                 assert not (target == above.rstrip(".") or target.startswith(above)), (
                     name,

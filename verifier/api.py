@@ -61,6 +61,12 @@ def _case(case: Case | str | Path, command: Command, max_positions: int | None =
     return case
 
 
+def _lend_drawings() -> None:
+    """Lend the model the notebook's drawings (``model.display``), so that what ``solve`` and
+    ``verify`` return shows itself in a notebook (its table, its picture)."""
+    import verifier.writers.notebook  # noqa: F401  (registers them when first imported)
+
+
 def solve(
     case: Case | str | Path, *, engine: str = "auto", max_positions: int | None = None
 ) -> Solution:
@@ -91,6 +97,7 @@ def solve_report(
     from verifier.pipeline import run_case
     from verifier.registry import Options
 
+    _lend_drawings()
     c = _case(case, "solve", max_positions)
     return run_case(c, Options(engine=engine, progress=progress), smt=False)
 
@@ -131,6 +138,7 @@ def verify(
 
     if linear and answers is None:
         raise ValueError("linear=True judges an answer table: give answers=")
+    _lend_drawings()
     opts = Options(engine=engine, seed=seed, budget=budget, linear=linear, progress=progress)
     if rlimit is not None:
         opts = replace(opts, rlimit=rlimit)

@@ -158,7 +158,7 @@ def _own_svg(case: Case, source: _Report | Mapping[str, SolverResult], out: Path
     """Without Graphviz: the package's own drawing (``writers.svg``, as ``Solution.svg()`` in a
     notebook), each position with its value, the refuted checks' positions highlighted."""
     from verifier.writers.svg import MAX_NODES as OWN_MAX
-    from verifier.writers.svg import graph_svg
+    from verifier.writers.svg import graph_svg, solution_svg
 
     results, checks = (
         (dict(source), ())
@@ -172,7 +172,10 @@ def _own_svg(case: Case, source: _Report | Mapping[str, SolverResult], out: Path
     g = case.graph
     named = {str((c.witness or {}).get("node")) for c in checks if c.verdict is Verdict.REFUTED}
     highlight = [x for x in range(g.n) if g.name(x) in named]
-    svg = answer.svg(highlight) if answer is not None else graph_svg(g, {}, highlight, case.root)
+    if answer is not None:
+        svg = solution_svg(answer, highlight)
+    else:
+        svg = graph_svg(g, {}, highlight, case.root)
     if svg is None:
         raise RenderError(
             f"{out}: without Graphviz's 'dot' program (apt-get install graphviz) .svg is drawn "

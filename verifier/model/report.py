@@ -3,8 +3,8 @@ check's result, the findings (refuted checks, root causes first) and the answer 
 ``Solution``. Plain data of the model: the pipeline builds it, the writers, the API and the CLI
 read it.
 
-``CaseReport._repr_html_`` (a notebook's view) imports ``verifier.writers.notebook`` when a
-notebook calls it: the one reference from here upward, lazy (docs/architecture.md).
+``CaseReport._repr_html_`` (a notebook's view) is ``writers.notebook.report_html``, lent through
+``model.display``: nothing here imports a layer above the model.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from verifier.model.case import Case
+from verifier.model.display import displayed
 from verifier.model.results import CheckResult, SolverResult, Verdict
 from verifier.model.solution import Solution
 
@@ -120,8 +121,7 @@ class CaseReport:
         stages.update(spent)
         return replace(self, seconds=self.seconds + seconds, stages=stages)
 
-    def _repr_html_(self) -> str:
-        """A notebook's view: verdict, answer, open checks, answer table, picture."""
-        from verifier.writers.notebook import report_html
-
-        return report_html(self)
+    def _repr_html_(self) -> str | None:
+        """A notebook's view: verdict, answer, open checks, answer table, picture
+        (``writers.notebook.report_html``, lent through ``model.display``)."""
+        return displayed("report_html", self)

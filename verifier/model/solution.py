@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from verifier.model.case import Case
 from verifier.model.columns import LOOPY, VALUE, Column, column_spec, ordered
 from verifier.model.describe import Description, describe
+from verifier.model.display import displayed
 from verifier.model.graph import GameGraph
 from verifier.model.results import CheckResult, SolverResult, checks_proving
 
@@ -203,33 +204,17 @@ class Solution:
         outcome = OUTCOME_WORDS[int(self.outcome()[self.root])]
         return f"{head}: root {self.graph.name(self.root)} = {self.value(self.root)} ({outcome})>"
 
-    def _repr_html_(self) -> str:
-        """A notebook's view: who wins from where, one row per position (the first 50)."""
-        from html import escape
-
-        rows = list(self.records())
-        head = list(rows[0]) if rows else ["position", "value", "outcome"]
-        d = self.description
-        cells = "".join(f"<th>{escape(h)}</th>" for h in head)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{escape(_cell(r.get(h)))}</td>" for h in head) + "</tr>"
-            for r in rows[:50]
-        )
-        more = f"<p>... {len(rows) - 50} more positions</p>" if len(rows) > 50 else ""
-        title = (
-            f"<p><b>{escape(d.semantics.value)}</b>: values from the view of "
-            f"{escape(d.point_of_view)}; {len(rows)} of {self.n} positions answered</p>"
-        )
-        return f"{title}<table><tr>{cells}</tr>{body}</table>{more}{self.svg() or ''}"
+    def _repr_html_(self) -> str | None:
+        """A notebook's view: who wins from where, one row per position (the first 50), and
+        the picture of a small graph (``writers.notebook.solution_html``, lent through
+        ``model.display``)."""
+        return displayed("solution_html", self)
 
     def svg(self, highlight: Collection[int] = ()) -> str | None:
         """The graph with each position's value (``None`` above ``writers.svg.MAX_NODES``
-        positions); ``highlight``: positions drawn as a witness."""
-        from verifier.writers.svg import graph_svg
-
-        covered = np.flatnonzero(self.covered).tolist()
-        labels = {x: str(self.value(x)) for x in covered}
-        return graph_svg(self.graph, labels, highlight, self.root)
+        positions); ``highlight``: positions drawn as a witness (``writers.svg.solution_svg``,
+        lent through ``model.display``)."""
+        return displayed("solution_svg", self, highlight)
 
     def records(self) -> Iterator[dict[str, Any]]:
         """One row per covered node (for writers): position, value, outcome, other columns
@@ -303,11 +288,6 @@ class Position:
         following the published moves, ending at a position without a move, at a repetition
         (the repeated position ends the list), or after ``plies`` moves."""
         return self.solution.line(self.name, plies)
-
-
-def _cell(v: Any) -> str:
-    """A table cell: empty where a column has no entry."""
-    return "" if v is None else str(v)
 
 
 def _agrees(a: SolverResult, b: SolverResult) -> bool:

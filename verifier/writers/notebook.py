@@ -1,20 +1,27 @@
 """A verify report in a notebook (``CaseReport._repr_html_``): the verdict, the answer in
 words, the checks that did not confirm with their witnesses, the answer table, and for small
-graphs a picture with the witness positions highlighted."""
+graphs a picture with the witness positions highlighted; an answer (``Solution._repr_html_``):
+its table and picture. Lent to the model through ``model.display``."""
 
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from verifier.model import Verdict
+from verifier.model.display import displays
 from verifier.writers.answer import answer_lines
+from verifier.writers.svg import solution_svg
 from verifier.writers.witness import witness_words
 
 if TYPE_CHECKING:
     from verifier.model.report import CaseReport
+    from verifier.model.solution import Solution
 
-__all__ = ["report_html", "witness_nodes"]
+__all__ = ["report_html", "solution_html", "witness_nodes"]
+
+SHOWN = 50
+"""The rows of an answer's table a notebook shows (then how many more)."""
 
 
 def witness_nodes(rep: CaseReport) -> set[int]:
@@ -29,6 +36,36 @@ def witness_nodes(rep: CaseReport) -> set[int]:
     return {g.id_of(n) for n in names if g.has_node(n)}
 
 
+def _cell(v: Any) -> str:
+    """A table cell: empty where a column has no entry."""
+    return "" if v is None else str(v)
+
+
+def _table(sol: Solution) -> str:
+    """Who wins from where, one row per position (the first ``SHOWN``)."""
+    rows = list(sol.records())
+    head = list(rows[0]) if rows else ["position", "value", "outcome"]
+    d = sol.description
+    cells = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(_cell(r.get(h)))}</td>" for h in head) + "</tr>"
+        for r in rows[:SHOWN]
+    )
+    more = f"<p>... {len(rows) - SHOWN} more positions</p>" if len(rows) > SHOWN else ""
+    title = (
+        f"<p><b>{escape(d.semantics.value)}</b>: values from the view of "
+        f"{escape(d.point_of_view)}; {len(rows)} of {sol.n} positions answered</p>"
+    )
+    return f"{title}<table><tr>{cells}</tr>{body}</table>{more}"
+
+
+@displays("solution_html")
+def solution_html(sol: Solution) -> str:
+    """``Solution._repr_html_``: the answer's table, then the picture of a small graph."""
+    return _table(sol) + (solution_svg(sol) or "")
+
+
+@displays("report_html")
 def report_html(rep: CaseReport) -> str:
     """The report as HTML (see the module docstring)."""
     case = rep.case
@@ -50,6 +87,6 @@ def report_html(rep: CaseReport) -> str:
     body = f"<ul>{checks}</ul>" if checks else ""
     if rep.solution is None:
         return head + answer + summary + body
-    table = rep.solution._repr_html_().split("<svg")[0]
-    picture = rep.solution.svg(witness_nodes(rep)) or ""
+    table = _table(rep.solution)
+    picture = solution_svg(rep.solution, witness_nodes(rep)) or ""
     return head + answer + summary + body + table + picture

@@ -11,10 +11,17 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Mapping
 from html import escape
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from verifier.model import GameGraph
+from verifier.model.display import displays
 
-__all__ = ["MAX_NODES", "graph_svg"]
+if TYPE_CHECKING:
+    from verifier.model.solution import Solution
+
+__all__ = ["MAX_NODES", "graph_svg", "solution_svg"]
 
 MAX_NODES = 60
 """The largest graph drawn."""
@@ -103,3 +110,12 @@ def graph_svg(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+@displays("solution_svg")
+def solution_svg(sol: Solution, highlight: Collection[int] = ()) -> str | None:
+    """``Solution.svg``: the graph with each answered position's value (``None`` above
+    ``MAX_NODES`` positions); ``highlight``: positions drawn as a witness."""
+    covered = np.flatnonzero(sol.covered).tolist()
+    labels = {x: str(sol.value(x)) for x in covered}
+    return graph_svg(sol.graph, labels, highlight, sol.root)
