@@ -324,7 +324,9 @@ def test_the_rules_update_by_hand() -> None:
     assert seed(RULES[Semantics.REACHABILITY], st, None, 0, False).tolist() == [3]
     now, _ = step(RULES[Semantics.REACHABILITY], st, node, np.zeros(4), None, 5)
     assert now.tolist() == [0, 2]
-    assert st["rank"].tolist() == [5, -1, 5, 0] and st["counter"].tolist() == [1, 1, 0, 0]
+    # the engine's join step (``settle``): a node joined by OR counts nothing down, and a
+    # message to a node decided before (3) counts nothing
+    assert st["rank"].tolist() == [5, -1, 5, 0] and st["counter"].tolist() == [2, 1, 0, 1]
     # minimax, the phase of value 2 (Max joins with one, Min with all), then of value -1 (the
     # counters reset when Min's side starts: Min joins with one)
     st = rule_state("minimax", [2, 2, 1, 0], player=[MAX, MIN, MIN, -1],

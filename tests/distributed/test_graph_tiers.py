@@ -209,9 +209,9 @@ def test_the_normal_rule_steps_by_hand(many: bool) -> None:
     """Five nodes: 0 undecided with 2 successors, 1 with 1, 2 already won, 3 with 3, 4 with 1.
     Messages (the successor's label): 0 hears one won successor (counts down to 1), 1 its only
     won one (lost), 2 a lost one (decided before: stays), 3 a won and a lost one (won), 4
-    nothing. ``many`` repeats the messages of a node that counts down, so that the counting
-    branch is taken. Normal's state is its label (``done``), remoteness (``rank``) and
-    counter, nothing else."""
+    nothing. ``many`` repeats the messages of a node that counts down (once per move). Normal's
+    state is its label (``done``), remoteness (``rank``) and counter, nothing else; a node
+    decided by a lost successor counts nothing down (the engine's join step, ``settle``)."""
     from verifier.dataset.round_rules import RULES, step
 
     label = np.array([0, 0, 1, 0, 0], dtype=np.int8)
@@ -227,7 +227,7 @@ def test_the_normal_rule_steps_by_hand(many: bool) -> None:
     assert decided.tolist() == [1, 3] and seen is None
     assert label.tolist() == [0, -1, 1, 1, 0]
     assert rem.tolist() == [-1, 5, 3, 5, -1]
-    assert counter.tolist() == [1, 0, 1, 2, 1]
+    assert counter.tolist() == [1, 0, 1, 3, 1]
 
 
 @pytest.mark.dask

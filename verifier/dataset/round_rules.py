@@ -7,8 +7,11 @@ A shard's state between rounds is a dict of columns parallel to its nodes (``COM
 to reset the counters or find the dead ends), ``player`` and the semantics' values. A round
 applies the messages of the round before (one per move into a node decided then: the move's
 source, local, and what the decided node says: ``Rule.says``) and returns the nodes decided
-now; their predecessors are told next (``predecessor_rows``). A round costs time in its
-messages, not in the shard's size (``_counted``).
+now; their predecessors are told next (``predecessor_rows``). The round's join step is the
+engine's (``engine.frontier.settle``, which the in-memory ``Propagation`` runs on the
+predecessors it gathers): ``done`` is its signal, ``rank`` its layer, ``counter`` its count,
+and a rule says which messages fire an OR trigger (``decisive``, ``ors``). A round costs time
+in its messages, not in the shard's size.
 
 - ``normal`` (Knuth's successor counters, as the in-memory ``retrograde``): the state is the
   label (``done``: +1 won, -1 lost), ``rank`` (the remoteness) and ``counter``, 9 bytes a
@@ -44,6 +47,7 @@ from numpy.typing import NDArray
 
 from verifier.dataset.stored_columns import COLUMNS, GRUNDY, StoredColumns
 from verifier.distinct import distinct
+from verifier.engine import frontier
 from verifier.engine.attractor import attacker_mask
 from verifier.engine.grundy import mex_rows
 from verifier.engine.kars import validate_minimax
@@ -207,26 +211,10 @@ def seed(rule: Rule, state: State, phase: Phase, rnd: int, reset: bool) -> NDArr
     return now
 
 
-def _counted(
-    node: NDArray[np.intp], counter: NDArray[np.int32], done: NDArray[np.int8]
-) -> NDArray[np.intp]:
-    """Count each node of ``node`` down once per occurrence; the undecided nodes counted down
-    (sorted). Over the whole shard when the messages are many (sequential passes beat
-    gathers), sorting them when few (a round then costs time in its messages, not in the
-    shard's size)."""
-    n = len(counter)
-    if len(node) > n // 8:
-        times = np.bincount(node, minlength=n)
-        counter -= times.astype(np.int32)
-        return np.flatnonzero((times > 0) & (done == 0))
-    down, times = np.unique(node, return_counts=True)
-    counter[down] -= times.astype(np.int32)
-    out: NDArray[np.intp] = down[done[down] == 0]
-    return out
-
-
 def _distinct(node: NDArray[np.intp], n: int) -> NDArray[np.intp]:
-    """The distinct nodes of ``node`` (sorted), as ``_counted`` finds them."""
+    """The distinct nodes of ``node`` (sorted): one scan of the shard when they are many
+    (sequential passes beat a sort), a sort when few (a round then costs time in its messages,
+    not in the shard's size)."""
     if len(node) > n // 8:
         return np.flatnonzero(np.bincount(node, minlength=n))
     return distinct(node)
@@ -242,37 +230,28 @@ def step(
     seen: Seen | None = None,
 ) -> tuple[NDArray[np.intp], Seen | None]:
     """Round ``rnd`` (>= 1): apply the messages ``(node, value)`` (local sources; what the
-    decided successor says) to ``state``: a ``decisive`` message decides its mover at once,
-    the others count it down; an undecided node counted down joins when it ``ors`` or its
-    counter reaches 0. The nodes decided now (sorted) and, when the rule ``keeps_seen``, the
-    successor values still kept per undecided node."""
+    decided successor says) to ``state`` by the engine's join step (``engine.frontier.settle``:
+    ``done`` its signal, ``rank`` its layer, ``counter`` its count): a ``decisive`` message
+    decides its mover at once, the others count it down; an undecided node counted down joins
+    when it ``ors`` or its counter reaches 0. The nodes decided now (sorted) and, when the rule
+    ``keeps_seen``, the successor values still kept per undecided node."""
     done, rank, counter = state["done"], state["rank"], state["counter"]
-    n = len(done)
-    first = None
-    if rule.decisive is not None:
+    groups = [(False, node)]
+    if rule.decisive is not None:  # one signal decides every mover it reaches (normal: lost)
         hit = rule.decisive(value)
-        first = _distinct(node[hit], n)
-        first = first[done[first] == 0]  # decided now, unless decided before
-        done[first], rank[first] = rule.done_by[0], rnd
-        node = node[~hit]  # (``value`` is read by ``keeps_seen`` rules only: none is decisive)
-    fresh = _counted(node, counter, done)
-    full = counter[fresh] == 0
-    if rule.ors is None:  # all successors needed
-        now = fresh[full]
-        done[now] = rule.done_by[1]
-    else:
-        joins = full | rule.ors(state, phase, fresh)
-        now = fresh[joins]
-        one, every = rule.done_by
-        done[now] = every if one == every else np.where(full[joins], every, one)
+        groups = [(True, node[hit]), (False, node[~hit])]
+    joined: list[NDArray[np.intp]] = []
+    for decisive, p in groups:
+        p = p[rank[p] < 0]  # messages to nodes decided before count nothing
+        if not len(p):
+            continue
+        ors = decisive or (rule.ors is not None and rule.ors(state, phase, p))
+        joined += frontier.settle(p, ors, not decisive, counter, rank, done, rnd, rule.done_by)
+    now = _distinct(np.concatenate(joined), len(done)) if joined else node[:0]
     if rule.keeps_seen:
         seen = _mex_of(state, now, node, value, seen)
     if phase is not None:
         state["score"][now] = phase[1]
-    rank[now] = rnd
-    if first is not None and len(first):
-        now = np.concatenate([first, now])
-        now.sort()
     return now, seen
 
 

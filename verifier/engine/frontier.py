@@ -23,6 +23,10 @@ Long thin layers (a path has ``n`` of them) would still pay numpy's per-call ove
 layer, so frontiers of a few nodes are processed by a scalar loop instead (``SCALAR_FRONTIER``);
 huge frontiers are processed in chunks of at most ``CHUNK_EDGES`` edges to bound peak memory.
 
+Steps 2 and 3 are ``settle``, the one join step of both routes: the engine's ``Propagation``
+runs it on the predecessors it gathers, the sharded route (``dataset.round_rules.step``) on the
+messages a shard receives in a round, each a move into a node decided the round before.
+
 The FIFO queue of the seed hands out layers in non-decreasing order; processing layer by layer
 is the same order with the ties inside a layer processed together, so layers (remoteness) are
 identical to the queue version's. Optimal moves are not tracked here: they follow from the
@@ -32,7 +36,7 @@ layers in one vectorized pass over the edges (``first_match_per_source``).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +62,7 @@ __all__ = [
     "height_classes",
     "predecessor_csr",
     "row_chunks",
+    "settle",
     "successor_csr",
 ]
 
@@ -219,6 +224,52 @@ def row_chunks(csr: Csr) -> Iterator[RowChunk]:
         yield RowChunk(u, v, csr.idx[a:b], deg[u:v], rows, csr.ptr[u:v][rows] - a)
 
 
+Hits = NDArray[np.bool_] | bool
+"""Per predecessor, or for all of them: whether a trigger fires."""
+
+
+def settle(
+    p: NDArray[Any],
+    or_hit: Hits,
+    and_hit: Hits | Callable[[NDArray[Any]], NDArray[np.bool_]],
+    count: NDArray[np.int32],
+    layer: NDArray[np.int32],
+    signal: NDArray[np.int8],
+    nxt: int,
+    emit: tuple[int, int],
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Steps 2 and 3 of the module docstring for ``p``, open predecessors of nodes that emitted
+    one signal (a node once per move into a joined node): those whose OR trigger fires
+    (``or_hit``) join at layer ``nxt`` with signal ``emit[0]``; the others whose AND trigger
+    fires (``and_hit``: for all, or a function of the others that says which) count down once
+    per move, and those at zero join with ``emit[1]``.
+    Returns the nodes joined by OR and by AND (a node as often as it was hit: de-duplicate).
+
+    >>> count, layer = np.array([2, 1, 1], np.int32), np.full(3, -1, np.int32)
+    >>> signal = np.zeros(3, np.int8)
+    >>> by_or, by_and = settle(np.array([0, 1, 2, 2]), np.array([False, False, True, True]),
+    ...                        True, count, layer, signal, 4, (1, -1))
+    >>> by_or.tolist(), by_and.tolist(), count.tolist(), layer.tolist(), signal.tolist()
+    ([2, 2], [1], [1, 0, 1], [-1, 4, 4], [0, -1, 1])
+    """
+    if np.ndim(or_hit) == 0:
+        hit, rest = (p, p[:0]) if or_hit else (p[:0], p)
+    else:
+        hit, rest = p[or_hit], p[~or_hit]
+    if len(hit):
+        layer[hit] = nxt
+        signal[hit] = emit[0]
+    q = rest[and_hit(rest)] if callable(and_hit) else rest if and_hit else rest[:0]
+    if not len(q):
+        return hit, q
+    np.subtract.at(count, q, _ONE)  # np.int32 one: the fast path of ufunc.at
+    z = q[count[q] == 0]
+    if len(z):
+        layer[z] = nxt
+        signal[z] = emit[1]
+    return hit, z
+
+
 class Propagation:
     """State of one backward AND/OR propagation (see the module docstring).
 
@@ -332,54 +383,23 @@ class Propagation:
                 p = p[self.layer[p] < 0]
                 if len(p) == 0:
                     continue
-                p = self._join_or(p, sigma, nxt, joined)
-                if len(p):
-                    self._count_down(p, sigma, nxt, joined)
+                or_hit = self._or_c == sigma if self._or_arr is None else self._or_arr[p] == sigma
+                and_hit = self._and_c == sigma if self._and_arr is None else self._and_at(sigma)
+                emit = (int(self.or_emit), int(self.and_emit))
+                for j in settle(p, or_hit, and_hit, self.count, self.layer, self.signal, nxt, emit):
+                    if len(j) and joined is not None:
+                        joined.append(self._unique(j))
         if joined is None:
             return np.flatnonzero(self.layer == nxt)
         if not joined:
             return np.zeros(0, dtype=np.int64)
         return np.concatenate(joined)
 
-    def _join_or(
-        self, p: NDArray[Any], sigma: int, nxt: int, joined: list[Index] | None
-    ) -> NDArray[Any]:
-        """Open predecessors ``p`` of nodes with signal ``sigma``: those whose OR trigger is
-        ``sigma`` join now; returns the others."""
-        if self._or_arr is None:
-            if self._or_c != sigma:
-                return p
-            hit, rest = p, p[:0]
-        else:
-            m = self._or_arr[p] == sigma
-            if not m.any():
-                return p
-            hit, rest = p[m], p[~m]
-        self.layer[hit] = nxt
-        self.signal[hit] = self.or_emit
-        if joined is not None:
-            joined.append(self._unique(hit))
-        return rest
-
-    def _count_down(
-        self, p: NDArray[Any], sigma: int, nxt: int, joined: list[Index] | None
-    ) -> None:
-        """Open predecessors ``p`` whose AND trigger is ``sigma`` count down; at zero they join."""
-        if self._and_arr is None:
-            if self._and_c != sigma:
-                return
-            q = p
-        else:
-            q = p[self._and_arr[p] == sigma]
-        if len(q) == 0:
-            return
-        np.subtract.at(self.count, q, _ONE)  # np.int32 one: the fast path of ufunc.at
-        z = q[self.count[q] == 0]
-        if len(z):
-            self.layer[z] = nxt
-            self.signal[z] = self.and_emit
-            if joined is not None:
-                joined.append(self._unique(z))
+    def _and_at(self, sigma: int) -> Callable[[NDArray[Any]], NDArray[np.bool_]]:
+        """Which of the given nodes count down on signal ``sigma`` (per-node AND triggers)."""
+        arr = self._and_arr
+        assert arr is not None
+        return lambda q: arr[q] == sigma
 
     def _chunks(self, frontier: Index, total: int) -> Iterator[Index]:
         """Pieces of ``frontier`` with about ``CHUNK_EDGES`` predecessor edges each
