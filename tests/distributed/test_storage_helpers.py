@@ -109,3 +109,32 @@ def test_a_strangers_rows_are_routed_to_the_shard_that_owns_them(tmp_path: Path)
     assert got == {(0, 0): ([0, 2], [2, 5]), (0, 1): ([4], [1]), (1, 0): ([3, 0], [0, 7])}
     assert extra == 3  # tier 0's node 5, tier 1's node 4, tier 2
     assert witness is not None and witness[1] == 5 and "row 3 claims code 5" in witness[2]
+
+
+def test_a_merge_runs_again_from_the_same_pieces(tmp_path: Path) -> None:
+    """A merge task whose worker died after it ran is run again by Dask (its result was held by
+    the dead worker): it must find its pieces. Both merges keep them (the driver removes them
+    once every shard is merged) and give the same shard again; they removed them, so a worker
+    killed at the wrong moment ended a generation with "from=0.npy: missing" and exit 2."""
+    from verifier.dataset.graph_storage import read_reverse, reverse_piece_path, write_piece_edges
+    from verifier.dataset.shard_tasks import merge_shard
+    from verifier.dataset.storage import piece_path, read_codes, write_piece
+    from verifier.distributed.tiers.graph_tasks import merge_reverse
+
+    pieces = []
+    for source, codes in enumerate(([9, 3, 5], [5, 7, 3])):
+        pieces.append(str(piece_path(tmp_path, 1, 0, source)))
+        write_piece(Path(pieces[-1]), np.array(codes, dtype=np.uint64))
+    first = merge_shard(str(tmp_path), 1, 0, pieces)
+    assert merge_shard(str(tmp_path), 1, 0, pieces) == first
+    assert first[0] == 4
+    assert read_codes(tmp_path, 1, 0, first[1], 4).tolist() == [3, 5, 7, 9]
+
+    sent = []
+    for source, (dst, src) in enumerate((([4, 2], [0, 1]), ([2], [7]))):
+        sent.append(str(reverse_piece_path(tmp_path, 0, 0, source)))
+        write_piece_edges(Path(sent[-1]), np.array(dst, np.uint64), np.array(src, np.uint64))
+    done = merge_reverse(str(tmp_path), 0, 0, sent)
+    assert merge_reverse(str(tmp_path), 0, 0, sent) == done == (3, done[1])
+    dst, src = read_reverse(tmp_path, 0, 0, done[1], 3)
+    assert dst.tolist() == [2, 2, 4] and src.tolist() == [1, 7, 0]

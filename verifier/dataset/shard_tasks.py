@@ -72,14 +72,14 @@ def expand_shard(
 
 
 def merge_shard(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[int, str]:
-    """Deduplicate the pieces sent to shard ``shard`` of tier ``tier``, write the shard's
-    sorted codes, remove the pieces; returns ``(positions, sha256)``."""
+    """Deduplicate the pieces sent to shard ``shard`` of tier ``tier`` and write the shard's
+    sorted codes; returns ``(positions, sha256)``. The pieces stay (the driver removes the
+    tier's once every shard is merged): a task whose worker died after it ran, its result lost
+    with the worker, runs again from the same pieces."""
     parts = [read_piece(Path(p)) for p in pieces]
     codes = distinct(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.uint64)
     del parts
     digest = write_codes(Path(root), tier, shard, codes)
-    for p in pieces:
-        Path(p).unlink(missing_ok=True)
     return len(codes), digest
 
 

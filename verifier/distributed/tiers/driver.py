@@ -168,6 +168,7 @@ def generate_dataset(
             grace=grace,
             workers=workers,
         )
+        shutil.rmtree(root / "tmp" / f"tier={k + 1}", ignore_errors=True)  # its pieces, merged
         entries = [ShardEntry(j, n, sha) for j, (n, sha) in enumerate(merged)]
         if sum(e.positions for e in entries) == 0:  # no moves left: the game ends earlier
             shutil.rmtree(root / f"tier={k + 1}", ignore_errors=True)

@@ -155,16 +155,15 @@ def draw_shard(root: str, game: GraphTiers, shard: int, bounds: Bounds) -> Drawn
 
 
 def merge_reverse(root: str, tier: int, shard: int, pieces: list[str]) -> tuple[int, str]:
-    """Sort the reverse pieces sent to ``shard`` by (target, source), write its reverse edges,
-    remove the pieces; returns ``(edges, sha256)``."""
+    """Sort the reverse pieces sent to ``shard`` by (target, source) and write its reverse
+    edges; returns ``(edges, sha256)``. The pieces stay until the generation ends (a task run
+    again, its worker killed after it ran, reads them again: ``shard_tasks.merge_shard``)."""
     parts = [read_piece_edges(Path(p)) for p in pieces]
     dst = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.uint64)
     src = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.uint64)
     del parts
     order = np.lexsort((src, dst))
     digest = write_reverse(Path(root), tier, shard, dst[order], src[order])
-    for p in pieces:
-        Path(p).unlink(missing_ok=True)
     return len(dst), digest
 
 
