@@ -68,7 +68,9 @@ def test_the_start_and_query_use_the_names(client: Any, stored: Path) -> None:
     ds = stored / "minimax"
     r = run_cli("verify", ds, *_dask(client))
     assert r.exit_code == 0, r.output
-    assert dataset_verdict(r)[0] == "VERIFIED" and dataset_verdict(r)[1] == "s: score 4", r.output
+    assert (
+        dataset_verdict(r)[0] == "VERIFIED" and dataset_verdict(r)[1] == "s: Max wins, score 4"
+    ), r.output
     r = run_cli("query", ds, "u")
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[1] == "u: Max wins, score 3 in 1 ply"

@@ -31,7 +31,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from verifier.dataset.graph_names import read_names
+from verifier.model.describe import describe
 from verifier.model.semantics import Semantics
+from verifier.model.solution import OUTCOME_WORDS
 
 __all__ = [
     "RANGE",
@@ -137,11 +139,10 @@ class GraphTiers:
         return f"node {code}"
 
     def describe(self, label: int, remoteness: int) -> str:
-        start = self.position_name(0)
-        if label == 0:
-            return f"{start}: drawn (neither player can force a win)"
-        word = "won" if label > 0 else "lost"
-        return f"{start}: {word} for the player to move in {remoteness} plies"
+        """The start's label in the words of a case's report (``ViewForm.verdict``: ``node 0:
+        the player to move wins in 3 plies``)."""
+        d = describe(Semantics.NORMAL)
+        return f"{self.position_name(0)}: {d.form.verdict(label, OUTCOME_WORDS[label], remoteness)}"
 
 
 def with_names(root: Path, game: Any) -> Any:

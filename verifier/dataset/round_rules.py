@@ -54,6 +54,7 @@ from verifier.engine.kars import validate_minimax
 from verifier.model.describe import Description, PerSemantics, describe
 from verifier.model.graph import GameGraph
 from verifier.model.semantics import MAX, PLAYER0, Semantics
+from verifier.model.solution import OUTCOME_WORDS
 
 __all__ = [
     "RULES",
@@ -69,6 +70,7 @@ __all__ = [
     "rule_for",
     "seed",
     "step",
+    "verdict",
 ]
 
 State = dict[str, NDArray[Any]]
@@ -307,9 +309,16 @@ def _reach_answers(state: State) -> State:
     return {"label": np.where(done, 1, -1).astype(np.int8), "remoteness": _rank(state)}
 
 
+def verdict(d: Description, shown: Any, sign: int, remoteness: int | None = None) -> str:
+    """Who wins from a position and by what, in the words of a case's report (``ViewForm.
+    verdict``, as ``writers.answer.verdict_of``): ``Max wins, score 2``, ``player 0 reaches the
+    target in 3 moves``, ``Grundy value 1: the player to move wins (an N position)``."""
+    return d.form.verdict(shown, OUTCOME_WORDS[sign], remoteness)
+
+
 def _reach_words(d: Description, a: State) -> str:
-    win = a["label"] == 1
-    return d.in_words(0 if win else 1, int(a["remoteness"]) if win else None)
+    win = bool(a["label"] == 1)
+    return verdict(d, 0 if win else 1, 1 if win else -1, int(a["remoteness"]) if win else None)
 
 
 def _reach_graph(g: GameGraph) -> State:
@@ -402,7 +411,7 @@ RULES.register(Semantics.MINIMAX)(
         seed=_kars_seed,
         ors=_kars_ors,
         answers=lambda st: {"score": st["score"].astype(np.float64), "rank": _rank(st)},
-        root_words=lambda d, a: d.in_words(float(a["score"])),
+        root_words=lambda d, a: verdict(d, d.show(float(a["score"])), int(np.sign(a["score"]))),
         from_graph=_kars_graph,
         drawn=_kars_draw,
         phased=True,
@@ -430,7 +439,7 @@ RULES.register(Semantics.IMPARTIAL)(
         seed=_nim_seed,
         ors=None,
         answers=lambda st: {GRUNDY: st[GRUNDY].astype(np.int64), "remoteness": _rank(st)},
-        root_words=lambda d, a: d.in_words(int(a[GRUNDY])),
+        root_words=lambda d, a: verdict(d, int(a[GRUNDY]), 1 if a[GRUNDY] > 0 else -1),
         from_graph=lambda g: {},
         drawn=lambda values, fraction, rng, dead: {},
         keeps_seen=True,
@@ -459,7 +468,7 @@ RULES.register(Semantics.NORMAL)(
         seed=_normal_seed,
         ors=None,
         answers=lambda st: {"label": st["done"].astype(np.int8), "remoteness": _rank(st)},
-        root_words=lambda d, a: d.in_words(int(a["label"]), int(a["remoteness"])),
+        root_words=lambda d, a: verdict(d, int(a["label"]), int(a["label"]), int(a["remoteness"])),
         from_graph=lambda g: {},
         drawn=lambda values, fraction, rng, dead: {},
         decisive=lambda said: said == -1,
