@@ -815,3 +815,23 @@ def test_a_rule_changed_in_its_one_place_changes_both_routes(
     assert _in_memory_faults(g) > 0
     res = check_dataset(root, client)
     assert res.verdict == "refuted" and res.counts["rules"] > 0, res.counts
+
+
+def test_the_start_is_said_in_a_cases_words_and_a_claim_no_rule_allows_as_it_is() -> None:
+    """The start's answer as a case's report says it (``ViewForm.verdict``); a stranger's claim
+    that no value set holds (a NaN score, Grundy value -1) is said as claimed, not as a win or a
+    loss, and naming it does not fail."""
+    from verifier.dataset.round_rules import described
+
+    nan = np.array(np.nan)
+    assert described(Semantics.MINIMAX, "s", {"score": np.array(-1.0)}) == "s: Min wins, score -1"
+    assert described(Semantics.MINIMAX, "s", {"score": np.array(0.0)}) == "s: a draw (score 0)"
+    assert described(Semantics.MINIMAX, "s", {"score": nan}) == "s: score nan"
+    assert described(Semantics.IMPARTIAL, "s", {"grundy": np.array(0)}) == (
+        "s: Grundy value 0: the player to move loses (a P position)"
+    )
+    assert described(Semantics.IMPARTIAL, "s", {"grundy": np.array(-1)}) == "s: Grundy value -1"
+    said = {"label": np.array(1), "remoteness": np.array(3)}
+    assert described(Semantics.REACHABILITY, "s", said) == (
+        "s: player 0 reaches the target in 3 moves"
+    )

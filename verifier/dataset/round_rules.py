@@ -402,6 +402,12 @@ def _kars_draw(
     return {"player": np.where(dead, -1, player).astype(np.int8), "value": value}
 
 
+def _kars_words(d: Description, a: State) -> str:
+    """``Max wins, score 2``; a score no rule allows (a stranger's NaN) said as it is."""
+    s = float(a["score"])
+    return verdict(d, d.show(s), int(np.sign(s))) if np.isfinite(s) else f"score {s}"
+
+
 _KARS = COLUMNS[Semantics.MINIMAX]
 RULES.register(Semantics.MINIMAX)(
     Rule(
@@ -411,7 +417,7 @@ RULES.register(Semantics.MINIMAX)(
         seed=_kars_seed,
         ors=_kars_ors,
         answers=lambda st: {"score": st["score"].astype(np.float64), "rank": _rank(st)},
-        root_words=lambda d, a: verdict(d, d.show(float(a["score"])), int(np.sign(a["score"]))),
+        root_words=_kars_words,
         from_graph=_kars_graph,
         drawn=_kars_draw,
         phased=True,
@@ -430,6 +436,13 @@ def _nim_seed(st: State, _: Phase) -> NDArray[np.intp]:
     return now
 
 
+def _nim_words(d: Description, a: State) -> str:
+    """``Grundy value 2: the player to move wins (an N position)``; a node never valued (-1)
+    said as it is."""
+    g = int(a[GRUNDY])
+    return verdict(d, g, 1 if g > 0 else -1) if g >= 0 else d.in_words(g)
+
+
 _NIM = COLUMNS[Semantics.IMPARTIAL]
 RULES.register(Semantics.IMPARTIAL)(
     Rule(
@@ -439,7 +452,7 @@ RULES.register(Semantics.IMPARTIAL)(
         seed=_nim_seed,
         ors=None,
         answers=lambda st: {GRUNDY: st[GRUNDY].astype(np.int64), "remoteness": _rank(st)},
-        root_words=lambda d, a: verdict(d, int(a[GRUNDY]), 1 if a[GRUNDY] > 0 else -1),
+        root_words=_nim_words,
         from_graph=lambda g: {},
         drawn=lambda values, fraction, rng, dead: {},
         keeps_seen=True,
